@@ -1,0 +1,49 @@
+/**
+ * What every CLI command shares: its shape, the common flags, and opening the installation.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import { resolveConfig, type ConfigInput } from '../config';
+import { openInstance, type Instance, type OpenOptions } from '../instance';
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(args: { values: Record<string, unknown>; positionals: string[] }): Promise<number | void>;
+}
+
+/** A mistake in how the command was called: the usage is printed and the exit code is 2. */
+export class UsageError extends Error {}
+
+export const COMMON_OPTIONS = {
+  data: { type: 'string' },
+  'content-types': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function configFrom(values: Record<string, unknown>, extra: ConfigInput = {}) {
+  return resolveConfig({
+    data: values.data as string | undefined,
+    contentTypes: values['content-types'] as string | undefined,
+    ...extra,
+  });
+}
+
+/** Opens the installation for a short command and always closes it. */
+export async function withInstance<T>(values: Record<string, unknown>, fn: (instance: Instance) => Promise<T>, options?: OpenOptions): Promise<T> {
+  const instance = await openInstance(configFrom(values), options);
+  try {
+    return await fn(instance);
+  } finally {
+    instance.close();
+  }
+}
+
+/** The sub-command word and its arguments (`locales add fr`). */
+export function subcommand(positionals: string[], known: string[]): [string, string[]] {
+  const [word, ...rest] = positionals;
+  if (!word) throw new UsageError(`Missing sub-command (one of: ${known.join(', ')})`);
+  if (!known.includes(word)) throw new UsageError(`Unknown sub-command "${word}" (one of: ${known.join(', ')})`);
+  return [word, rest];
+}

@@ -1,0 +1,74 @@
+/**
+ * `folio <command>`: the same commands from source (`bun src/cli.ts …`) and from the
+ * compiled binary. Every command takes --data and --content-types; a wrong flag or a
+ * missing argument prints the usage and exits with 2.
+ */
+import { parseArgs } from 'node:util';
+import { COMMON_OPTIONS, UsageError, type Command } from './command';
+import { SchemaError } from '../registry/types';
+import { FolioError } from '../errors';
+import { initCommand } from './init';
+import { localesCommand } from './locales';
+import { migrateCommand } from './migrate';
+import { permissionsCommand } from './permissions';
+import { serveCommand } from './serve';
+import { tokenCommand } from './token';
+
+const COMMON_USAGE = `Options for every command:
+  --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
+  --content-types DIR   content-type schemas; env FOLIO_CONTENT_TYPES; default ./content-types
+  -h, --help            show help`;
+
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, initCommand];
+
+function mainUsage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return `Folio: a headless content API speaking the Strapi v5 REST dialect.
+
+Usage: folio <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+${COMMON_USAGE}
+
+Run "folio <command> --help" for a command's options.`;
+}
+
+const commandUsage = (command: Command) => `${command.usage}\n\n${COMMON_USAGE}`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(mainUsage());
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.error(`Unknown command "${name}".\n\n${mainUsage()}`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${commandUsage(command)}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    console.log(commandUsage(command));
+    return 0;
+  }
+  try {
+    return (await command.run(parsed as { values: Record<string, unknown>; positionals: string[] })) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${commandUsage(command)}`);
+      return 2;
+    }
+    if (error instanceof SchemaError) console.error(`Invalid content type: ${error.message}`);
+    else if (error instanceof FolioError || error instanceof Error) console.error(`Error: ${error.message}`);
+    else console.error(error);
+    return 1;
+  }
+}

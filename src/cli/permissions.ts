@@ -1,0 +1,40 @@
+import { resolveActions } from '../auth/actions';
+import { subcommand, withInstance, UsageError, type Command } from './command';
+
+export const permissionsCommand: Command = {
+  name: 'permissions',
+  summary: 'grant, revoke and list role permissions',
+  usage: `Usage:
+  folio permissions grant ROLE ACTION...
+  folio permissions revoke ROLE ACTION...
+  folio permissions list [ROLE]
+
+Roles: public (anonymous callers), authenticated (logged-in users).
+Actions use Strapi's names, e.g. api::article.article.find, api::article.article.findOne,
+.create, .update, .delete, plugin::i18n.locales.listLocales. A trailing * expands:
+api::article.article.* grants every action of the article type.`,
+  options: {},
+  async run({ values, positionals }) {
+    const [action, args] = subcommand(positionals, ['grant', 'revoke', 'list']);
+    await withInstance(values, async ({ roles, registry }) => {
+      if (action === 'list') {
+        if (args.length > 1) throw new UsageError(`Unexpected argument "${args[1]}"`);
+        const rows = await roles.permissions(args[0]);
+        if (args[0] && !(await roles.find(args[0]))) throw new Error(`Unknown role "${args[0]}"`);
+        for (const r of rows) console.log(`${r.role}\t${r.action}`);
+        if (rows.length === 0) console.log(args[0] ? `role ${args[0]} has no permissions` : 'no permissions granted');
+        return;
+      }
+      const [role, ...names] = args;
+      if (!role || names.length === 0) throw new UsageError('Expected a role and at least one action');
+      const actions = resolveActions(registry, names);
+      if (action === 'grant') {
+        const added = await roles.grant(role, actions);
+        for (const a of actions) console.log(`${added.includes(a) ? 'granted' : 'already granted'} ${role} ${a}`);
+      } else {
+        const removed = await roles.revoke(role, actions);
+        for (const a of actions) console.log(`${removed.includes(a) ? 'revoked' : 'was not granted'} ${role} ${a}`);
+      }
+    });
+  },
+};

@@ -1,0 +1,30 @@
+import { createApp } from '../http/app';
+import { openInstance } from '../instance';
+import { configFrom, UsageError, type Command } from './command';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'start the API server',
+  usage: `Usage: folio serve [--port 1337] [--host 127.0.0.1]
+
+Starts the content API. Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 1048576).`,
+  options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+  async run({ values, positionals }) {
+    if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
+    const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined });
+    const instance = await openInstance(config);
+    const changes = instance.syncPlan.filter((s) => s.sql).length;
+    if (changes) console.log(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
+    const app = createApp(instance, { precompile: true }).listen({ port: config.port, hostname: config.host });
+    const url = `http://${config.host}:${app.server!.port}`;
+    console.log(`Folio listening on ${url}`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await app.stop();
+    instance.close();
+    return 0;
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * SQLite engine: one file, two connections.
+ *
+ * Writes go through a single connection guarded by an async lock, each in a
+ * `BEGIN IMMEDIATE` transaction, so an `await` inside a transaction can never let
+ * another request's statement slip into it. Reads use a second connection: under WAL
+ * they see the last committed state and never a transaction in progress.
+ */
+import { Database as BunDatabase, type Statement } from 'bun:sqlite';
+import type { Database, Queryable, RunResult, SqlValue } from './database';
+import { sqliteDialect } from './dialect';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+function openConnection(path: string): BunDatabase {
+  const db = new BunDatabase(path, { create: true, strict: true });
+  // busy_timeout first: the other pragmas may already need the lock.
+  db.run('PRAGMA busy_timeout = 10000');
+  db.run('PRAGMA journal_mode = WAL');
+  db.run('PRAGMA synchronous = NORMAL');
+  db.run('PRAGMA foreign_keys = ON');
+  db.run('PRAGMA temp_store = MEMORY');
+  db.run('PRAGMA cache_size = -32000');
+  // LOWER() folds ASCII only; filters promise case-insensitivity for all of Unicode.
+  db.function('folio_lower', { deterministic: true }, (value: string | number | null) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  return db;
+}
+
+/** One connection with its own statement cache (bun's built-in cache keeps only 20). */
+class Connection implements Queryable {
+  readonly dialect = sqliteDialect;
+  private statements = new Map<string, Statement>();
+
+  constructor(
+    readonly raw: BunDatabase,
+    private counter: { count: number },
+  ) {}
+
+  private prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement) {
+      // Re-insert to keep the map in least-recently-used order.
+      this.statements.delete(sql);
+      this.statements.set(sql, statement);
+    } else {
+      statement = this.raw.prepare(sql);
+      this.statements.set(sql, statement);
+      if (this.statements.size > STATEMENT_CACHE_SIZE) {
+        const oldest = this.statements.keys().next().value as string;
+        this.statements.get(oldest)?.finalize();
+        this.statements.delete(oldest);
+      }
+    }
+    this.counter.count++;
+    return statement;
+  }
+
+  allSync<T>(sql: string, params: SqlValue[] = []): T[] {
+    return this.prepare(sql).all(...(params as never[])) as T[];
+  }
+
+  async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    return this.allSync<T>(sql, params);
+  }
+
+  async get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
+    return (this.prepare(sql).get(...(params as never[])) as T | null) ?? undefined;
+  }
+
+  async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
+    const result = this.prepare(sql).run(...(params as never[]));
+    return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
+  }
+
+  async exec(sql: string): Promise<void> {
+    this.counter.count++;
+    this.raw.exec(sql);
+  }
+
+  close() {
+    for (const statement of this.statements.values()) statement.finalize();
+    this.statements.clear();
+    this.raw.close();
+  }
+}
+
+/** A promise chain used as a mutex: each holder runs after the previous one settles. */
+class Lock {
+  private tail: Promise<void> = Promise.resolve();
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.tail.then(() => release);
+    this.tail = this.tail.then(() => next);
+    return ready;
+  }
+}
+
+export class SqliteDatabase implements Database {
+  readonly dialect = sqliteDialect;
+  private counter = { count: 0 };
+  private writer: Connection;
+  private reader: Connection;
+  private lock = new Lock();
+
+  constructor(readonly path: string) {
+    this.writer = new Connection(openConnection(path), this.counter);
+    this.reader = new Connection(openConnection(path), this.counter);
+  }
+
+  get statementCount() {
+    return this.counter.count;
+  }
+
+  all<T>(sql: string, params?: SqlValue[]) {
+    return this.reader.all<T>(sql, params);
+  }
+  get<T>(sql: string, params?: SqlValue[]) {
+    return this.reader.get<T>(sql, params);
+  }
+  /** A lone write statement is its own transaction. */
+  run(sql: string, params?: SqlValue[]) {
+    return this.transaction((tx) => tx.run(sql, params));
+  }
+  exec(sql: string) {
+    return this.transaction((tx) => tx.exec(sql));
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const release = await this.lock.acquire();
+    try {
+      this.writer.raw.run('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.writer);
+        this.writer.raw.run('COMMIT');
+        return result;
+      } catch (error) {
+        this.writer.raw.run('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  close() {
+    try {
+      this.writer.raw.run('PRAGMA optimize');
+      this.writer.raw.run('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Closing must not fail because housekeeping did.
+    }
+    this.reader.close();
+    this.writer.close();
+  }
+}

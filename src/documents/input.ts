@@ -1,0 +1,295 @@
+/**
+ * Turns a request's `data` object into a checked, normalised write for one model:
+ * unknown keys are refused, scalars are checked against their TypeBox schema,
+ * components and dynamic zones are checked recursively with full paths, relation and
+ * media values are parsed into operations. Nothing touches the database here.
+ */
+import { ValidationError, type FieldError } from '../errors';
+import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
+import { checkScalar, normaliseScalar, typeMessage, type CheckMode } from './scalars';
+
+export type Position = { before: string } | { after: string } | { start: true } | { end: true };
+
+export interface RelationTarget {
+  documentId: string;
+  locale?: string;
+  status?: 'draft' | 'published';
+  position?: Position;
+}
+
+export type RelationWrite =
+  | { op: 'set'; targets: RelationTarget[] }
+  | { op: 'patch'; connect: RelationTarget[]; disconnect: RelationTarget[] };
+
+export interface ComponentWrite {
+  uid: string;
+  input: ModelWrite;
+}
+
+export interface ModelWrite {
+  /** Attribute name → normalised JSON value (null clears). */
+  scalars: Record<string, unknown>;
+  /** Single component → one write or null; repeatable component or dynamic zone → a list. */
+  components: Record<string, ComponentWrite | ComponentWrite[] | null>;
+  relations: Record<string, RelationWrite>;
+  /** Media attribute → file ids in order (empty clears). */
+  media: Record<string, number[]>;
+}
+
+export interface InputOptions {
+  mode: CheckMode;
+  /** Creating: required attributes must be present and defaults apply. */
+  creating: boolean;
+  /** Current stored values, so publishing an update still checks required attributes. */
+  existing?: Record<string, unknown>;
+}
+
+/** Keys a body may carry that are not attributes and are ignored, as Strapi does. */
+const IGNORED_KEYS = new Set(['locale', 'publishedAt']);
+
+const label = (path: (string | number)[]) =>
+  path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks `data` against `model`; throws ValidationError listing every problem found. */
+export function readModelInput(registry: Registry, model: AnyModel, data: Record<string, unknown>, options: InputOptions): ModelWrite {
+  for (const key of Object.keys(data)) {
+    const attribute = model.attributes[key];
+    if (!attribute && IGNORED_KEYS.has(key) && model.modelType === 'contentType') continue;
+    if (!attribute || !attribute.writable) throw ValidationError.invalidKey(key, 'body');
+  }
+  const errors: FieldError[] = [];
+  const write = readAttributes(registry, model, data, options, [], errors);
+  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  return write;
+}
+
+function readAttributes(
+  registry: Registry,
+  model: AnyModel,
+  data: Record<string, unknown>,
+  options: InputOptions,
+  path: (string | number)[],
+  errors: FieldError[],
+): ModelWrite {
+  const write: ModelWrite = { scalars: {}, components: {}, relations: {}, media: {} };
+  const strict = options.mode === 'published';
+  const fail = (at: (string | number)[], message: string, value: unknown) =>
+    errors.push({ path: at, message, name: 'ValidationError', value });
+
+  for (const attribute of Object.values(model.attributes)) {
+    const at = [...path, attribute.name];
+    const present = Object.prototype.hasOwnProperty.call(data, attribute.name);
+    let value = present ? data[attribute.name] : undefined;
+
+    if (!present && options.creating) {
+      if (attribute.kind === 'scalar' && attribute.default !== undefined) value = attribute.default;
+      else if ((attribute.kind === 'component' && attribute.repeatable) || attribute.kind === 'dynamiczone') value = [];
+    }
+    const stored = options.existing?.[attribute.name];
+    const missing = value === null || (value === undefined && (options.creating || stored === null || stored === undefined));
+    if (attribute.required && strict && missing && attribute.kind === 'scalar') {
+      fail(at, typeMessage(label(at), attribute, null), null);
+      continue;
+    }
+    if (value === undefined) continue;
+
+    switch (attribute.kind) {
+      case 'scalar': {
+        if (value === null) {
+          write.scalars[attribute.name] = null;
+          break;
+        }
+        const normalised = normaliseScalar(attribute, value);
+        const problem = checkScalar(model.uid, attribute, normalised, options.mode, label(at));
+        if (problem) fail(at, problem, value);
+        else write.scalars[attribute.name] = normalised;
+        break;
+      }
+      case 'component':
+        readComponent(registry, attribute, value, options, at, errors, write);
+        break;
+      case 'dynamiczone':
+        readDynamicZone(registry, attribute, value, options, at, errors, write);
+        break;
+      case 'relation':
+        write.relations[attribute.name] = readRelation(attribute, value, at);
+        break;
+      case 'media':
+        write.media[attribute.name] = readMedia(attribute, value, at);
+        break;
+    }
+  }
+  return write;
+}
+
+function readComponent(
+  registry: Registry,
+  attribute: Extract<Attribute, { kind: 'component' }>,
+  value: unknown,
+  options: InputOptions,
+  at: (string | number)[],
+  errors: FieldError[],
+  write: ModelWrite,
+) {
+  const component = registry.component(attribute.component)!;
+  const childOptions: InputOptions = { mode: options.mode, creating: true };
+  const one = (item: unknown, itemPath: (string | number)[]): ComponentWrite | undefined => {
+    if (!isObject(item)) {
+      errors.push({ path: itemPath, message: `${label(itemPath)} must be an object`, name: 'ValidationError', value: item });
+      return undefined;
+    }
+    for (const key of Object.keys(item)) {
+      if (!component.attributes[key]) throw ValidationError.invalidKey(key, 'body', { path: label(itemPath) });
+    }
+    return { uid: component.uid, input: readAttributes(registry, component, item, childOptions, itemPath, errors) };
+  };
+  if (value === null) {
+    write.components[attribute.name] = attribute.repeatable ? [] : null;
+    return;
+  }
+  if (!attribute.repeatable) {
+    const item = one(value, at);
+    if (item) write.components[attribute.name] = item;
+    return;
+  }
+  if (!Array.isArray(value)) {
+    errors.push({ path: at, message: `${label(at)} must be an array`, name: 'ValidationError', value });
+    return;
+  }
+  checkCount(attribute, value.length, options, at, errors);
+  write.components[attribute.name] = value.map((item, i) => one(item, [...at, i])).filter((x): x is ComponentWrite => !!x);
+}
+
+function readDynamicZone(
+  registry: Registry,
+  attribute: Extract<Attribute, { kind: 'dynamiczone' }>,
+  value: unknown,
+  options: InputOptions,
+  at: (string | number)[],
+  errors: FieldError[],
+  write: ModelWrite,
+) {
+  if (value === null) value = [];
+  if (!Array.isArray(value)) {
+    errors.push({ path: at, message: `${label(at)} must be an array`, name: 'ValidationError', value });
+    return;
+  }
+  checkCount(attribute, value.length, options, at, errors);
+  const items: ComponentWrite[] = [];
+  value.forEach((item, i) => {
+    const itemPath = [...at, i];
+    if (!isObject(item)) {
+      errors.push({ path: itemPath, message: `${label(itemPath)} must be an object`, name: 'ValidationError', value: item });
+      return;
+    }
+    const uid = item.__component;
+    if (typeof uid !== 'string' || !attribute.components.includes(uid)) {
+      const where = [...itemPath, '__component'];
+      errors.push({
+        path: where,
+        message: `${label(where)} must be one of the following values: ${attribute.components.join(', ')}`,
+        name: 'ValidationError',
+        value: uid ?? null,
+      });
+      return;
+    }
+    const component = registry.component(uid)!;
+    const { __component: _, ...rest } = item;
+    for (const key of Object.keys(rest)) {
+      if (!component.attributes[key]) throw ValidationError.invalidKey(key, 'body', { path: label(itemPath) });
+    }
+    items.push({ uid, input: readAttributes(registry, component, rest, { mode: options.mode, creating: true }, itemPath, errors) });
+  });
+  write.components[attribute.name] = items;
+}
+
+function checkCount(
+  attribute: { min?: number; max?: number; required: boolean },
+  count: number,
+  options: InputOptions,
+  at: (string | number)[],
+  errors: FieldError[],
+) {
+  const fail = (message: string) => errors.push({ path: at, message, name: 'ValidationError', value: count });
+  if (attribute.max !== undefined && count > attribute.max) fail(`${label(at)} field must have less than or equal to ${attribute.max} items`);
+  if (options.mode === 'published') {
+    if (attribute.min !== undefined && count < attribute.min) fail(`${label(at)} field must have at least ${attribute.min} items`);
+    if (attribute.required && count === 0) fail(`${label(at)} field must have at least 1 items`);
+  }
+}
+
+const POSITION_KEYS = ['before', 'after', 'start', 'end'] as const;
+
+function readTarget(element: unknown, at: (string | number)[], allowPosition: boolean): RelationTarget {
+  const bad = (why: string) => new ValidationError(`Invalid relation at ${label(at)}: ${why}`, { path: at });
+  if (typeof element === 'string' && element !== '') return { documentId: element };
+  if (!isObject(element)) throw bad('expected a documentId string or an object with a documentId');
+  const { documentId, locale, status, position, ...rest } = element;
+  const extra = Object.keys(rest);
+  if (extra.length) throw bad(`unknown key ${extra[0]}`);
+  if (typeof documentId !== 'string' || documentId === '') throw bad('documentId must be a non-empty string');
+  if (locale !== undefined && typeof locale !== 'string') throw bad('locale must be a string');
+  if (status !== undefined && status !== 'draft' && status !== 'published') throw bad('status must be "draft" or "published"');
+  const target: RelationTarget = { documentId };
+  if (locale !== undefined) target.locale = locale as string;
+  if (status !== undefined) target.status = status as 'draft' | 'published';
+  if (position !== undefined) {
+    if (!allowPosition) throw bad('position is only allowed in connect');
+    if (!isObject(position)) throw bad('position must be an object');
+    const keys = Object.keys(position);
+    if (keys.length !== 1 || !POSITION_KEYS.includes(keys[0] as never)) {
+      throw bad('position must have exactly one of before, after, start, end');
+    }
+    const key = keys[0] as (typeof POSITION_KEYS)[number];
+    const anchor = position[key];
+    if ((key === 'before' || key === 'after') && (typeof anchor !== 'string' || anchor === '')) throw bad(`position.${key} must be a documentId`);
+    if ((key === 'start' || key === 'end') && anchor !== true) throw bad(`position.${key} must be true`);
+    target.position = position as Position;
+  }
+  return target;
+}
+
+function readTargets(value: unknown, at: (string | number)[], allowPosition: boolean): RelationTarget[] {
+  if (!Array.isArray(value)) return [readTarget(value, at, allowPosition)];
+  return value.map((element, i) => readTarget(element, [...at, i], allowPosition));
+}
+
+/** Parses shorthand (`"id"`, `["id"]`, `null`), longhand objects and connect/disconnect/set. */
+export function readRelation(attribute: RelationAttribute, value: unknown, at: (string | number)[]): RelationWrite {
+  if (value === null) return { op: 'set', targets: [] };
+  if (isObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
+    const keys = Object.keys(value).filter((k) => k !== 'options');
+    const unknown = keys.find((k) => !['connect', 'disconnect', 'set'].includes(k));
+    if (unknown) throw new ValidationError(`Invalid relation at ${label(at)}: unknown key ${unknown}`, { path: at });
+    if ('set' in value && ('connect' in value || 'disconnect' in value)) {
+      throw new ValidationError(`Invalid relation at ${label(at)}: set cannot be combined with connect or disconnect`, { path: at });
+    }
+    if ('set' in value) return { op: 'set', targets: value.set === null ? [] : readTargets(value.set, [...at, 'set'], false) };
+    return {
+      op: 'patch',
+      connect: value.connect == null ? [] : readTargets(value.connect, [...at, 'connect'], true),
+      disconnect: value.disconnect == null ? [] : readTargets(value.disconnect, [...at, 'disconnect'], false),
+    };
+  }
+  return { op: 'set', targets: readTargets(value, at, false) };
+}
+
+/** Media take file ids (numbers or `{ id }`), never connect/disconnect. */
+function readMedia(attribute: Extract<Attribute, { kind: 'media' }>, value: unknown, at: (string | number)[]): number[] {
+  const bad = (why: string) => new ValidationError(`Invalid media at ${label(at)}: ${why}`, { path: at });
+  if (value === null) return [];
+  if (isObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
+    throw bad('connect, disconnect and set cannot be used for media; give file ids');
+  }
+  const one = (v: unknown): number => {
+    const id = isObject(v) ? v.id : v;
+    const n = typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw bad('expected a file id');
+    return n;
+  };
+  const ids = Array.isArray(value) ? value.map(one) : [one(value)];
+  if (!attribute.multiple && ids.length > 1) throw bad('this media attribute holds one file');
+  return ids;
+}

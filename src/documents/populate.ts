@@ -1,0 +1,208 @@
+/**
+ * Populate: loads relations, components, dynamic zones, media and localizations for a
+ * page of rows with one query per attribute and level (`… IN (ids)`), never one per row.
+ */
+import type { Queryable, SqlValue } from '../db/database';
+import { COMPONENT_OWNER_COLUMNS as O } from '../db/schema-sync';
+import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
+import { and, linkedVersion, localeCondition, orderByScalars, statusCondition } from '../query/sql';
+import type { PopulateMap, PopulateSpec, Status } from '../query/types';
+import { rowReader, type Row } from './rows';
+
+/** What the rows being populated are versions of: the reader's status and locale. */
+export interface PopulateScope {
+  status: Status;
+  /** Locale of the request (the default locale when none was asked). */
+  locale: string;
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+function group(rows: Row[], key: string): Map<unknown, Row[]> {
+  const groups = new Map<unknown, Row[]>();
+  for (const row of rows) {
+    const k = row[key];
+    delete row[key];
+    let list = groups.get(k);
+    if (!list) groups.set(k, (list = []));
+    list.push(row);
+  }
+  return groups;
+}
+
+export async function populateRows(
+  db: Queryable,
+  registry: Registry,
+  model: AnyModel,
+  rows: Row[],
+  populate: PopulateMap,
+  scope: PopulateScope,
+): Promise<void> {
+  if (rows.length === 0) return;
+  for (const [name, spec] of Object.entries(populate)) {
+    if (name === 'localizations') {
+      await populateLocalizations(db, registry, model as ContentType, rows, spec, scope);
+      continue;
+    }
+    const attribute = model.attributes[name]!;
+    switch (attribute.kind) {
+      case 'relation':
+        await populateRelation(db, registry, model, attribute, rows, spec, scope);
+        break;
+      case 'component':
+        await populateComponents(db, registry, model, name, [attribute.component], rows, spec, scope, !attribute.repeatable);
+        break;
+      case 'dynamiczone':
+        await populateComponents(db, registry, model, name, attribute.components, rows, spec, scope, false);
+        break;
+      case 'media':
+        await populateMedia(db, model, name, attribute.multiple, rows, spec);
+        break;
+    }
+  }
+}
+
+/** Puts grouped children on their parents: an object or null for to-one, a list otherwise. */
+function attach(rows: Row[], name: string, parentKey: string, groups: Map<unknown, Row[]>, single: boolean, spec: PopulateSpec) {
+  for (const row of rows) {
+    const children = groups.get(row[parentKey]) ?? [];
+    if (spec.count) row[name] = { count: children.length };
+    else row[name] = single ? (children[0] ?? null) : children;
+  }
+}
+
+async function populateRelation(
+  db: Queryable,
+  registry: Registry,
+  model: AnyModel,
+  attribute: RelationAttribute,
+  rows: Row[],
+  spec: PopulateSpec,
+  scope: PopulateScope,
+) {
+  const q = db.dialect.quote;
+  const target = registry.contentType(attribute.target)!;
+  const reader = rowReader(db.dialect, target, spec.fields, 't');
+  const lnk = q(attribute.linkTable);
+  let sql: string;
+  let params: SqlValue[];
+  let parentKey: string;
+
+  if (attribute.owner) {
+    // Links name their target by documentId; resolve the version the reader asked for.
+    parentKey = 'id';
+    const order = spec.sort?.length ? orderByScalars(db.dialect, spec.sort) : `l.${q('position')}`;
+    sql = `SELECT l.${q('sourceId')} AS __parent, ${reader.columns} FROM ${lnk} l
+      JOIN ${q(target.tableName)} t ON ${linkedVersion(db.dialect, target, scope.status, 'l', 't')}
+      WHERE l.${q('sourceId')} IN (${marks(rows.length)}) ORDER BY l.${q('sourceId')}, ${order}`;
+    params = rows.map((r) => r.id as number);
+  } else {
+    // Inverse side: the links belong to the target's rows and point at this document.
+    parentKey = 'documentId';
+    const parentType = model as ContentType;
+    const parentLocale = parentType.localized ? scope.locale : '';
+    const pinned = target.draftAndPublish || !parentType.draftAndPublish ? '' : ` AND l.${q('targetStatus')} IN ('', ?)`;
+    const scopeSql = and([statusCondition(db.dialect, target, scope.status), localeCondition(db.dialect, target, scope.locale)]);
+    const order = spec.sort?.length ? orderByScalars(db.dialect, spec.sort) : `l.${q('inversePosition')}`;
+    sql = `SELECT l.${q('targetDocumentId')} AS __parent, ${reader.columns} FROM ${lnk} l
+      JOIN ${q(target.tableName)} t ON t.${q('id')} = l.${q('sourceId')}
+      WHERE l.${q('targetDocumentId')} IN (${marks(rows.length)}) AND l.${q('targetLocale')} = ?${pinned}${scopeSql.sql ? ` AND ${scopeSql.sql}` : ''}
+      ORDER BY ${order}`;
+    params = [...rows.map((r) => r.documentId as string), parentLocale, ...(pinned ? [scope.status] : []), ...scopeSql.params];
+  }
+  const found = (await db.all<Row>(sql, params)).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
+  const groups = group(found, '__parent');
+  if (spec.populate && !spec.count) {
+    await populateRows(db, registry, target, found, spec.populate, scope);
+  }
+  attach(rows, attribute.name, parentKey, groups, !attribute.toMany, spec);
+}
+
+async function populateComponents(
+  db: Queryable,
+  registry: Registry,
+  owner: AnyModel,
+  field: string,
+  uids: string[],
+  rows: Row[],
+  spec: PopulateSpec,
+  scope: PopulateScope,
+  single: boolean,
+) {
+  const q = db.dialect.quote;
+  const dynamic = owner.attributes[field]?.kind === 'dynamiczone';
+  const all: Row[] = [];
+  for (const uid of uids) {
+    const component = registry.component(uid)!;
+    const sub = dynamic ? spec.on?.[uid] ?? (spec.on ? undefined : spec) : spec;
+    if (dynamic && spec.on && !spec.on[uid]) continue;
+    const reader = rowReader(db.dialect, component, sub?.fields, 't');
+    const found = (
+      await db.all<Row>(
+        `SELECT t.${q(O.id)} AS __parent, t.${q(O.order)} AS __order, ${reader.columns} FROM ${q(component.tableName)} t
+         WHERE t.${q(O.type)} = ? AND t.${q(O.field)} = ? AND t.${q(O.id)} IN (${marks(rows.length)})
+         ORDER BY t.${q(O.id)}, t.${q(O.order)}`,
+        [owner.uid, field, ...rows.map((r) => r.id as number)],
+      )
+    ).map((r) => {
+      const out: Row = { __parent: r.__parent, __order: r.__order, ...reader.read(r) };
+      if (dynamic) out.__component = uid;
+      return out;
+    });
+    if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
+    all.push(...found);
+  }
+  all.sort((a, b) => (a.__order as number) - (b.__order as number));
+  for (const row of all) delete row.__order;
+  attach(rows, field, 'id', group(all, '__parent'), single, spec);
+}
+
+const FILE_COLUMNS = [
+  'id', 'documentId', 'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
+  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+];
+
+async function populateMedia(db: Queryable, owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec) {
+  const q = db.dialect.quote;
+  const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
+  const found = (
+    await db.all<Row>(
+      `SELECT r.${q('relatedId')} AS __parent, ${columns.map((c) => `f.${q(c)}`).join(', ')} FROM files_related_mph r
+       JOIN files f ON f.id = r.${q('fileId')}
+       WHERE r.${q('relatedType')} = ? AND r.${q('field')} = ? AND r.${q('relatedId')} IN (${marks(rows.length)})
+       ORDER BY r.${q('relatedId')}, r.${q('position')}`,
+      [owner.uid, field, ...rows.map((r) => r.id as number)],
+    )
+  ).map((r) => {
+    for (const json of ['formats', 'provider_metadata']) if (typeof r[json] === 'string') r[json] = JSON.parse(r[json] as string);
+    return r;
+  });
+  attach(rows, field, 'id', group(found, '__parent'), !multiple, spec);
+}
+
+/** The other locales of the same document, in the same status. */
+async function populateLocalizations(
+  db: Queryable,
+  registry: Registry,
+  ct: ContentType,
+  rows: Row[],
+  spec: PopulateSpec,
+  scope: PopulateScope,
+) {
+  const q = db.dialect.quote;
+  const reader = rowReader(db.dialect, ct, spec.fields, 't');
+  const status = statusCondition(db.dialect, ct, scope.status);
+  const found = (
+    await db.all<Row>(
+      `SELECT t.${q('documentId')} AS __parent, ${reader.columns} FROM ${q(ct.tableName)} t
+       WHERE t.${q('documentId')} IN (${marks(rows.length)})${status.sql ? ` AND ${status.sql}` : ''} ORDER BY t.${q('id')}`,
+      rows.map((r) => r.documentId as string),
+    )
+  ).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
+  if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);
+  const groups = group(found, '__parent');
+  for (const row of rows) {
+    const others = (groups.get(row.documentId) ?? []).filter((o) => o.id !== row.id);
+    row.localizations = spec.count ? { count: others.length } : others;
+  }
+}

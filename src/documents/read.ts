@@ -1,0 +1,81 @@
+/**
+ * Executes a ReadQuery: the page of versions, the total, then populate.
+ */
+import type { Queryable } from '../db/database';
+import { ValidationError } from '../errors';
+import type { ContentType, Registry } from '../registry/types';
+import { compileFilters } from '../query/filters';
+import { and, orderByScalars, versionScope, type Fragment } from '../query/sql';
+import type { ReadQuery } from '../query/types';
+import { populateRows } from './populate';
+import { rowReader, type Row } from './rows';
+
+export interface PageMeta {
+  page?: number;
+  pageSize?: number;
+  pageCount?: number;
+  start?: number;
+  limit?: number;
+  total?: number;
+}
+
+export interface ReadContext {
+  db: Queryable;
+  registry: Registry;
+}
+
+function whereOf(ctx: ReadContext, ct: ContentType, query: ReadQuery, extra?: Fragment): Fragment {
+  const scope = versionScope(ctx.db.dialect, ct, query.status, query.locale);
+  const filters = query.filters ? compileFilters(ctx.db.dialect, ctx.registry, ct, query.filters, query) : undefined;
+  return and([scope, ...(filters ? [filters] : []), ...(extra ? [extra] : [])]);
+}
+
+function orderOf(ctx: ReadContext, query: ReadQuery): string {
+  if (query.sort.some((s) => s.path.length > 1)) {
+    throw new ValidationError('Sorting through relations and components is not supported yet');
+  }
+  return orderByScalars(ctx.db.dialect, query.sort);
+}
+
+export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
+  const q = ctx.db.dialect.quote;
+  const reader = rowReader(ctx.db.dialect, ct, query.fields);
+  const where = whereOf(ctx, ct, query);
+  const whereSql = where.sql ? ` WHERE ${where.sql}` : '';
+  const { start, limit, withCount, mode } = query.pagination;
+  const rows = (
+    await ctx.db.all<Row>(
+      `SELECT ${reader.columns} FROM ${q(ct.tableName)} t${whereSql} ORDER BY ${orderOf(ctx, query)} LIMIT ? OFFSET ?`,
+      [...where.params, limit, start],
+    )
+  ).map(reader.read);
+  await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);
+
+  let total: number | undefined;
+  if (withCount) {
+    const counted = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(ct.tableName)} t${whereSql}`, where.params);
+    total = counted?.n ?? 0;
+  }
+  let pagination: PageMeta;
+  if (mode === 'offset') pagination = { start, limit, ...(total !== undefined ? { total } : {}) };
+  else if (total === undefined) pagination = { page: Math.floor(start / limit) + 1, pageSize: limit };
+  else pagination = { page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit), total };
+  return { data: rows, pagination };
+}
+
+/** One version of a document, or null. `documentId` undefined = the single type's document. */
+export async function findOne(ctx: ReadContext, ct: ContentType, documentId: string | undefined, query: ReadQuery): Promise<Row | null> {
+  const q = ctx.db.dialect.quote;
+  if (query.locale === '*') return null;
+  const reader = rowReader(ctx.db.dialect, ct, query.fields);
+  const byId: Fragment | undefined = documentId === undefined ? undefined : { sql: `t.${q('documentId')} = ?`, params: [documentId] };
+  const where = whereOf(ctx, ct, query, byId);
+  const row = await ctx.db.get<Row>(
+    `SELECT ${reader.columns} FROM ${q(ct.tableName)} t${where.sql ? ` WHERE ${where.sql}` : ''} ORDER BY t.${q('id')} LIMIT 1`,
+    where.params,
+  );
+  if (!row) return null;
+  const doc = reader.read(row);
+  await populateRows(ctx.db, ctx.registry, ct, [doc], query.populate, query);
+  return doc;
+}

@@ -1,0 +1,210 @@
+/**
+ * The document service: Strapi 5's document model over Folio's storage. Every write is
+ * one transaction. It knows nothing about HTTP; routes, the CLI and tests call it alike.
+ *
+ *  - create: the draft, then (unless `status: 'draft'`) a published copy of it;
+ *  - update: writes the draft (or creates a new locale), then republishes unless draft;
+ *  - delete: every version of the locale (or of all locales with '*').
+ */
+import { createId } from '@paralleldrive/cuid2';
+import type { Database, Queryable } from '../db/database';
+import { ValidationError, type FieldError } from '../errors';
+import type { ContentType, Registry } from '../registry/types';
+import type { ReadQuery } from '../query/types';
+import { writeOwnedParts, copyComponents } from './components';
+import { readModelInput, type ModelWrite } from './input';
+import { deleteLinksTo, type LinkContext } from './links';
+import type { Locales } from './locales';
+import { copyMedia } from './media';
+import { findMany, findOne } from './read';
+import type { Row } from './rows';
+import { fromColumn, toColumn } from './scalars';
+import { deleteVersions, insertVersion, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
+
+export interface WriteOptions {
+  /** 'draft' writes only the draft; anything else also publishes (types with draft & publish). */
+  status?: 'draft' | 'published';
+  locale?: string;
+}
+
+/** Which version a write produced, so the caller can read it back. */
+export interface Written extends VersionKey {
+  status: 'draft' | 'published';
+}
+
+export class DocumentService {
+  constructor(
+    readonly db: Database,
+    readonly registry: Registry,
+    readonly locales: Locales,
+  ) {}
+
+  findMany(ct: ContentType, query: ReadQuery) {
+    return findMany({ db: this.db, registry: this.registry }, ct, query);
+  }
+
+  findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery) {
+    return findOne({ db: this.db, registry: this.registry }, ct, documentId, query);
+  }
+
+  /** The single type's documentId, if it has been created in any locale. */
+  async singleDocumentId(ct: ContentType): Promise<string | undefined> {
+    const q = this.db.dialect.quote;
+    const row = await this.db.get<{ documentId: string }>(`SELECT ${q('documentId')} FROM ${q(ct.tableName)} ORDER BY id LIMIT 1`);
+    return row?.documentId;
+  }
+
+  /** Resolves and checks the locale of a write ('' for types without i18n). */
+  private async writeLocale(ct: ContentType, locale: string | undefined): Promise<string> {
+    if (!ct.localized) return '';
+    const code = locale ?? (await this.locales.defaultCode());
+    if (!(await this.locales.exists(code))) throw new ValidationError(`Locale "${code}" does not exist`);
+    return code;
+  }
+
+  private context(ct: ContentType, locale: string, defaultLocale: string): LinkContext {
+    return { contentType: ct, locale, status: ct.draftAndPublish ? 'draft' : 'published', defaultLocale };
+  }
+
+  async create(ct: ContentType, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
+    const locale = await this.writeLocale(ct, options.locale);
+    const defaultLocale = await this.locales.defaultCode();
+    const publish = !ct.draftAndPublish || options.status !== 'draft';
+    const input = readModelInput(this.registry, ct, data, { mode: publish ? 'published' : 'draft', creating: true });
+    const key = { documentId: createId(), locale };
+    return this.db.transaction(async (tx) => {
+      if (publish) await this.assertUnique(tx, ct, key, input);
+      await this.insertNew(tx, ct, key, input, publish, this.context(ct, locale, defaultLocale));
+      return { ...key, status: publish ? 'published' : 'draft' };
+    });
+  }
+
+  private async insertNew(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, publish: boolean, context: LinkContext) {
+    const now = new Date().toISOString();
+    if (!ct.draftAndPublish) {
+      return insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: now }, input, context);
+    }
+    const draftId = await insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: null }, input, context);
+    if (publish) await publishDraft(tx, this.registry, ct, key, draftId, now);
+    return draftId;
+  }
+
+  /** Updates a document in a locale; creates that locale if the document exists in another. Null when there is no document. */
+  async update(ct: ContentType, documentId: string, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written | null> {
+    const locale = await this.writeLocale(ct, options.locale);
+    const defaultLocale = await this.locales.defaultCode();
+    const publish = !ct.draftAndPublish || options.status !== 'draft';
+    const mode = publish ? 'published' : 'draft';
+    const key = { documentId, locale };
+    const context = this.context(ct, locale, defaultLocale);
+    const q = this.db.dialect.quote;
+
+    return this.db.transaction(async (tx) => {
+      const [rowId] = await versionIds(tx, ct, documentId, locale, ct.draftAndPublish ? 'draft' : undefined);
+      const now = new Date().toISOString();
+      let draftId: number;
+      if (rowId === undefined) {
+        const [baseId] = await versionIds(tx, ct, documentId, undefined, ct.draftAndPublish ? 'draft' : undefined);
+        if (baseId === undefined) return null;
+        draftId = await this.createLocalization(tx, ct, key, baseId, data, publish, context);
+      } else {
+        const existing = await this.storedValues(tx, ct, rowId);
+        const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing });
+        if (publish) await this.assertUnique(tx, ct, key, input, existing);
+        const names = Object.keys(input.scalars);
+        const sets = [...names.map((n) => `${q(n)} = ?`), `${q('updatedAt')} = ?`];
+        const values = names.map((n) => {
+          const attribute = ct.attributes[n]!;
+          return attribute.kind === 'scalar' ? toColumn(attribute, input.scalars[n]) : null;
+        });
+        await tx.run(`UPDATE ${q(ct.tableName)} SET ${sets.join(', ')} WHERE id = ?`, [...values, now, rowId]);
+        await writeOwnedParts(tx, this.registry, ct, rowId, input, context);
+        draftId = rowId;
+      }
+      await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published');
+      if (ct.draftAndPublish && publish) {
+        const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now);
+        await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published');
+      }
+      return { ...key, status: publish ? 'published' : 'draft' };
+    });
+  }
+
+  /** A new locale of an existing document: non-localized values come from another locale. */
+  private async createLocalization(
+    tx: Queryable,
+    ct: ContentType,
+    key: VersionKey,
+    baseId: number,
+    data: Record<string, unknown>,
+    publish: boolean,
+    context: LinkContext,
+  ): Promise<number> {
+    const base = await this.storedValues(tx, ct, baseId);
+    const shared = Object.values(ct.attributes).filter((a) => !a.localized);
+    const merged: Record<string, unknown> = { ...data };
+    for (const a of shared) if (a.kind === 'scalar' && !(a.name in data)) merged[a.name] = base[a.name];
+    const input = readModelInput(this.registry, ct, merged, { mode: publish ? 'published' : 'draft', creating: true });
+    // Non-localized components and media the body leaves out are copied, not defaulted.
+    const copied = shared.filter((a) => (a.kind === 'component' || a.kind === 'dynamiczone' || a.kind === 'media') && !(a.name in data));
+    for (const a of copied) {
+      delete input.components[a.name];
+      delete input.media[a.name];
+    }
+    if (publish) await this.assertUnique(tx, ct, key, input);
+    const draftId = await this.insertNew(tx, ct, key, input, false, context);
+    const componentFields = copied.filter((a) => a.kind !== 'media').map((a) => a.name);
+    const mediaFields = copied.filter((a) => a.kind === 'media').map((a) => a.name);
+    if (componentFields.length) await copyComponents(tx, this.registry, ct, baseId, draftId, componentFields);
+    if (mediaFields.length) await copyMedia(tx, ct, baseId, draftId, mediaFields);
+    return draftId;
+  }
+
+  /** Scalar values of a stored row, in JSON form. */
+  private async storedValues(tx: Queryable, ct: ContentType, id: number): Promise<Record<string, unknown>> {
+    const row = await tx.get<Row>(`SELECT * FROM ${tx.dialect.quote(ct.tableName)} WHERE id = ?`, [id]);
+    const values: Record<string, unknown> = {};
+    for (const a of Object.values(ct.attributes)) if (a.kind === 'scalar') values[a.name] = fromColumn(a, row?.[a.name]);
+    return values;
+  }
+
+  /** Unique (and uid) attributes must differ from every other published document in the locale. */
+  private async assertUnique(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, existing?: Record<string, unknown>) {
+    const q = tx.dialect.quote;
+    const errors: FieldError[] = [];
+    for (const a of Object.values(ct.attributes)) {
+      if (a.kind !== 'scalar' || !(a.unique || a.type === 'uid')) continue;
+      const value = a.name in input.scalars ? input.scalars[a.name] : existing?.[a.name];
+      if (value === null || value === undefined) continue;
+      const clash = await tx.get(
+        `SELECT 1 AS x FROM ${q(ct.tableName)} WHERE ${q(a.name)} = ? AND ${q('locale')} = ? AND ${q('publishedAt')} IS NOT NULL AND ${q('documentId')} <> ? LIMIT 1`,
+        [toColumn(a, value), key.locale, key.documentId],
+      );
+      if (clash) errors.push({ path: [a.name], message: 'This attribute must be unique', name: 'ValidationError', value });
+    }
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  }
+
+  /** Deletes every version in a locale ('*' = all locales); returns how many rows went. */
+  async delete(ct: ContentType, documentId: string, options: { locale?: string } = {}): Promise<number> {
+    const locale = ct.localized ? (options.locale === '*' ? undefined : (options.locale ?? (await this.locales.defaultCode()))) : undefined;
+    return this.db.transaction(async (tx) => {
+      const ids = await versionIds(tx, ct, documentId, locale);
+      await deleteVersions(tx, this.registry, ct, ids);
+      const remaining = locale === undefined ? [] : await versionIds(tx, ct, documentId, undefined);
+      // Links pointing at the deleted versions go too; the documents holding them stay.
+      await deleteLinksTo(tx, this.registry, ct, documentId, remaining.length ? locale : undefined);
+      return ids.length;
+    });
+  }
+
+  /** Single types: update the document, or create it when it does not exist yet. */
+  async upsertSingle(ct: ContentType, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
+    const documentId = await this.singleDocumentId(ct);
+    if (documentId) {
+      const written = await this.update(ct, documentId, data, options);
+      if (written) return written;
+    }
+    return this.create(ct, data, options);
+  }
+}

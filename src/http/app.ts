@@ -1,0 +1,28 @@
+/**
+ * The HTTP application: error envelope, system routes and one plugin per content type.
+ * Pure wiring; `serve` listens with it and tests call it directly.
+ */
+import { Elysia } from 'elysia';
+import { NotFoundError } from '../errors';
+import type { Instance } from '../instance';
+import { contentRoutes } from './routes/content';
+import { systemRoutes } from './routes/system';
+import { errorResponse, fromError } from './respond';
+
+export function createApp(instance: Instance, options: { precompile?: boolean } = {}) {
+  const app = new Elysia({
+    normalize: false,
+    precompile: options.precompile ?? false,
+    // Bun's own limit only backs ours up: our check answers 413 with the envelope first.
+    serve: { maxRequestBodySize: Math.max(instance.config.bodyLimit * 2, 16 * 1024 * 1024) },
+  })
+    .onError({ as: 'global' }, ({ code, error }) => {
+      if (code === 'NOT_FOUND') return fromError(new NotFoundError());
+      if (code === 'PARSE') return errorResponse(400, 'ValidationError', 'Invalid request body');
+      if (code === 'VALIDATION') return errorResponse(400, 'ValidationError', 'Invalid request');
+      return fromError(error);
+    })
+    .use(systemRoutes(instance));
+  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct));
+  return app;
+}

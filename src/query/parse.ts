@@ -1,0 +1,278 @@
+/**
+ * REST query parameters (already nested by `qs`) → ReadQuery, with Strapi's checks:
+ * every unknown or forbidden key is a 400 `Invalid key …` naming the parameter.
+ */
+import { PaginationError, ValidationError } from '../errors';
+import type { AnyModel, ContentType, Registry } from '../registry/types';
+import { selectableFields } from '../registry/fields';
+import type { Pagination, PopulateMap, PopulateSpec, ReadQuery, SortItem, Status } from './types';
+
+export interface QueryLimits {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+export const DEFAULT_LIMITS: QueryLimits = { defaultLimit: 25, maxLimit: 100 };
+
+const TOP_LEVEL = new Set(['filters', 'sort', 'fields', 'populate', 'status', 'locale', 'pagination']);
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function invalidParameter(name: string, expected: string, received: unknown): ValidationError {
+  return new ValidationError(`Invalid parameter at '${name}'. Expected ${expected}, received: ${String(received)}`);
+}
+
+/** `status`: published (default) or draft; anything else is refused rather than guessed. */
+export function parseStatus(raw: unknown): Status {
+  if (raw === undefined || raw === null || raw === '') return 'published';
+  if (raw === 'published' || raw === 'draft') return raw;
+  throw invalidParameter('status', "'published' or 'draft'", raw);
+}
+
+/** `locale`: a code, `*`, or absent (then the default locale). */
+export function parseLocale(raw: unknown, defaultLocale: string): string {
+  if (raw === undefined || raw === null || raw === '') return defaultLocale;
+  if (typeof raw !== 'string') throw invalidParameter('locale', 'a locale code', JSON.stringify(raw));
+  return raw;
+}
+
+function toInteger(name: string, value: unknown): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isInteger(n)) throw invalidParameter(name, 'an integer', value);
+  return n;
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, t: true, '1': true, false: false, f: false, '0': false };
+
+export function parsePagination(raw: unknown, limits: QueryLimits = DEFAULT_LIMITS): Pagination {
+  if (raw === undefined) return { mode: 'page', start: 0, limit: limits.defaultLimit, withCount: true };
+  if (!isObject(raw)) throw invalidParameter('pagination', 'an object', JSON.stringify(raw));
+  for (const key of Object.keys(raw)) {
+    if (!['page', 'pageSize', 'start', 'limit', 'withCount'].includes(key)) {
+      throw ValidationError.invalidKey(key, 'query', { param: 'pagination' });
+    }
+  }
+  let withCount = true;
+  if (raw.withCount !== undefined) {
+    const word = BOOLEAN_WORDS[String(raw.withCount)];
+    if (word === undefined) throw new ValidationError('Invalid withCount parameter. Expected "t","1","true","false","0","f"');
+    withCount = word;
+  }
+  const pageMode = raw.page !== undefined || raw.pageSize !== undefined;
+  const offsetMode = raw.start !== undefined || raw.limit !== undefined;
+  if (pageMode && offsetMode) throw new PaginationError('Cannot use both page & offset pagination in the same query');
+  const clamp = (n: number) => Math.min(Math.max(n, 1), limits.maxLimit);
+  if (offsetMode) {
+    const start = raw.start === undefined ? 0 : Math.max(toInteger('start', raw.start), 0);
+    let limit = raw.limit === undefined ? limits.defaultLimit : toInteger('limit', raw.limit);
+    // Strapi turns -1 ("no limit") and 0 into 1 when a maximum is configured; keep that.
+    limit = clamp(limit);
+    return { mode: 'offset', start, limit, withCount };
+  }
+  const page = raw.page === undefined ? 1 : toInteger('page', raw.page);
+  if (page < 1) throw invalidParameter('page', 'integer >= 1', raw.page);
+  const pageSize = clamp(raw.pageSize === undefined ? limits.defaultLimit : toInteger('pageSize', raw.pageSize));
+  return { mode: 'page', start: (page - 1) * pageSize, limit: pageSize, withCount };
+}
+
+/** `fields=a,b`, `fields[0]=a`, `fields=*`: scalar attributes only. */
+export function parseFields(model: AnyModel, raw: unknown, path: string | null = null): string[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const list = Array.isArray(raw) ? raw : isObject(raw) ? Object.values(raw) : [raw];
+  const names: string[] = [];
+  for (const item of list) {
+    if (typeof item !== 'string') throw invalidParameter('fields', 'a string or an array of strings', JSON.stringify(item));
+    for (const name of item.split(',').map((s) => s.trim())) if (name) names.push(name);
+  }
+  if (names.includes('*')) return undefined;
+  const allowed = selectableFields(model);
+  for (const name of names) {
+    if (!allowed.has(name)) throw ValidationError.invalidKey(name, 'query', { path, param: 'fields' });
+  }
+  return names;
+}
+
+const ORDER = /^(asc|desc)$/i;
+
+/** Every sort form Strapi accepts, through to-one relations and components. */
+export function parseSort(registry: Registry, model: AnyModel, raw: unknown): SortItem[] {
+  if (raw === undefined || raw === null || raw === '') return [];
+  const items: SortItem[] = [];
+  const addPath = (path: string[], order: string) => {
+    if (!ORDER.test(order)) throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+    checkSortPath(registry, model, path);
+    items.push({ path, order: order.toLowerCase() as 'asc' | 'desc' });
+  };
+  const fromString = (s: string) => {
+    for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [field, order = 'asc', ...rest] = part.split(':');
+      if (rest.length) throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+      addPath(field!.split('.'), order);
+    }
+  };
+  const fromObject = (o: Raw, prefix: string[]) => {
+    for (const [key, value] of Object.entries(o)) {
+      if (typeof value === 'string') addPath([...prefix, key], value);
+      else if (isObject(value)) fromObject(value, [...prefix, key]);
+      else throw new ValidationError(`Invalid sort parameter at ${[...prefix, key].join('.')}`);
+    }
+  };
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') fromString(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) {
+      // qs turns sort[0]=a (past arrayLimit) or sort[title]=desc into objects: tell them apart.
+      if (Object.keys(value).every((k) => /^\d+$/.test(k))) Object.values(value).forEach(walk);
+      else fromObject(value, []);
+    } else throw new ValidationError('Invalid sort parameter');
+  };
+  walk(raw);
+  return items;
+}
+
+function checkSortPath(registry: Registry, model: AnyModel, path: string[]) {
+  let current: AnyModel = model;
+  path.forEach((name, i) => {
+    const last = i === path.length - 1;
+    const parentPath = i === 0 ? null : path.slice(0, i).join('.');
+    const invalid = () => ValidationError.invalidKey(name, 'query', { path: parentPath, param: 'sort' });
+    if (last) {
+      if (!selectableFields(current).has(name)) throw invalid();
+      return;
+    }
+    const attribute = current.attributes[name];
+    if (attribute?.kind === 'relation' && !attribute.toMany) current = registry.contentType(attribute.target)!;
+    else if (attribute?.kind === 'component' && !attribute.repeatable) current = registry.component(attribute.component)!;
+    else throw invalid();
+  });
+}
+
+const POPULATE_KEYS = new Set(['fields', 'sort', 'filters', 'populate', 'count', 'on']);
+
+/** `populate=*`, `populate=a,b`, `populate[0]=a`, `populate=a.b`, object form with nested options. */
+export function parsePopulate(registry: Registry, model: AnyModel, raw: unknown, path: string[] = []): PopulateMap {
+  const map: PopulateMap = {};
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return map;
+  const populatable = Object.values(model.attributes).filter((a) => a.kind !== 'scalar');
+  const invalid = (key: string) =>
+    ValidationError.invalidKey(key, 'query', { path: [...path, key].join('.'), param: 'populate' });
+
+  const addPath = (dotted: string) => {
+    if (dotted === '*') {
+      for (const a of populatable) if (!(a.kind === 'relation' && isPrivateRelation(a))) map[a.name] ??= {};
+      if (model.modelType === 'contentType' && model.localized) map.localizations ??= {};
+      return;
+    }
+    const [head, ...rest] = dotted.split('.');
+    const spec = addAttribute(head!, {});
+    if (rest.length) {
+      const target = targetModel(registry, model, head!);
+      if (!target) throw invalid(rest[0]!);
+      spec.populate = { ...spec.populate, ...parsePopulate(registry, target, rest.join('.'), [...path, head!]) };
+    }
+  };
+  const addAttribute = (name: string, spec: PopulateSpec): PopulateSpec => {
+    const attribute = model.attributes[name];
+    const isLocalizations = name === 'localizations' && model.modelType === 'contentType' && model.localized;
+    if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.private)) throw invalid(name);
+    map[name] = { ...map[name], ...spec };
+    return map[name]!;
+  };
+
+  if (typeof raw === 'string') raw.split(',').map((s) => s.trim()).filter(Boolean).forEach(addPath);
+  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, parsePopulate(registry, model, item, path))));
+  else if (isObject(raw)) {
+    const keys = Object.keys(raw);
+    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return parsePopulate(registry, model, Object.values(raw), path);
+    for (const [name, value] of Object.entries(raw)) {
+      if (value === false || value === 'false' || value === 'f' || value === '0') continue;
+      if (value === true || value === 'true' || value === 't' || value === '1' || value === '*') {
+        addAttribute(name, value === '*' ? { populate: parsePopulate(registry, targetModel(registry, model, name) ?? model, '*', [...path, name]) } : {});
+        continue;
+      }
+      if (!isObject(value)) throw invalid(name);
+      addAttribute(name, parsePopulateSpec(registry, model, name, value, [...path, name]));
+    }
+  } else throw invalid(String(raw));
+  return map;
+}
+
+function parsePopulateSpec(registry: Registry, model: AnyModel, name: string, raw: Raw, path: string[]): PopulateSpec {
+  const attribute = model.attributes[name];
+  const target = targetModel(registry, model, name);
+  const spec: PopulateSpec = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!POPULATE_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+    if (key === 'on') {
+      if (attribute?.kind !== 'dynamiczone' || !isObject(value)) {
+        throw new ValidationError(`Using fragments is not permitted to populate "${name}" in "${model.uid}"`);
+      }
+      spec.on = {};
+      for (const [uid, sub] of Object.entries(value)) {
+        if (!attribute.components.includes(uid)) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
+        const component = registry.component(uid)!;
+        spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? parseNestedOptions(registry, component, sub, [...path, uid]) : {};
+      }
+      continue;
+    }
+    if (key === 'count') {
+      const word = BOOLEAN_WORDS[String(value)];
+      if (word === undefined) throw new ValidationError(`Invalid populate count for "${name}": expected a boolean`);
+      spec.count = word;
+      continue;
+    }
+    if (!target) throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+    Object.assign(spec, parseNestedOptions(registry, target, { [key]: value }, path));
+  }
+  return spec;
+}
+
+function parseNestedOptions(registry: Registry, target: AnyModel, raw: Raw, path: string[]): PopulateSpec {
+  const spec: PopulateSpec = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'fields') spec.fields = parseFields(target, value, path.join('.'));
+    else if (key === 'sort') spec.sort = parseSort(registry, target, value);
+    else if (key === 'filters') spec.filters = value as Raw;
+    else if (key === 'populate') spec.populate = parsePopulate(registry, target, value, path);
+    else if (key === 'count') spec.count = BOOLEAN_WORDS[String(value)] ?? false;
+    else throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+  }
+  return spec;
+}
+
+const isPrivateRelation = (a: { private: boolean }) => a.private;
+
+/** The model an attribute leads to (relation target, component), if it is a single model. */
+export function targetModel(registry: Registry, model: AnyModel, name: string): AnyModel | undefined {
+  const attribute = model.attributes[name];
+  if (name === 'localizations' && model.modelType === 'contentType') return model;
+  if (attribute?.kind === 'relation') return registry.contentType(attribute.target);
+  if (attribute?.kind === 'component') return registry.component(attribute.component);
+  if (attribute?.kind === 'media') return undefined;
+  return undefined;
+}
+
+/** The whole query string of a list or get request. */
+export function parseReadQuery(
+  registry: Registry,
+  contentType: ContentType,
+  raw: Raw,
+  defaultLocale: string,
+  limits: QueryLimits = DEFAULT_LIMITS,
+): ReadQuery {
+  for (const key of Object.keys(raw)) {
+    if (!TOP_LEVEL.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
+  }
+  if (raw.filters !== undefined && !isObject(raw.filters)) throw new ValidationError('Invalid filters parameter: expected an object');
+  return {
+    status: parseStatus(raw.status),
+    // Kept for types without i18n too: populated localized targets use it.
+    locale: parseLocale(raw.locale, defaultLocale),
+    fields: parseFields(contentType, raw.fields),
+    filters: raw.filters as Raw | undefined,
+    sort: parseSort(registry, contentType, raw.sort),
+    pagination: parsePagination(raw.pagination, limits),
+    populate: parsePopulate(registry, contentType, raw.populate),
+  };
+}

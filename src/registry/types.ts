@@ -1,0 +1,180 @@
+/**
+ * The registry's model of content types and components, normalised from Strapi's
+ * `schema.json` format. Everything downstream (table sync, validation, queries,
+ * routes) reads these shapes, never the raw JSON.
+ */
+
+export type ScalarType =
+  | 'string'
+  | 'text'
+  | 'richtext'
+  | 'blocks'
+  | 'email'
+  | 'password'
+  | 'uid'
+  | 'enumeration'
+  | 'integer'
+  | 'biginteger'
+  | 'float'
+  | 'decimal'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'datetime'
+  | 'timestamp'
+  | 'json';
+
+export const SCALAR_TYPES: readonly ScalarType[] = [
+  'string', 'text', 'richtext', 'blocks', 'email', 'password', 'uid', 'enumeration', 'integer',
+  'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp', 'json',
+];
+
+export type RelationKind = 'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany';
+
+interface AttributeBase {
+  /** Attribute name; also the column name in the owner's table. */
+  name: string;
+  required: boolean;
+  private: boolean;
+  /** Whether the value differs per locale (always true for relations and uid). */
+  localized: boolean;
+  /** Whether clients may write it (false for nothing in the JSON today; kept for system attributes). */
+  writable: boolean;
+}
+
+export interface ScalarAttribute extends AttributeBase {
+  kind: 'scalar';
+  type: ScalarType;
+  unique: boolean;
+  default?: unknown;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  regex?: string;
+  /** Allowed values of an enumeration. */
+  enum?: string[];
+  /** Source attribute of a uid field. */
+  targetField?: string;
+}
+
+export interface MediaAttribute extends AttributeBase {
+  kind: 'media';
+  multiple: boolean;
+  allowedTypes?: string[];
+}
+
+export interface RelationAttribute extends AttributeBase {
+  kind: 'relation';
+  relation: RelationKind;
+  /** Target content type uid (`api::tag.tag`). */
+  target: string;
+  inversedBy?: string;
+  mappedBy?: string;
+  /** This side may hold several targets (oneToMany, manyToMany). */
+  toMany: boolean;
+  /** This side stores the links (it has `inversedBy`, or no inverse at all). */
+  owner: boolean;
+  /** Link table of the owning side (shared by both sides of a bidirectional relation). */
+  linkTable: string;
+  /** On an inverse side: the owning attribute's name on the target. */
+  ownerAttribute?: string;
+}
+
+export interface ComponentAttribute extends AttributeBase {
+  kind: 'component';
+  /** Component uid (`shared.seo`). */
+  component: string;
+  repeatable: boolean;
+  min?: number;
+  max?: number;
+}
+
+export interface DynamicZoneAttribute extends AttributeBase {
+  kind: 'dynamiczone';
+  components: string[];
+  min?: number;
+  max?: number;
+}
+
+export type Attribute =
+  | ScalarAttribute
+  | MediaAttribute
+  | RelationAttribute
+  | ComponentAttribute
+  | DynamicZoneAttribute;
+
+/** What content types and components have in common: a table and attributes. */
+export interface Model {
+  uid: string;
+  /** Table holding one row per version (content types) or per instance (components). */
+  tableName: string;
+  /** Attributes in declaration order. */
+  attributes: Record<string, Attribute>;
+  /** The file it was read from, for error messages. */
+  file: string;
+}
+
+export interface ContentType extends Model {
+  modelType: 'contentType';
+  kind: 'collectionType' | 'singleType';
+  singularName: string;
+  pluralName: string;
+  displayName: string;
+  description?: string;
+  draftAndPublish: boolean;
+  localized: boolean;
+}
+
+export interface Component extends Model {
+  modelType: 'component';
+  category: string;
+  name: string;
+  displayName: string;
+}
+
+/** A content type or a component: anything that owns a table and attributes. */
+export type AnyModel = ContentType | Component;
+
+export interface Registry {
+  contentTypes: ContentType[];
+  components: Component[];
+  /** Content type or component by uid. */
+  get(uid: string): ContentType | Component | undefined;
+  contentType(uid: string): ContentType | undefined;
+  component(uid: string): Component | undefined;
+  /** Collection type by plural API id, or single type by singular API id (the `/api/:id` segment). */
+  byRouteId(id: string): ContentType | undefined;
+}
+
+/** Attribute names no schema may declare: the document model owns them. */
+export const RESERVED_ATTRIBUTE_NAMES = [
+  'id',
+  'documentId',
+  'document_id',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'createdBy',
+  'updatedBy',
+  'locale',
+  'localizations',
+  'status',
+  '__component',
+  '__type',
+] as const;
+
+/** A schema file that cannot be used; the message names the file and, where it applies, the attribute. */
+export class SchemaError extends Error {
+  constructor(
+    public file: string,
+    public attribute: string | undefined,
+    detail: string,
+  ) {
+    super(`${file}${attribute ? ` (attribute "${attribute}")` : ''}: ${detail}`);
+    this.name = 'SchemaError';
+  }
+}
