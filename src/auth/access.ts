@@ -4,6 +4,7 @@
  * that is not a valid credential is refused with 401 rather than treated as anonymous.
  */
 import { ForbiddenError, UnauthorizedError } from '../errors';
+import type { Registry } from '../registry/types';
 import { isReadAction } from './actions';
 import type { Roles } from './roles';
 import type { ApiTokens, TokenType } from './tokens';
@@ -30,6 +31,14 @@ export class Access {
   async can(principal: Principal, action: string): Promise<boolean> {
     if (principal.kind === 'token') return principal.tokenType === 'full-access' || isReadAction(action);
     return this.roles.allows('public', action);
+  }
+
+  /** Content types whose `find` the caller holds: populate, filters and sort may only go through these. */
+  async readableTypes(principal: Principal, registry: Registry): Promise<Set<string>> {
+    const all = registry.contentTypes.map((ct) => ct.uid);
+    if (principal.kind === 'token') return new Set(all);
+    const granted = new Set((await this.roles.permissions('public')).map((p) => p.action));
+    return new Set(all.filter((uid) => granted.has(`${uid}.find`)));
   }
 
   async authorize(principal: Principal, action: string): Promise<void> {

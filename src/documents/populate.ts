@@ -5,16 +5,14 @@
 import type { Queryable, SqlValue } from '../db/database';
 import { COMPONENT_OWNER_COLUMNS as O } from '../db/schema-sync';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
-import { and, linkedVersion, localeCondition, orderByScalars, statusCondition } from '../query/sql';
-import type { PopulateMap, PopulateSpec, Status } from '../query/types';
+import { orderBy } from '../query/sort';
+import { and, linkedVersion, localeCondition, statusCondition } from '../query/sql';
+import { compileFilters, type FilterScope } from '../query/filters';
+import type { PopulateMap, PopulateSpec } from '../query/types';
 import { rowReader, type Row } from './rows';
 
-/** What the rows being populated are versions of: the reader's status and locale. */
-export interface PopulateScope {
-  status: Status;
-  /** Locale of the request (the default locale when none was asked). */
-  locale: string;
-}
+/** The reader's status and locale (the default locale when none was asked), and what it may read. */
+export type PopulateScope = FilterScope;
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
@@ -91,24 +89,31 @@ async function populateRelation(
   if (attribute.owner) {
     // Links name their target by documentId; resolve the version the reader asked for.
     parentKey = 'id';
-    const order = spec.sort?.length ? orderByScalars(db.dialect, spec.sort) : `l.${q('position')}`;
+    const sorted = spec.sort?.length ? orderBy(db.dialect, registry, target, spec.sort, scope) : undefined;
+    const order = sorted?.sql ?? `l.${q('position')}`;
+    const filters = spec.filters ? compileFilters(db.dialect, registry, target, spec.filters, scope) : undefined;
     sql = `SELECT l.${q('sourceId')} AS __parent, ${reader.columns} FROM ${lnk} l
       JOIN ${q(target.tableName)} t ON ${linkedVersion(db.dialect, target, scope.status, 'l', 't')}
-      WHERE l.${q('sourceId')} IN (${marks(rows.length)}) ORDER BY l.${q('sourceId')}, ${order}`;
-    params = rows.map((r) => r.id as number);
+      WHERE l.${q('sourceId')} IN (${marks(rows.length)})${filters?.sql ? ` AND (${filters.sql})` : ''} ORDER BY l.${q('sourceId')}, ${order}`;
+    params = [...rows.map((r) => r.id as number), ...(filters?.params ?? []), ...(sorted?.params ?? [])];
   } else {
     // Inverse side: the links belong to the target's rows and point at this document.
     parentKey = 'documentId';
     const parentType = model as ContentType;
     const parentLocale = parentType.localized ? scope.locale : '';
     const pinned = target.draftAndPublish || !parentType.draftAndPublish ? '' : ` AND l.${q('targetStatus')} IN ('', ?)`;
-    const scopeSql = and([statusCondition(db.dialect, target, scope.status), localeCondition(db.dialect, target, scope.locale)]);
-    const order = spec.sort?.length ? orderByScalars(db.dialect, spec.sort) : `l.${q('inversePosition')}`;
+    const scopeSql = and([
+      statusCondition(db.dialect, target, scope.status),
+      localeCondition(db.dialect, target, scope.locale),
+      ...(spec.filters ? [compileFilters(db.dialect, registry, target, spec.filters, scope)] : []),
+    ]);
+    const sorted = spec.sort?.length ? orderBy(db.dialect, registry, target, spec.sort, scope) : undefined;
+    const order = sorted?.sql ?? `l.${q('inversePosition')}`;
     sql = `SELECT l.${q('targetDocumentId')} AS __parent, ${reader.columns} FROM ${lnk} l
       JOIN ${q(target.tableName)} t ON t.${q('id')} = l.${q('sourceId')}
       WHERE l.${q('targetDocumentId')} IN (${marks(rows.length)}) AND l.${q('targetLocale')} = ?${pinned}${scopeSql.sql ? ` AND ${scopeSql.sql}` : ''}
       ORDER BY ${order}`;
-    params = [...rows.map((r) => r.documentId as string), parentLocale, ...(pinned ? [scope.status] : []), ...scopeSql.params];
+    params = [...rows.map((r) => r.documentId as string), parentLocale, ...(pinned ? [scope.status] : []), ...scopeSql.params, ...(sorted?.params ?? [])];
   }
   const found = (await db.all<Row>(sql, params)).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
   const groups = group(found, '__parent');

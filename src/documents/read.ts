@@ -2,10 +2,10 @@
  * Executes a ReadQuery: the page of versions, the total, then populate.
  */
 import type { Queryable } from '../db/database';
-import { ValidationError } from '../errors';
 import type { ContentType, Registry } from '../registry/types';
 import { compileFilters } from '../query/filters';
-import { and, orderByScalars, versionScope, type Fragment } from '../query/sql';
+import { orderBy } from '../query/sort';
+import { and, versionScope, type Fragment } from '../query/sql';
 import type { ReadQuery } from '../query/types';
 import { populateRows } from './populate';
 import { rowReader, type Row } from './rows';
@@ -30,12 +30,6 @@ function whereOf(ctx: ReadContext, ct: ContentType, query: ReadQuery, extra?: Fr
   return and([scope, ...(filters ? [filters] : []), ...(extra ? [extra] : [])]);
 }
 
-function orderOf(ctx: ReadContext, query: ReadQuery): string {
-  if (query.sort.some((s) => s.path.length > 1)) {
-    throw new ValidationError('Sorting through relations and components is not supported yet');
-  }
-  return orderByScalars(ctx.db.dialect, query.sort);
-}
 
 export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
   const q = ctx.db.dialect.quote;
@@ -43,10 +37,11 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
   const where = whereOf(ctx, ct, query);
   const whereSql = where.sql ? ` WHERE ${where.sql}` : '';
   const { start, limit, withCount, mode } = query.pagination;
+  const order = orderBy(ctx.db.dialect, ctx.registry, ct, query.sort, query);
   const rows = (
     await ctx.db.all<Row>(
-      `SELECT ${reader.columns} FROM ${q(ct.tableName)} t${whereSql} ORDER BY ${orderOf(ctx, query)} LIMIT ? OFFSET ?`,
-      [...where.params, limit, start],
+      `SELECT ${reader.columns} FROM ${q(ct.tableName)} t${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+      [...where.params, ...order.params, limit, start],
     )
   ).map(reader.read);
   await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);

@@ -9,7 +9,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import type { Database, Queryable } from '../db/database';
 import { ValidationError, type FieldError } from '../errors';
-import type { ContentType, Registry } from '../registry/types';
+import type { AnyModel, ContentType, Registry } from '../registry/types';
 import type { ReadQuery } from '../query/types';
 import { writeOwnedParts, copyComponents } from './components';
 import { readModelInput, type ModelWrite } from './input';
@@ -30,6 +30,20 @@ export interface WriteOptions {
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
   status: 'draft' | 'published';
+}
+
+/** Password attributes are stored as Bun.password hashes, never in clear (components included). */
+async function hashPasswords(registry: Registry, model: AnyModel, input: ModelWrite): Promise<void> {
+  for (const [name, value] of Object.entries(input.scalars)) {
+    const attribute = model.attributes[name];
+    if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof value === 'string') {
+      input.scalars[name] = await Bun.password.hash(value);
+    }
+  }
+  for (const value of Object.values(input.components)) {
+    const items = value === null ? [] : Array.isArray(value) ? value : [value];
+    for (const item of items) await hashPasswords(registry, registry.component(item.uid)!, item.input);
+  }
 }
 
 export class DocumentService {
@@ -71,6 +85,7 @@ export class DocumentService {
     const defaultLocale = await this.locales.defaultCode();
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     const input = readModelInput(this.registry, ct, data, { mode: publish ? 'published' : 'draft', creating: true });
+    await hashPasswords(this.registry, ct, input);
     const key = { documentId: createId(), locale };
     return this.db.transaction(async (tx) => {
       if (publish) await this.assertUnique(tx, ct, key, input);
@@ -110,6 +125,7 @@ export class DocumentService {
       } else {
         const existing = await this.storedValues(tx, ct, rowId);
         const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing });
+        await hashPasswords(this.registry, ct, input);
         if (publish) await this.assertUnique(tx, ct, key, input, existing);
         const names = Object.keys(input.scalars);
         const sets = [...names.map((n) => `${q(n)} = ?`), `${q('updatedAt')} = ?`];
@@ -145,6 +161,7 @@ export class DocumentService {
     const merged: Record<string, unknown> = { ...data };
     for (const a of shared) if (a.kind === 'scalar' && !(a.name in data)) merged[a.name] = base[a.name];
     const input = readModelInput(this.registry, ct, merged, { mode: publish ? 'published' : 'draft', creating: true });
+    await hashPasswords(this.registry, ct, input);
     // Non-localized components and media the body leaves out are copied, not defaulted.
     const copied = shared.filter((a) => (a.kind === 'component' || a.kind === 'dynamiczone' || a.kind === 'media') && !(a.name in data));
     for (const a of copied) {

@@ -86,7 +86,10 @@ function compileField(w: Walk, model: AnyModel, alias: string, key: string, valu
     if (attribute.private) throw invalidKey(key, path);
     return compileNested(w, model, alias, key, value, here);
   }
-  if (!selectableFields(model).has(key)) throw invalidKey(key, path);
+  if (!selectableFields(model).has(key)) {
+    // Strapi names the path for attributes that exist but may not be used (private, password).
+    throw model.attributes[key] ? ValidationError.invalidKey(key, 'query', { path: here.join('.'), param: 'filters' }) : invalidKey(key, path);
+  }
   const column = `${alias}.${w.dialect.quote(key)}`;
   const type = scalarTypeOf(model, key);
   if (!isObject(value)) return compileOperator(w, column, type, Array.isArray(value) ? '$in' : '$eq', value, here);

@@ -17,6 +17,7 @@ export const DEFAULT_LIMITS: QueryLimits = { defaultLimit: 25, maxLimit: 100 };
 const TOP_LEVEL = new Set(['filters', 'sort', 'fields', 'populate', 'status', 'locale', 'pagination']);
 
 type Raw = Record<string, unknown>;
+type CanRead = (uid: string) => boolean;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function invalidParameter(name: string, expected: string, received: unknown): ValidationError {
@@ -96,12 +97,12 @@ export function parseFields(model: AnyModel, raw: unknown, path: string | null =
 const ORDER = /^(asc|desc)$/i;
 
 /** Every sort form Strapi accepts, through to-one relations and components. */
-export function parseSort(registry: Registry, model: AnyModel, raw: unknown): SortItem[] {
+export function parseSort(registry: Registry, model: AnyModel, raw: unknown, canRead?: CanRead): SortItem[] {
   if (raw === undefined || raw === null || raw === '') return [];
   const items: SortItem[] = [];
   const addPath = (path: string[], order: string) => {
     if (!ORDER.test(order)) throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
-    checkSortPath(registry, model, path);
+    checkSortPath(registry, model, path, canRead);
     items.push({ path, order: order.toLowerCase() as 'asc' | 'desc' });
   };
   const fromString = (s: string) => {
@@ -131,7 +132,7 @@ export function parseSort(registry: Registry, model: AnyModel, raw: unknown): So
   return items;
 }
 
-function checkSortPath(registry: Registry, model: AnyModel, path: string[]) {
+function checkSortPath(registry: Registry, model: AnyModel, path: string[], canRead?: CanRead) {
   let current: AnyModel = model;
   path.forEach((name, i) => {
     const last = i === path.length - 1;
@@ -142,7 +143,9 @@ function checkSortPath(registry: Registry, model: AnyModel, path: string[]) {
       return;
     }
     const attribute = current.attributes[name];
-    if (attribute?.kind === 'relation' && !attribute.toMany) current = registry.contentType(attribute.target)!;
+    if (attribute?.kind === 'relation' && !attribute.toMany && !attribute.private && (!canRead || canRead(attribute.target))) {
+      current = registry.contentType(attribute.target)!;
+    }
     else if (attribute?.kind === 'component' && !attribute.repeatable) current = registry.component(attribute.component)!;
     else throw invalid();
   });
@@ -151,7 +154,7 @@ function checkSortPath(registry: Registry, model: AnyModel, path: string[]) {
 const POPULATE_KEYS = new Set(['fields', 'sort', 'filters', 'populate', 'count', 'on']);
 
 /** `populate=*`, `populate=a,b`, `populate[0]=a`, `populate=a.b`, object form with nested options. */
-export function parsePopulate(registry: Registry, model: AnyModel, raw: unknown, path: string[] = []): PopulateMap {
+export function parsePopulate(registry: Registry, model: AnyModel, raw: unknown, path: string[] = [], canRead?: CanRead): PopulateMap {
   const map: PopulateMap = {};
   if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return map;
   const populatable = Object.values(model.attributes).filter((a) => a.kind !== 'scalar');
@@ -160,7 +163,11 @@ export function parsePopulate(registry: Registry, model: AnyModel, raw: unknown,
 
   const addPath = (dotted: string) => {
     if (dotted === '*') {
-      for (const a of populatable) if (!(a.kind === 'relation' && isPrivateRelation(a))) map[a.name] ??= {};
+      // `*` is never refused: it leaves out what the caller may not see.
+      for (const a of populatable) {
+        if (a.private || (a.kind === 'relation' && canRead && !canRead(a.target))) continue;
+        map[a.name] ??= {};
+      }
       if (model.modelType === 'contentType' && model.localized) map.localizations ??= {};
       return;
     }
@@ -169,36 +176,37 @@ export function parsePopulate(registry: Registry, model: AnyModel, raw: unknown,
     if (rest.length) {
       const target = targetModel(registry, model, head!);
       if (!target) throw invalid(rest[0]!);
-      spec.populate = { ...spec.populate, ...parsePopulate(registry, target, rest.join('.'), [...path, head!]) };
+      spec.populate = { ...spec.populate, ...parsePopulate(registry, target, rest.join('.'), [...path, head!], canRead) };
     }
   };
   const addAttribute = (name: string, spec: PopulateSpec): PopulateSpec => {
     const attribute = model.attributes[name];
     const isLocalizations = name === 'localizations' && model.modelType === 'contentType' && model.localized;
     if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.private)) throw invalid(name);
+    if (attribute?.kind === 'relation' && canRead && !canRead(attribute.target)) throw invalid(name);
     map[name] = { ...map[name], ...spec };
     return map[name]!;
   };
 
   if (typeof raw === 'string') raw.split(',').map((s) => s.trim()).filter(Boolean).forEach(addPath);
-  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, parsePopulate(registry, model, item, path))));
+  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, parsePopulate(registry, model, item, path, canRead))));
   else if (isObject(raw)) {
     const keys = Object.keys(raw);
-    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return parsePopulate(registry, model, Object.values(raw), path);
+    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return parsePopulate(registry, model, Object.values(raw), path, canRead);
     for (const [name, value] of Object.entries(raw)) {
       if (value === false || value === 'false' || value === 'f' || value === '0') continue;
       if (value === true || value === 'true' || value === 't' || value === '1' || value === '*') {
-        addAttribute(name, value === '*' ? { populate: parsePopulate(registry, targetModel(registry, model, name) ?? model, '*', [...path, name]) } : {});
+        addAttribute(name, value === '*' ? { populate: parsePopulate(registry, targetModel(registry, model, name) ?? model, '*', [...path, name], canRead) } : {});
         continue;
       }
       if (!isObject(value)) throw invalid(name);
-      addAttribute(name, parsePopulateSpec(registry, model, name, value, [...path, name]));
+      addAttribute(name, parsePopulateSpec(registry, model, name, value, [...path, name], canRead));
     }
   } else throw invalid(String(raw));
   return map;
 }
 
-function parsePopulateSpec(registry: Registry, model: AnyModel, name: string, raw: Raw, path: string[]): PopulateSpec {
+function parsePopulateSpec(registry: Registry, model: AnyModel, name: string, raw: Raw, path: string[], canRead?: CanRead): PopulateSpec {
   const attribute = model.attributes[name];
   const target = targetModel(registry, model, name);
   const spec: PopulateSpec = {};
@@ -212,7 +220,7 @@ function parsePopulateSpec(registry: Registry, model: AnyModel, name: string, ra
       for (const [uid, sub] of Object.entries(value)) {
         if (!attribute.components.includes(uid)) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
         const component = registry.component(uid)!;
-        spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? parseNestedOptions(registry, component, sub, [...path, uid]) : {};
+        spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? parseNestedOptions(registry, component, sub, [...path, uid], canRead) : {};
       }
       continue;
     }
@@ -223,25 +231,24 @@ function parsePopulateSpec(registry: Registry, model: AnyModel, name: string, ra
       continue;
     }
     if (!target) throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
-    Object.assign(spec, parseNestedOptions(registry, target, { [key]: value }, path));
+    Object.assign(spec, parseNestedOptions(registry, target, { [key]: value }, path, canRead));
   }
   return spec;
 }
 
-function parseNestedOptions(registry: Registry, target: AnyModel, raw: Raw, path: string[]): PopulateSpec {
+function parseNestedOptions(registry: Registry, target: AnyModel, raw: Raw, path: string[], canRead?: CanRead): PopulateSpec {
   const spec: PopulateSpec = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'fields') spec.fields = parseFields(target, value, path.join('.'));
-    else if (key === 'sort') spec.sort = parseSort(registry, target, value);
+    else if (key === 'sort') spec.sort = parseSort(registry, target, value, canRead);
     else if (key === 'filters') spec.filters = value as Raw;
-    else if (key === 'populate') spec.populate = parsePopulate(registry, target, value, path);
+    else if (key === 'populate') spec.populate = parsePopulate(registry, target, value, path, canRead);
     else if (key === 'count') spec.count = BOOLEAN_WORDS[String(value)] ?? false;
     else throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
   }
   return spec;
 }
 
-const isPrivateRelation = (a: { private: boolean }) => a.private;
 
 /** The model an attribute leads to (relation target, component), if it is a single model. */
 export function targetModel(registry: Registry, model: AnyModel, name: string): AnyModel | undefined {
@@ -260,6 +267,7 @@ export function parseReadQuery(
   raw: Raw,
   defaultLocale: string,
   limits: QueryLimits = DEFAULT_LIMITS,
+  canRead?: CanRead,
 ): ReadQuery {
   for (const key of Object.keys(raw)) {
     if (!TOP_LEVEL.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
@@ -271,8 +279,9 @@ export function parseReadQuery(
     locale: parseLocale(raw.locale, defaultLocale),
     fields: parseFields(contentType, raw.fields),
     filters: raw.filters as Raw | undefined,
-    sort: parseSort(registry, contentType, raw.sort),
+    sort: parseSort(registry, contentType, raw.sort, canRead),
     pagination: parsePagination(raw.pagination, limits),
-    populate: parsePopulate(registry, contentType, raw.populate),
+    populate: parsePopulate(registry, contentType, raw.populate, [], canRead),
+    canRead,
   };
 }

@@ -34,14 +34,6 @@ export function versionScope(dialect: Dialect, ct: ContentType, status: Status, 
   return and([statusCondition(dialect, ct, status, alias), localeCondition(dialect, ct, locale, alias)]);
 }
 
-/** ORDER BY for scalar sorts, with `id` last so pages never shuffle between requests. */
-export function orderByScalars(dialect: Dialect, sort: SortItem[], alias = 't'): string {
-  const q = dialect.quote;
-  const parts = sort.map((s) => `${alias}.${q(s.path[0]!)} ${s.order === 'desc' ? 'DESC' : 'ASC'}`);
-  if (!sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) parts.push(`${alias}.${q('id')} ASC`);
-  return parts.join(', ');
-}
-
 /**
  * Joins a link row `l` to the target version `t` a reader of `status` should see:
  * links name documents, so the version is picked here, at read time.

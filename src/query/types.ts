@@ -45,4 +45,6 @@ export interface ReadQuery {
   sort: SortItem[];
   pagination: Pagination;
   populate: PopulateMap;
+  /** Whether the caller may read a content type; populate, filters and sort only go through those. */
+  canRead?: (uid: string) => boolean;
 }

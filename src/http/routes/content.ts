@@ -5,6 +5,7 @@
  * Other methods on those paths answer 405 with an Allow header.
  */
 import { Elysia } from 'elysia';
+import type { Principal } from '../../auth/access';
 import { actionName, type ContentAction } from '../../auth/actions';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
@@ -15,6 +16,7 @@ import type { Written } from '../../documents/service';
 import { readJsonBody } from '../body';
 import { parseQueryString } from '../query-string';
 import { json, noContent } from '../respond';
+import { toV4, wantsV4 } from '../v4';
 
 type Raw = Record<string, unknown>;
 
@@ -22,19 +24,30 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
   const { documents, access, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
 
-  /** Authenticates, authorizes the action and parses the query string. */
-  async function begin(request: Request, action: ContentAction): Promise<Raw> {
-    const principal = await access.authenticate(request.headers.get('authorization'));
-    await access.authorize(principal, actionName(ct, action));
-    return parseQueryString(request.url);
+  interface Call {
+    raw: Raw;
+    principal: Principal;
   }
 
-  async function readQuery(raw: Raw): Promise<ReadQuery> {
-    return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits);
+  /** Authenticates, authorizes the action and parses the query string. */
+  async function begin(request: Request, action: ContentAction): Promise<Call> {
+    const principal = await access.authenticate(request.headers.get('authorization'));
+    await access.authorize(principal, actionName(ct, action));
+    return { raw: parseQueryString(request.url), principal };
+  }
+
+  async function readQuery({ raw, principal }: Call): Promise<ReadQuery> {
+    // Only queries that reach into other types need to know which types the caller may read.
+    let canRead: ((uid: string) => boolean) | undefined;
+    if (raw.populate !== undefined || raw.filters !== undefined || raw.sort !== undefined) {
+      const readable = await access.readableTypes(principal, registry);
+      canRead = (uid) => readable.has(uid);
+    }
+    return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits, canRead);
   }
 
   /** Write routes accept fields/populate/status/locale only, like Strapi's. */
-  function writeOptions(raw: Raw) {
+  function writeOptions({ raw }: Call) {
     for (const key of Object.keys(raw)) {
       if (!['fields', 'populate', 'status', 'locale'].includes(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
     }
@@ -51,13 +64,17 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
   }
 
   /** Reads back the version a write produced, shaped by the request's fields/populate. */
-  async function respondWith(written: Written, raw: Raw, status: number) {
-    const query = await readQuery({ fields: raw.fields, populate: raw.populate });
+  async function respondWith(request: Request, written: Written, { raw, principal }: Call, status: number) {
+    const query = await readQuery({ raw: { fields: raw.fields, populate: raw.populate }, principal });
     query.status = written.status;
     if (ct.localized) query.locale = written.locale;
     const doc = await documents.findOne(ct, written.documentId, query);
-    return json({ data: doc, meta: {} }, status);
+    return respond(request, doc, {}, status);
   }
+
+  /** `{ data, meta }`, in the v4 shape when the client asks for it. */
+  const respond = (request: Request, data: Record<string, unknown> | Record<string, unknown>[] | null, meta: unknown, status = 200) =>
+    json({ data: wantsV4(request) ? toV4(registry, ct, data) : data, meta }, status);
 
   const app = new Elysia({ name: `content:${ct.uid}` });
   const notAllowed = (allow: string[]) => () => {
@@ -71,15 +88,14 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
       .get(base, async ({ request }) => {
         const query = await readQuery(await begin(request, 'find'));
         const { data, pagination } = await documents.findMany(ct, query);
-        return json({ data, meta: { pagination } });
+        return respond(request, data, { pagination });
       })
       .post(
         base,
         async ({ request }) => {
-          const raw = await begin(request, 'create');
-          const options = writeOptions(raw);
-          const written = await documents.create(ct, await bodyData(request), options);
-          return respondWith(written, raw, 201);
+          const call = await begin(request, 'create');
+          const written = await documents.create(ct, await bodyData(request), writeOptions(call));
+          return respondWith(request, written, call, 201);
         },
         { parse: 'none' },
       )
@@ -87,22 +103,20 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
         const query = await readQuery(await begin(request, 'findOne'));
         const doc = await documents.findOne(ct, (params as { documentId: string }).documentId, query);
         if (!doc) throw new NotFoundError();
-        return json({ data: doc, meta: {} });
+        return respond(request, doc, {});
       })
       .put(
         one,
         async ({ request, params }) => {
-          const raw = await begin(request, 'update');
-          const options = writeOptions(raw);
-          const written = await documents.update(ct, (params as { documentId: string }).documentId, await bodyData(request), options);
+          const call = await begin(request, 'update');
+          const written = await documents.update(ct, (params as { documentId: string }).documentId, await bodyData(request), writeOptions(call));
           if (!written) throw new NotFoundError();
-          return respondWith(written, raw, 200);
+          return respondWith(request, written, call, 200);
         },
         { parse: 'none' },
       )
       .delete(one, async ({ request, params }) => {
-        const raw = await begin(request, 'delete');
-        const { locale } = writeOptions(raw);
+        const { locale } = writeOptions(await begin(request, 'delete'));
         await documents.delete(ct, (params as { documentId: string }).documentId, { locale });
         return noContent();
       })
@@ -115,21 +129,19 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
         const query = await readQuery(await begin(request, 'find'));
         const doc = await documents.findOne(ct, undefined, query);
         if (!doc) throw new NotFoundError();
-        return json({ data: doc, meta: {} });
+        return respond(request, doc, {});
       })
       .put(
         base,
         async ({ request }) => {
-          const raw = await begin(request, 'update');
-          const options = writeOptions(raw);
-          const written = await documents.upsertSingle(ct, await bodyData(request), options);
-          return respondWith(written, raw, 200);
+          const call = await begin(request, 'update');
+          const written = await documents.upsertSingle(ct, await bodyData(request), writeOptions(call));
+          return respondWith(request, written, call, 200);
         },
         { parse: 'none' },
       )
       .delete(base, async ({ request }) => {
-        const raw = await begin(request, 'delete');
-        const { locale } = writeOptions(raw);
+        const { locale } = writeOptions(await begin(request, 'delete'));
         const documentId = await documents.singleDocumentId(ct);
         if (documentId) await documents.delete(ct, documentId, { locale });
         return noContent();
