@@ -74,6 +74,28 @@ async function nextInversePosition(tx: Queryable, table: string, key: LinkKey): 
   return generateKeyBetween(last?.p ?? null, null);
 }
 
+/** Whether the other side of a bidirectional relation holds one link only (oneToOne, manyToOne). */
+function inverseIsToOne(registry: Registry, attribute: RelationAttribute): boolean {
+  if (!attribute.inversedBy) return false;
+  const inverse = registry.contentType(attribute.target)?.attributes[attribute.inversedBy];
+  return inverse?.kind === 'relation' && !inverse.toMany;
+}
+
+/**
+ * When the other side is to-one, a target may be linked from one document only: linking it
+ * here unlinks it from other documents' versions of the same status.
+ */
+async function dropOtherOwners(tx: Queryable, model: AnyModel, attribute: RelationAttribute, sourceId: number, key: LinkKey) {
+  const q = tx.dialect.quote;
+  const owner = q(model.tableName);
+  await tx.run(
+    `DELETE FROM ${q(attribute.linkTable)} WHERE ${q('targetDocumentId')} = ? AND ${q('targetLocale')} = ? AND ${q('sourceId')} IN (
+       SELECT o.id FROM ${owner} o JOIN ${owner} me ON me.id = ?
+       WHERE o.${q('documentId')} <> me.${q('documentId')} AND (o.${q('publishedAt')} IS NULL) = (me.${q('publishedAt')} IS NULL))`,
+    [key.targetDocumentId, key.targetLocale, sourceId],
+  );
+}
+
 async function insertLink(tx: Queryable, table: string, sourceId: number, key: LinkKey, position: string) {
   const q = tx.dialect.quote;
   await tx.run(
@@ -93,14 +115,10 @@ export async function writeOwnedLinks(
 ): Promise<void> {
   for (const [name, write] of Object.entries(relations)) {
     const attribute = model.attributes[name] as RelationAttribute;
-    if (!attribute.owner) {
-      throw new ValidationError(
-        `Invalid key ${name}: links of this relation are written from "${attribute.ownerAttribute}" on ${attribute.target}`,
-        { key: name, path: null, source: 'body' },
-      );
-    }
-    if (write.op === 'set') await setLinks(tx, registry, attribute, sourceId, write.targets, context);
-    else await patchLinks(tx, registry, attribute, sourceId, write.connect, write.disconnect, context);
+    // The inverse side's links belong to the other documents (see inverse-links.ts).
+    if (!attribute.owner) continue;
+    if (write.op === 'set') await setLinks(tx, registry, model, attribute, sourceId, write.targets, context);
+    else await patchLinks(tx, registry, model, attribute, sourceId, write.connect, write.disconnect, context);
   }
 }
 
@@ -125,6 +143,7 @@ function rejectDuplicates(keys: LinkKey[]) {
 async function setLinks(
   tx: Queryable,
   registry: Registry,
+  model: AnyModel,
   attribute: RelationAttribute,
   sourceId: number,
   targets: RelationTarget[],
@@ -147,11 +166,13 @@ async function setLinks(
     if (old) await tx.run(`UPDATE ${q(table)} SET ${q('position')} = ? WHERE id = ?`, [positions[i]!, old.id]);
     else await insertLink(tx, table, sourceId, keys[i]!, positions[i]!);
   }
+  if (inverseIsToOne(registry, attribute)) for (const key of keys) await dropOtherOwners(tx, model, attribute, sourceId, key);
 }
 
 async function patchLinks(
   tx: Queryable,
   registry: Registry,
+  model: AnyModel,
   attribute: RelationAttribute,
   sourceId: number,
   connect: RelationTarget[],
@@ -174,6 +195,7 @@ async function patchLinks(
       if ((last && !sameLink(last, old)) || dropped) await tx.run(`DELETE FROM ${q(table)} WHERE id = ?`, [old.id]);
     }
     if (last && !existing.some((o) => sameLink(o, last))) await insertLink(tx, table, sourceId, last, generateKeyBetween(null, null));
+    if (last && inverseIsToOne(registry, attribute)) await dropOtherOwners(tx, model, attribute, sourceId, last);
     return;
   }
 
@@ -211,6 +233,7 @@ async function patchLinks(
       without.splice(index, 0, old);
     } else {
       await insertLink(tx, table, sourceId, key, keyBetween);
+      if (inverseIsToOne(registry, attribute)) await dropOtherOwners(tx, model, attribute, sourceId, key);
       without.splice(index, 0, { id: -1, ...key, position: keyBetween });
       // The new row's id is only needed if a later element of this request moves it again.
       const inserted = await tx.get<{ id: number }>(
@@ -224,7 +247,7 @@ async function patchLinks(
 }
 
 /** Copies the owning-side links of one row to another (publish, new locale copies). */
-export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: number, toId: number): Promise<void> {
+export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: number, toId: number, registry?: Registry): Promise<void> {
   const q = tx.dialect.quote;
   const cols = ['targetDocumentId', 'targetLocale', 'targetStatus', 'position', 'inversePosition'].map(q).join(', ');
   for (const attribute of Object.values(model.attributes)) {
@@ -233,6 +256,9 @@ export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: num
       `INSERT INTO ${q(attribute.linkTable)} (${q('sourceId')}, ${cols}) SELECT ?, ${cols} FROM ${q(attribute.linkTable)} WHERE ${q('sourceId')} = ?`,
       [toId, fromId],
     );
+    if (registry && inverseIsToOne(registry, attribute)) {
+      for (const key of await currentLinks(tx, attribute.linkTable, toId)) await dropOtherOwners(tx, model, attribute, toId, key);
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import type { AnyModel, ContentType, Registry } from '../registry/types';
 import type { ReadQuery } from '../query/types';
 import { writeOwnedParts, copyComponents } from './components';
 import { readModelInput, type ModelWrite } from './input';
+import { writeInverseLinks } from './inverse-links';
 import { deleteLinksTo, type LinkContext } from './links';
 import type { Locales } from './locales';
 import { copyMedia } from './media';
@@ -90,6 +91,7 @@ export class DocumentService {
     return this.db.transaction(async (tx) => {
       if (publish) await this.assertUnique(tx, ct, key, input);
       await this.insertNew(tx, ct, key, input, publish, this.context(ct, locale, defaultLocale));
+      await this.writeInverse(tx, ct, key, input, publish, defaultLocale);
       return { ...key, status: publish ? 'published' : 'draft' };
     });
   }
@@ -118,10 +120,11 @@ export class DocumentService {
       const [rowId] = await versionIds(tx, ct, documentId, locale, ct.draftAndPublish ? 'draft' : undefined);
       const now = new Date().toISOString();
       let draftId: number;
+      let pendingInverse: ModelWrite | undefined;
       if (rowId === undefined) {
         const [baseId] = await versionIds(tx, ct, documentId, undefined, ct.draftAndPublish ? 'draft' : undefined);
         if (baseId === undefined) return null;
-        draftId = await this.createLocalization(tx, ct, key, baseId, data, publish, context);
+        ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, baseId, data, publish, context));
       } else {
         const existing = await this.storedValues(tx, ct, rowId);
         const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing });
@@ -136,12 +139,14 @@ export class DocumentService {
         await tx.run(`UPDATE ${q(ct.tableName)} SET ${sets.join(', ')} WHERE id = ?`, [...values, now, rowId]);
         await writeOwnedParts(tx, this.registry, ct, rowId, input, context);
         draftId = rowId;
+        pendingInverse = input;
       }
       await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published');
       if (ct.draftAndPublish && publish) {
         const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now);
         await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published');
       }
+      await this.writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
       return { ...key, status: publish ? 'published' : 'draft' };
     });
   }
@@ -155,7 +160,7 @@ export class DocumentService {
     data: Record<string, unknown>,
     publish: boolean,
     context: LinkContext,
-  ): Promise<number> {
+  ): Promise<{ draftId: number; input: ModelWrite }> {
     const base = await this.storedValues(tx, ct, baseId);
     const shared = Object.values(ct.attributes).filter((a) => !a.localized);
     const merged: Record<string, unknown> = { ...data };
@@ -174,7 +179,19 @@ export class DocumentService {
     const mediaFields = copied.filter((a) => a.kind === 'media').map((a) => a.name);
     if (componentFields.length) await copyComponents(tx, this.registry, ct, baseId, draftId, componentFields);
     if (mediaFields.length) await copyMedia(tx, ct, baseId, draftId, mediaFields);
-    return draftId;
+    return { draftId, input };
+  }
+
+  /** Relation writes on inverse sides change links owned by the other documents. */
+  private async writeInverse(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite | undefined, publish: boolean, defaultLocale: string) {
+    if (!input || Object.keys(input.relations).length === 0) return;
+    await writeInverseLinks(tx, this.registry, input.relations, {
+      contentType: ct,
+      documentId: key.documentId,
+      locale: key.locale,
+      defaultLocale,
+      statuses: publish ? ['draft', 'published'] : ['draft'],
+    });
   }
 
   /** Scalar values of a stored row, in JSON form. */

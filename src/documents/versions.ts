@@ -96,7 +96,7 @@ export async function copyVersion(
   );
   const id = result.lastInsertRowid;
   await copyComponents(tx, registry, ct, fromId, id);
-  await copyOwnedLinks(tx, ct, fromId, id);
+  await copyOwnedLinks(tx, ct, fromId, id, registry);
   await copyMedia(tx, ct, fromId, id);
   return id;
 }

@@ -1,0 +1,147 @@
+/**
+ * Writes to the inverse side of a relation (`tag.articles`, mapped by `article.tags`).
+ * The links belong to the owning documents' versions, so a write here adds, moves or
+ * removes link rows owned by those versions: the draft (so the link survives the owner's
+ * next publish) and, unless the write is draft-only, the published one too. The order the
+ * inverse side sees lives in `inversePosition`.
+ */
+import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
+import type { Queryable } from '../db/database';
+import { ValidationError } from '../errors';
+import type { ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { RelationTarget, RelationWrite } from './input';
+
+export interface InverseContext {
+  /** The document being written (the target of the links). */
+  contentType: ContentType;
+  documentId: string;
+  locale: string;
+  defaultLocale: string;
+  /** Owner versions to touch: the drafts only, or drafts and published versions. */
+  statuses: ('draft' | 'published')[];
+}
+
+interface Linked {
+  documentId: string;
+  inversePosition: string;
+}
+
+const q = (tx: Queryable, id: string) => tx.dialect.quote(id);
+
+export async function writeInverseLinks(tx: Queryable, registry: Registry, relations: Record<string, RelationWrite>, context: InverseContext) {
+  for (const [name, write] of Object.entries(relations)) {
+    const attribute = context.contentType.attributes[name] as RelationAttribute;
+    if (attribute.owner) continue;
+    await writeInverse(tx, registry, attribute, write, context);
+  }
+}
+
+async function writeInverse(tx: Queryable, registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: InverseContext) {
+  const owner = registry.contentType(attribute.target)!;
+  const ownerAttribute = owner.attributes[attribute.ownerAttribute!] as RelationAttribute;
+  const targetLocale = context.contentType.localized ? context.locale : '';
+  const ownerLocale = (t: RelationTarget) => (owner.localized ? (context.contentType.localized ? context.locale : (t.locale ?? context.defaultLocale)) : '');
+  const rowsOf = async (t: RelationTarget): Promise<number[]> => {
+    const statuses = owner.draftAndPublish ? context.statuses : ['published'];
+    const params: (string | number)[] = [t.documentId, ownerLocale(t)];
+    let sql = `SELECT id FROM ${q(tx, owner.tableName)} WHERE ${q(tx, 'documentId')} = ? AND ${q(tx, 'locale')} = ?`;
+    if (owner.draftAndPublish && statuses.length === 1) sql += ` AND ${q(tx, 'publishedAt')} IS ${statuses[0] === 'draft' ? '' : 'NOT '}NULL`;
+    const rows = (await tx.all<{ id: number }>(sql, params)).map((r) => r.id);
+    if (rows.length === 0) {
+      const locale = owner.localized ? `"${ownerLocale(t)}"` : 'null';
+      throw new ValidationError(`Document with id "${t.documentId}", locale ${locale} not found`);
+    }
+    return rows;
+  };
+
+  const table = q(tx, attribute.linkTable);
+  const where = `${q(tx, 'targetDocumentId')} = ? AND ${q(tx, 'targetLocale')} = ?`;
+  const current = async (): Promise<Linked[]> => {
+    const rows = await tx.all<Linked>(
+      `SELECT o.${q(tx, 'documentId')} AS "documentId", MIN(l.${q(tx, 'inversePosition')}) AS "inversePosition" FROM ${table} l
+       JOIN ${q(tx, owner.tableName)} o ON o.id = l.${q(tx, 'sourceId')} WHERE l.${where}
+       GROUP BY o.${q(tx, 'documentId')} ORDER BY MIN(l.${q(tx, 'inversePosition')})`,
+      [context.documentId, targetLocale],
+    );
+    return rows;
+  };
+  const unlink = async (ownerDocumentId: string) => {
+    await tx.run(
+      `DELETE FROM ${table} WHERE ${where} AND ${q(tx, 'sourceId')} IN (SELECT id FROM ${q(tx, owner.tableName)} WHERE ${q(tx, 'documentId')} = ?)`,
+      [context.documentId, targetLocale, ownerDocumentId],
+    );
+  };
+  /** Links every version of the owner to this document at `inversePosition` (moving it if linked). */
+  const link = async (t: RelationTarget, inversePosition: string) => {
+    for (const sourceId of await rowsOf(t)) {
+      const existing = await tx.get<{ id: number }>(`SELECT id FROM ${table} WHERE ${where} AND ${q(tx, 'sourceId')} = ?`, [
+        context.documentId,
+        targetLocale,
+        sourceId,
+      ]);
+      if (existing) {
+        await tx.run(`UPDATE ${table} SET ${q(tx, 'inversePosition')} = ? WHERE id = ?`, [inversePosition, existing.id]);
+        continue;
+      }
+      // A to-one owner holds one link: this one replaces the previous.
+      if (!ownerAttribute.toMany) await tx.run(`DELETE FROM ${table} WHERE ${q(tx, 'sourceId')} = ?`, [sourceId]);
+      const last = await tx.get<{ p: string | null }>(`SELECT MAX(${q(tx, 'position')}) AS p FROM ${table} WHERE ${q(tx, 'sourceId')} = ?`, [sourceId]);
+      await tx.run(
+        `INSERT INTO ${table} (${q(tx, 'sourceId')}, ${q(tx, 'targetDocumentId')}, ${q(tx, 'targetLocale')}, ${q(tx, 'targetStatus')}, ${q(tx, 'position')}, ${q(tx, 'inversePosition')}) VALUES (?, ?, ?, '', ?, ?)`,
+        [sourceId, context.documentId, targetLocale, generateKeyBetween(last?.p ?? null, null), inversePosition],
+      );
+    }
+  };
+
+  const duplicates = (targets: RelationTarget[]) => {
+    const seen = new Set<string>();
+    for (const t of targets) {
+      const key = `${t.documentId}\0${ownerLocale(t)}`;
+      if (seen.has(key)) {
+        throw new ValidationError(`The relation with id ${t.documentId} is already connected. You cannot connect the same relation twice.`);
+      }
+      seen.add(key);
+    }
+  };
+
+  if (write.op === 'set') {
+    let targets = write.targets;
+    duplicates(targets);
+    if (!attribute.toMany) targets = targets.slice(-1);
+    for (const t of targets) await rowsOf(t);
+    const keep = new Set(targets.map((t) => t.documentId));
+    for (const old of await current()) if (!keep.has(old.documentId)) await unlink(old.documentId);
+    const keys = generateNKeysBetween(null, null, targets.length);
+    for (let i = 0; i < targets.length; i++) await link(targets[i]!, keys[i]!);
+    return;
+  }
+
+  duplicates(write.connect);
+  for (const t of [...write.connect, ...write.disconnect]) await rowsOf(t);
+  for (const t of write.disconnect) {
+    if (!write.connect.some((c) => c.documentId === t.documentId)) await unlink(t.documentId);
+  }
+  for (const t of write.connect) {
+    if (!attribute.toMany) {
+      for (const old of await current()) if (old.documentId !== t.documentId) await unlink(old.documentId);
+      await link(t, generateKeyBetween(null, null));
+      continue;
+    }
+    const list = (await current()).filter((l) => l.documentId !== t.documentId);
+    const position = t.position ?? { end: true };
+    let index: number;
+    if ('start' in position) index = 0;
+    else if ('end' in position) index = list.length;
+    else {
+      const anchor = 'before' in position ? position.before : position.after;
+      const at = list.findIndex((l) => l.documentId === anchor);
+      if (at < 0) {
+        throw new ValidationError(
+          `There was a problem connecting relation with id ${t.documentId} at position ${JSON.stringify(position)}. The relation with id ${anchor} needs to be connected first.`,
+        );
+      }
+      index = 'before' in position ? at : at + 1;
+    }
+    await link(t, generateKeyBetween(list[index - 1]?.inversePosition ?? null, list[index]?.inversePosition ?? null));
+  }
+}
