@@ -13,6 +13,8 @@ const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL.test(value));
 
 const UID = '^[A-Za-z0-9-_.~]*$';
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
 
 /** Draft writes skip required, unique, minimum and format checks (as Strapi); maximums always apply. */
 export type CheckMode = 'draft' | 'published';
@@ -41,7 +43,8 @@ export function scalarSchema(attribute: ScalarAttribute, mode: CheckMode): TSche
     case 'enumeration':
       return Type.Union((attribute.enum ?? []).map((v) => Type.Literal(v)));
     case 'integer':
-      return Type.Integer(range);
+      // 32-bit, as the column is on PostgreSQL; biginteger is for larger values.
+      return Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX, ...range });
     case 'float':
     case 'decimal':
       return Type.Number(range);
@@ -113,7 +116,8 @@ function messageFor(label: string, attribute: ScalarAttribute, error: ValueError
       return typeof value === 'number' ? `${label} must be an integer` : typeMessage(label, attribute, value);
     case ValueErrorType.Union:
       if (attribute.type === 'enumeration') {
-        return `${label} must be one of the following values: ${(attribute.enum ?? []).join(', ')}`;
+        // Strapi lists null among the allowed values of an optional enumeration, hence the trailing ", ".
+        return `${label} must be one of the following values: ${(attribute.enum ?? []).join(', ')}${attribute.required ? '' : ', '}`;
       }
       return typeMessage(label, attribute, value);
     default:
