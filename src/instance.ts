@@ -10,7 +10,7 @@ import { loadSecrets, type Secrets } from './auth/secrets';
 import { ApiTokens } from './auth/tokens';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { migrateSystem } from './db/migrate';
+import { migrateSystem, pendingSystemMigrations } from './db/migrate';
 import { applySchemaSync, planSchemaSync, type SyncStep } from './db/schema-sync';
 import { SqliteDatabase } from './db/sqlite';
 import { Locales } from './documents/locales';
@@ -28,15 +28,16 @@ export interface Instance {
   roles: Roles;
   tokens: ApiTokens;
   access: Access;
-  /** What the schema sync did at open (or would do, with `sync: false`). */
+  /** What the schema sync did at open (or would do, with `dryRun`). */
   syncPlan: SyncStep[];
+  /** System migrations applied at open (or pending, with `dryRun`). */
   migrationsApplied: string[];
   close(): void;
 }
 
 export interface OpenOptions {
-  /** Apply the content-table sync (default). `false` only plans it, for `migrate --dry-run`. */
-  sync?: boolean;
+  /** Plan only: apply no system migration and no table sync, create nothing (`migrate --dry-run`). */
+  dryRun?: boolean;
 }
 
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
@@ -44,14 +45,16 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
   mkdirSync(config.dataDir, { recursive: true });
   const db = new SqliteDatabase(join(config.dataDir, 'folio.db'));
   try {
-    const migrationsApplied = await migrateSystem(db);
+    const migrationsApplied = options.dryRun ? await pendingSystemMigrations(db) : await migrateSystem(db);
     const syncPlan = await planSchemaSync(db, registry);
-    if (options.sync !== false) await applySchemaSync(db, syncPlan);
-    const secrets = loadSecrets(config.dataDir);
     const locales = new Locales(db);
-    await locales.ensureDefault();
     const roles = new Roles(db);
-    await roles.ensureDefaults();
+    if (!options.dryRun) {
+      await applySchemaSync(db, syncPlan);
+      await locales.ensureDefault();
+      await roles.ensureDefaults();
+    }
+    const secrets = options.dryRun ? { apiTokenSalt: '', jwtSecret: '' } : loadSecrets(config.dataDir);
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
     return {
       config,

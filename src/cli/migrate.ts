@@ -15,7 +15,7 @@ attribute keeps its column and data. --dry-run prints the plan without changing 
       values,
       async (instance) => {
         const changes = instance.syncPlan.filter((s) => s.sql);
-        for (const name of instance.migrationsApplied) console.log(`applied system migration ${name}`);
+        for (const name of instance.migrationsApplied) console.log(`${dryRun ? 'would apply' : 'applied'} system migration ${name}`);
         for (const step of instance.syncPlan) {
           console.log(`${step.sql ? (dryRun ? 'would ' : '') : ''}${step.description}`);
           if (dryRun && step.sql) console.log(`  ${step.sql.replace(/\n\s*/g, ' ')}`);
@@ -23,7 +23,7 @@ attribute keeps its column and data. --dry-run prints the plan without changing 
         if (changes.length === 0) console.log('content tables are up to date');
         else console.log(dryRun ? `${changes.length} change(s) planned; nothing applied (dry run)` : `${changes.length} change(s) applied`);
       },
-      { sync: !dryRun },
+      { dryRun },
     );
   },
 };

@@ -48,7 +48,7 @@ async function writeInverse(tx: Queryable, registry: Registry, attribute: Relati
     if (owner.draftAndPublish && statuses.length === 1) sql += ` AND ${q(tx, 'publishedAt')} IS ${statuses[0] === 'draft' ? '' : 'NOT '}NULL`;
     const rows = (await tx.all<{ id: number }>(sql, params)).map((r) => r.id);
     if (rows.length === 0) {
-      const locale = owner.localized ? `"${ownerLocale(t)}"` : 'null';
+      const locale = `"${owner.localized ? ownerLocale(t) : 'null'}"`;
       throw new ValidationError(`Document with id "${t.documentId}", locale ${locale} not found`);
     }
     return rows;

@@ -58,7 +58,7 @@ async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: 
     if (key.targetStatus === 'draft') sql += ` AND ${q('publishedAt')} IS NULL`;
     const found = await tx.get(sql + ' LIMIT 1', [key.targetDocumentId, key.targetLocale]);
     if (!found) {
-      const locale = key.targetLocale === '' ? 'null' : `"${key.targetLocale}"`;
+      const locale = `"${key.targetLocale || 'null'}"`;
       throw new ValidationError(`Document with id "${key.targetDocumentId}", locale ${locale} not found`);
     }
   }
