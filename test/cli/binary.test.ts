@@ -1,0 +1,210 @@
+/**
+ * The single compiled executable: built once exactly as package.json's "build" script
+ * (only --outfile differs), copied alone into an empty folder, and driven from there.
+ * Passing proves the system migrations and the example content travel inside it:
+ * there are no SQL files, no node_modules and no source beside it.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dir, '../..');
+const CONTENT_TYPES = join(ROOT, 'content-types');
+const SLOW = 30_000;
+
+const temps: string[] = [];
+function tempDir(prefix = 'folio-bin-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('FOLIO_') || k.startsWith('BUN_') || k === 'PORT' || k === 'HOST') continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+/** package.json's build command, with bun at process.execPath and --outfile replaced. */
+function buildCommand(outfile: string): string[] {
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+  const words = script.trim().split(/\s+/);
+  expect(words.slice(0, 3)).toEqual(['bun', 'build', '--compile']);
+  const out = words.indexOf('--outfile');
+  expect(out).toBeGreaterThan(0);
+  words[out + 1] = outfile;
+  words[0] = process.execPath;
+  return words;
+}
+
+let buildDir: string;
+/** The empty folder that receives the binary and nothing else. */
+let work: string;
+let folio: string;
+let buildLog = '';
+
+beforeAll(() => {
+  buildDir = tempDir('folio-build-');
+  const build = Bun.spawnSync(buildCommand(join(buildDir, 'folio')), { cwd: ROOT, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+  buildLog = `${build.stdout.toString()}\n${build.stderr.toString()}`;
+  if (build.exitCode !== 0) throw new Error(`build failed (exit ${build.exitCode}):\n${buildLog}`);
+  work = tempDir('folio-bin-work-');
+  folio = join(work, 'folio');
+  copyFileSync(join(buildDir, 'folio'), folio);
+}, 120_000);
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `./folio ARGS` with cwd = the binary's folder (or another folder). */
+function run(args: string[], cwd = work, env: Record<string, string> = {}): Run {
+  const result = Bun.spawnSync([folio, ...args], { cwd, env: cleanEnv(env), stdout: 'pipe', stderr: 'pipe' });
+  return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+function timeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+    }),
+  ]);
+}
+
+const running = new Set<ReturnType<typeof Bun.spawn>>();
+afterEach(() => {
+  for (const proc of running) if (proc.exitCode === null && !proc.killed) proc.kill('SIGKILL');
+  running.clear();
+});
+
+describe('the compiled binary', () => {
+  it('builds as a single executable file', () => {
+    expect(existsSync(join(buildDir, 'folio'))).toBe(true);
+    expect(readdirSync(work)).toEqual(['folio']);
+  });
+
+  it('prints its usage for ./folio --help and exits 0', () => {
+    const help = run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: folio <command>');
+    for (const command of ['serve', 'migrate', 'locales', 'permissions', 'token', 'init']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+    const serveHelp = run(['serve', '--help']);
+    expect(serveHelp.code).toBe(0);
+    expect(serveHelp.stdout).toContain('Usage: folio serve');
+    expect(run(['migrate', '--bogus']).code).toBe(2);
+  });
+
+  it('writes the embedded example content types with ./folio init ./content-types', () => {
+    const init = run(['init', './content-types']);
+    expect(init.code).toBe(0);
+    for (const file of ['article.json', 'author.json', 'category.json', 'global.json', 'homepage.json', 'tag.json', 'components/shared/seo.json', 'components/shared/link.json']) {
+      expect(readFileSync(join(work, 'content-types', file), 'utf8')).toBe(readFileSync(join(CONTENT_TYPES, file), 'utf8'));
+    }
+  });
+
+  it('applies the embedded system migrations and creates the content tables in ./data with ./folio migrate', () => {
+    const migrate = run(['migrate']);
+    expect(migrate.stderr).toBe('');
+    expect(migrate.code).toBe(0);
+    expect(migrate.stdout).toMatch(/^applied system migration 0001_system$/m);
+    expect(migrate.stdout).toMatch(/^create table articles$/m);
+    expect(existsSync(join(work, 'data', 'folio.db'))).toBe(true);
+    expect(run(['migrate']).stdout).toContain('content tables are up to date');
+  });
+
+  it('grants a public permission with ./folio permissions grant', () => {
+    const grant = run(['permissions', 'grant', 'public', 'api::article.article.find']);
+    expect(grant.code).toBe(0);
+    expect(run(['permissions', 'list', 'public']).stdout).toMatch(/^public\tapi::article\.article\.find$/m);
+  });
+
+  it('serves the API on port 0 from the folder: empty article list, the OpenAPI document, then stops on SIGTERM', async () => {
+    const proc = Bun.spawn([folio, 'serve', '--port', '0'], { cwd: work, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+    running.add(proc);
+    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let out = '';
+    let match: RegExpMatchArray | null = null;
+    await timeout(
+      (async () => {
+        while (!(match = out.match(/^Folio listening on (http:\/\/127\.0\.0\.1:(\d+))$/m))) {
+          const chunk = await reader.read();
+          if (chunk.done) {
+            const err = await new Response(proc.stderr as ReadableStream).text();
+            throw new Error(`serve ended before listening (exit ${await proc.exited})\nstdout: ${out}\nstderr: ${err}`);
+          }
+          out += decoder.decode(chunk.value, { stream: true });
+        }
+      })(),
+      15_000,
+      'waiting for "Folio listening on"',
+    );
+    void (async () => {
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true as const }));
+        if (chunk.done) break;
+      }
+    })();
+    const url = (match as unknown as RegExpMatchArray)[1]!;
+    expect(Number((match as unknown as RegExpMatchArray)[2])).toBeGreaterThan(0);
+    try {
+      const articles = await fetch(`${url}/api/articles`);
+      expect(articles.status).toBe(200);
+      const body = (await articles.json()) as { data: unknown[]; meta: { pagination: { total: number } } };
+      expect(body.data).toEqual([]);
+      expect(body.meta.pagination.total).toBe(0);
+
+      const openapi = await fetch(`${url}/api/openapi.json`);
+      expect(openapi.status).toBe(200);
+      const doc = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> };
+      expect(doc.openapi).toMatch(/^3\.1\./);
+      expect(Object.keys(doc.paths)).toContain('/api/articles');
+
+      // Not granted: still private.
+      expect((await fetch(`${url}/api/tags`)).status).toBe(403);
+    } finally {
+      proc.kill('SIGTERM');
+      expect(await timeout(proc.exited, 10_000, 'serve to exit after SIGTERM')).toBe(0);
+      running.delete(proc);
+    }
+  }, SLOW);
+
+  it('needed nothing beside it: the folder holds only the binary, the content types and ./data', () => {
+    expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio']);
+    expect(readdirSync(join(work, 'data'))).toContain('secrets.json');
+  });
+
+  it('ignores a .env file in the working directory', () => {
+    const dir = tempDir('folio-bin-dotenv-');
+    writeFileSync(join(dir, '.env'), 'FOLIO_DATA=./from-dotenv\nFOLIO_CONTENT_TYPES=./nowhere\n');
+    expect(run(['init', './content-types'], dir).code).toBe(0);
+    const migrate = run(['migrate'], dir);
+    expect(migrate.code).toBe(0);
+    expect(existsSync(join(dir, 'data', 'folio.db'))).toBe(true);
+    expect(existsSync(join(dir, 'from-dotenv'))).toBe(false);
+  });
+
+  it('exits 1 naming the file when a content type is broken', () => {
+    const dir = tempDir('folio-bin-broken-');
+    expect(run(['init', './content-types'], dir).code).toBe(0);
+    writeFileSync(join(dir, 'content-types', 'tag.json'), '{ not json');
+    const serve = run(['serve', '--port', '0'], dir);
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('tag.json');
+    expect(serve.stdout).not.toContain('Folio listening');
+  });
+});
