@@ -67,8 +67,8 @@ export function parsePagination(raw: unknown, limits: QueryLimits = DEFAULT_LIMI
   if (offsetMode) {
     const start = raw.start === undefined ? 0 : Math.max(toInteger('start', raw.start), 0);
     let limit = raw.limit === undefined ? limits.defaultLimit : toInteger('limit', raw.limit);
-    // Strapi turns -1 ("no limit") and 0 into 1 when a maximum is configured; keep that.
-    limit = clamp(limit);
+    // -1 means "no limit", which the maximum caps; 0 and other negatives become 1.
+    limit = limit === -1 ? limits.maxLimit : clamp(limit);
     return { mode: 'offset', start, limit, withCount };
   }
   const page = raw.page === undefined ? 1 : toInteger('page', raw.page);
@@ -221,6 +221,15 @@ function parsePopulateSpec(registry: Registry, model: AnyModel, name: string, ra
         if (!attribute.components.includes(uid)) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
         const component = registry.component(uid)!;
         spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? parseNestedOptions(registry, component, sub, [...path, uid], canRead) : {};
+      }
+      continue;
+    }
+    if (key === 'populate' && attribute?.kind === 'dynamiczone') {
+      // A dynamic zone takes `populate=*` only: every component's own relations, media and components.
+      if (value !== '*') throw new ValidationError(`Invalid nested population query detected for "${name}": only populate=* or on fragments are allowed`);
+      spec.on = {};
+      for (const uid of attribute.components) {
+        spec.on[uid] = { populate: parsePopulate(registry, registry.component(uid)!, '*', [...path, uid], canRead) };
       }
       continue;
     }
