@@ -1,0 +1,139 @@
+/**
+ * The upload plugin's content API, answering bare arrays and objects as Strapi does:
+ *   POST   /api/upload              upload (201, array), or with ?id=N update/replace (200)
+ *   GET    /api/upload/files        list
+ *   GET    /api/upload/files/:id    one file
+ *   DELETE /api/upload/files/:id    delete (200, the deleted file)
+ *   GET    /uploads/<name>          the stored bytes (public, like Strapi's static folder)
+ */
+import { Elysia } from 'elysia';
+import { FolioError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors';
+import type { Instance } from '../../instance';
+import { parseFileInfo } from '../../upload/prepare';
+import { UploadService } from '../../upload/service';
+import { readJsonBody } from '../body';
+import { parseQueryString } from '../query-string';
+import { json } from '../respond';
+
+/** Room for multipart boundaries and text fields on top of the file bytes. */
+export const MULTIPART_OVERHEAD = 1024 * 1024;
+
+const ACTION = (name: 'find' | 'findOne' | 'upload' | 'destroy') => `plugin::upload.content-api.${name}`;
+
+interface UploadBody {
+  files: File[];
+  fields: Record<string, unknown[]>;
+}
+
+/**
+ * Multipart (the Strapi way) or JSON (enough for `?id=N` metadata updates). Anything else
+ * carries no files, so it ends in "Files are empty" as in Strapi.
+ */
+async function readUploadBody(request: Request, uploadLimit: number, bodyLimit: number): Promise<UploadBody> {
+  const type = request.headers.get('content-type') ?? '';
+  const body: UploadBody = { files: [], fields: {} };
+  if (/^multipart\/form-data/i.test(type)) {
+    // The total is checked before anything is read; each file is checked again once parsed.
+    if (Number(request.headers.get('content-length') ?? 0) > uploadLimit + MULTIPART_OVERHEAD) throw new PayloadTooLargeError('FileTooBig');
+    let form: Awaited<ReturnType<Request['formData']>>;
+    try {
+      form = await request.formData();
+    } catch {
+      throw new ValidationError('Invalid multipart body');
+    }
+    form.forEach((value: unknown, key: string) => {
+      if (key === 'files') {
+        // An empty file part is what a form sends when no file was chosen.
+        if (value instanceof Blob && value.size > 0) body.files.push(value as File);
+      } else (body.fields[key] ??= []).push(value);
+    });
+    return body;
+  }
+  const parsed = await readJsonBody(request, bodyLimit);
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    for (const [key, value] of Object.entries(parsed)) body.fields[key] = [value];
+  }
+  return body;
+}
+
+/** A single text field (`ref`, `refId`, `field`, `locale`); repeated values keep the last. */
+function textField(fields: Record<string, unknown[]>, name: string, query: Record<string, unknown>): string | undefined {
+  const value = fields[name]?.at(-1) ?? query[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string') throw new ValidationError(`${name} must be a string`);
+  return value;
+}
+
+export function uploadRoutes(instance: Instance) {
+  const { access, config } = instance;
+  const service = new UploadService(instance);
+
+  async function allow(request: Request, action: Parameters<typeof ACTION>[0]) {
+    const principal = await access.authenticate(request.headers.get('authorization'));
+    await access.authorize(principal, ACTION(action));
+  }
+
+  const fileNotFound = () => new NotFoundError('file.notFound');
+
+  /** Stored bytes with the type their extension names; `nosniff` so browsers never guess otherwise. */
+  function serve(raw: string, head: boolean) {
+    let name: string;
+    try {
+      // Route params arrive still percent-encoded; decoded `..%2F` is refused by the storage.
+      name = decodeURIComponent(raw);
+    } catch {
+      throw new NotFoundError();
+    }
+    const path = service.storage.existing(name);
+    if (!path) throw new NotFoundError();
+    const file = Bun.file(path);
+    const headers = { 'content-type': file.type, 'content-length': String(file.size), 'cache-control': 'public, max-age=60', 'x-content-type-options': 'nosniff' };
+    return new Response(head ? null : file, { headers });
+  }
+
+  return new Elysia({ name: 'upload' })
+    .post(
+      '/api/upload',
+      async ({ request }) => {
+        await allow(request, 'upload');
+        const query = parseQueryString(request.url);
+        const { files, fields } = await readUploadBody(request, config.uploadLimit, config.bodyLimit);
+        if (query.id !== undefined && query.id !== null && query.id !== '') {
+          const id = String(query.id);
+          if (files.length > 1) throw new FolioError(400, 'ApplicationError', 'Cannot replace a file with multiple ones');
+          const info = parseFileInfo(fields.fileInfo ?? [])[0] ?? {};
+          return json(files.length === 1 ? await service.replace(id, files[0]!, info) : await service.updateInfo(id, info));
+        }
+        // Strapi checks for files before it reads fileInfo.
+        if (files.length === 0) throw new ValidationError('Files are empty');
+        const infos = parseFileInfo(fields.fileInfo ?? []);
+        const attach = {
+          ref: textField(fields, 'ref', query),
+          refId: textField(fields, 'refId', query),
+          field: textField(fields, 'field', query),
+          locale: textField(fields, 'locale', query),
+        };
+        return json(await service.upload(files, infos, attach), 201);
+      },
+      { parse: 'none' },
+    )
+    .get('/api/upload/files', async ({ request }) => {
+      await allow(request, 'find');
+      return json(await service.findMany(parseQueryString(request.url)));
+    })
+    .get('/api/upload/files/:id', async ({ request, params }) => {
+      await allow(request, 'findOne');
+      const file = await service.findOne((params as { id: string }).id);
+      if (!file) throw fileNotFound();
+      return json(file);
+    })
+    .delete('/api/upload/files/:id', async ({ request, params }) => {
+      await allow(request, 'destroy');
+      const file = await service.remove((params as { id: string }).id);
+      if (!file) throw fileNotFound();
+      return json(file);
+    })
+    .get('/uploads/*', ({ params }) => serve((params as { '*': string })['*'], false))
+    .head('/uploads/*', ({ params }) => serve((params as { '*': string })['*'], true));
+}

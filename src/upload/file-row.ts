@@ -1,0 +1,47 @@
+/**
+ * The file object as Strapi's upload plugin returns it, and the `files` table it comes
+ * from. Populated media (documents/populate.ts) and the upload API read the same
+ * columns, so both answer with the same shape.
+ */
+
+/** Columns of `files` in the order Strapi lists a file's keys. */
+export const FILE_COLUMNS = [
+  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext',
+  'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+] as const;
+
+/** Columns stored as JSON text. */
+export const FILE_JSON_COLUMNS = ['formats', 'focalPoint', 'provider_metadata'] as const;
+
+export { FILE_MODEL, FILE_UID } from '../registry/file-model';
+
+export interface FileFormat {
+  name: string;
+  hash: string;
+  ext: string;
+  mime: string;
+  path: null;
+  width: number;
+  height: number;
+  size: number;
+  sizeInBytes: number;
+  url: string;
+}
+
+export type FileObject = Record<string, unknown> & { id: number; documentId: string; hash: string; ext: string; formats: Record<string, FileFormat> | null };
+
+/** Parses the JSON columns of a selected row in place. */
+export function parseFileRow(row: Record<string, unknown>): Record<string, unknown> {
+  for (const column of FILE_JSON_COLUMNS) if (typeof row[column] === 'string') row[column] = JSON.parse(row[column] as string);
+  return row;
+}
+
+/**
+ * A row as the upload API answers it. `isUrlSigned` is what Strapi's signFileUrls adds to
+ * upload responses; the local provider never signs, so it is always false.
+ */
+export function toFileObject(row: Record<string, unknown>, fields?: string[]): FileObject {
+  const file = parseFileRow(row) as FileObject;
+  if (!fields) file.isUrlSigned = false;
+  return file;
+}

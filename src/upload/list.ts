@@ -1,0 +1,49 @@
+/**
+ * `GET /api/upload/files`: the REST query parameters over the `files` table, through the
+ * same parsers and SQL compilers as content types. Strapi answers a plain array with no
+ * pagination meta and, without pagination parameters, every file.
+ */
+import type { Queryable, SqlValue } from '../db/database';
+import { ValidationError } from '../errors';
+import { compileFilters } from '../query/filters';
+import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
+import { orderBy } from '../query/sort';
+import type { Registry } from '../registry/types';
+import { FILE_COLUMNS, FILE_MODEL, toFileObject, type FileObject } from './file-row';
+
+const KEYS = new Set(['filters', 'sort', 'fields', 'pagination', 'populate']);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function listFiles(db: Queryable, registry: Registry, raw: Record<string, unknown>, limits: QueryLimits): Promise<FileObject[]> {
+  for (const key of Object.keys(raw)) {
+    if (!KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
+  }
+  // `populate` reaches `related` and `folder` in Strapi; neither is exposed here, so it selects nothing more.
+  const q = db.dialect.quote;
+  const fields = parseFields(FILE_MODEL, raw.fields);
+  const columns = fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || fields.includes(c)) : [...FILE_COLUMNS];
+  const scope = { status: 'published' as const, locale: '' };
+  let where = '';
+  const params: SqlValue[] = [];
+  if (raw.filters !== undefined) {
+    if (!isObject(raw.filters)) throw new ValidationError('Invalid filters: expected an object');
+    const compiled = compileFilters(db.dialect, registry, FILE_MODEL, raw.filters, scope);
+    if (compiled.sql) {
+      where = ` WHERE ${compiled.sql}`;
+      params.push(...compiled.params);
+    }
+  }
+  const order = orderBy(db.dialect, registry, FILE_MODEL, parseSort(registry, FILE_MODEL, raw.sort), scope);
+  params.push(...order.params);
+  let page = '';
+  if (raw.pagination !== undefined) {
+    const { start, limit } = parsePagination(raw.pagination, limits);
+    page = ' LIMIT ? OFFSET ?';
+    params.push(limit, start);
+  }
+  const rows = await db.all<Record<string, unknown>>(
+    `SELECT ${columns.map((c) => `t.${q(c)}`).join(', ')} FROM files t${where} ORDER BY ${order.sql}${page}`,
+    params,
+  );
+  return rows.map((row) => toFileObject(row, fields));
+}

@@ -1,0 +1,191 @@
+/**
+ * The upload plugin's work: store new files (and attach them to an entry), update their
+ * metadata, replace their content, list, read and delete them. Bytes go to disk before
+ * the database commits and are removed again if it does not, so a failed request leaves
+ * neither a row nor a stray file.
+ */
+import { randomBytes } from 'node:crypto';
+import { createId } from '@paralleldrive/cuid2';
+import type { Database, Queryable } from '../db/database';
+import type { Locales } from '../documents/locales';
+import { NotFoundError, ValidationError } from '../errors';
+import type { QueryLimits } from '../query/parse';
+import type { Registry } from '../registry/types';
+import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
+import { FILE_COLUMNS, toFileObject, type FileFormat, type FileObject } from './file-row';
+import { listFiles } from './list';
+import { formatsOf, prepareFile, storedName, type FileInfo, type PreparedFile } from './prepare';
+import { LocalStorage } from './storage';
+
+export interface UploadDeps {
+  db: Database;
+  registry: Registry;
+  locales: Locales;
+  config: { uploadsDir: string; uploadLimit: number; defaultLimit: number; maxLimit: number };
+}
+
+/** Every name a stored file occupies on disk: the original and its formats. */
+function namesOnDisk(file: { hash: string; ext: string; formats: Record<string, FileFormat> | null }): string[] {
+  const names = [storedName(file.hash, file.ext)];
+  for (const f of Object.values(file.formats ?? {})) names.push(storedName(f.hash, f.ext));
+  return names;
+}
+
+/** The bytes of an upload under their final names. */
+function filesToWrite(file: PreparedFile, hash: string, ext: string): [string, Uint8Array][] {
+  return [[storedName(hash, ext), file.bytes], ...file.formats.map((f): [string, Uint8Array] => [storedName(hash, ext, f.key), f.bytes])];
+}
+
+export class UploadService {
+  readonly storage: LocalStorage;
+
+  constructor(private deps: UploadDeps) {
+    this.storage = new LocalStorage(deps.config.uploadsDir);
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  async findOne(id: string | number, tx: Queryable = this.db): Promise<FileObject | undefined> {
+    if (!/^\d+$/.test(String(id))) return undefined;
+    const q = tx.dialect.quote;
+    const row = await tx.get<Record<string, unknown>>(`SELECT ${FILE_COLUMNS.map(q).join(', ')} FROM files WHERE id = ?`, [Number(id)]);
+    return row ? toFileObject(row) : undefined;
+  }
+
+  findMany(raw: Record<string, unknown>): Promise<FileObject[]> {
+    const limits: QueryLimits = { defaultLimit: this.deps.config.defaultLimit, maxLimit: this.deps.config.maxLimit };
+    return listFiles(this.db, this.deps.registry, raw, limits);
+  }
+
+  /** Stores new files; with `attach`, also puts them into an entry's media attribute. */
+  async upload(files: File[], infos: FileInfo[], attach: AttachRequest = {}): Promise<FileObject[]> {
+    if (files.length === 0) throw new ValidationError('Files are empty');
+    const target = attachTarget(this.deps.registry, attach, files.length);
+    const defaultLocale = await this.deps.locales.defaultCode();
+    // Refuse a wrong refId before any image work; checked again inside the transaction.
+    if (target) await targetRows(this.db, target, defaultLocale);
+    const prepared: PreparedFile[] = [];
+    for (let i = 0; i < files.length; i++) prepared.push(await prepareFile(files[i]!, infos[i] ?? {}, this.deps.config.uploadLimit));
+    if (target) checkAllowedTypes(target, prepared.map((p) => p.mime));
+
+    const written: string[] = [];
+    try {
+      for (const file of prepared) {
+        for (const [name, bytes] of filesToWrite(file, file.hash, file.ext)) {
+          written.push(name);
+          await this.storage.write(name, bytes);
+        }
+      }
+      return await this.db.transaction(async (tx) => {
+        const ids: number[] = [];
+        for (const file of prepared) ids.push(await this.insert(tx, file));
+        if (target) await attachFiles(tx, target, await targetRows(tx, target, defaultLocale), ids);
+        const out: FileObject[] = [];
+        for (const id of ids) out.push((await this.findOne(id, tx))!);
+        return out;
+      });
+    } catch (error) {
+      this.storage.remove(written);
+      throw error;
+    }
+  }
+
+  private async insert(tx: Queryable, file: PreparedFile): Promise<number> {
+    const q = tx.dialect.quote;
+    const now = new Date().toISOString();
+    const values: Record<string, unknown> = {
+      documentId: createId(),
+      name: file.name,
+      alternativeText: file.alternativeText ?? null,
+      caption: file.caption ?? null,
+      width: file.width,
+      height: file.height,
+      formats: JSON.stringify(formatsOf(file, file.hash, file.ext)),
+      hash: file.hash,
+      ext: file.ext,
+      mime: file.mime,
+      size: file.size,
+      url: `/uploads/${storedName(file.hash, file.ext)}`,
+      provider: 'local',
+      createdAt: now,
+      updatedAt: now,
+      publishedAt: now,
+    };
+    const columns = Object.keys(values);
+    return tx.insert(
+      `INSERT INTO files (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      Object.values(values) as (string | number | null)[],
+    );
+  }
+
+  /** `POST /api/upload?id=N` without a file: null or absent keeps a value, as Strapi's updateFileInfo. */
+  async updateInfo(id: string, info: FileInfo): Promise<FileObject> {
+    const existing = await this.findOne(id);
+    if (!existing) throw new NotFoundError('Entity not found');
+    const q = this.db.dialect.quote;
+    await this.db.run(`UPDATE files SET ${['name', 'alternativeText', 'caption', 'updatedAt'].map((c) => `${q(c)} = ?`).join(', ')} WHERE id = ?`, [
+      info.name ?? (existing.name as string),
+      info.alternativeText ?? (existing.alternativeText as string | null),
+      info.caption ?? (existing.caption as string | null),
+      new Date().toISOString(),
+      existing.id,
+    ]);
+    return (await this.findOne(id))!;
+  }
+
+  /**
+   * `POST /api/upload?id=N` with a file: new content under the same id, hash and
+   * extension, so its URL stays valid (Strapi's replace). The new bytes are staged under
+   * temporary names and moved into place once the row is updated.
+   */
+  async replace(id: string, file: File, info: FileInfo): Promise<FileObject> {
+    const existing = await this.findOne(id);
+    if (!existing) throw new NotFoundError('Entity not found');
+    const prepared = await prepareFile(file, info, this.deps.config.uploadLimit);
+    const { hash, ext } = existing;
+    const stage = `~${randomBytes(6).toString('hex')}_`;
+    const staged: [string, string][] = [];
+    try {
+      for (const [name, bytes] of filesToWrite(prepared, hash, ext)) {
+        staged.push([stage + name, name]);
+        await this.storage.write(stage + name, bytes);
+      }
+      const q = this.db.dialect.quote;
+      const formats = formatsOf(prepared, hash, ext);
+      const set: Record<string, string | number | null> = {
+        name: prepared.name,
+        width: prepared.width,
+        height: prepared.height,
+        formats: JSON.stringify(formats),
+        mime: prepared.mime,
+        size: prepared.size,
+        updatedAt: new Date().toISOString(),
+      };
+      if (prepared.alternativeText != null) set.alternativeText = prepared.alternativeText;
+      if (prepared.caption != null) set.caption = prepared.caption;
+      await this.db.run(`UPDATE files SET ${Object.keys(set).map((c) => `${q(c)} = ?`).join(', ')} WHERE id = ?`, [...Object.values(set), existing.id]);
+      for (const [from, to] of staged) this.storage.rename(from, to);
+      // Formats the old content had and the new one does not would otherwise linger.
+      const kept = new Set(staged.map(([, to]) => to));
+      this.storage.remove(namesOnDisk(existing).filter((n) => !kept.has(n)));
+    } catch (error) {
+      this.storage.remove(staged.map(([from]) => from));
+      throw error;
+    }
+    return (await this.findOne(id))!;
+  }
+
+  /** Deletes the row, its links from every entry, then its files on disk; answers the file as it was. */
+  async remove(id: string): Promise<FileObject | undefined> {
+    const existing = await this.findOne(id);
+    if (!existing) return undefined;
+    await this.db.transaction(async (tx) => {
+      await tx.run(`DELETE FROM files_related_mph WHERE ${tx.dialect.quote('fileId')} = ?`, [existing.id]);
+      await tx.run('DELETE FROM files WHERE id = ?', [existing.id]);
+    });
+    this.storage.remove(namesOnDisk(existing));
+    return existing;
+  }
+}

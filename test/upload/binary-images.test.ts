@@ -1,0 +1,123 @@
+/**
+ * Image formats from the compiled executable: sharp cannot load inside `bun build
+ * --compile` output, so this proves the image library travels inside `dist/folio`.
+ * Built as package.json's "build" script does (only --outfile differs), copied alone into
+ * an empty folder, initialised, granted and served from there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { makeImage, sizeOf, upload } from './helpers';
+
+const ROOT = resolve(import.meta.dir, '../..');
+const temps: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+
+/** The environment without Folio/Bun settings, so the binary sees only its defaults. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('FOLIO_') || k.startsWith('BUN_') || k === 'PORT' || k === 'HOST') continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+function buildCommand(outfile: string): string[] {
+  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.trim().split(/\s+/);
+  expect(words.slice(0, 3)).toEqual(['bun', 'build', '--compile']);
+  words[words.indexOf('--outfile') + 1] = outfile;
+  words[0] = process.execPath;
+  return words;
+}
+
+let work: string;
+let folio: string;
+let proc: ReturnType<typeof Bun.spawn> | undefined;
+let url: string;
+
+function run(args: string[]) {
+  const result = Bun.spawnSync([folio, ...args], { cwd: work, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+  if (result.exitCode !== 0) throw new Error(`folio ${args.join(' ')} exited ${result.exitCode}: ${result.stderr.toString()}`);
+  return result.stdout.toString();
+}
+
+/** Reads stdout until the "listening" line, within a deadline. */
+async function listening(p: ReturnType<typeof Bun.spawn>): Promise<string> {
+  const reader = (p.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let out = '';
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const match = out.match(/^Folio listening on (http:\/\/\S+)$/m);
+    if (match) {
+      // Keep draining so the child never blocks on a full pipe.
+      void (async () => {
+        for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) break;
+      })();
+      return match[1]!;
+    }
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    out += decoder.decode(chunk.value, { stream: true });
+  }
+  throw new Error(`serve did not start:\n${out}\n${await new Response(p.stderr as ReadableStream).text()}`);
+}
+
+beforeAll(async () => {
+  const buildDir = tempDir('folio-img-build-');
+  const build = Bun.spawnSync(buildCommand(join(buildDir, 'folio')), { cwd: ROOT, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+  if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout.toString()}\n${build.stderr.toString()}`);
+  work = tempDir('folio-img-work-');
+  folio = join(work, 'folio');
+  copyFileSync(join(buildDir, 'folio'), folio);
+  run(['init']);
+  run(['permissions', 'grant', 'public', 'plugin::upload.content-api.upload', 'plugin::upload.content-api.find']);
+  proc = Bun.spawn([folio, 'serve', '--port', '0'], { cwd: work, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+  url = await listening(proc);
+}, 180_000);
+
+afterAll(async () => {
+  if (proc && proc.exitCode === null) {
+    proc.kill('SIGTERM');
+    await proc.exited;
+  }
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+const SIZES = { thumbnail: [234, 156], large: [1000, 667], medium: [750, 500], small: [500, 333] };
+
+describe('image formats in the compiled binary', () => {
+  for (const mime of ['image/png', 'image/jpeg'] as const) {
+    it(`makes thumbnail, large, medium and small of a 1200×800 ${mime}`, async () => {
+      const ext = mime === 'image/png' ? '.png' : '.jpg';
+      const res = await upload(url, { files: [{ bytes: await makeImage(1200, 800, mime), filename: `big${ext}`, type: mime }] });
+      expect(res.status).toBe(201);
+      const file = res.body[0];
+      expect(file).toMatchObject({ width: 1200, height: 800, mime, ext });
+      expect(Object.keys(file.formats)).toEqual(Object.keys(SIZES));
+      for (const [key, [width, height]] of Object.entries(SIZES)) {
+        expect(file.formats[key]).toMatchObject({ width, height, mime });
+        const got = await fetch(url + file.formats[key].url);
+        expect(got.status).toBe(200);
+        expect(got.headers.get('content-type')).toBe(mime);
+        expect(await sizeOf(await got.arrayBuffer())).toEqual({ width, height });
+      }
+    }, 30_000);
+  }
+
+  it('answers width/height and null formats for a small image, and 400 for a corrupt one', async () => {
+    const small = await upload(url, { files: [{ bytes: await makeImage(4, 4), filename: 'dot.png' }] });
+    expect(small.body[0]).toMatchObject({ width: 4, height: 4, formats: null });
+    const corrupt = await upload(url, { files: [{ bytes: 'not an image', filename: 'fake.png', type: 'image/png' }] });
+    expect(corrupt.status).toBe(400);
+    expect(corrupt.body.error.message).toBe('File is not a valid image');
+    const list = await fetch(`${url}/api/upload/files`);
+    expect(((await list.json()) as unknown[]).length).toBe(3);
+  });
+});
