@@ -4,8 +4,12 @@
 import { resolve } from 'node:path';
 
 export interface Config {
-  /** Database file, secrets and uploads live here. */
+  /** Database file, secrets and uploads live here (with SQLite). */
   dataDir: string;
+  /** `postgres://…` selects PostgreSQL; absent or `sqlite:PATH` keeps SQLite (default `<dataDir>/folio.db`). */
+  databaseUrl?: string;
+  /** Where uploaded files go; every instance must share it (default `<dataDir>/uploads`). */
+  uploadsDir: string;
   contentTypesDir: string;
   port: number;
   host: string;
@@ -13,11 +17,21 @@ export interface Config {
   bodyLimit: number;
   defaultLimit: number;
   maxLimit: number;
+  /** Largest accepted upload, in bytes (413 above it); also the most a multipart request may carry. */
+  uploadLimit: number;
+  /** Origins allowed by CORS; ['*'] allows any (the default, for local development). */
+  corsOrigins: string[];
+  /** Requests per IP and path allowed on /api/auth/* in each window. */
+  authRateLimit: { max: number; windowMs: number };
+  /** Whether POST /api/auth/local/register is open. */
+  allowRegister: boolean;
 }
 
 export interface ConfigInput {
   data?: string;
   contentTypes?: string;
+  database?: string;
+  uploads?: string;
   port?: string | number;
   host?: string;
 }
@@ -32,13 +46,23 @@ function positiveInteger(name: string, raw: string | number | undefined, fallbac
 }
 
 export function resolveConfig(input: ConfigInput = {}): Config {
+  const dataDir = resolve(input.data ?? env('FOLIO_DATA') ?? './data');
   return {
-    dataDir: resolve(input.data ?? env('FOLIO_DATA') ?? './data'),
+    dataDir,
+    databaseUrl: input.database ?? env('DATABASE_URL'),
+    uploadsDir: resolve(input.uploads ?? env('FOLIO_UPLOADS') ?? resolve(dataDir, 'uploads')),
     contentTypesDir: resolve(input.contentTypes ?? env('FOLIO_CONTENT_TYPES') ?? './content-types'),
     port: positiveInteger('port', input.port ?? env('PORT'), 1337),
     host: input.host ?? env('HOST') ?? '127.0.0.1',
     bodyLimit: positiveInteger('FOLIO_BODY_LIMIT', env('FOLIO_BODY_LIMIT'), 1024 * 1024),
     defaultLimit: positiveInteger('FOLIO_DEFAULT_LIMIT', env('FOLIO_DEFAULT_LIMIT'), 25),
     maxLimit: positiveInteger('FOLIO_MAX_LIMIT', env('FOLIO_MAX_LIMIT'), 100),
+    uploadLimit: positiveInteger('FOLIO_UPLOAD_LIMIT', env('FOLIO_UPLOAD_LIMIT'), 200 * 1024 * 1024),
+    corsOrigins: (env('FOLIO_CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
+    authRateLimit: {
+      max: positiveInteger('FOLIO_AUTH_RATE_LIMIT', env('FOLIO_AUTH_RATE_LIMIT'), 10),
+      windowMs: positiveInteger('FOLIO_AUTH_RATE_WINDOW', env('FOLIO_AUTH_RATE_WINDOW'), 60) * 1000,
+    },
+    allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
   };
 }

@@ -6,12 +6,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Access } from './auth/access';
 import { Roles } from './auth/roles';
-import { loadSecrets, type Secrets } from './auth/secrets';
+import { loadSecrets, loadSharedSecrets, type Secrets } from './auth/secrets';
+import { logSender, type EmailSender } from './auth/email';
+import { Jwt } from './auth/jwt';
 import { ApiTokens } from './auth/tokens';
+import { Users } from './auth/users';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrateSystem, pendingSystemMigrations } from './db/migrate';
 import { applySchemaSync, planSchemaSync, type SyncStep } from './db/schema-sync';
+import { PostgresDatabase } from './db/postgres';
 import { SqliteDatabase } from './db/sqlite';
 import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
@@ -27,6 +31,10 @@ export interface Instance {
   locales: Locales;
   roles: Roles;
   tokens: ApiTokens;
+  users: Users;
+  jwt: Jwt;
+  /** Where password-reset mails go; the default writes them to the log. Replaceable. */
+  email: EmailSender;
   access: Access;
   /** What the schema sync did at open (or would do, with `dryRun`). */
   syncPlan: SyncStep[];
@@ -40,22 +48,43 @@ export interface OpenOptions {
   dryRun?: boolean;
 }
 
+/** PostgreSQL for a `postgres://` URL; otherwise the SQLite file (`sqlite:PATH`, or the data dir's). */
+export function openDatabase(config: Config): Database {
+  const url = config.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
+  if (url && !url.startsWith('sqlite:')) throw new Error(`Unsupported database URL "${url}" (postgres://… or sqlite:PATH)`);
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteDatabase(url ? url.slice('sqlite:'.length) : join(config.dataDir, 'folio.db'));
+}
+
+// Any constant will do: it only has to be the same for every Folio instance.
+const SCHEMA_LOCK = 0x466f6c69;
+
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
   const registry = loadRegistry(config.contentTypesDir);
-  mkdirSync(config.dataDir, { recursive: true });
-  const db = new SqliteDatabase(join(config.dataDir, 'folio.db'));
+  const db = openDatabase(config);
   try {
-    const migrationsApplied = options.dryRun ? await pendingSystemMigrations(db) : await migrateSystem(db);
-    const syncPlan = await planSchemaSync(db, registry);
     const locales = new Locales(db);
     const roles = new Roles(db);
-    if (!options.dryRun) {
-      await applySchemaSync(db, syncPlan);
-      await locales.ensureDefault();
-      await roles.ensureDefaults();
-    }
-    const secrets = options.dryRun ? { apiTokenSalt: '', jwtSecret: '' } : loadSecrets(config.dataDir);
+    // Instances starting together on one PostgreSQL database take turns to migrate and sync.
+    const { migrationsApplied, syncPlan } = await db.exclusive(SCHEMA_LOCK, async () => {
+      const migrationsApplied = options.dryRun ? await pendingSystemMigrations(db) : await migrateSystem(db);
+      const syncPlan = await planSchemaSync(db, registry);
+      if (!options.dryRun) {
+        await applySchemaSync(db, syncPlan);
+        await locales.ensureDefault();
+        await roles.ensureDefaults();
+      }
+      return { migrationsApplied, syncPlan };
+    });
+    const secrets = options.dryRun
+      ? { apiTokenSalt: '', jwtSecret: '' }
+      : db.dialect.name === 'postgres'
+        ? await loadSharedSecrets(db)
+        : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir));
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
+    const users = new Users(db);
+    const jwt = new Jwt(secrets.jwtSecret);
     return {
       config,
       registry,
@@ -65,7 +94,10 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       locales,
       roles,
       tokens,
-      access: new Access(roles, tokens),
+      users,
+      jwt,
+      email: logSender,
+      access: new Access(roles, tokens, users, jwt),
       syncPlan,
       migrationsApplied,
       close: () => db.close(),

@@ -18,7 +18,36 @@ export const PLUGIN_ACTIONS = [
   'plugin::upload.content-api.findOne',
   'plugin::upload.content-api.upload',
   'plugin::upload.content-api.destroy',
+  'plugin::users-permissions.auth.callback',
+  'plugin::users-permissions.auth.register',
+  'plugin::users-permissions.auth.forgotPassword',
+  'plugin::users-permissions.auth.resetPassword',
+  'plugin::users-permissions.auth.changePassword',
+  'plugin::users-permissions.user.me',
+  'plugin::users-permissions.user.find',
+  'plugin::users-permissions.user.findOne',
+  'plugin::users-permissions.user.count',
+  'plugin::users-permissions.user.create',
+  'plugin::users-permissions.user.update',
+  'plugin::users-permissions.user.destroy',
+  'plugin::users-permissions.role.find',
+  'plugin::users-permissions.role.findOne',
+  'plugin::users-permissions.role.createRole',
+  'plugin::users-permissions.role.updateRole',
+  'plugin::users-permissions.role.deleteRole',
+  'plugin::users-permissions.permissions.getPermissions',
 ];
+
+/** What Strapi grants a new installation's roles: logging in for the public, its own account for users. */
+export const DEFAULT_ROLE_ACTIONS: Record<string, string[]> = {
+  public: [
+    'plugin::users-permissions.auth.callback',
+    'plugin::users-permissions.auth.register',
+    'plugin::users-permissions.auth.forgotPassword',
+    'plugin::users-permissions.auth.resetPassword',
+  ],
+  authenticated: ['plugin::users-permissions.user.me', 'plugin::users-permissions.auth.changePassword'],
+};
 
 /** Every action a role may be granted. */
 export function knownActions(registry: Registry): string[] {
@@ -43,3 +72,28 @@ export function resolveActions(registry: Registry, requested: string[]): string[
 
 /** Read-only API tokens may call these (Strapi: scopes ending in find/findOne). */
 export const isReadAction = (action: string) => /\.(find|findOne)$/.test(action);
+
+/** The users-permissions permission tree (`{ 'api::article': { controllers: { article: { find: { enabled } } } } }`). */
+export function permissionTree(actions: string[], enabled: Set<string>) {
+  const tree: Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }> = {};
+  for (const action of actions) {
+    const [scope, rest] = action.split('::') as [string, string];
+    const [api, controller, name] = rest.split('.') as [string, string, string];
+    const key = `${scope}::${api}`;
+    tree[key] ??= { controllers: {} };
+    (tree[key].controllers[controller] ??= {})[name] = { enabled: enabled.has(action), policy: '' };
+  }
+  return tree;
+}
+
+/** Enabled actions of a permission tree sent by a client. */
+export function actionsFromTree(tree: unknown): string[] {
+  const out: string[] = [];
+  if (!tree || typeof tree !== 'object') return out;
+  for (const [key, value] of Object.entries(tree as Record<string, { controllers?: Record<string, Record<string, { enabled?: boolean }>> }>)) {
+    for (const [controller, actions] of Object.entries(value?.controllers ?? {})) {
+      for (const [name, setting] of Object.entries(actions ?? {})) if (setting?.enabled) out.push(`${key}.${controller}.${name}`);
+    }
+  }
+  return out;
+}

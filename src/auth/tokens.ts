@@ -3,10 +3,11 @@
  * installation's salt is stored, so a leaked database does not leak usable keys.
  */
 import { createId } from '@paralleldrive/cuid2';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/database';
 
-export type TokenType = 'read-only' | 'full-access';
+export type TokenType = 'read-only' | 'full-access' | 'custom';
+export const TOKEN_TYPES: TokenType[] = ['read-only', 'full-access', 'custom'];
 
 export interface ApiToken {
   id: number;
@@ -17,11 +18,14 @@ export interface ApiToken {
   expiresAt: string | null;
   lastUsedAt: string | null;
   createdAt: string;
+  /** Actions of a custom token. */
+  actions?: string[];
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-// Strapi writes lastUsedAt at most once an hour; so do we, to keep reads free of writes.
+// Strapi writes lastUsedAt at most once an hour; so do we, and never on the request's path.
 const LAST_USED_RESOLUTION = 60 * 60 * 1000;
+const COLUMNS = '"id", "name", "description", "type", "lifespan", "expiresAt", "lastUsedAt", "createdAt"';
 
 export class ApiTokens {
   constructor(
@@ -33,10 +37,24 @@ export class ApiTokens {
     return createHmac('sha512', this.salt).update(accessKey).digest('hex');
   }
 
+  private async withActions(token: ApiToken): Promise<ApiToken> {
+    if (token.type !== 'custom') return token;
+    const rows = await this.db.all<{ action: string }>('SELECT "action" FROM folio_api_token_permissions WHERE "tokenId" = ? ORDER BY "action"', [token.id]);
+    return { ...token, actions: rows.map((r) => r.action) };
+  }
+
   /** Creates a token; returns it with its access key (the only time the key exists in clear). */
-  async create(name: string, type: TokenType, lifespanDays?: number, description?: string): Promise<ApiToken & { accessKey: string }> {
+  async create(
+    name: string,
+    type: TokenType,
+    lifespanDays?: number,
+    description?: string,
+    actions: string[] = [],
+  ): Promise<ApiToken & { accessKey: string }> {
     if (!name.trim()) throw new Error('A token needs a name');
-    if (type !== 'read-only' && type !== 'full-access') throw new Error(`Unknown token type "${type}" (read-only or full-access)`);
+    if (!TOKEN_TYPES.includes(type)) throw new Error(`Unknown token type "${type}" (read-only, full-access or custom)`);
+    if (type === 'custom' && actions.length === 0) throw new Error('A custom token needs at least one action');
+    if (type !== 'custom' && actions.length) throw new Error('Only custom tokens take a list of actions');
     if (lifespanDays !== undefined && (!Number.isFinite(lifespanDays) || lifespanDays <= 0)) {
       throw new Error('--lifespan-days must be a positive number');
     }
@@ -47,18 +65,22 @@ export class ApiTokens {
     const now = new Date();
     const lifespan = lifespanDays === undefined ? null : Math.round(lifespanDays * DAY);
     const expiresAt = lifespan === null ? null : new Date(now.getTime() + lifespan).toISOString();
-    await this.db.run(
-      'INSERT INTO folio_api_tokens ("documentId", "name", "description", "type", "accessKey", "lifespan", "expiresAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [createId(), name, description ?? null, type, this.hash(accessKey), lifespan, expiresAt, now.toISOString(), now.toISOString()],
-    );
+    await this.db.transaction(async (tx) => {
+      const tokenId = await tx.insert(
+        'INSERT INTO folio_api_tokens ("documentId", "name", "description", "type", "accessKey", "lifespan", "expiresAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [createId(), name, description ?? null, type, this.hash(accessKey), lifespan, expiresAt, now.toISOString(), now.toISOString()],
+      );
+      for (const action of new Set(actions)) {
+        await tx.run('INSERT INTO folio_api_token_permissions ("tokenId", "action") VALUES (?, ?)', [tokenId, action]);
+      }
+    });
     const token = (await this.list()).find((t) => t.name === name)!;
     return { ...token, accessKey };
   }
 
-  list(): Promise<ApiToken[]> {
-    return this.db.all<ApiToken>(
-      'SELECT "id", "name", "description", "type", "lifespan", "expiresAt", "lastUsedAt", "createdAt" FROM folio_api_tokens ORDER BY "id"',
-    );
+  async list(): Promise<ApiToken[]> {
+    const tokens = await this.db.all<ApiToken>(`SELECT ${COLUMNS} FROM folio_api_tokens ORDER BY "id"`);
+    return Promise.all(tokens.map((t) => this.withActions(t)));
   }
 
   /** Deletes a token by name; false when there was none. */
@@ -66,21 +88,34 @@ export class ApiTokens {
     return (await this.db.run('DELETE FROM folio_api_tokens WHERE "name" = ?', [name])).changes > 0;
   }
 
+  /** Gives a token a new access key (the old one stops working at once); undefined when unknown. */
+  async regenerate(name: string): Promise<string | undefined> {
+    const accessKey = randomBytes(128).toString('hex');
+    const result = await this.db.run('UPDATE folio_api_tokens SET "accessKey" = ?, "updatedAt" = ? WHERE "name" = ?', [
+      this.hash(accessKey),
+      new Date().toISOString(),
+      name,
+    ]);
+    return result.changes ? accessKey : undefined;
+  }
+
   /**
    * Finds the token for a presented key. 'expired' when it exists but has run out,
    * undefined when no token has this key.
    */
   async verify(accessKey: string): Promise<ApiToken | 'expired' | undefined> {
-    const token = await this.db.get<ApiToken>(
-      'SELECT "id", "name", "description", "type", "lifespan", "expiresAt", "lastUsedAt", "createdAt" FROM folio_api_tokens WHERE "accessKey" = ?',
-      [this.hash(accessKey)],
-    );
-    if (!token) return undefined;
+    const hash = this.hash(accessKey);
+    const row = await this.db.get<ApiToken & { accessKey: string }>(`SELECT ${COLUMNS}, "accessKey" FROM folio_api_tokens WHERE "accessKey" = ?`, [hash]);
+    // The index found the row; compare the keyed hashes in constant time all the same.
+    if (!row || !timingSafeEqual(Buffer.from(row.accessKey, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+    const { accessKey: _, ...token } = row;
     const now = Date.now();
     if (token.expiresAt && Date.parse(token.expiresAt) <= now) return 'expired';
     if (!token.lastUsedAt || now - Date.parse(token.lastUsedAt) > LAST_USED_RESOLUTION) {
-      await this.db.run('UPDATE folio_api_tokens SET "lastUsedAt" = ? WHERE "id" = ?', [new Date(now).toISOString(), token.id]);
+      token.lastUsedAt = new Date(now).toISOString();
+      // Not awaited: bookkeeping must not delay the request it describes.
+      this.db.run('UPDATE folio_api_tokens SET "lastUsedAt" = ? WHERE "id" = ?', [token.lastUsedAt, token.id]).catch(() => {});
     }
-    return token;
+    return this.withActions(token);
   }
 }

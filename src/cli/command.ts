@@ -18,6 +18,8 @@ export class UsageError extends Error {}
 
 export const COMMON_OPTIONS = {
   data: { type: 'string' },
+  database: { type: 'string' },
+  uploads: { type: 'string' },
   'content-types': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -26,6 +28,8 @@ export function configFrom(values: Record<string, unknown>, extra: ConfigInput =
   return resolveConfig({
     data: values.data as string | undefined,
     contentTypes: values['content-types'] as string | undefined,
+    database: values.database as string | undefined,
+    uploads: values.uploads as string | undefined,
     ...extra,
   });
 }

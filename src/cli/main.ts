@@ -8,18 +8,24 @@ import { COMMON_OPTIONS, UsageError, type Command } from './command';
 import { SchemaError } from '../registry/types';
 import { FolioError } from '../errors';
 import { initCommand } from './init';
+import { importCommand } from './import';
 import { localesCommand } from './locales';
 import { migrateCommand } from './migrate';
 import { permissionsCommand } from './permissions';
 import { serveCommand } from './serve';
 import { tokenCommand } from './token';
+import { roleCommand, userCommand } from './users';
 
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
   --content-types DIR   content-type schemas; env FOLIO_CONTENT_TYPES; default ./content-types
+  --database URL        postgres://user:pass@host:port/db for PostgreSQL, or sqlite:PATH;
+                        env DATABASE_URL; default SQLite in the data directory
+  --uploads DIR         uploaded files (share it between instances); env FOLIO_UPLOADS;
+                        default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, initCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

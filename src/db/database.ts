@@ -21,11 +21,23 @@ export interface Queryable {
   all<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   run(sql: string, params?: SqlValue[]): Promise<RunResult>;
+  /** Runs an INSERT into a table with an `id` column and returns the new id (engines differ in how). */
+  insert(sql: string, params?: SqlValue[]): Promise<number>;
   /** Several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
 }
 
+/** Tables and indexes as the engine has them, names lower-cased. */
+export interface ExistingSchema {
+  columns: Map<string, Set<string>>;
+  indexes: Set<string>;
+}
+
 export interface Database extends Queryable {
+  /** What tables, columns and indexes exist (schema sync compares against it). */
+  schema(): Promise<ExistingSchema>;
+  /** Runs `fn` while holding a lock shared by every process using this database. */
+  exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /**
    * Runs `fn` as one write transaction: everything it does commits together or not at all.
    * Writes are serialised; reads outside a transaction never see its uncommitted work.

@@ -3,11 +3,10 @@
  * and records them in `folio_migrations`.
  */
 import type { Database } from './database';
-import { sqliteMigrations, type Migration } from './migrations';
+import { postgresMigrations, sqliteMigrations, type Migration } from './migrations';
 
 export function systemMigrations(db: Database): readonly Migration[] {
-  if (db.dialect.name === 'sqlite') return sqliteMigrations;
-  throw new Error(`No system migrations for ${db.dialect.name}`);
+  return db.dialect.name === 'sqlite' ? sqliteMigrations : postgresMigrations;
 }
 
 /** Runs pending migrations; returns the names it applied. */
@@ -33,9 +32,7 @@ export async function migrateSystem(db: Database): Promise<string[]> {
 
 /** Names of pending migrations, without applying them (for `migrate --dry-run`). */
 export async function pendingSystemMigrations(db: Database): Promise<string[]> {
-  const exists = await db.get(
-    "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'folio_migrations'",
-  );
+  const exists = (await db.schema()).columns.has('folio_migrations');
   const done = exists
     ? new Set((await db.all<{ name: string }>('SELECT "name" FROM folio_migrations')).map((r) => r.name))
     : new Set<string>();

@@ -58,6 +58,7 @@ function attributeColumns(db: Database, model: Model): ColumnSpec[] {
 /** Every table the registry needs, as the engine should create it. */
 export function desiredTables(db: Database, registry: Registry): TableSpec[] {
   const q = db.dialect.quote;
+  const text = db.dialect.textType;
   const tables: TableSpec[] = [];
   const ownerTables: { model: Model }[] = [];
 
@@ -68,13 +69,13 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
       name: t,
       columns: [
         { name: 'id', definition: db.dialect.idColumn },
-        { name: 'documentId', definition: 'TEXT NOT NULL' },
+        { name: 'documentId', definition: `${text} NOT NULL` },
         // '' for types without i18n, so (documentId, locale, status) stays a usable unique key.
-        { name: 'locale', definition: "TEXT NOT NULL DEFAULT ''" },
-        { name: 'createdAt', definition: 'TEXT NOT NULL' },
-        { name: 'updatedAt', definition: 'TEXT NOT NULL' },
+        { name: 'locale', definition: `${text} NOT NULL DEFAULT ''` },
+        { name: 'createdAt', definition: `${text} NOT NULL` },
+        { name: 'updatedAt', definition: `${text} NOT NULL` },
         // NULL marks the draft version of a draft & publish type.
-        { name: 'publishedAt', definition: 'TEXT' },
+        { name: 'publishedAt', definition: text },
         ...attrs,
       ],
       constraints: [],
@@ -101,9 +102,9 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
       name: t,
       columns: [
         { name: 'id', definition: db.dialect.idColumn },
-        { name: o.type, definition: 'TEXT NOT NULL' },
+        { name: o.type, definition: `${text} NOT NULL` },
         { name: o.id, definition: 'INTEGER NOT NULL' },
-        { name: o.field, definition: 'TEXT NOT NULL' },
+        { name: o.field, definition: `${text} NOT NULL` },
         { name: o.order, definition: 'INTEGER NOT NULL' },
         ...attrs,
       ],
@@ -129,11 +130,11 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
         columns: [
           { name: 'id', definition: db.dialect.idColumn },
           { name: 'sourceId', definition: `INTEGER NOT NULL REFERENCES ${q(model.tableName)}(${q('id')}) ON DELETE CASCADE` },
-          { name: 'targetDocumentId', definition: 'TEXT NOT NULL' },
+          { name: 'targetDocumentId', definition: `${text} NOT NULL` },
           // '' when the target has no i18n.
-          { name: 'targetLocale', definition: "TEXT NOT NULL DEFAULT ''" },
+          { name: 'targetLocale', definition: `${text} NOT NULL DEFAULT ''` },
           // '' = the version matching the reader's status; 'draft'/'published' pins one.
-          { name: 'targetStatus', definition: "TEXT NOT NULL DEFAULT ''" },
+          { name: 'targetStatus', definition: `${text} NOT NULL DEFAULT ''` },
           { name: 'position', definition: `${key} NOT NULL` },
           { name: 'inversePosition', definition: `${key} NOT NULL` },
         ],
@@ -158,26 +159,10 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
   return tables;
 }
 
-interface ExistingSchema {
-  columns: Map<string, Set<string>>;
-  indexes: Set<string>;
-}
-
-async function readExistingSchema(db: Database): Promise<ExistingSchema> {
-  const tables = await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
-  const columns = new Map<string, Set<string>>();
-  for (const { name } of tables) {
-    const info = await db.all<{ name: string }>(`PRAGMA table_info(${db.dialect.quote(name)})`);
-    columns.set(name.toLowerCase(), new Set(info.map((c) => c.name)));
-  }
-  const indexes = await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'");
-  return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())) };
-}
-
 /** What syncing would do, step by step; empty when the database already matches. */
 export async function planSchemaSync(db: Database, registry: Registry): Promise<SyncStep[]> {
   const q = db.dialect.quote;
-  const existing = await readExistingSchema(db);
+  const existing = await db.schema();
   const steps: SyncStep[] = [];
   for (const table of desiredTables(db, registry)) {
     const have = existing.columns.get(table.name.toLowerCase());

@@ -7,7 +7,7 @@
  * they see the last committed state and never a transaction in progress.
  */
 import { Database as BunDatabase, type Statement } from 'bun:sqlite';
-import type { Database, Queryable, RunResult, SqlValue } from './database';
+import type { Database, ExistingSchema, Queryable, RunResult, SqlValue } from './database';
 import { sqliteDialect } from './dialect';
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -22,8 +22,9 @@ function openConnection(path: string): BunDatabase {
   db.run('PRAGMA temp_store = MEMORY');
   db.run('PRAGMA cache_size = -32000');
   // LOWER() folds ASCII only; filters promise case-insensitivity for all of Unicode.
+  // Numbers compare as their text, as LOWER() does elsewhere.
   db.function('folio_lower', { deterministic: true }, (value: string | number | null) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
+    value === null ? null : String(value).toLowerCase(),
   );
   return db;
 }
@@ -72,6 +73,10 @@ class Connection implements Queryable {
   async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
     const result = this.prepare(sql).run(...(params as never[]));
     return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
+  }
+
+  async insert(sql: string, params: SqlValue[] = []): Promise<number> {
+    return (await this.run(sql, params)).lastInsertRowid;
   }
 
   async exec(sql: string): Promise<void> {
@@ -124,8 +129,27 @@ export class SqliteDatabase implements Database {
   run(sql: string, params?: SqlValue[]) {
     return this.transaction((tx) => tx.run(sql, params));
   }
+  insert(sql: string, params?: SqlValue[]) {
+    return this.transaction((tx) => tx.insert(sql, params));
+  }
   exec(sql: string) {
     return this.transaction((tx) => tx.exec(sql));
+  }
+
+  /** One file, and each step already runs in an IMMEDIATE transaction: nothing more to lock. */
+  exclusive<T>(_key: number, fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  async schema(): Promise<ExistingSchema> {
+    const tables = await this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+    const columns = new Map<string, Set<string>>();
+    for (const { name } of tables) {
+      const info = await this.all<{ name: string }>(`PRAGMA table_info(${this.dialect.quote(name)})`);
+      columns.set(name.toLowerCase(), new Set(info.map((c) => c.name)));
+    }
+    const indexes = await this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'");
+    return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())) };
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -36,11 +36,7 @@ export async function insertRow(
     names.push(name);
     values.push(toColumn(attribute, value));
   }
-  const result = await tx.run(
-    `INSERT INTO ${q(model.tableName)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-    values,
-  );
-  return result.lastInsertRowid;
+  return tx.insert(`INSERT INTO ${q(model.tableName)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, values);
 }
 
 /** Replaces the value of one component/dynamic-zone field of an owner row. */
@@ -146,13 +142,12 @@ export async function copyComponents(
       );
       for (const row of rows) {
         const copied = [q(O.type), q(O.id), q(O.field), q(O.order), ...columns].join(', ');
-        const result = await tx.run(
+        const newId = await tx.insert(
           `INSERT INTO ${q(component.tableName)} (${copied}) SELECT ${q(O.type)}, ?, ${q(O.field)}, ${q(O.order)}${
             columns.length ? ', ' + columns.join(', ') : ''
           } FROM ${q(component.tableName)} WHERE id = ?`,
           [toId, row.id],
         );
-        const newId = result.lastInsertRowid;
         await copyComponents(tx, registry, component, row.id, newId);
         await copyOwnedLinks(tx, component, row.id, newId);
         await copyMedia(tx, component, row.id, newId);

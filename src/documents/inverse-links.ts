@@ -65,9 +65,14 @@ async function writeInverse(tx: Queryable, registry: Registry, attribute: Relati
     );
     return rows;
   };
+  // Only the owner versions this write may touch: a draft-only write leaves published links alone.
+  const touched =
+    owner.draftAndPublish && context.statuses.length === 1
+      ? ` AND ${q(tx, 'publishedAt')} IS ${context.statuses[0] === 'draft' ? '' : 'NOT '}NULL`
+      : '';
   const unlink = async (ownerDocumentId: string) => {
     await tx.run(
-      `DELETE FROM ${table} WHERE ${where} AND ${q(tx, 'sourceId')} IN (SELECT id FROM ${q(tx, owner.tableName)} WHERE ${q(tx, 'documentId')} = ?)`,
+      `DELETE FROM ${table} WHERE ${where} AND ${q(tx, 'sourceId')} IN (SELECT id FROM ${q(tx, owner.tableName)} WHERE ${q(tx, 'documentId')} = ?${touched})`,
       [context.documentId, targetLocale, ownerDocumentId],
     );
   };

@@ -10,6 +10,8 @@ import { and, linkedVersion, localeCondition, statusCondition } from '../query/s
 import { compileFilters, type FilterScope } from '../query/filters';
 import type { PopulateMap, PopulateSpec } from '../query/types';
 import { rowReader, type Row } from './rows';
+// The upload plugin owns the file object's shape; populated media answer the same one.
+import { FILE_COLUMNS, parseFileRow } from '../upload/file-row';
 
 /** The reader's status and locale (the default locale when none was asked), and what it may read. */
 export type PopulateScope = FilterScope;
@@ -162,11 +164,6 @@ async function populateComponents(
   attach(rows, field, 'id', group(all, '__parent'), single, spec);
 }
 
-const FILE_COLUMNS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
-  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
-];
-
 async function populateMedia(db: Queryable, owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec) {
   const q = db.dialect.quote;
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
@@ -178,10 +175,7 @@ async function populateMedia(db: Queryable, owner: AnyModel, field: string, mult
        ORDER BY r.${q('relatedId')}, r.${q('position')}`,
       [owner.uid, field, ...rows.map((r) => r.id as number)],
     )
-  ).map((r) => {
-    for (const json of ['formats', 'provider_metadata']) if (typeof r[json] === 'string') r[json] = JSON.parse(r[json] as string);
-    return r;
-  });
+  ).map(parseFileRow);
   attach(rows, field, 'id', group(found, '__parent'), !multiple, spec);
 }
 

@@ -48,7 +48,7 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
 
   let total: number | undefined;
   if (withCount) {
-    const counted = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(ct.tableName)} t${whereSql}`, where.params);
+    const counted = await ctx.db.get<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${q(ct.tableName)} t${whereSql}`, where.params);
     total = counted?.n ?? 0;
   }
   let pagination: PageMeta;

@@ -82,17 +82,35 @@ export class DocumentService {
   }
 
   async create(ct: ContentType, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
+    const [written] = await this.createMany(ct, [data], options);
+    return written!;
+  }
+
+  /**
+   * Creates several documents in one transaction (bulk imports): all of them or none.
+   * Each is checked and written exactly as `create` would.
+   */
+  async createMany(ct: ContentType, items: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
     const locale = await this.writeLocale(ct, options.locale);
     const defaultLocale = await this.locales.defaultCode();
     const publish = !ct.draftAndPublish || options.status !== 'draft';
-    const input = readModelInput(this.registry, ct, data, { mode: publish ? 'published' : 'draft', creating: true });
-    await hashPasswords(this.registry, ct, input);
-    const key = { documentId: createId(), locale };
+    const inputs: ModelWrite[] = [];
+    for (const data of items) {
+      const input = readModelInput(this.registry, ct, data, { mode: publish ? 'published' : 'draft', creating: true });
+      await hashPasswords(this.registry, ct, input);
+      inputs.push(input);
+    }
+    const context = this.context(ct, locale, defaultLocale);
     return this.db.transaction(async (tx) => {
-      if (publish) await this.assertUnique(tx, ct, key, input);
-      await this.insertNew(tx, ct, key, input, publish, this.context(ct, locale, defaultLocale));
-      await this.writeInverse(tx, ct, key, input, publish, defaultLocale);
-      return { ...key, status: publish ? 'published' : 'draft' };
+      const written: Written[] = [];
+      for (const input of inputs) {
+        const key = { documentId: createId(), locale };
+        if (publish) await this.assertUnique(tx, ct, key, input);
+        await this.insertNew(tx, ct, key, input, publish, context);
+        await this.writeInverse(tx, ct, key, input, publish, defaultLocale);
+        written.push({ ...key, status: publish ? 'published' : 'draft' });
+      }
+      return written;
     });
   }
 

@@ -90,11 +90,10 @@ export async function copyVersion(
     set.publishedAt,
     fromId,
   ];
-  const result = await tx.run(
+  const id = await tx.insert(
     `INSERT INTO ${q(ct.tableName)} (${[...system, ...columns].join(', ')}) SELECT ${[...values, ...columns].join(', ')} FROM ${q(ct.tableName)} WHERE id = ?`,
     params,
   );
-  const id = result.lastInsertRowid;
   await copyComponents(tx, registry, ct, fromId, id);
   await copyOwnedLinks(tx, ct, fromId, id, registry);
   await copyMedia(tx, ct, fromId, id);

@@ -7,14 +7,19 @@ import { NotFoundError } from '../errors';
 import type { Instance } from '../instance';
 import { contentRoutes } from './routes/content';
 import { systemRoutes } from './routes/system';
+import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
+import { usersPermissionsRoutes } from './routes/users-permissions';
+import { securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 
 export function createApp(instance: Instance, options: { precompile?: boolean } = {}) {
   const app = new Elysia({
     normalize: false,
     precompile: options.precompile ?? false,
-    // Bun's own limit only backs ours up: our check answers 413 with the envelope first.
-    serve: { maxRequestBodySize: Math.max(instance.config.bodyLimit * 2, 16 * 1024 * 1024) },
+    // Bun's own limit only backs ours up: our checks (JSON bodies, uploads) answer 413 with the envelope first.
+    serve: {
+      maxRequestBodySize: Math.max(instance.config.bodyLimit * 2, 16 * 1024 * 1024, instance.config.uploadLimit + 2 * MULTIPART_OVERHEAD),
+    },
   })
     .onError({ as: 'global' }, ({ code, error }) => {
       if (code === 'NOT_FOUND') return fromError(new NotFoundError());
@@ -22,7 +27,10 @@ export function createApp(instance: Instance, options: { precompile?: boolean } 
       if (code === 'VALIDATION') return errorResponse(400, 'ValidationError', 'Invalid request');
       return fromError(error);
     })
-    .use(systemRoutes(instance));
+    .use(securityHeaders(instance.config.corsOrigins))
+    .use(systemRoutes(instance))
+    .use(usersPermissionsRoutes(instance));
   for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct));
+  app.use(uploadRoutes(instance));
   return app;
 }

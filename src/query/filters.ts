@@ -175,6 +175,8 @@ function compileOperator(w: Walk, column: string, type: ReturnType<typeof scalar
   if (multi && (Array.isArray(value) || (isObject(value) && Object.keys(value).every((k) => /^\d+$/.test(k))))) {
     return or(asList(value).map((v) => compileOperator(w, column, type, op, v, path)));
   }
+  // Past qs's arrayLimit (100) a list arrives as an object keyed by index.
+  if (isObject(value) && Object.keys(value).every((k) => /^\d+$/.test(k))) value = Object.values(value);
   if (isObject(value)) throw new ValidationError(`Invalid value for ${path.join('.')}: expected a value for ${op}`);
   const one = (sql: string, ...params: SqlValue[]): Fragment => ({ sql, params });
   switch (op) {
@@ -252,7 +254,9 @@ function compileNested(w: Walk, model: AnyModel, alias: string, key: string, val
     correlate = { sql: `${inner}.${q(O.type)} = ? AND ${inner}.${q(O.field)} = ? AND ${inner}.${q(O.id)} = ${alias}.${q('id')}`, params: [model.uid, key] };
   } else if (attribute.kind === 'relation') {
     const targetType = w.registry.contentType(attribute.target)!;
-    if (w.scope.canRead && !w.scope.canRead(targetType.uid)) throw invalidKey(key, path.slice(0, -1));
+    if (w.scope.canRead && !w.scope.canRead(targetType.uid)) {
+      throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'filters' });
+    }
     target = targetType;
     const link = `${inner}l`;
     if (attribute.owner) {

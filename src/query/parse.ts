@@ -5,6 +5,7 @@
 import { PaginationError, ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import { selectableFields } from '../registry/fields';
+import { FILE_MODEL } from '../registry/file-model';
 import type { Pagination, PopulateMap, PopulateSpec, ReadQuery, SortItem, Status } from './types';
 
 export interface QueryLimits {
@@ -136,8 +137,10 @@ function checkSortPath(registry: Registry, model: AnyModel, path: string[], canR
   let current: AnyModel = model;
   path.forEach((name, i) => {
     const last = i === path.length - 1;
-    const parentPath = i === 0 ? null : path.slice(0, i).join('.');
-    const invalid = () => ValidationError.invalidKey(name, 'query', { path: parentPath, param: 'sort' });
+    // Strapi names the whole path for attributes that exist but may not be used, the parent otherwise.
+    const known = !!current.attributes[name];
+    const errorPath = known ? path.slice(0, i + 1).join('.') : i === 0 ? null : path.slice(0, i).join('.');
+    const invalid = () => ValidationError.invalidKey(name, 'query', { path: errorPath, param: 'sort' });
     if (last) {
       if (!selectableFields(current).has(name)) throw invalid();
       return;
@@ -265,7 +268,7 @@ export function targetModel(registry: Registry, model: AnyModel, name: string): 
   if (name === 'localizations' && model.modelType === 'contentType') return model;
   if (attribute?.kind === 'relation') return registry.contentType(attribute.target);
   if (attribute?.kind === 'component') return registry.component(attribute.component);
-  if (attribute?.kind === 'media') return undefined;
+  if (attribute?.kind === 'media') return FILE_MODEL;
   return undefined;
 }
 

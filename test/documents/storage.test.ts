@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server';
+import { startServer, type TestServer, onPostgres } from '../helpers/server';
 
 async function post(server: TestServer, path: string, data: Record<string, unknown>) {
   const created = await server.call('POST', path, { body: { data } });
@@ -57,7 +57,8 @@ describe('restarting over the same data dir', () => {
   });
 });
 
-describe('the SQLite file', () => {
+// The file, its pragmas and its raw rows are SQLite's; PostgreSQL runs the API tests instead.
+describe.skipIf(onPostgres)('the SQLite file', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();

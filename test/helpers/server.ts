@@ -2,10 +2,11 @@
  * Starts a real Folio server on 127.0.0.1 (random port) over a fresh SQLite file in a
  * temp data dir, with the example content types unless told otherwise.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { SQL } from 'bun';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { resolveConfig } from '../../src/config';
+import { resolveConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { openInstance, type Instance } from '../../src/instance';
 
@@ -29,15 +30,49 @@ export interface StartOptions {
   dataDir?: string;
   /** Grant the public role every content action (default true), as the Strapi peer does. */
   publicAccess?: boolean;
-  env?: Record<string, string>;
   bodyLimit?: number;
+  /** Any other configuration to override (rate limits, CORS origins, registration…). */
+  config?: Partial<Config>;
 }
 
 export const tempDir = (prefix = 'folio-test-') => mkdtempSync(join(tmpdir(), prefix));
 
+/**
+ * With FOLIO_TEST_DATABASE_URL=postgres://… the same tests run on PostgreSQL: every server
+ * gets a database of its own, remembered in its data dir so a restart finds it again.
+ */
+export const TEST_DATABASE_URL = process.env.FOLIO_TEST_DATABASE_URL;
+export const onPostgres = !!TEST_DATABASE_URL;
+
+async function testDatabase(dataDir: string): Promise<string | undefined> {
+  if (!TEST_DATABASE_URL) return undefined;
+  const marker = join(dataDir, 'test-database-url');
+  if (existsSync(marker)) return readFileSync(marker, 'utf8');
+  const name = `folio_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new SQL(TEST_DATABASE_URL);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  writeFileSync(marker, url.toString());
+  return url.toString();
+}
+
+async function dropTestDatabase(url: string | undefined) {
+  if (!url || !TEST_DATABASE_URL) return;
+  const admin = new SQL(TEST_DATABASE_URL);
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).catch(() => {});
+  await admin.close();
+}
+
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const config = { ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) };
+  const config: Config = {
+    ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(TEST_DATABASE_URL ? { databaseUrl: await testDatabase(dataDir) } : {}),
+    ...options.config,
+  };
   const instance = await openInstance(config);
   if (options.publicAccess !== false) {
     const actions = instance.registry.contentTypes.flatMap((ct) =>
@@ -77,7 +112,20 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async stop({ keepData = false } = {}) {
       await app.stop(true);
       instance.close();
-      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) {
+        await dropTestDatabase(config.databaseUrl);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
+}
+
+/** Names of the tables in a server's database, on either engine. */
+export async function tableNames(server: TestServer): Promise<string[]> {
+  const db = server.instance.db;
+  const rows =
+    db.dialect.name === 'sqlite'
+      ? await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      : await db.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name');
+  return rows.map((r) => r.name);
 }
