@@ -115,7 +115,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
       if (!info?.isFile()) throw new Error(`Cannot read "${file}": no such file`);
     }
 
-    return withInstance(values, async ({ registry, documents, locales }) => {
+    return withInstance(values, async ({ registry, documents, locales, db }) => {
       const name = values.type as string;
       const ct = registry.contentTypes.find((c) => c.pluralName === name || c.singularName === name);
       if (!ct) throw new UsageError(`Unknown content type "${name}" (one of: ${registry.contentTypes.map((c) => c.pluralName).join(', ')})`);
@@ -125,6 +125,12 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
       if (options.locale !== undefined && ct.localized && !(await locales.exists(options.locale))) {
         throw new Error(`Locale "${options.locale}" does not exist (folio locales add ${options.locale})`);
       }
+
+      // The query planner needs table statistics: without them, looking up a document's
+      // versions picked the (locale, publishedAt) index and scanned every published row, so a
+      // large import slowed down quadratically. Refresh them as the tables grow (1k, 2k, 4k…).
+      let nextAnalyze = 1000;
+      const refreshStatistics = () => db.exec(db.dialect.name === 'sqlite' ? 'PRAGMA analysis_limit = 1000; ANALYZE' : 'ANALYZE');
 
       const started = performance.now();
       let count = 0;
@@ -137,6 +143,10 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
           throw locateFailure(registry, ct, batch, publish, error as Error);
         }
         count += batch.length;
+        if (count >= nextAnalyze) {
+          await refreshStatistics();
+          while (nextAnalyze <= count) nextAnalyze *= 2;
+        }
         const now = performance.now();
         if (now - lastReport >= 1000) {
           lastReport = now;
@@ -154,6 +164,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
           }
         }
         await flush(batch);
+        await refreshStatistics();
       } catch (error) {
         if (!(error instanceof ImportLineError)) throw error;
         console.error(`Error: ${error.message}`);

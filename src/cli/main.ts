@@ -8,6 +8,7 @@ import { COMMON_OPTIONS, UsageError, type Command } from './command';
 import { SchemaError } from '../registry/types';
 import { FolioError } from '../errors';
 import { initCommand } from './init';
+import { copyCommand } from './copy';
 import { importCommand } from './import';
 import { localesCommand } from './locales';
 import { migrateCommand } from './migrate';
@@ -25,7 +26,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -115,7 +115,8 @@ describe('folio token', () => {
     expect(newKey).not.toBe(oldKey);
     expect(cli(data, 'token', 'regenerate', 'nope').code).toBe(1);
 
-    const server = await startServer({ dataDir: data, publicAccess: false });
+    // The CLI wrote into the data dir's SQLite file; the server must read that one on every test engine.
+    const server = await startServer({ dataDir: data, publicAccess: false, config: { databaseUrl: undefined } });
     try {
       const call = (key: string, method = 'GET', path = '/api/articles', body?: unknown) =>
         server.call(method, path, { headers: { authorization: `Bearer ${key}` }, body });
@@ -136,7 +137,8 @@ describe('folio token', () => {
     expect(cli(data, 'role', 'create', 'Content Editors').code).toBe(0);
     expect(cli(data, 'permissions', 'grant', 'content-editors', 'api::article.article.find').code).toBe(0);
     expect(cli(data, 'user', 'create', '--email', 'ed@b.co', '--password', 'Passw0rd!', '--username', 'eddie', '--role', 'content-editors').code).toBe(0);
-    const server = await startServer({ dataDir: data, publicAccess: false });
+    // The CLI wrote into the data dir's SQLite file; the server must read that one on every test engine.
+    const server = await startServer({ dataDir: data, publicAccess: false, config: { databaseUrl: undefined } });
     try {
       const login = await server.call('POST', '/api/auth/local', { body: { identifier: 'eddie', password: 'Passw0rd!' } });
       expect(login.status).toBe(200);

@@ -18,7 +18,9 @@ const UP = 'plugin::users-permissions';
 
 export function usersPermissionsRoutes(instance: Instance) {
   const { access, users, roles, jwt, config } = instance;
-  const limiter = new RateLimiter(config.authRateLimit.max, config.authRateLimit.windowMs);
+  // Instances sharing PostgreSQL share the counters too.
+  const shared = instance.db.dialect.name === 'postgres' ? instance.db : undefined;
+  const limiter = new RateLimiter(config.authRateLimit.max, config.authRateLimit.windowMs, shared);
 
   async function begin(request: Request, action: string): Promise<Principal> {
     const principal = await access.authenticate(request.headers.get('authorization'));
@@ -51,8 +53,8 @@ export function usersPermissionsRoutes(instance: Instance) {
   const withJwt = async (user: { id: number }) => ({ jwt: await jwt.issue(user.id), user });
 
   const app = new Elysia({ name: 'users-permissions' })
-    .onBeforeHandle(({ request, server, path }) => {
-      if (path.startsWith('/api/auth/')) limiter.hit(server?.requestIP(request)?.address ?? 'unknown', path);
+    .onBeforeHandle(async ({ request, server, path }) => {
+      if (path.startsWith('/api/auth/')) await limiter.hit(server?.requestIP(request)?.address ?? 'unknown', path);
     })
     .post(
       '/api/auth/local',
