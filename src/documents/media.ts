@@ -4,7 +4,8 @@
  */
 import type { Queryable } from '../db/database';
 import { ValidationError } from '../errors';
-import type { AnyModel } from '../registry/types';
+import { allowedType } from '../registry/file-model';
+import type { AnyModel, MediaAttribute } from '../registry/types';
 
 const TABLE = 'files_related_mph';
 
@@ -13,8 +14,8 @@ export async function writeMedia(tx: Queryable, model: AnyModel, rowId: number, 
   const q = tx.dialect.quote;
   if (fileIds.length) {
     const unique = [...new Set(fileIds)];
-    const found = await tx.all<{ id: number }>(
-      `SELECT id FROM files WHERE id IN (${unique.map(() => '?').join(', ')})`,
+    const found = await tx.all<{ id: number; mime: string }>(
+      `SELECT id, ${q('mime')} FROM files WHERE id IN (${unique.map(() => '?').join(', ')})`,
       unique,
     );
     const missing = unique.length - found.length;
@@ -22,6 +23,12 @@ export async function writeMedia(tx: Queryable, model: AnyModel, rowId: number, 
       throw new ValidationError(`${missing} relation(s) of type plugin::upload.file associated with this entity do not exist`, {
         errors: [{ path: [field], message: 'file not found', name: 'ValidationError', value: fileIds }],
       });
+    }
+    const attribute = model.attributes[field] as MediaAttribute;
+    const refused = found.find((f) => !allowedType(attribute, f.mime));
+    if (refused) {
+      const message = `${field} does not accept ${refused.mime} files (allowed types: ${attribute.allowedTypes!.join(', ')})`;
+      throw ValidationError.fromFieldErrors([{ path: [field], message, name: 'ValidationError', value: refused.id }]);
     }
   }
   await tx.run(`DELETE FROM ${TABLE} WHERE ${q('relatedType')} = ? AND ${q('relatedId')} = ? AND ${q('field')} = ?`, [

@@ -3,7 +3,7 @@
  * without draft & publish or i18n, so the query layer (fields, filters, sort, populate of
  * media) works on the `files` table unchanged.
  */
-import type { ContentType, ScalarAttribute, ScalarType } from './types';
+import type { ContentType, MediaAttribute, ScalarAttribute, ScalarType } from './types';
 
 export const FILE_UID = 'plugin::upload.file';
 
@@ -37,3 +37,12 @@ export const FILE_MODEL: ContentType = {
     ).map(([name, type]) => [name, scalar(name, type)]),
   ),
 };
+
+/** Whether a media attribute's `allowedTypes` (images, videos, audios, files) accept a MIME type. */
+export function allowedType(attribute: MediaAttribute, mime: string): boolean {
+  const allowed = attribute.allowedTypes;
+  if (!allowed || allowed.length === 0) return true;
+  const family = mime.split('/')[0]!;
+  if (['image', 'video', 'audio'].includes(family)) return allowed.includes(`${family}s`);
+  return allowed.includes('files');
+}

@@ -5,6 +5,7 @@
  * and published, in the request's locale, or in all locales when the attribute is not
  * localized (its value is shared across locales).
  */
+import { allowedType } from '../registry/file-model';
 import type { Queryable } from '../db/database';
 import { writeMedia } from '../documents/media';
 import { versionIds } from '../documents/versions';
@@ -43,14 +44,6 @@ export function attachTarget(registry: Registry, request: AttachRequest, fileCou
 }
 
 /** Strapi's allowedTypes: images, videos, audios by MIME family; files for everything else. */
-export function allowedType(attribute: MediaAttribute, mime: string): boolean {
-  const allowed = attribute.allowedTypes;
-  if (!allowed || allowed.length === 0) return true;
-  const family = mime.split('/')[0]!;
-  if (['image', 'video', 'audio'].includes(family)) return allowed.includes(`${family}s`);
-  return allowed.includes('files');
-}
-
 export function checkAllowedTypes(target: AttachTarget, mimes: string[]): void {
   for (const mime of mimes) {
     if (!allowedType(target.attribute, mime)) {
