@@ -63,9 +63,10 @@ export async function populateRows(
 }
 
 /** Puts grouped children on their parents: an object or null for to-one, a list otherwise. */
-function attach(rows: Row[], name: string, parentKey: string, groups: Map<unknown, Row[]>, single: boolean, spec: PopulateSpec) {
+function attach(rows: Row[], name: string, parentKey: string | ((row: Row) => unknown), groups: Map<unknown, Row[]>, single: boolean, spec: PopulateSpec) {
+  const keyOf = typeof parentKey === 'string' ? (row: Row) => row[parentKey] : parentKey;
   for (const row of rows) {
-    const children = groups.get(row[parentKey]) ?? [];
+    const children = groups.get(keyOf(row)) ?? [];
     if (spec.count) row[name] = { count: children.length };
     else row[name] = single ? (children[0] ?? null) : children;
   }
@@ -86,7 +87,7 @@ async function populateRelation(
   const lnk = q(attribute.linkTable);
   let sql: string;
   let params: SqlValue[];
-  let parentKey: string;
+  let parentKey: string | ((row: Row) => unknown);
 
   if (attribute.owner) {
     // Links name their target by documentId; resolve the version the reader asked for.
@@ -99,10 +100,12 @@ async function populateRelation(
       WHERE l.${q('sourceId')} IN (${marks(rows.length)})${filters?.sql ? ` AND (${filters.sql})` : ''} ORDER BY l.${q('sourceId')}, ${order}`;
     params = [...rows.map((r) => r.id as number), ...(filters?.params ?? []), ...(sorted?.params ?? [])];
   } else {
-    // Inverse side: the links belong to the target's rows and point at this document.
-    parentKey = 'documentId';
+    // Inverse side: the links belong to the target's rows and point at this document,
+    // in this version's locale (a list over every locale holds several).
     const parentType = model as ContentType;
-    const parentLocale = parentType.localized ? scope.locale : '';
+    const localeOf = await parentLocales(db, parentType, rows, scope.locale);
+    parentKey = (row) => `${row.documentId}\0${localeOf(row)}`;
+    const locales = [...new Set(rows.map(localeOf))];
     const pinned = target.draftAndPublish || !parentType.draftAndPublish ? '' : ` AND l.${q('targetStatus')} IN ('', ?)`;
     const scopeSql = and([
       statusCondition(db.dialect, target, scope.status),
@@ -111,18 +114,36 @@ async function populateRelation(
     ]);
     const sorted = spec.sort?.length ? orderBy(db.dialect, registry, target, spec.sort, scope) : undefined;
     const order = sorted?.sql ?? `l.${q('inversePosition')}`;
-    sql = `SELECT l.${q('targetDocumentId')} AS __parent, ${reader.columns} FROM ${lnk} l
+    sql = `SELECT l.${q('targetDocumentId')} AS __parent, l.${q('targetLocale')} AS __locale, ${reader.columns} FROM ${lnk} l
       JOIN ${q(target.tableName)} t ON t.${q('id')} = l.${q('sourceId')}
-      WHERE l.${q('targetDocumentId')} IN (${marks(rows.length)}) AND l.${q('targetLocale')} = ?${pinned}${scopeSql.sql ? ` AND ${scopeSql.sql}` : ''}
+      WHERE l.${q('targetDocumentId')} IN (${marks(rows.length)}) AND l.${q('targetLocale')} IN (${marks(locales.length)})${pinned}${scopeSql.sql ? ` AND ${scopeSql.sql}` : ''}
       ORDER BY ${order}`;
-    params = [...rows.map((r) => r.documentId as string), parentLocale, ...(pinned ? [scope.status] : []), ...scopeSql.params, ...(sorted?.params ?? [])];
+    params = [...rows.map((r) => r.documentId as string), ...locales, ...(pinned ? [scope.status] : []), ...scopeSql.params, ...(sorted?.params ?? [])];
   }
-  const found = (await db.all<Row>(sql, params)).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
+  const found = (await db.all<Row>(sql, params)).map((r) => {
+    const parent = r.__locale === undefined ? r.__parent : `${r.__parent}\0${r.__locale}`;
+    const row: Row = { ...reader.read(r), __parent: parent };
+    delete row.__locale;
+    return row;
+  });
   const groups = group(found, '__parent');
   if (spec.populate && !spec.count) {
     await populateRows(db, registry, target, found, spec.populate, scope);
   }
   attach(rows, attribute.name, parentKey, groups, !attribute.toMany, spec);
+}
+
+/** Each row's locale ('' for types without i18n), looked up when `fields` left it out. */
+async function parentLocales(db: Queryable, ct: ContentType, rows: Row[], locale: string): Promise<(row: Row) => string> {
+  if (!ct.localized) return () => '';
+  if (locale !== '*') return () => locale;
+  if (rows.every((r) => typeof r.locale === 'string')) return (row) => row.locale as string;
+  const found = await db.all<{ id: number; locale: string }>(
+    `SELECT id, ${db.dialect.quote('locale')} FROM ${db.dialect.quote(ct.tableName)} WHERE id IN (${marks(rows.length)})`,
+    rows.map((r) => r.id as number),
+  );
+  const byId = new Map(found.map((r) => [r.id, r.locale]));
+  return (row) => byId.get(row.id as number) ?? '';
 }
 
 async function populateComponents(
