@@ -35,9 +35,9 @@ function tablesInOrder(target: PostgresDatabase, registry: Registry): string[] {
 
 export async function targetIsEmpty(target: PostgresDatabase): Promise<boolean> {
   const existing = await target.schema();
-  for (const table of existing.columns.keys()) {
+  for (const table of existing.tables) {
     if (table === 'folio_migrations' || table === 'folio_store') continue;
-    const row = await target.get<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM "${table}"`);
+    const row = await target.get<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${target.dialect.quote(table)}`);
     if (row && row.n > 0) return false;
   }
   return true;
@@ -55,8 +55,8 @@ export async function copyToPostgres(
   await applySchemaSync(target, await planSchemaSync(target, registry));
   if (!(await targetIsEmpty(target))) {
     if (!options.force) throw new Error('The target database is not empty; use --force to replace its content');
-    const names = [...(await target.schema()).columns.keys()].filter((t) => t !== 'folio_migrations');
-    await target.exec(`TRUNCATE ${names.map((n) => `"${n}"`).join(', ')} RESTART IDENTITY CASCADE`);
+    const names = (await target.schema()).tables.filter((t) => t !== 'folio_migrations');
+    await target.exec(`TRUNCATE ${names.map(target.dialect.quote).join(', ')} RESTART IDENTITY CASCADE`);
   }
   const q = target.dialect.quote;
   // Read integers exactly: big integers must not round through JS numbers.

@@ -31,6 +31,8 @@ export interface Queryable {
 export interface ExistingSchema {
   columns: Map<string, Set<string>>;
   indexes: Set<string>;
+  /** Table names as the engine spells them (the maps above are keyed lower-case). */
+  tables: string[];
 }
 
 export interface Database extends Queryable {

@@ -12,7 +12,8 @@ import { postgresDialect } from './dialect';
 
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const INT8 = 20;
-const MAX_ATTEMPTS = 8;
+// Generous: under a burst of concurrent writes SERIALIZABLE aborts many, and each retry is cheap.
+const MAX_ATTEMPTS = 30;
 
 /** `?` → `$n`, leaving quoted strings and identifiers alone. */
 export function numberPlaceholders(sql: string): string {
@@ -109,8 +110,8 @@ export class PostgresDatabase extends PgQueryable implements Database {
       } catch (error) {
         const code = (error as { errno?: string; code?: string }).errno ?? (error as { code?: string }).code;
         if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(String(code))) throw error;
-        // Back off a little, with jitter, so competing instances do not collide again.
-        await Bun.sleep(Math.random() * 10 * attempt);
+        // Back off exponentially (capped), with jitter, so competing writers spread out.
+        await Bun.sleep(Math.random() * Math.min(200, 2 ** Math.min(attempt, 8)));
       }
     }
   }
@@ -138,7 +139,11 @@ export class PostgresDatabase extends PgQueryable implements Database {
       columns.get(key)!.add(r.column_name);
     }
     const indexes = await this.all<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()');
-    return { columns, indexes: new Set(indexes.map((i) => i.indexname.toLowerCase())) };
+    return {
+      columns,
+      indexes: new Set(indexes.map((i) => i.indexname.toLowerCase())),
+      tables: [...new Set(rows.map((r) => r.table_name))],
+    };
   }
 
   close() {

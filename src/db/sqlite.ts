@@ -149,7 +149,7 @@ export class SqliteDatabase implements Database {
       columns.set(name.toLowerCase(), new Set(info.map((c) => c.name)));
     }
     const indexes = await this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'");
-    return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())) };
+    return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())), tables: tables.map((t) => t.name) };
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -58,7 +58,8 @@ export class RateLimiter {
   /** Counts a request; throws 429 RateLimitError past the limit. */
   async hit(ip: string, path: string): Promise<void> {
     if (this.max <= 0) return;
-    const key = `${ip}\0${path.toLowerCase().replace(/\/+$/, '')}`;
+    // A space separates them: PostgreSQL text cannot hold NUL bytes, and IPs hold no spaces.
+    const key = `${ip} ${path.toLowerCase().replace(/\/+$/, '')}`;
     if ((await this.store.hit(key, Date.now(), this.windowMs)) > this.max) {
       throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.');
     }

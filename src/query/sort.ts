@@ -43,7 +43,8 @@ export function orderBy(dialect: Dialect, registry: Registry, model: AnyModel, s
     return `(SELECT ${value} FROM ${q(attribute.linkTable)} ${link} JOIN ${q(target.tableName)} ${inner} ON ${inner}.${q('id')} = ${link}.${q('sourceId')} WHERE ${link}.${q('targetDocumentId')} = ${from}.${q('documentId')} AND ${link}.${q('targetLocale')} = ${parent.localized ? `${from}.${q('locale')}` : "''"}${extra.sql ? ` AND ${extra.sql}` : ''} ORDER BY ${link}.${q('inversePosition')} LIMIT 1)`;
   };
 
-  const parts = sort.map((item) => `${valueOf(model, alias, item.path)} ${item.order === 'desc' ? 'DESC' : 'ASC'}`);
+  // Empty values first when ascending, on both engines (PostgreSQL's default is the opposite).
+  const parts = sort.map((item) => `${valueOf(model, alias, item.path)} ${item.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`);
   if (!sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) parts.push(`${alias}.${q('id')} ASC`);
   return { sql: parts.join(', '), params };
 }

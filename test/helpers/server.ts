@@ -70,7 +70,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const config: Config = {
     ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-    ...(TEST_DATABASE_URL ? { databaseUrl: await testDatabase(dataDir) } : {}),
+    // A test that names its own database (or none: SQLite) gets no database of its own.
+    ...(TEST_DATABASE_URL && !(options.config && 'databaseUrl' in options.config) ? { databaseUrl: await testDatabase(dataDir) } : {}),
     ...options.config,
   };
   const instance = await openInstance(config);

@@ -51,6 +51,13 @@ export function usersPermissionsRoutes(instance: Instance) {
     return Number(raw);
   };
   const withJwt = async (user: { id: number }) => ({ jwt: await jwt.issue(user.id), user });
+  /** The user, with its role when the query asks `populate=role` (or `*`, or the object form). */
+  const withRole = async <U extends { id: number }>(request: Request, user: U) => {
+    const populate = parseQueryString(request.url).populate;
+    const wanted = populate === '*' || populate === 'role' || (Array.isArray(populate) && populate.includes('role')) ||
+      (typeof populate === 'object' && populate !== null && 'role' in populate);
+    return wanted ? { ...user, role: (await users.role(user.id)) ?? null } : user;
+  };
 
   const app = new Elysia({ name: 'users-permissions' })
     .onBeforeHandle(async ({ request, server, path }) => {
@@ -130,10 +137,7 @@ export function usersPermissionsRoutes(instance: Instance) {
     )
     .get('/api/users/me', async ({ request }) => {
       const user = userOf(await begin(request, 'user.me'));
-      const populate = parseQueryString(request.url).populate;
-      const wantsRole = populate === '*' || populate === 'role' || (Array.isArray(populate) && populate.includes('role')) ||
-        (typeof populate === 'object' && populate !== null && 'role' in populate);
-      return json(wantsRole ? { ...user, role: (await users.role(user.id)) ?? null } : user);
+      return json(await withRole(request, user));
     })
     .get('/api/users/count', async ({ request }) => {
       await begin(request, 'user.count');
@@ -141,13 +145,13 @@ export function usersPermissionsRoutes(instance: Instance) {
     })
     .get('/api/users', async ({ request }) => {
       await begin(request, 'user.find');
-      return json(await users.list());
+      return json(await Promise.all((await users.list()).map((user) => withRole(request, user))));
     })
     .get('/api/users/:id', async ({ request, params }) => {
       await begin(request, 'user.findOne');
       const user = await users.find(numericId(params.id));
       if (!user) throw new NotFoundError();
-      return json(user);
+      return json(await withRole(request, user));
     })
     .post(
       '/api/users',
