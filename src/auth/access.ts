@@ -63,7 +63,7 @@ export class Access {
     if (principal.kind === 'token') return new Set(all.filter((uid) => principal.tokenType !== 'custom' || principal.actions.has(`${uid}.find`)));
     // One query for the role's grants rather than one per content type.
     const role = principal.kind === 'public' ? 'public' : principal.roleType;
-    const granted = new Set(role ? (await this.roles.permissions(role)).map((p) => p.action) : []);
+    const granted = role ? await this.roles.actions(role) : new Set<string>();
     return new Set(all.filter((uid) => granted.has(`${uid}.find`)));
   }
 

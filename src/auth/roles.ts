@@ -6,6 +6,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import type { Database } from '../db/database';
 import { FolioError, NotFoundError, ValidationError } from '../errors';
+import { ChangeCache } from '../db/cache';
 import { DEFAULT_ROLE_ACTIONS } from './actions';
 
 export interface Role {
@@ -34,7 +35,11 @@ export const roleType = (name: string) =>
     .replace(/^-+|-+$/g, '');
 
 export class Roles {
-  constructor(private db: Database) {}
+  private granted: ChangeCache<string, Set<string>>;
+
+  constructor(private db: Database) {
+    this.granted = new ChangeCache(db);
+  }
 
   async ensureDefaults(): Promise<void> {
     for (const role of DEFAULT_ROLES) {
@@ -152,11 +157,12 @@ export class Roles {
     );
   }
 
-  /** Whether a role holds an action; read on every request so CLI changes apply at once. */
+  /** A role's granted actions; cached until the database changes, so CLI grants apply at once. */
+  async actions(type: string): Promise<Set<string>> {
+    return this.granted.get(type, async () => new Set((await this.permissions(type)).map((p) => p.action)));
+  }
+
   async allows(type: string, action: string): Promise<boolean> {
-    return !!(await this.db.get(
-      'SELECT 1 AS x FROM folio_permissions p JOIN folio_roles r ON r."id" = p."roleId" WHERE r."type" = ? AND p."action" = ?',
-      [type, action],
-    ));
+    return (await this.actions(type)).has(action);
   }
 }

@@ -38,6 +38,11 @@ export interface ExistingSchema {
 export interface Database extends Queryable {
   /** What tables, columns and indexes exist (schema sync compares against it). */
   schema(): Promise<ExistingSchema>;
+  /**
+   * A number that changes whenever anything (this process or another) commits, or
+   * undefined when the engine cannot tell cheaply; small caches key on it.
+   */
+  changeMarker(): Promise<number | undefined>;
   /** Runs `fn` while holding a lock shared by every process using this database. */
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /**

@@ -128,6 +128,11 @@ export class PostgresDatabase extends PgQueryable implements Database {
     }
   }
 
+  /** No cheap signal across instances: callers read settings afresh each time. */
+  async changeMarker(): Promise<undefined> {
+    return undefined;
+  }
+
   async schema(): Promise<ExistingSchema> {
     const rows = await this.all<{ table_name: string; column_name: string }>(
       "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()",

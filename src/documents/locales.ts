@@ -3,6 +3,7 @@
  * `en` ("English (en)") as default, as Strapi's i18n plugin does on first boot.
  */
 import { createId } from '@paralleldrive/cuid2';
+import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
 import { ValidationError } from '../errors';
 
@@ -20,7 +21,11 @@ export interface Locale {
 const CODE = /^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/;
 
 export class Locales {
-  constructor(private db: Database) {}
+  private cache: ChangeCache<string, string | boolean>;
+
+  constructor(private db: Database) {
+    this.cache = new ChangeCache(db);
+  }
 
   async list(): Promise<Locale[]> {
     const rows = await this.db.all<Omit<Locale, 'isDefault'> & { isDefault: number }>(
@@ -29,13 +34,16 @@ export class Locales {
     return rows.map((r) => ({ ...r, isDefault: !!r.isDefault }));
   }
 
+  /** Read on every request; cached until the database changes. */
   async defaultCode(): Promise<string> {
-    const row = await this.db.get<{ code: string }>('SELECT "code" FROM folio_locales WHERE "isDefault" = 1 LIMIT 1');
-    return row?.code ?? 'en';
+    return (await this.cache.get('\0default', async () => {
+      const row = await this.db.get<{ code: string }>('SELECT "code" FROM folio_locales WHERE "isDefault" = 1 LIMIT 1');
+      return row?.code ?? 'en';
+    })) as string;
   }
 
   async exists(code: string): Promise<boolean> {
-    return !!(await this.db.get('SELECT 1 AS x FROM folio_locales WHERE "code" = ?', [code]));
+    return (await this.cache.get(code, async () => !!(await this.db.get('SELECT 1 AS x FROM folio_locales WHERE "code" = ?', [code])))) as boolean;
   }
 
   /** Adds a locale; the first one becomes the default. */
