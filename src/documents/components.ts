@@ -48,8 +48,10 @@ export async function replaceComponentField(
   field: string,
   value: ComponentWrite | ComponentWrite[] | null,
   context: LinkContext,
+  fresh = false,
 ): Promise<void> {
-  await deleteComponentField(tx, registry, owner, [ownerId], field);
+  // A row inserted in this very write owns nothing yet: no need to look for old components.
+  if (!fresh) await deleteComponentField(tx, registry, owner, [ownerId], field);
   const items = value === null ? [] : Array.isArray(value) ? value : [value];
   for (let order = 0; order < items.length; order++) {
     const item = items[order]!;
@@ -60,7 +62,7 @@ export async function replaceComponentField(
       { [O.type]: owner.uid, [O.id]: ownerId, [O.field]: field, [O.order]: order },
       item.input.scalars,
     );
-    await writeOwnedParts(tx, registry, component, id, item.input, context);
+    await writeOwnedParts(tx, registry, component, id, item.input, context, true);
   }
 }
 
@@ -72,13 +74,14 @@ export async function writeOwnedParts(
   rowId: number,
   input: ModelWrite,
   context: LinkContext,
+  fresh = false,
 ): Promise<void> {
   for (const [field, value] of Object.entries(input.components)) {
-    await replaceComponentField(tx, registry, model, rowId, field, value, context);
+    await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
   await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
   for (const [field, ids] of Object.entries(input.media)) {
-    await writeMedia(tx, model, rowId, field, ids);
+    if (!fresh || ids.length) await writeMedia(tx, model, rowId, field, ids);
   }
 }
 

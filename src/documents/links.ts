@@ -247,11 +247,12 @@ async function patchLinks(
 }
 
 /** Copies the owning-side links of one row to another (publish, new locale copies). */
-export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: number, toId: number, registry?: Registry): Promise<void> {
+export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: number, toId: number, registry?: Registry, fields?: string[]): Promise<void> {
   const q = tx.dialect.quote;
   const cols = ['targetDocumentId', 'targetLocale', 'targetStatus', 'position', 'inversePosition'].map(q).join(', ');
   for (const attribute of Object.values(model.attributes)) {
     if (attribute.kind !== 'relation' || !attribute.owner) continue;
+    if (fields && !fields.includes(attribute.name)) continue;
     await tx.run(
       `INSERT INTO ${q(attribute.linkTable)} (${q('sourceId')}, ${cols}) SELECT ?, ${cols} FROM ${q(attribute.linkTable)} WHERE ${q('sourceId')} = ?`,
       [toId, fromId],

@@ -20,7 +20,7 @@ import { copyMedia } from './media';
 import { findMany, findOne } from './read';
 import type { Row } from './rows';
 import { fromColumn, toColumn } from './scalars';
-import { deleteVersions, insertVersion, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
+import { deleteVersions, insertVersion, ownedFields, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
 
 export interface WriteOptions {
   /** 'draft' writes only the draft; anything else also publishes (types with draft & publish). */
@@ -120,7 +120,7 @@ export class DocumentService {
       return insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: now }, input, context);
     }
     const draftId = await insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: null }, input, context);
-    if (publish) await publishDraft(tx, this.registry, ct, key, draftId, now);
+    if (publish) await publishDraft(tx, this.registry, ct, key, draftId, now, ownedFields(input));
     return draftId;
   }
 

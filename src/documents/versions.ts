@@ -34,7 +34,7 @@ export async function insertVersion(
   context: LinkContext,
 ): Promise<number> {
   const id = await insertRow(tx, ct, { documentId: key.documentId, locale: key.locale, ...times }, input.scalars);
-  await writeOwnedParts(tx, registry, ct, id, input, context);
+  await writeOwnedParts(tx, registry, ct, id, input, context, true);
   return id;
 }
 
@@ -72,6 +72,7 @@ export async function copyVersion(
   ct: ContentType,
   fromId: number,
   set: { locale?: string; publishedAt: string | null; createdAt?: string; updatedAt?: string },
+  owned?: OwnedFields,
 ): Promise<number> {
   const q = tx.dialect.quote;
   const columns = copiedColumns(tx, ct).map(q);
@@ -94,16 +95,41 @@ export async function copyVersion(
     `INSERT INTO ${q(ct.tableName)} (${[...system, ...columns].join(', ')}) SELECT ${[...values, ...columns].join(', ')} FROM ${q(ct.tableName)} WHERE id = ?`,
     params,
   );
-  await copyComponents(tx, registry, ct, fromId, id);
-  await copyOwnedLinks(tx, ct, fromId, id, registry);
-  await copyMedia(tx, ct, fromId, id);
+  await copyComponents(tx, registry, ct, fromId, id, owned?.components);
+  await copyOwnedLinks(tx, ct, fromId, id, registry, owned?.relations);
+  await copyMedia(tx, ct, fromId, id, owned?.media);
   return id;
 }
 
+/** Which non-scalar fields a row is known to hold (undefined: unknown, copy everything). */
+export interface OwnedFields {
+  components: string[];
+  relations: string[];
+  media: string[];
+}
+
+/** The fields a freshly written row holds, from the write itself: empty ones need no copying. */
+export function ownedFields(input: ModelWrite): OwnedFields {
+  return {
+    components: Object.entries(input.components).filter(([, v]) => v !== null && (!Array.isArray(v) || v.length > 0)).map(([k]) => k),
+    relations: Object.entries(input.relations).filter(([, w]) => (w.op === 'set' ? w.targets.length > 0 : w.connect.length > 0)).map(([k]) => k),
+    media: Object.entries(input.media).filter(([, ids]) => ids.length > 0).map(([k]) => k),
+  };
+}
+
 /** Publishes a draft: the old published row of that locale goes, a fresh copy of the draft comes. */
-export async function publishDraft(tx: Queryable, registry: Registry, ct: ContentType, key: VersionKey, draftId: number, now: string) {
-  await deleteVersions(tx, registry, ct, await versionIds(tx, ct, key.documentId, key.locale, 'published'));
-  return copyVersion(tx, registry, ct, draftId, { publishedAt: now });
+export async function publishDraft(
+  tx: Queryable,
+  registry: Registry,
+  ct: ContentType,
+  key: VersionKey,
+  draftId: number,
+  now: string,
+  fresh?: OwnedFields,
+) {
+  // A document created in this write has no published version to replace.
+  if (!fresh) await deleteVersions(tx, registry, ct, await versionIds(tx, ct, key.documentId, key.locale, 'published'));
+  return copyVersion(tx, registry, ct, draftId, { publishedAt: now }, fresh);
 }
 
 /**
