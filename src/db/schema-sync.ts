@@ -11,7 +11,7 @@
  *    both sides.
  */
 import type { Database } from './database';
-import type { Model, Registry } from '../registry/types';
+import type { ContentType, Model, Registry } from '../registry/types';
 
 export interface SyncStep {
   /** One line for humans (`migrate` prints it). */
@@ -55,6 +55,35 @@ function attributeColumns(db: Database, model: Model): ColumnSpec[] {
   return columns;
 }
 
+/** Attribute types a front end typically filters and sorts on (not long text, JSON or booleans). */
+const SORTABLE_TYPES = new Set(['string', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp']);
+
+/**
+ * One index per sortable column, led by the locale, so a filtered and sorted page reads
+ * its rows in order and stops after the page instead of sorting the table. With draft &
+ * publish it covers the published versions only (what the public API reads), which keeps
+ * draft writes cheap; the query's `"publishedAt" IS NOT NULL` lets the planner use it.
+ */
+function sortIndexes(db: Database, ct: ContentType): { name: string; sql: string }[] {
+  const q = db.dialect.quote;
+  const t = ct.tableName;
+  const columns = [
+    // The default order (`id`): the first page of a list stops after 25 rows.
+    'id',
+    ...Object.values(ct.attributes)
+      .filter((a) => a.kind === 'scalar' && (SORTABLE_TYPES.has(a.type) || a.unique) && !a.private && a.type !== 'password')
+      .map((a) => a.name),
+    'createdAt',
+    'updatedAt',
+    ...(ct.draftAndPublish ? ['publishedAt'] : []),
+  ];
+  const where = ct.draftAndPublish ? ` WHERE ${q('publishedAt')} IS NOT NULL` : '';
+  return columns.map((column) => ({
+    name: `${t}_${column}_idx`,
+    sql: `CREATE INDEX ${q(`${t}_${column}_idx`)} ON ${q(t)} (${q('locale')}, ${q(column)})${where}`,
+  }));
+}
+
 /** Every table the registry needs, as the engine should create it. */
 export function desiredTables(db: Database, registry: Registry): TableSpec[] {
   const q = db.dialect.quote;
@@ -88,6 +117,7 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
           name: `${t}_list_idx`,
           sql: `CREATE INDEX ${q(`${t}_list_idx`)} ON ${q(t)} (${q('locale')}, ${q('publishedAt')})`,
         },
+        ...sortIndexes(db, ct),
       ],
       attributeColumns: new Set(attrs.map((c) => c.name)),
     });

@@ -21,6 +21,8 @@ function openConnection(path: string): BunDatabase {
   db.run('PRAGMA foreign_keys = ON');
   db.run('PRAGMA temp_store = MEMORY');
   db.run('PRAGMA cache_size = -32000');
+  // Gathers planner statistics where they are missing or stale (cheap, SQLite's advice for long-lived connections).
+  db.run('PRAGMA optimize = 0x10002');
   // LOWER() folds ASCII only; filters promise case-insensitivity for all of Unicode.
   // Numbers compare as their text, as LOWER() does elsewhere.
   db.function('folio_lower', { deterministic: true }, (value: string | number | null) =>

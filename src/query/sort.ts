@@ -45,6 +45,8 @@ export function orderBy(dialect: Dialect, registry: Registry, model: AnyModel, s
 
   // Empty values first when ascending, on both engines (PostgreSQL's default is the opposite).
   const parts = sort.map((item) => `${valueOf(model, alias, item.path)} ${item.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`);
+  // `id ASC` breaks ties as Strapi does; an index on (locale, column) still feeds the rows
+  // in order, and the engine sorts only within runs of equal values.
   if (!sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) parts.push(`${alias}.${q('id')} ASC`);
   return { sql: parts.join(', '), params };
 }
