@@ -15,7 +15,9 @@ Starts the content API. Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 104857
     const instance = await openInstance(config);
     const changes = instance.syncPlan.filter((s) => s.sql).length;
     if (changes) console.log(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
-    const app = createApp(instance, { precompile: true }).listen({ port: config.port, hostname: config.host });
+    // Routes compile on their first request (under 1 ms each); precompiling them all added
+    // ~27 ms to every cold start (bench: 70 → 43 ms median to the first /_health).
+    const app = createApp(instance, { precompile: false }).listen({ port: config.port, hostname: config.host });
     const url = `http://${config.host}:${app.server!.port}`;
     console.log(`Folio listening on ${url}`);
     await new Promise<void>((resolve) => {

@@ -9,7 +9,11 @@ export class ChangeCache<K, V> {
   private marker: number | undefined;
   private values = new Map<K, V>();
 
-  constructor(private db: Database) {}
+  constructor(
+    private db: Database,
+    /** Entries kept at most between changes (many distinct keys, e.g. filters, start over). */
+    private maxEntries = 1000,
+  ) {}
 
   async get(key: K, load: () => Promise<V>): Promise<V> {
     const marker = await this.db.changeMarker();
@@ -21,7 +25,10 @@ export class ChangeCache<K, V> {
     if (this.values.has(key)) return this.values.get(key)!;
     const value = await load();
     // Only keep it if nothing committed while it was read.
-    if ((await this.db.changeMarker()) === marker) this.values.set(key, value);
+    if ((await this.db.changeMarker()) === marker) {
+      if (this.values.size >= this.maxEntries) this.values.clear();
+      this.values.set(key, value);
+    }
     return value;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Executes a ReadQuery: the page of versions, the total, then populate.
  */
+import type { ChangeCache } from '../db/cache';
 import type { Queryable } from '../db/database';
 import type { ContentType, Registry } from '../registry/types';
 import { compileFilters } from '../query/filters';
@@ -22,6 +23,8 @@ export interface PageMeta {
 export interface ReadContext {
   db: Queryable;
   registry: Registry;
+  /** Totals of list queries, reused until the next commit (counting a large table dominates a page). */
+  counts?: ChangeCache<string, number>;
 }
 
 function whereOf(ctx: ReadContext, ct: ContentType, query: ReadQuery, extra?: Fragment): Fragment {
@@ -48,8 +51,9 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
 
   let total: number | undefined;
   if (withCount) {
-    const counted = await ctx.db.get<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${q(ct.tableName)} t${whereSql}`, where.params);
-    total = counted?.n ?? 0;
+    const sql = `SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${q(ct.tableName)} t${whereSql}`;
+    const count = async () => (await ctx.db.get<{ n: number }>(sql, where.params))?.n ?? 0;
+    total = ctx.counts ? await ctx.counts.get(`${sql}\0${JSON.stringify(where.params, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))}`, count) : await count();
   }
   let pagination: PageMeta;
   if (mode === 'offset') pagination = { start, limit, ...(total !== undefined ? { total } : {}) };

@@ -7,6 +7,7 @@
  *  - delete: every version of the locale (or of all locales with '*').
  */
 import { createId } from '@paralleldrive/cuid2';
+import { ChangeCache } from '../db/cache';
 import type { Database, Queryable } from '../db/database';
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
@@ -52,10 +53,14 @@ export class DocumentService {
     readonly db: Database,
     readonly registry: Registry,
     readonly locales: Locales,
-  ) {}
+  ) {
+    this.counts = new ChangeCache(db);
+  }
+
+  private counts: ChangeCache<string, number>;
 
   findMany(ct: ContentType, query: ReadQuery) {
-    return findMany({ db: this.db, registry: this.registry }, ct, query);
+    return findMany({ db: this.db, registry: this.registry, counts: this.counts }, ct, query);
   }
 
   findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery) {
