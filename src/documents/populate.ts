@@ -212,11 +212,16 @@ async function populateLocalizations(
   const q = db.dialect.quote;
   const reader = rowReader(db.dialect, ct, spec.fields, 't');
   const status = statusCondition(db.dialect, ct, scope.status);
+  // One version per document on the page (the usual case): leave those rows out in SQL rather
+  // than read them back only to drop them. A list over every locale needs them as each other's.
+  const ids = rows.map((r) => r.id as number);
+  const distinct = new Set(rows.map((r) => r.documentId)).size === rows.length;
+  const exclude = distinct ? ` AND t.${q('id')} NOT IN (${marks(ids.length)})` : '';
   const found = (
     await db.all<Row>(
       `SELECT t.${q('documentId')} AS __parent, ${reader.columns} FROM ${q(ct.tableName)} t
-       WHERE t.${q('documentId')} IN (${marks(rows.length)})${status.sql ? ` AND ${status.sql}` : ''} ORDER BY t.${q('id')}`,
-      rows.map((r) => r.documentId as string),
+       WHERE t.${q('documentId')} IN (${marks(rows.length)})${exclude}${status.sql ? ` AND ${status.sql}` : ''} ORDER BY t.${q('id')}`,
+      [...rows.map((r) => r.documentId as string), ...(distinct ? ids : [])],
     )
   ).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
   if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);

@@ -24,3 +24,16 @@ it('populates each locale version of a list over every locale with that localeâ€
     expect(byName).toEqual({ Tech: ['English one'], Technique: ['Le franÃ§ais'] });
   }
 });
+
+it('lists every other locale of each version in localizations, in a one-locale list and in a list over every locale', async () => {
+  const a = (await server.call('POST', '/api/articles', { body: { data: { title: 'en version' } } })).body.data.documentId;
+  await server.call('PUT', `/api/articles/${a}?locale=fr`, { body: { data: { title: 'version fr' } } });
+  const query = `filters[documentId][$eq]=${a}&populate[localizations][fields][0]=title&fields[0]=title&sort=id`;
+  const all = (await server.call('GET', `/api/articles?locale=*&${query}`)).body.data;
+  expect(all.map((d: any) => [d.title, d.localizations.map((l: any) => l.title)])).toEqual([
+    ['en version', ['version fr']],
+    ['version fr', ['en version']],
+  ]);
+  const en = (await server.call('GET', `/api/articles?${query}`)).body.data;
+  expect(en.map((d: any) => [d.title, d.localizations.map((l: any) => l.title)])).toEqual([['en version', ['version fr']]]);
+});
