@@ -2,7 +2,7 @@
  * Starts a real Folio server on 127.0.0.1 (random port) over a fresh SQLite file in a
  * temp data dir, with the example content types unless told otherwise.
  */
-import { SQL } from 'bun';
+import { createDatabase, dropDatabases } from './postgres';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,21 +48,13 @@ async function testDatabase(dataDir: string): Promise<string | undefined> {
   if (!TEST_DATABASE_URL) return undefined;
   const marker = join(dataDir, 'test-database-url');
   if (existsSync(marker)) return readFileSync(marker, 'utf8');
-  const name = `folio_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new SQL(TEST_DATABASE_URL);
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  writeFileSync(marker, url.toString());
-  return url.toString();
+  const url = await createDatabase(TEST_DATABASE_URL, 'folio_test');
+  writeFileSync(marker, url);
+  return url;
 }
 
 async function dropTestDatabase(url: string | undefined) {
-  if (!url || !TEST_DATABASE_URL) return;
-  const admin = new SQL(TEST_DATABASE_URL);
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`).catch(() => {});
-  await admin.close();
+  if (url && TEST_DATABASE_URL && !url.startsWith('sqlite:')) await dropDatabases(TEST_DATABASE_URL, [url]);
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {

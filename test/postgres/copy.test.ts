@@ -6,12 +6,13 @@
  * admin URL used to create and drop the target databases).
  */
 import { Database as SqliteFile } from 'bun:sqlite';
-import { SQL } from 'bun';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ALL_TYPES_CONTENT_TYPES, EXAMPLE_CONTENT_TYPES, startServer, tempDir, type TestServer } from '../helpers/server';
 import { makeImage, upload } from '../upload/helpers';
+
+import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
 
 const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
 const ROOT = resolve(import.meta.dir, '../..');
@@ -40,36 +41,18 @@ function serverDir(databaseUrl?: string): string {
   return d;
 }
 
+/** A new, empty database (dropped after the file); returns its URL. */
 async function freshDatabase(): Promise<string> {
-  const name = `folio_copy_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new SQL(ADMIN_URL!);
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  databases.push(name);
-  const url = new URL(ADMIN_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const url = await createDatabase(ADMIN_URL!, 'folio_copy');
+  databases.push(url);
+  return url;
 }
 
-async function query<T = Record<string, unknown>>(url: string, text: string): Promise<T[]> {
-  const sql = new SQL(url, { max: 1 });
-  try {
-    return Array.from((await sql.unsafe(text)) as Iterable<T>);
-  } finally {
-    await sql.close();
-  }
-}
+const query = queryOnce;
 
 afterAll(async () => {
   for (const server of servers) await server.stop({ keepData: true }).catch(() => {});
-  if (ADMIN_URL && databases.length) {
-    const admin = new SQL(ADMIN_URL);
-    for (const name of databases) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.close();
-  }
+  if (ADMIN_URL) await dropDatabases(ADMIN_URL, databases);
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 

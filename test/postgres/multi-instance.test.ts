@@ -4,11 +4,12 @@
  * pointed at the same fresh database. Skipped unless FOLIO_TEST_DATABASE_URL is set (it is
  * the admin URL used to create and drop the databases these tests run on).
  */
-import { SQL } from 'bun';
 import { afterAll, afterEach, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
 
 const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
 const ROOT = resolve(import.meta.dir, '../..');
@@ -30,30 +31,14 @@ function tempDir(prefix = 'folio-pg-multi-'): string {
   return dir;
 }
 
-/** A new, empty database; returns its URL. */
+/** A new, empty database (dropped after the file); returns its URL. */
 async function freshDatabase(): Promise<string> {
-  const name = `folio_multi_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new SQL(ADMIN_URL!);
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  databases.push(name);
-  const url = new URL(ADMIN_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const url = await createDatabase(ADMIN_URL!, 'folio_multi');
+  databases.push(url);
+  return url;
 }
 
-/** Runs one query on a database with a short-lived client. */
-async function query<T = Record<string, unknown>>(url: string, text: string): Promise<T[]> {
-  const sql = new SQL(url, { max: 1 });
-  try {
-    return Array.from((await sql.unsafe(text)) as Iterable<T>);
-  } finally {
-    await sql.close();
-  }
-}
+const query = queryOnce;
 
 afterEach(async () => {
   // Only the servers this file started, each by its own handle.
@@ -63,11 +48,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (ADMIN_URL && databases.length) {
-    const admin = new SQL(ADMIN_URL);
-    for (const name of databases) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.close();
-  }
+  if (ADMIN_URL) await dropDatabases(ADMIN_URL, databases);
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
