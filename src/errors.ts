@@ -10,6 +10,8 @@ export class FolioError extends Error {
     name: string,
     message: string,
     public details: Record<string, unknown> = {},
+    /** Extra response headers the HTTP layer sends with the envelope (e.g. `Retry-After`). */
+    public headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = name;
@@ -76,5 +78,19 @@ export class PayloadTooLargeError extends FolioError {
 export class MethodNotAllowedError extends FolioError {
   constructor(public allow: string[]) {
     super(405, 'MethodNotAllowedError', 'Method Not Allowed', {});
+  }
+}
+
+/** Too many requests from one client; `Retry-After` says when to try again. */
+export class RateLimitError extends FolioError {
+  constructor(retryAfterSeconds: number, message = 'Too many requests, please try again later.') {
+    super(429, 'RateLimitError', message, {}, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+/** A write that could not complete right now (e.g. contention that outlasted every retry); safe to retry. */
+export class ServiceUnavailableError extends FolioError {
+  constructor(message = 'Service temporarily unavailable, please retry', retryAfterSeconds = 1) {
+    super(503, 'ServiceUnavailableError', message, {}, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }

@@ -21,7 +21,7 @@ export function fromError(error: unknown): Response {
   if (error instanceof MethodNotAllowedError) {
     return errorResponse(405, error.name, error.message, {}, { allow: error.allow.join(', ') });
   }
-  if (error instanceof FolioError) return errorResponse(error.status, error.name, error.message, error.details);
+  if (error instanceof FolioError) return errorResponse(error.status, error.name, error.message, error.details, error.headers);
   console.error('[folio] unexpected error:', error);
   return errorResponse(500, 'InternalServerError', 'Internal Server Error');
 }
