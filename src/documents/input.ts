@@ -6,6 +6,7 @@
  */
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
+import { unstorableText } from '../text';
 import { checkScalar, normaliseScalar, typeMessage, type CheckMode } from './scalars';
 
 export type Position = { before: string } | { after: string } | { start: true } | { end: true };
@@ -103,7 +104,8 @@ function readAttributes(
         }
         const normalised = normaliseScalar(attribute, value);
         const problem = checkScalar(model.uid, attribute, normalised, options.mode, label(at));
-        if (problem) fail(at, problem, value);
+        // A problem inside the value (a blocks node) carries its own path and value.
+        if (problem) fail([...at, ...problem.path], problem.message, problem.path.length ? problem.value : value);
         else write.scalars[attribute.name] = normalised;
         break;
       }
@@ -224,8 +226,16 @@ const POSITION_KEYS = ['before', 'after', 'start', 'end'] as const;
 
 function readTarget(element: unknown, at: (string | number)[], allowPosition: boolean): RelationTarget {
   const bad = (why: string) => new ValidationError(`Invalid relation at ${label(at)}: ${why}`, { path: at });
+  // Ids and locales end up in SQL parameters, where PostgreSQL text refuses NUL.
+  const storable = (name: string, v: unknown) => {
+    const why = typeof v === 'string' ? unstorableText(v) : undefined;
+    if (why) throw bad(`${name} ${why}`);
+  };
+  storable('documentId', element);
   if (typeof element === 'string' && element !== '') return { documentId: element };
   if (!isObject(element)) throw bad('expected a documentId string or an object with a documentId');
+  storable('documentId', element.documentId);
+  storable('locale', element.locale);
   const { documentId, locale, status, position, ...rest } = element;
   const extra = Object.keys(rest);
   if (extra.length) throw bad(`unknown key ${extra[0]}`);
@@ -245,6 +255,7 @@ function readTarget(element: unknown, at: (string | number)[], allowPosition: bo
     const key = keys[0] as (typeof POSITION_KEYS)[number];
     const anchor = position[key];
     if ((key === 'before' || key === 'after') && (typeof anchor !== 'string' || anchor === '')) throw bad(`position.${key} must be a documentId`);
+    storable(`position.${key}`, anchor);
     if ((key === 'start' || key === 'end') && anchor !== true) throw bad(`position.${key} must be true`);
     target.position = position as Position;
   }

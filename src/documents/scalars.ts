@@ -7,10 +7,12 @@ import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ScalarAttribute } from '../registry/types';
+import { isEmail, unstorableText } from '../text';
+import { checkBlocks, type Path } from './blocks';
 
-// Same shape yup (Strapi's validator) accepts; TypeBox ships no formats of its own.
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL.test(value));
+// TypeBox ships no formats of its own. isEmail caps the length before its pattern runs, so a
+// 160,000-character value is refused at once instead of being matched.
+FormatRegistry.Set('email', isEmail);
 
 const UID = '^[A-Za-z0-9-_.~]*$';
 const INT32_MIN = -2147483648;
@@ -160,14 +162,42 @@ export function normaliseScalar(attribute: ScalarAttribute, value: unknown): unk
   }
 }
 
-/** Checks a non-null normalised value; returns the message of the first failed check. */
+/** A failed check: the message, and where inside the value it failed (`[]`: the value itself). */
+export interface ScalarProblem {
+  message: string;
+  path: Path;
+  value: unknown;
+}
+
+/** Checks a non-null normalised value; returns the first failed check. */
 export function checkScalar(
   owner: string,
   attribute: ScalarAttribute,
   value: unknown,
   mode: CheckMode,
   label: string,
-): string | undefined {
+): ScalarProblem | undefined {
+  if (attribute.type === 'blocks') {
+    // Node by node, with a path into the value (Strapi's blocks rules; see blocks.ts).
+    return Array.isArray(value) ? checkBlocks(value, label) : { message: typeMessage(label, attribute, value), path: [], value };
+  }
+  const message = scalarMessage(owner, attribute, value, mode, label);
+  return message === undefined ? undefined : { message, path: [], value };
+}
+
+/** Types stored as text whose schema carries the attribute's lengths. */
+const TEXT_TYPES = new Set<ScalarAttribute['type']>(['string', 'text', 'richtext', 'password', 'email', 'uid']);
+
+function scalarMessage(owner: string, attribute: ScalarAttribute, value: unknown, mode: CheckMode, label: string): string | undefined {
+  if (typeof value === 'string') {
+    // JSON values are stored as JSON text, where NUL and lone surrogates are escapes that
+    // read back exactly; every other string is stored as text, which cannot hold them.
+    const why = attribute.type === 'json' ? undefined : unstorableText(value);
+    if (why) return `${label} ${why}`;
+    // Lengths first, so a pattern (the schema's own regex included) never runs over a value
+    // longer than the attribute allows, however the pattern behaves on long input.
+    if (TEXT_TYPES.has(attribute.type) && attribute.maxLength !== undefined && value.length > attribute.maxLength) return `${label} must be at most ${attribute.maxLength} characters`;
+  }
   if ((attribute.type === 'datetime' || attribute.type === 'timestamp') && typeof value === 'string') {
     if (Number.isNaN(new Date(value).getTime())) return `${label} must be a valid date-time`;
   }

@@ -2,6 +2,7 @@
  * The HTTP application: error envelope, system routes and one plugin per content type.
  * Pure wiring; `serve` listens with it and tests call it directly.
  */
+import http from 'node:http';
 import { Elysia } from 'elysia';
 import { NotFoundError } from '../errors';
 import type { Instance } from '../instance';
@@ -9,10 +10,23 @@ import { contentRoutes } from './routes/content';
 import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersPermissionsRoutes } from './routes/users-permissions';
-import { securityHeaders } from './security';
+import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 
+/**
+ * Bun refuses a request whose head (request line and headers) exceeds 16 KiB with a bare 431
+ * and no body, before any of our code runs. Raising that process-wide limit (Bun.serve has no
+ * per-server option; node:http's setter drives it) lets URLs up to MAX_URL_LENGTH, and a bit
+ * beyond, reach our own check, which answers 414 with the envelope. Only ever raised.
+ */
+export const MAX_REQUEST_HEAD = 4 * MAX_URL_LENGTH;
+
+function raiseHeaderLimit() {
+  if (http.maxHeaderSize < MAX_REQUEST_HEAD) (http as { maxHeaderSize: number }).maxHeaderSize = MAX_REQUEST_HEAD;
+}
+
 export function createApp(instance: Instance, options: { precompile?: boolean } = {}) {
+  raiseHeaderLimit();
   const app = new Elysia({
     normalize: false,
     precompile: options.precompile ?? false,

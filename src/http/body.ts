@@ -1,8 +1,15 @@
 /**
- * Reads a JSON request body with a size limit. Bodies in other content types are
- * ignored (as Strapi's body parser does), so they end in "Missing data payload".
+ * Reads a JSON request body with a size limit and a nesting limit. Bodies in other content
+ * types are ignored (as Strapi's body parser does), so they end in "Missing data payload".
  */
-import { FolioError, PayloadTooLargeError } from '../errors';
+import { FolioError, PayloadTooLargeError, ValidationError } from '../errors';
+
+/**
+ * How deeply a JSON body may nest (`{}` and `[]` each count one level). Real Strapi bodies
+ * stay under 20; a 5,000-level body used to reach code that recurses per level (JSON.stringify
+ * overflowed the stack at ~50,000 and answered 500), so deeper bodies are refused up front.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
@@ -26,9 +33,33 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   if (!/^application\/(.+\+)?json/i.test(type)) return undefined;
   const text = new TextDecoder().decode(Buffer.concat(chunks));
   if (text.trim() === '') return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new FolioError(400, 'SyntaxError', (error as Error).message);
   }
+  if (jsonDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ValidationError(`Request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, { maxDepth: MAX_JSON_DEPTH });
+  }
+  return parsed;
+}
+
+/**
+ * The nesting depth of a parsed JSON value, counted up to `cap + 1` (enough to know it is
+ * too deep). Iterative with an explicit stack, so a value 500,000 levels deep costs one pass
+ * over its nodes and no call-stack frames; it stops at the first container beyond the cap.
+ */
+export function jsonDepth(value: unknown, cap: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  const stack: [object, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (depth > cap) return depth;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

@@ -3,6 +3,20 @@
  * origins (any by default, for local development; set FOLIO_CORS_ORIGINS in production).
  */
 import { Elysia } from 'elysia';
+import { errorResponse } from './respond';
+
+/**
+ * The longest request target (path and query string) Folio reads. Longer URLs answer 414
+ * with the error envelope; app.ts raises Bun's own limit on the whole request head above
+ * this so they reach us instead of getting Bun's bare 431.
+ */
+export const MAX_URL_LENGTH = 16 * 1024;
+
+/** Length of the request target: the URL without scheme and authority. */
+function targetLength(url: string): number {
+  const path = url.indexOf('/', url.indexOf('//') + 2);
+  return path < 0 ? 0 : url.length - path;
+}
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Strapi-Response-Format';
 const ALLOWED_METHODS = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
@@ -17,10 +31,15 @@ export function securityHeaders(corsOrigins: string[]) {
     // Nothing Folio serves is meant to run scripts or be framed.
     set.headers['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'";
     const origin = request.headers.get('origin');
-    if (!allowed(origin)) return;
-    set.headers['access-control-allow-origin'] = any ? '*' : origin!;
-    if (!any) set.headers['vary'] = 'Origin';
-    if (request.method === 'OPTIONS' && request.headers.get('access-control-request-method')) {
+    if (allowed(origin)) {
+      set.headers['access-control-allow-origin'] = any ? '*' : origin!;
+      if (!any) set.headers['vary'] = 'Origin';
+    }
+    // Checked before routing, with the headers above, so even a 404 path gets the envelope.
+    if (targetLength(request.url) > MAX_URL_LENGTH) {
+      return errorResponse(414, 'URITooLongError', `URI Too Long (the limit is ${MAX_URL_LENGTH} characters)`, { maxLength: MAX_URL_LENGTH });
+    }
+    if (allowed(origin) && request.method === 'OPTIONS' && request.headers.get('access-control-request-method')) {
       set.headers['access-control-allow-methods'] = ALLOWED_METHODS;
       set.headers['access-control-allow-headers'] = ALLOWED_HEADERS;
       set.headers['access-control-max-age'] = '86400';

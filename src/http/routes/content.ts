@@ -13,12 +13,44 @@ import { parseLocale, parseReadQuery, parseStatus } from '../../query/parse';
 import type { ReadQuery } from '../../query/types';
 import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
+import { unstorableText } from '../../text';
 import { readJsonBody } from '../body';
 import { parseQueryString } from '../query-string';
 import { json, noContent } from '../respond';
 import { toV4, wantsV4 } from '../v4';
 
 type Raw = Record<string, unknown>;
+
+/**
+ * Refuses a query whose keys or values hold text no database column can hold or give back as
+ * sent (NUL: PostgreSQL text refuses it and the query failed with a 500). One linear walk over
+ * the parsed `qs` object (20 levels at most) covers filters, locale, status, sort and fields.
+ */
+function checkQueryText(raw: Raw) {
+  const stack: [unknown, string][] = [[raw, '']];
+  while (stack.length) {
+    const [value, at] = stack.pop()!;
+    if (typeof value === 'string') {
+      const why = unstorableText(value);
+      if (why) throw new ValidationError(`Invalid parameter at '${at}': ${why}`, { source: 'query', param: at });
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        const where = at ? `${at}[${key}]` : key;
+        const why = unstorableText(key);
+        if (why) throw new ValidationError(`Invalid parameter at '${where}': ${why}`, { source: 'query', param: where });
+        stack.push([child, where]);
+      }
+    }
+  }
+}
+
+/** The documentId of a path, refused (400, not a database error) when it cannot be stored text. */
+function documentIdOf(params: unknown): string {
+  const documentId = (params as { documentId: string }).documentId;
+  const why = unstorableText(documentId);
+  if (why) throw new ValidationError(`Invalid documentId: ${why}`, { source: 'path', param: 'documentId' });
+  return documentId;
+}
 
 export function contentRoutes(instance: Instance, ct: ContentType) {
   const { documents, access, registry, locales, config } = instance;
@@ -33,7 +65,9 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
   async function begin(request: Request, action: ContentAction): Promise<Call> {
     const principal = await access.authenticate(request.headers.get('authorization'));
     await access.authorize(principal, actionName(ct, action));
-    return { raw: parseQueryString(request.url), principal };
+    const raw = parseQueryString(request.url);
+    checkQueryText(raw);
+    return { raw, principal };
   }
 
   async function readQuery({ raw, principal }: Call): Promise<ReadQuery> {
@@ -63,9 +97,14 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
     return data as Raw;
   }
 
-  /** Reads back the version a write produced, shaped by the request's fields/populate. */
-  async function respondWith(request: Request, written: Written, { raw, principal }: Call, status: number) {
-    const query = await readQuery({ raw: { fields: raw.fields, populate: raw.populate }, principal });
+  /**
+   * The request's fields/populate as a read query. Parsed before the write, so a bad one is
+   * refused while nothing has been written yet (a 400 must leave nothing behind).
+   */
+  const responseQuery = ({ raw, principal }: Call) => readQuery({ raw: { fields: raw.fields, populate: raw.populate }, principal });
+
+  /** Reads back the version a write produced, shaped by `query` (from responseQuery). */
+  async function respondWith(request: Request, written: Written, query: ReadQuery, status: number) {
     query.status = written.status;
     if (ct.localized) query.locale = written.locale;
     const doc = await documents.findOne(ct, written.documentId, query);
@@ -94,14 +133,16 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
         base,
         async ({ request }) => {
           const call = await begin(request, 'create');
-          const written = await documents.create(ct, await bodyData(request), writeOptions(call));
-          return respondWith(request, written, call, 201);
+          const options = writeOptions(call);
+          const query = await responseQuery(call);
+          const written = await documents.create(ct, await bodyData(request), options);
+          return respondWith(request, written, query, 201);
         },
         { parse: 'none' },
       )
       .get(one, async ({ request, params }) => {
         const query = await readQuery(await begin(request, 'findOne'));
-        const doc = await documents.findOne(ct, (params as { documentId: string }).documentId, query);
+        const doc = await documents.findOne(ct, documentIdOf(params), query);
         if (!doc) throw new NotFoundError();
         return respond(request, doc, {});
       })
@@ -109,15 +150,17 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
         one,
         async ({ request, params }) => {
           const call = await begin(request, 'update');
-          const written = await documents.update(ct, (params as { documentId: string }).documentId, await bodyData(request), writeOptions(call));
+          const options = writeOptions(call);
+          const query = await responseQuery(call);
+          const written = await documents.update(ct, documentIdOf(params), await bodyData(request), options);
           if (!written) throw new NotFoundError();
-          return respondWith(request, written, call, 200);
+          return respondWith(request, written, query, 200);
         },
         { parse: 'none' },
       )
       .delete(one, async ({ request, params }) => {
         const { locale } = writeOptions(await begin(request, 'delete'));
-        await documents.delete(ct, (params as { documentId: string }).documentId, { locale });
+        await documents.delete(ct, documentIdOf(params), { locale });
         return noContent();
       })
       .all(base, notAllowed(['GET', 'POST']))
@@ -135,8 +178,10 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
         base,
         async ({ request }) => {
           const call = await begin(request, 'update');
-          const written = await documents.upsertSingle(ct, await bodyData(request), writeOptions(call));
-          return respondWith(request, written, call, 200);
+          const options = writeOptions(call);
+          const query = await responseQuery(call);
+          const written = await documents.upsertSingle(ct, await bodyData(request), options);
+          return respondWith(request, written, query, 200);
         },
         { parse: 'none' },
       )
