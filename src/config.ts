@@ -19,12 +19,18 @@ export interface Config {
   maxLimit: number;
   /** Largest accepted upload, in bytes (413 above it); also the most a multipart request may carry. */
   uploadLimit: number;
+  /** MIME patterns (`image/*`, `application/pdf`) uploads may have; undefined keeps the default list (src/upload/policy.ts). */
+  uploadAllowedTypes?: string[];
+  /** MIME patterns refused even when allowed; undefined refuses none beyond the built-in dangerous types. */
+  uploadDeniedTypes?: string[];
   /** Origins allowed by CORS; ['*'] allows any (the default, for local development). */
   corsOrigins: string[];
   /** Requests per IP and path allowed on /api/auth/* in each window. */
   authRateLimit: { max: number; windowMs: number };
   /** Whether POST /api/auth/local/register is open. */
   allowRegister: boolean;
+  /** Behind one reverse proxy: count rate limits by the right-most X-Forwarded-For entry (FOLIO_TRUST_PROXY). */
+  trustProxy: boolean;
 }
 
 export interface ConfigInput {
@@ -38,11 +44,29 @@ export interface ConfigInput {
 
 const env = (name: string) => (process.env[name] === '' ? undefined : process.env[name]);
 
+/** A comma-separated list of MIME patterns (`*` matches any run), lower-cased; undefined when unset. */
+function mimePatterns(name: string): string[] | undefined {
+  const raw = env(name);
+  if (raw === undefined) return undefined;
+  const patterns = raw.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  for (const p of patterns) {
+    if (p !== '*' && !/^[a-z0-9*][a-z0-9!#$&^_.+*-]*\/[a-z0-9*][a-z0-9!#$&^_.+*-]*$/.test(p)) throw new Error(`${name} must list MIME patterns like image/*,application/pdf, got "${p}"`);
+  }
+  return patterns;
+}
+
 function positiveInteger(name: string, raw: string | number | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function flag(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 export function resolveConfig(input: ConfigInput = {}): Config {
@@ -58,11 +82,14 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     defaultLimit: positiveInteger('FOLIO_DEFAULT_LIMIT', env('FOLIO_DEFAULT_LIMIT'), 25),
     maxLimit: positiveInteger('FOLIO_MAX_LIMIT', env('FOLIO_MAX_LIMIT'), 100),
     uploadLimit: positiveInteger('FOLIO_UPLOAD_LIMIT', env('FOLIO_UPLOAD_LIMIT'), 200 * 1024 * 1024),
+    uploadAllowedTypes: mimePatterns('FOLIO_UPLOAD_ALLOWED_TYPES'),
+    uploadDeniedTypes: mimePatterns('FOLIO_UPLOAD_DENIED_TYPES'),
     corsOrigins: (env('FOLIO_CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
     authRateLimit: {
       max: positiveInteger('FOLIO_AUTH_RATE_LIMIT', env('FOLIO_AUTH_RATE_LIMIT'), 10),
       windowMs: positiveInteger('FOLIO_AUTH_RATE_WINDOW', env('FOLIO_AUTH_RATE_WINDOW'), 60) * 1000,
     },
     allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
+    trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
   };
 }

@@ -35,10 +35,11 @@ export class Access {
     if (token === 'expired') throw new UnauthorizedError('Token expired');
     if (token) return { kind: 'token', tokenType: token.type, tokenId: token.id, actions: new Set(token.actions ?? []) };
     if (looksLikeJwt(credential)) {
-      const userId = await this.jwt.verify(credential);
-      if (userId === undefined) throw new UnauthorizedError();
-      const found = await this.users.principal(userId);
-      if (!found || found.user.blocked) throw new UnauthorizedError('Invalid credentials');
+      const claims = await this.jwt.verify(credential);
+      if (claims === undefined) throw new UnauthorizedError();
+      const found = await this.users.principal(claims.id);
+      // Another version: issued before the password was last changed or reset.
+      if (!found || found.user.blocked || found.tokenVersion !== claims.version) throw new UnauthorizedError('Invalid credentials');
       return { kind: 'user', user: found.user, roleType: found.roleType };
     }
     throw new UnauthorizedError();

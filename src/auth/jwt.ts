@@ -1,8 +1,16 @@
 /**
- * User JWTs: HS256 with the installation's secret, payload `{ id }`, as Strapi's
- * users-permissions plugin issues them. Any other algorithm is refused.
+ * User JWTs: HS256 with the installation's secret, payload `{ id, v }` (Strapi's users-
+ * permissions plugin issues `{ id }`; `v` is the user's token version, see
+ * 0004_token_version.sql). Any other algorithm is refused, and so is a JWT without `exp`:
+ * a token that never expires could not be taken back by anything but a password change.
  */
 import { jwtVerify, SignJWT } from 'jose';
+
+export interface JwtClaims {
+  id: number;
+  /** The user's token version when it was issued; 0 for JWTs without `v` (Strapi's). */
+  version: number;
+}
 
 export class Jwt {
   private key: Uint8Array;
@@ -14,19 +22,21 @@ export class Jwt {
     this.key = new TextEncoder().encode(secret);
   }
 
-  issue(userId: number): Promise<string> {
-    return new SignJWT({ id: userId })
+  issue(userId: number, version = 0): Promise<string> {
+    return new SignJWT({ id: userId, v: version })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime(this.expiresIn)
       .sign(this.key);
   }
 
-  /** The user id of a valid token; undefined when tampered, expired or not HS256. */
-  async verify(token: string): Promise<number | undefined> {
+  /** The claims of a valid token; undefined when tampered, expired, without `exp` or not HS256. */
+  async verify(token: string): Promise<JwtClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      return typeof payload.id === 'number' && Number.isInteger(payload.id) ? payload.id : undefined;
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
+      const { id, v = 0 } = payload as { id?: unknown; v?: unknown };
+      if (!Number.isSafeInteger(id) || !Number.isSafeInteger(v) || (v as number) < 0) return undefined;
+      return { id: id as number, version: v as number };
     } catch {
       return undefined;
     }

@@ -6,6 +6,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
 import { FolioError, ValidationError } from '../errors';
+import { checkAccountFields, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AccountFields } from './user-fields';
 
 export interface User {
   id: number;
@@ -26,18 +27,29 @@ interface UserRow extends Omit<User, 'confirmed' | 'blocked'> {
   password: string | null;
   roleId: number | null;
   roleType: string | null;
+  tokenVersion: number;
 }
 
 const PUBLIC_COLUMNS = ['id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt'];
-const SELECT = `SELECT ${PUBLIC_COLUMNS.map((c) => `u."${c}"`).join(', ')}, u."password", u."roleId", r."type" AS "roleType" FROM folio_users u LEFT JOIN folio_roles r ON r."id" = u."roleId"`;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const SELECT = `SELECT ${PUBLIC_COLUMNS.map((c) => `u."${c}"`).join(', ')}, u."password", u."roleId", u."tokenVersion", r."type" AS "roleType" FROM folio_users u LEFT JOIN folio_roles r ON r."id" = u."roleId"`;
 // Verified against when the user does not exist, so a failed login costs the same either way.
 // A constant (Bun.password.hash('folio-timing-equaliser'), argon2id with Bun's defaults):
 // hashing it at load cost every process ~155 ms and ~64 MiB of RSS before doing anything.
-const DUMMY_HASH = '$argon2id$v=19$m=65536,t=2,p=1$+0TNN/aNNbsssk5h9eStBWczNniLc+A+wlDDTwHkeqE$FBBcOUDMdRBJ60r5O866c5TehT+G7PDt43r9ebJkRMI';
+export const DUMMY_HASH = '$argon2id$v=19$m=65536,t=2,p=1$+0TNN/aNNbsssk5h9eStBWczNniLc+A+wlDDTwHkeqE$FBBcOUDMdRBJ60r5O866c5TehT+G7PDt43r9ebJkRMI';
 
-export const MIN_PASSWORD_LENGTH = 6;
-export const MAX_PASSWORD_LENGTH = 128;
+export const MIN_PASSWORD_LENGTH = PASSWORD_MIN_LENGTH;
+export const MAX_PASSWORD_LENGTH = PASSWORD_MAX_LENGTH;
+
+/** How passwords are hashed and checked. Replaceable, so a test can see which hash a login verified against. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+}
+
+export const bunPasswords: PasswordHasher = {
+  hash: (password) => Bun.password.hash(password),
+  verify: (password, hash) => Bun.password.verify(password, hash),
+};
 
 const toUser = (row: UserRow): User => {
   const user: Record<string, unknown> = {};
@@ -53,43 +65,47 @@ export interface NewUser {
   username: string;
   email: string;
   password: string;
-  role?: string;
+  /** A role type, or a role id. */
+  role?: string | number;
   blocked?: boolean;
+  confirmed?: boolean;
 }
 
+/** What an update may change; values are checked here, whatever the caller sent. */
+export type UserChanges = AccountFields;
+
 export class Users {
+  passwords: PasswordHasher = bunPasswords;
+
   constructor(private db: Database) {}
 
   /** Checks what a new or changed account may contain; throws 400 otherwise. */
-  static checkFields(fields: { username?: unknown; email?: unknown; password?: unknown }) {
-    const errors: { path: string[]; message: string; name: 'ValidationError'; value: unknown }[] = [];
-    const fail = (path: string, message: string, value: unknown) => errors.push({ path: [path], message, name: 'ValidationError', value });
-    if (fields.username !== undefined && (typeof fields.username !== 'string' || fields.username.trim().length < 3)) {
-      fail('username', 'username must be at least 3 characters', fields.username);
-    }
-    if (fields.email !== undefined && (typeof fields.email !== 'string' || !EMAIL.test(fields.email))) fail('email', 'email must be a valid email', fields.email);
-    if (fields.password !== undefined) {
-      if (typeof fields.password !== 'string' || fields.password.length < MIN_PASSWORD_LENGTH) {
-        fail('password', `password must be at least ${MIN_PASSWORD_LENGTH} characters`, null);
-      } else if (fields.password.length > MAX_PASSWORD_LENGTH) fail('password', `password must be at most ${MAX_PASSWORD_LENGTH} characters`, null);
-    }
-    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  static checkFields(fields: AccountFields) {
+    checkAccountFields(fields);
   }
 
   async create(input: NewUser): Promise<User> {
-    // All three are required here; checkFields alone skips absent ones (partial updates).
-    Users.checkFields({ username: input.username ?? null, email: input.email ?? null, password: input.password ?? null });
+    // All three are required here; a partial update checks only what it carries.
+    checkAccountFields(input, ['username', 'email', 'password']);
     const email = input.email.toLowerCase();
     const taken = await this.db.get('SELECT 1 AS x FROM folio_users WHERE "email" = ? OR "username" = ?', [email, input.username]);
     if (taken) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
-    const role = await this.db.get<{ id: number }>('SELECT "id" FROM folio_roles WHERE "type" = ?', [input.role ?? 'authenticated']);
-    if (!role) throw new ValidationError(`Unknown role "${input.role}"`);
+    const roleId = await this.roleId(input.role ?? 'authenticated');
     const now = new Date().toISOString();
     const id = await this.db.insert(
-      'INSERT INTO folio_users ("documentId", "username", "email", "provider", "password", "confirmed", "blocked", "roleId", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)',
-      [createId(), input.username, email, 'local', await Bun.password.hash(input.password), input.blocked ? 1 : 0, role.id, now, now, now],
+      'INSERT INTO folio_users ("documentId", "username", "email", "provider", "password", "confirmed", "blocked", "roleId", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [createId(), input.username, email, 'local', await this.passwords.hash(input.password), input.confirmed === false ? 0 : 1, input.blocked ? 1 : 0, roleId, now, now, now],
     );
     return (await this.find(id))!;
+  }
+
+  /** A role by type or id; 400 when there is none. */
+  private async roleId(role: string | number): Promise<number> {
+    // Ids beyond INTEGER's range match nothing (PostgreSQL would refuse the parameter).
+    const asId = /^\d{1,10}$/.test(String(role)) && Number(role) <= 2 ** 31 - 1 ? Number(role) : -1;
+    const found = await this.db.get<{ id: number }>('SELECT "id" FROM folio_roles WHERE "type" = ? OR "id" = ?', [String(role), asId]);
+    if (!found) throw new ValidationError(`Unknown role "${role}"`);
+    return found.id;
   }
 
   private async row(where: string, params: (string | number)[]): Promise<UserRow | undefined> {
@@ -101,10 +117,10 @@ export class Users {
     return row && toUser(row);
   }
 
-  /** The user and its role type, for request authentication. */
-  async principal(id: number): Promise<{ user: User; roleType: string | null } | undefined> {
+  /** The user, its role type and its token version (see 0004_token_version.sql), for request authentication. */
+  async principal(id: number): Promise<{ user: User; roleType: string | null; tokenVersion: number } | undefined> {
     const row = await this.row('u."id" = ?', [id]);
-    return row && { user: toUser(row), roleType: row.roleType };
+    return row && { user: toUser(row), roleType: row.roleType, tokenVersion: Number(row.tokenVersion) };
   }
 
   async list(): Promise<User[]> {
@@ -122,25 +138,39 @@ export class Users {
     );
   }
 
-  /** The user whose email (any case) or username matches and whose password is right. */
-  async authenticate(identifier: string, password: string): Promise<User | undefined> {
+  /**
+   * The user whose email (any case) or username matches and whose password is right.
+   * Exactly one password verification runs whatever the outcome (against a dummy hash of
+   * the same cost for an unknown identifier), so the answer time does not tell whether
+   * an account exists. The token version comes from the same read, so a password change
+   * racing the login cannot hand out a JWT of the new version for the old password.
+   */
+  async authenticate(identifier: string, password: string): Promise<{ user: User; tokenVersion: number } | undefined> {
     const row = await this.row('u."email" = ? OR u."username" = ?', [identifier.toLowerCase(), identifier]);
-    const ok = await Bun.password.verify(password, row?.password ?? DUMMY_HASH);
-    return row && ok ? toUser(row) : undefined;
+    const ok = await this.passwords.verify(password, row?.password ?? DUMMY_HASH);
+    return row?.password && ok ? { user: toUser(row), tokenVersion: Number(row.tokenVersion) } : undefined;
   }
 
   async checkPassword(id: number, password: string): Promise<boolean> {
     const row = await this.row('u."id" = ?', [id]);
-    return !!row?.password && (await Bun.password.verify(password, row.password));
+    return await this.passwords.verify(password, row?.password ?? DUMMY_HASH) && !!row?.password;
   }
 
-  async setPassword(id: number, password: string): Promise<void> {
-    Users.checkFields({ password });
-    await this.db.run('UPDATE folio_users SET "password" = ?, "resetPasswordToken" = NULL, "updatedAt" = ? WHERE "id" = ?', [
-      await Bun.password.hash(password),
-      new Date().toISOString(),
-      id,
-    ]);
+  /**
+   * Sets a new password, forgets any reset code and moves the token version on, so every
+   * JWT issued before stops working. Returns the new version, for the JWT to answer with.
+   */
+  async setPassword(id: number, password: string): Promise<number> {
+    checkAccountFields({ password }, ['password']);
+    const hash = await this.passwords.hash(password);
+    // In a write transaction: a lone `get` goes to SQLite's reader connection.
+    const row = await this.db.transaction((tx) =>
+      tx.get<{ v: number }>(
+        'UPDATE folio_users SET "password" = ?, "resetPasswordToken" = NULL, "tokenVersion" = "tokenVersion" + 1, "updatedAt" = ? WHERE "id" = ? RETURNING "tokenVersion" AS v',
+        [hash, new Date().toISOString(), id],
+      ),
+    );
+    return Number(row?.v ?? 0);
   }
 
   /** Stores a new reset code (hashed) and returns it in clear for the e-mail; undefined for unknown emails. */
@@ -155,24 +185,33 @@ export class Users {
     return row && toUser(row);
   }
 
-  /** Partial update of an account; role by type. */
-  async update(id: number, fields: { username?: string; email?: string; password?: string; blocked?: boolean; role?: string | number }): Promise<User | undefined> {
-    Users.checkFields(fields);
+  /**
+   * Partial update of an account; role by type or id. A new password also moves the token
+   * version on (JWTs issued before stop working). Who may change what is the caller's
+   * business (the route); this checks only what the values may be.
+   */
+  async update(id: number, fields: UserChanges): Promise<User | undefined> {
+    checkAccountFields(fields);
+    const { username, email, password, blocked, confirmed, provider, role } = fields as {
+      username?: string; email?: string; password?: string; blocked?: boolean; confirmed?: boolean; provider?: string; role?: string | number;
+    };
     const sets: string[] = [];
     const values: (string | number)[] = [];
-    if (fields.username !== undefined) sets.push('"username" = ?') && values.push(fields.username);
-    if (fields.email !== undefined) sets.push('"email" = ?') && values.push(fields.email.toLowerCase());
-    if (fields.password !== undefined) sets.push('"password" = ?') && values.push(await Bun.password.hash(fields.password));
-    if (fields.blocked !== undefined) sets.push('"blocked" = ?') && values.push(fields.blocked ? 1 : 0);
-    if (fields.role !== undefined) {
-      const role = await this.db.get<{ id: number }>('SELECT "id" FROM folio_roles WHERE "type" = ? OR "id" = ?', [String(fields.role), Number(fields.role) || -1]);
-      if (!role) throw new ValidationError(`Unknown role "${fields.role}"`);
-      sets.push('"roleId" = ?') && values.push(role.id);
+    const set = (column: string, value: string | number) => (sets.push(`"${column}" = ?`), values.push(value));
+    if (username !== undefined) set('username', username);
+    if (email !== undefined) set('email', email.toLowerCase());
+    if (password !== undefined) {
+      set('password', await this.passwords.hash(password));
+      sets.push('"resetPasswordToken" = NULL', '"tokenVersion" = "tokenVersion" + 1');
     }
-    if (fields.username !== undefined || fields.email !== undefined) {
+    if (blocked !== undefined) set('blocked', blocked ? 1 : 0);
+    if (confirmed !== undefined) set('confirmed', confirmed ? 1 : 0);
+    if (provider !== undefined) set('provider', provider);
+    if (role !== undefined) set('roleId', await this.roleId(role));
+    if (username !== undefined || email !== undefined) {
       const clash = await this.db.get('SELECT 1 AS x FROM folio_users WHERE ("email" = ? OR "username" = ?) AND "id" <> ?', [
-        fields.email?.toLowerCase() ?? '',
-        fields.username ?? '',
+        email?.toLowerCase() ?? '',
+        username ?? '',
         id,
       ]);
       if (clash) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');

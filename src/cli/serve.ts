@@ -17,7 +17,16 @@ Starts the content API. Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 104857
     if (changes) console.log(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
     // Routes compile on their first request (under 1 ms each); precompiling them all added
     // ~27 ms to every cold start (bench: 70 → 43 ms median to the first /_health).
-    const app = createApp(instance, { precompile: false }).listen({ port: config.port, hostname: config.host });
+    let app: ReturnType<typeof createApp>;
+    try {
+      // Elysia asks Bun for SO_REUSEPORT by default, which let a second `folio serve` share a
+      // port already in use and split the traffic with the first, silently. Not here: fail.
+      app = createApp(instance, { precompile: false }).listen({ port: config.port, hostname: config.host, reusePort: false });
+    } catch (error) {
+      instance.close();
+      if ((error as { code?: string }).code === 'EADDRINUSE') throw new Error(`Port ${config.port} on ${config.host} is already in use`);
+      throw error;
+    }
     const url = `http://${config.host}:${app.server!.port}`;
     console.log(`Folio listening on ${url}`);
     await new Promise<void>((resolve) => {

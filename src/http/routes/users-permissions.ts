@@ -6,21 +6,26 @@ import { Elysia } from 'elysia';
 import { actionsFromTree, knownActions, permissionTree } from '../../auth/actions';
 import type { Principal } from '../../auth/access';
 import { Users } from '../../auth/users';
-import { FolioError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors';
+import { checkCredentials, checkEmail, FieldErrors, PASSWORD_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from '../../auth/user-fields';
+import { FolioError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
 import { readJsonBody } from '../body';
 import { parseQueryString } from '../query-string';
-import { RateLimiter } from '../rate-limit';
+import { clientAddress, RateLimiter } from '../rate-limit';
 import { json } from '../respond';
 
 type Body = Record<string, unknown>;
 const UP = 'plugin::users-permissions';
+/** What a user's own JWT may change on its own account (PUT /api/users/:id). */
+const PROFILE_FIELDS = ['username', 'email'];
+/** What only an API token holding `user.update` may change (a user could otherwise promote or unblock itself). */
+const ADMIN_FIELDS = ['role', 'blocked', 'confirmed', 'provider'];
 
 export function usersPermissionsRoutes(instance: Instance) {
   const { access, users, roles, jwt, config } = instance;
   // Instances sharing PostgreSQL share the counters too.
   const shared = instance.db.dialect.name === 'postgres' ? instance.db : undefined;
-  const limiter = new RateLimiter(config.authRateLimit.max, config.authRateLimit.windowMs, shared);
+  const limiter = new RateLimiter({ ...config.authRateLimit, shared });
 
   async function begin(request: Request, action: string): Promise<Principal> {
     const principal = await access.authenticate(request.headers.get('authorization'));
@@ -46,11 +51,21 @@ export function usersPermissionsRoutes(instance: Instance) {
     if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`);
     return value;
   };
+  /** Required strings of a password route, capped before anything hashes them; yup's field errors otherwise. */
+  const passwords = (input: Body, fields: Record<string, number>): Record<string, string> => {
+    const errors = new FieldErrors();
+    for (const [name, max] of Object.entries(fields)) {
+      if (errors.string(name, input[name], { required: true, max }) && input[name] === '') errors.add(name, `${name} is a required field`, null);
+    }
+    errors.throwIfAny();
+    return input as Record<string, string>;
+  };
   const numericId = (raw: string): number => {
     if (!/^\d+$/.test(raw)) throw new NotFoundError();
     return Number(raw);
   };
-  const withJwt = async (user: { id: number }) => ({ jwt: await jwt.issue(user.id), user });
+  /** The answer of a login: a JWT carrying the user's token version, and the user. */
+  const withJwt = async (user: { id: number }, version: number) => ({ jwt: await jwt.issue(user.id, version), user });
   /** The user, with its role when the query asks `populate=role` (or `*`, or the object form). */
   const withRole = async <U extends { id: number }>(request: Request, user: U) => {
     const populate = parseQueryString(request.url).populate;
@@ -61,18 +76,19 @@ export function usersPermissionsRoutes(instance: Instance) {
 
   const app = new Elysia({ name: 'users-permissions' })
     .onBeforeHandle(async ({ request, server, path }) => {
-      if (path.startsWith('/api/auth/')) await limiter.hit(server?.requestIP(request)?.address ?? 'unknown', path);
+      if (path.startsWith('/api/auth/')) await limiter.hit(clientAddress(request, server?.requestIP(request)?.address, config.trustProxy), path);
     })
     .post(
       '/api/auth/local',
       async ({ request }) => {
         await begin(request, 'auth.callback');
-        const { identifier, password } = await body(request);
-        if (typeof identifier !== 'string' || typeof password !== 'string') throw new ValidationError('identifier and password are required');
-        const user = await users.authenticate(identifier, password);
-        if (!user) throw new ValidationError('Invalid identifier or password');
-        if (user.blocked) throw new FolioError(400, 'ApplicationError', 'Your account has been blocked by an administrator');
-        return json(await withJwt(user));
+        // No body, or not an object, is a login without its fields: yup's two "required" errors, as Strapi's.
+        const data = await readJsonBody(request, config.bodyLimit);
+        const { identifier, password } = checkCredentials(data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : {});
+        const found = await users.authenticate(identifier, password);
+        if (!found) throw new ValidationError('Invalid identifier or password');
+        if (found.user.blocked) throw new FolioError(400, 'ApplicationError', 'Your account has been blocked by an administrator');
+        return json(await withJwt(found.user, found.tokenVersion));
       },
       { parse: 'none' },
     )
@@ -83,7 +99,8 @@ export function usersPermissionsRoutes(instance: Instance) {
         if (!config.allowRegister) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
         const { username, email, password } = await body(request, ['username', 'email', 'password']);
         const user = await users.create({ username: username as string, email: email as string, password: password as string });
-        return json(await withJwt(user));
+        // A new account's token version is 0.
+        return json(await withJwt(user, 0));
       },
       { parse: 'none' },
     )
@@ -91,15 +108,15 @@ export function usersPermissionsRoutes(instance: Instance) {
       '/api/auth/change-password',
       async ({ request }) => {
         const user = userOf(await begin(request, 'auth.changePassword'));
-        const input = await body(request, ['currentPassword', 'password', 'passwordConfirmation']);
-        const password = text(input.password, 'password');
-        if (password !== input.passwordConfirmation) throw new ValidationError('Passwords do not match');
-        if (!(await users.checkPassword(user.id, text(input.currentPassword, 'currentPassword')))) {
-          throw new ValidationError('The provided current password is invalid');
-        }
-        if (input.currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
-        await users.setPassword(user.id, password);
-        return json(await withJwt(user));
+        const input = passwords(await body(request, ['currentPassword', 'password', 'passwordConfirmation']), {
+          currentPassword: PASSWORD_MAX_LENGTH, password: PASSWORD_MAX_LENGTH, passwordConfirmation: PASSWORD_MAX_LENGTH,
+        });
+        if (input.password !== input.passwordConfirmation) throw new ValidationError('Passwords do not match');
+        Users.checkFields({ password: input.password });
+        if (!(await users.checkPassword(user.id, input.currentPassword!))) throw new ValidationError('The provided current password is invalid');
+        if (input.currentPassword === input.password) throw new ValidationError('Your new password must be different than your current password');
+        // The answer's JWT carries the new version; every earlier one stops working.
+        return json(await withJwt(user, await users.setPassword(user.id, input.password!)));
       },
       { parse: 'none' },
     )
@@ -107,7 +124,7 @@ export function usersPermissionsRoutes(instance: Instance) {
       '/api/auth/forgot-password',
       async ({ request }) => {
         await begin(request, 'auth.forgotPassword');
-        const email = text((await body(request, ['email'])).email, 'email');
+        const email = checkEmail((await body(request, ['email'])).email);
         const code = await users.createResetCode(email);
         // The same answer whether or not the address exists, so it cannot be used to probe accounts.
         if (code) {
@@ -125,13 +142,14 @@ export function usersPermissionsRoutes(instance: Instance) {
       '/api/auth/reset-password',
       async ({ request }) => {
         await begin(request, 'auth.resetPassword');
-        const input = await body(request, ['code', 'password', 'passwordConfirmation']);
-        const password = text(input.password, 'password');
-        if (password !== input.passwordConfirmation) throw new ValidationError('Passwords do not match');
-        const user = await users.findByResetCode(text(input.code, 'code'));
+        const input = passwords(await body(request, ['code', 'password', 'passwordConfirmation']), {
+          code: RESET_CODE_MAX_LENGTH, password: PASSWORD_MAX_LENGTH, passwordConfirmation: PASSWORD_MAX_LENGTH,
+        });
+        if (input.password !== input.passwordConfirmation) throw new ValidationError('Passwords do not match');
+        Users.checkFields({ password: input.password });
+        const user = await users.findByResetCode(input.code!);
         if (!user) throw new ValidationError('Incorrect code provided');
-        await users.setPassword(user.id, password);
-        return json(await withJwt(user));
+        return json(await withJwt(user, await users.setPassword(user.id, input.password!)));
       },
       { parse: 'none' },
     )
@@ -157,27 +175,33 @@ export function usersPermissionsRoutes(instance: Instance) {
       '/api/users',
       async ({ request }) => {
         await begin(request, 'user.create');
-        const input = await body(request, ['username', 'email', 'password', 'role', 'blocked']);
-        const user = await users.create({
-          username: input.username as string,
-          email: input.email as string,
-          password: input.password as string,
-          role: input.role === undefined ? undefined : String(input.role),
-          blocked: input.blocked === true,
-        });
-        return json(user, 201);
+        const input = await body(request, ['username', 'email', 'password', 'role', 'blocked', 'confirmed']);
+        // Users.create checks every value (types and caps), not only the ones a caller should send.
+        return json(await users.create(input as never), 201);
       },
       { parse: 'none' },
     )
     .put(
       '/api/users/:id',
       async ({ request, params }) => {
-        await begin(request, 'user.update');
+        const principal = await begin(request, 'user.update');
         const id = numericId(params.id);
+        // With `user.update` granted to a role, its users may edit their own profile, nothing more:
+        // other accounts, and role, blocked & co., need an API token holding the action.
+        const asUser = principal.kind !== 'token';
+        if (asUser && (principal.kind !== 'user' || principal.user.id !== id)) throw new ForbiddenError();
         if (!(await users.find(id))) throw new NotFoundError();
-        const input = await body(request, ['username', 'email', 'password', 'role', 'blocked']);
-        Users.checkFields(input);
-        return json(await users.update(id, input as never));
+        const input = await body(request, [...PROFILE_FIELDS, ...ADMIN_FIELDS, 'password']);
+        if (asUser) {
+          if (Object.keys(input).some((k) => ADMIN_FIELDS.includes(k))) throw new ForbiddenError();
+          // change-password asks for the current one; a stolen JWT alone must not set a new one.
+          if ('password' in input) {
+            const errors = new FieldErrors();
+            errors.add('password', 'password cannot be changed here: use /api/auth/change-password or /api/auth/reset-password', null);
+            errors.throwIfAny();
+          }
+        }
+        return json(await users.update(id, input));
       },
       { parse: 'none' },
     )
