@@ -5,9 +5,12 @@
  */
 import { basename } from 'node:path';
 import { PayloadTooLargeError, ValidationError } from '../errors';
+import { unstorableText } from '../text';
 import type { FileFormat } from './file-row';
 import { processImage, type ResizedImage } from './images';
-import { bytesToKb, checkFilename, detectType, extensionOf, generateHash } from './naming';
+import { bytesToKb, checkFilename, checkNameLength, extensionOf, generateHash, MAX_NAME_LENGTH } from './naming';
+import { checkFileType, type TypePolicy } from './policy';
+import { storedType, witnesses } from './sniff';
 
 export interface FileInfo {
   name?: string | null;
@@ -44,6 +47,12 @@ function checkInfo(value: unknown, path: (string | number)[]): FileInfo {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined) continue;
     if (v !== null && typeof v !== 'string') throw invalidInfo(`${key} must be a string`, [...path, key], v);
+    // The length first: nothing else may look at a 40,000-character name.
+    if (key === 'name' && v !== null && v.length > MAX_NAME_LENGTH) {
+      throw invalidInfo(`name must be at most ${MAX_NAME_LENGTH} characters`, [...path, key], `${v.slice(0, 32)}…`);
+    }
+    const unstorable = v === null ? undefined : unstorableText(v);
+    if (unstorable) throw invalidInfo(`${key} ${unstorable}`, [...path, key], v);
     info[key] = v;
   }
   // Strapi also takes `folder`; folders are not supported, so it and unknown keys are ignored.
@@ -53,8 +62,10 @@ function checkInfo(value: unknown, path: (string | number)[]): FileInfo {
 /**
  * `fileInfo` as multipart sends it: one JSON string (an object, or an array with one
  * object per file) or one JSON string per file. Objects (a JSON body) are taken as they are.
+ * With several files, a single object is a 400, as Strapi's `fileInfo must be a array`:
+ * it cannot say which file it describes.
  */
-export function parseFileInfo(values: unknown[]): FileInfo[] {
+export function parseFileInfo(values: unknown[], fileCount = 1): FileInfo[] {
   const parsed = values.map((v, i) => {
     if (typeof v !== 'string') return v;
     try {
@@ -64,20 +75,44 @@ export function parseFileInfo(values: unknown[]): FileInfo[] {
     }
   });
   if (parsed.length === 1 && Array.isArray(parsed[0])) return parsed[0].map((v, i) => checkInfo(v, ['fileInfo', i]));
+  if (fileCount > 1 && parsed.length === 1 && typeof parsed[0] === 'object' && parsed[0] !== null) {
+    throw invalidInfo('fileInfo must be an array with one object per file when several files are uploaded', ['fileInfo'], parsed[0]);
+  }
   return parsed.map((v, i) => checkInfo(v, parsed.length > 1 ? ['fileInfo', i] : ['fileInfo']));
 }
 
 export const tooBig = () => new PayloadTooLargeError('FileTooBig');
 
-/** Reads, types and names one uploaded file; images get dimensions and formats. */
-export async function prepareFile(file: File, info: FileInfo, sizeLimit: number): Promise<PreparedFile> {
+/** An upload whose size, name and type passed; its bytes read, nothing decoded yet. */
+export interface InspectedFile {
+  filename: string;
+  info: FileInfo;
+  bytes: Uint8Array;
+  mime: string;
+  sniffedExt?: string;
+}
+
+/**
+ * The cheap checks, run on every file of a request before any image is decoded or any
+ * byte written: size, file name (length first), then the type policy on every witness
+ * of the file's type, so one refused file stops the whole request.
+ */
+export async function inspectFile(file: File, info: FileInfo, sizeLimit: number, policy: TypePolicy): Promise<InspectedFile> {
   if (file.size > sizeLimit) throw tooBig();
   const filename = file.name || 'unnamed';
   checkFilename(filename);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const { mime, sniffedExt } = await detectType(bytes, filename, file.type);
+  const w = await witnesses(bytes, filename, file.type);
+  checkFileType(filename, w, policy);
+  return { filename, info, bytes, mime: storedType(w), sniffedExt: w.sniffedExt };
+}
+
+/** Names an inspected file; images get dimensions and formats. */
+export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: InspectedFile): Promise<PreparedFile> {
   const ext = extensionOf(filename, mime, sniffedExt);
+  // NFC may lengthen a name a little; the stored name stays within the limit too.
   const name = (info.name || filename).normalize();
+  checkNameLength(name, 'File name');
   const image = await processImage(bytes, mime);
   return {
     name,

@@ -14,14 +14,15 @@ import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
 import { FILE_COLUMNS, toFileObject, type FileFormat, type FileObject } from './file-row';
 import { listFiles } from './list';
-import { formatsOf, prepareFile, storedName, type FileInfo, type PreparedFile } from './prepare';
+import { typePolicy, type TypePolicy } from './policy';
+import { formatsOf, inspectFile, prepareFile, storedName, tooBig, type FileInfo, type InspectedFile, type PreparedFile } from './prepare';
 import { LocalStorage } from './storage';
 
 export interface UploadDeps {
   db: Database;
   registry: Registry;
   locales: Locales;
-  config: { uploadsDir: string; uploadLimit: number; defaultLimit: number; maxLimit: number };
+  config: { uploadsDir: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[] };
 }
 
 /** Every name a stored file occupies on disk: the original and its formats. */
@@ -38,9 +39,11 @@ function filesToWrite(file: PreparedFile, hash: string, ext: string): [string, U
 
 export class UploadService {
   readonly storage: LocalStorage;
+  readonly policy: TypePolicy;
 
   constructor(private deps: UploadDeps) {
     this.storage = new LocalStorage(deps.config.uploadsDir);
+    this.policy = typePolicy(deps.config);
   }
 
   private get db() {
@@ -66,9 +69,15 @@ export class UploadService {
     const defaultLocale = await this.deps.locales.defaultCode();
     // Refuse a wrong refId before any image work; checked again inside the transaction.
     if (target) await targetRows(this.db, target, defaultLocale);
+    // Sizes first, as the multipart parser would (413 before any 400); then every file
+    // passes the cheap checks (name, type, the field's allowed types) before any is
+    // decoded: one refused file refuses the request, and nothing has been written yet.
+    if (files.some((f) => f.size > this.deps.config.uploadLimit)) throw tooBig();
+    const inspected: InspectedFile[] = [];
+    for (let i = 0; i < files.length; i++) inspected.push(await inspectFile(files[i]!, infos[i] ?? {}, this.deps.config.uploadLimit, this.policy));
+    if (target) checkAllowedTypes(target, inspected.map((f) => f.mime));
     const prepared: PreparedFile[] = [];
-    for (let i = 0; i < files.length; i++) prepared.push(await prepareFile(files[i]!, infos[i] ?? {}, this.deps.config.uploadLimit));
-    if (target) checkAllowedTypes(target, prepared.map((p) => p.mime));
+    for (const file of inspected) prepared.push(await prepareFile(file));
 
     const written: string[] = [];
     try {
@@ -143,7 +152,7 @@ export class UploadService {
   async replace(id: string, file: File, info: FileInfo): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    const prepared = await prepareFile(file, info, this.deps.config.uploadLimit);
+    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy));
     const { hash, ext } = existing;
     const stage = `~${randomBytes(6).toString('hex')}_`;
     const staged: [string, string][] = [];

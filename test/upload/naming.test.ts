@@ -29,7 +29,8 @@ describe('names and sizes', () => {
     expect((await detectType(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'a.svg', '')).mime).toBe('image/svg+xml');
     expect((await detectType(new TextEncoder().encode('a,b'), 'data.csv', '')).mime).toBe('text/csv');
     expect((await detectType(new TextEncoder().encode('???'), 'noext', 'application/x-custom')).mime).toBe('application/x-custom');
-    expect((await detectType(new TextEncoder().encode('???'), 'noext', '')).mime).toBe('application/octet-stream');
+    expect((await detectType(new TextEncoder().encode('???'), 'noext', '')).mime).toBe('text/plain');
+    expect((await detectType(new Uint8Array([0, 1, 2, 0xff]), 'noext', '')).mime).toBe('application/octet-stream');
   });
 });
 

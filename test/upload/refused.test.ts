@@ -88,7 +88,7 @@ describe('refused uploads', () => {
     try {
       expect(small.instance.config.uploadLimit).toBe(5000);
       await small.instance.roles.grant('public', UPLOAD_ACTIONS);
-      expect((await upload(small.url, { files: [{ bytes: new Uint8Array(4000), filename: 'fits.bin' }] })).status).toBe(201);
+      expect((await upload(small.url, { files: [{ bytes: 'x'.repeat(4000), filename: 'fits.txt' }] })).status).toBe(201);
       await refused({ files: [{ bytes: new Uint8Array(6000), filename: 'big.bin' }] }, 413, 'PayloadTooLargeError', /^FileTooBig$/, small);
       await refused(
         { files: [{ bytes: new Uint8Array(10), filename: 'ok.bin' }, { bytes: new Uint8Array(6000), filename: 'big.bin' }] },

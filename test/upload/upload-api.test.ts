@@ -123,31 +123,49 @@ describe('POST /api/upload', () => {
 });
 
 describe('GET /api/upload/files', () => {
+  // A server of its own with known files, so these tests also pass alone (`-t`) and
+  // whatever the tests above stored.
+  let listing: TestServer;
+  beforeAll(async () => {
+    listing = await startServer();
+    await listing.instance.roles.grant('public', UPLOAD_ACTIONS);
+    const files = [
+      { bytes: tinyPng, filename: 'red-dot.png', type: 'image/png' },
+      { bytes: await makeImage(300, 200), filename: 'Big Picture.png', type: 'image/png' },
+      { bytes: await makeImage(20, 10, 'image/jpeg'), filename: 'photo.jpg', type: 'image/jpeg' },
+      { bytes: 'hello', filename: 'notes.txt', type: 'text/plain' },
+      { bytes: tinyPng, filename: 'last.png', type: 'image/png' },
+    ];
+    expect((await upload(listing.url, { files })).status).toBe(201);
+  });
+  afterAll(() => listing.stop());
+
   it('lists every file as a bare array, sorted, paginated and filtered on name, mime and ext', async () => {
-    const all = await server.call('GET', '/api/upload/files');
+    const all = await listing.call('GET', '/api/upload/files');
     expect(all.status).toBe(200);
     expect(Array.isArray(all.body)).toBe(true);
+    expect(all.body.map((f: any) => f.name)).toEqual(['red-dot.png', 'Big Picture.png', 'photo.jpg', 'notes.txt', 'last.png']);
     const ids = all.body.map((f: any) => f.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
     expect(Object.keys(all.body[0])).toEqual(FILE_KEYS);
 
-    const desc = await server.call('GET', '/api/upload/files?sort=id:desc');
+    const desc = await listing.call('GET', '/api/upload/files?sort=id:desc');
     expect(desc.body.map((f: any) => f.id)).toEqual([...ids].reverse());
-    const page2 = await server.call('GET', '/api/upload/files?pagination[page]=2&pagination[pageSize]=2&sort[0]=id:asc');
+    const page2 = await listing.call('GET', '/api/upload/files?pagination[page]=2&pagination[pageSize]=2&sort[0]=id:asc');
     expect(page2.body.map((f: any) => f.id)).toEqual(ids.slice(2, 4));
 
-    const jpegs = await server.call('GET', '/api/upload/files?filters[mime][$eq]=image/jpeg');
+    const jpegs = await listing.call('GET', '/api/upload/files?filters[mime][$eq]=image/jpeg');
     expect(jpegs.body.map((f: any) => f.name)).toEqual(['photo.jpg']);
-    const texts = await server.call('GET', '/api/upload/files?filters[ext][$eq]=.txt');
+    const texts = await listing.call('GET', '/api/upload/files?filters[ext][$eq]=.txt');
     expect(texts.body.map((f: any) => f.name)).toEqual(['notes.txt']);
-    const named = await server.call('GET', '/api/upload/files?filters[name][$containsi]=PICTURE&fields[0]=name&fields[1]=width');
-    expect(named.body).toEqual([{ id: expect.any(Number), documentId: expect.any(String), name: 'Big Picture.png', width: 1200 }]);
+    const named = await listing.call('GET', '/api/upload/files?filters[name][$containsi]=PICTURE&fields[0]=name&fields[1]=width');
+    expect(named.body).toEqual([{ id: expect.any(Number), documentId: expect.any(String), name: 'Big Picture.png', width: 300 }]);
   });
 
   it('refuses unknown parameters and fields with 400', async () => {
-    expect((await server.call('GET', '/api/upload/files?bogus=1')).status).toBe(400);
-    expect((await server.call('GET', '/api/upload/files?filters[nope][$eq]=1')).status).toBe(400);
-    expect((await server.call('GET', '/api/upload/files?sort=nope')).status).toBe(400);
+    expect((await listing.call('GET', '/api/upload/files?bogus=1')).status).toBe(400);
+    expect((await listing.call('GET', '/api/upload/files?filters[nope][$eq]=1')).status).toBe(400);
+    expect((await listing.call('GET', '/api/upload/files?sort=nope')).status).toBe(400);
   });
 });
 

@@ -9,7 +9,9 @@
 import { Elysia } from 'elysia';
 import { FolioError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
+import { declaredPartTypes } from '../../upload/multipart';
 import { parseFileInfo } from '../../upload/prepare';
+import { servedFileHeaders } from '../../upload/serve-headers';
 import { UploadService } from '../../upload/service';
 import { readJsonBody } from '../body';
 import { parseQueryString } from '../query-string';
@@ -36,15 +38,24 @@ async function readUploadBody(request: Request, uploadLimit: number, bodyLimit: 
     // The total is checked before anything is read; each file is checked again once parsed.
     if (Number(request.headers.get('content-length') ?? 0) > uploadLimit + MULTIPART_OVERHEAD) throw new PayloadTooLargeError('FileTooBig');
     let form: Awaited<ReturnType<Request['formData']>>;
+    let declared: string[] | undefined;
     try {
-      form = await request.formData();
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      declared = declaredPartTypes(bytes, type, 'files');
+      form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
     } catch {
       throw new ValidationError('Invalid multipart body');
     }
+    // Bun and the scan must agree on which parts are files, or the types could be paired wrongly.
+    const count = form.getAll('files').length;
+    if (count > 0 && declared?.length !== count) throw new ValidationError('Invalid multipart body');
+    let index = 0;
     form.forEach((value: unknown, key: string) => {
       if (key === 'files') {
-        // An empty file part is what a form sends when no file was chosen.
-        if (value instanceof Blob && value.size > 0) body.files.push(value as File);
+        const declaredType = declared![index++]!;
+        // An empty file part is what a form sends when no file was chosen. Bun typed the
+        // File from its name; the policy wants what the client declared.
+        if (value instanceof Blob && value.size > 0) body.files.push(new File([value], (value as File).name, { type: declaredType }));
       } else (body.fields[key] ??= []).push(value);
     });
     return body;
@@ -76,8 +87,11 @@ export function uploadRoutes(instance: Instance) {
 
   const fileNotFound = () => new NotFoundError('file.notFound');
 
-  /** Stored bytes with the type their extension names; `nosniff` so browsers never guess otherwise. */
-  function serve(raw: string, head: boolean) {
+  /**
+   * Stored bytes with the type their extension names; `nosniff` so browsers never guess
+   * otherwise, a sandboxing CSP, and anything but media as a download (serve-headers.ts).
+   */
+  function serve(raw: string, head: boolean, set: { headers: Record<string, unknown> }) {
     let name: string;
     try {
       // Route params arrive still percent-encoded; decoded `..%2F` is refused by the storage.
@@ -88,7 +102,9 @@ export function uploadRoutes(instance: Instance) {
     const path = service.storage.existing(name);
     if (!path) throw new NotFoundError();
     const file = Bun.file(path);
-    const headers = { 'content-type': file.type, 'content-length': String(file.size), 'cache-control': 'public, max-age=60', 'x-content-type-options': 'nosniff' };
+    const headers = servedFileHeaders(name, file.type, file.size);
+    // The app-wide security headers are set on every response before routing; these replace them.
+    Object.assign(set.headers, headers);
     return new Response(head ? null : file, { headers });
   }
 
@@ -107,7 +123,7 @@ export function uploadRoutes(instance: Instance) {
         }
         // Strapi checks for files before it reads fileInfo.
         if (files.length === 0) throw new ValidationError('Files are empty');
-        const infos = parseFileInfo(fields.fileInfo ?? []);
+        const infos = parseFileInfo(fields.fileInfo ?? [], files.length);
         const attach = {
           ref: textField(fields, 'ref', query),
           refId: textField(fields, 'refId', query),
@@ -134,6 +150,6 @@ export function uploadRoutes(instance: Instance) {
       if (!file) throw fileNotFound();
       return json(file);
     })
-    .get('/uploads/*', ({ params }) => serve((params as { '*': string })['*'], false))
-    .head('/uploads/*', ({ params }) => serve((params as { '*': string })['*'], true));
+    .get('/uploads/*', ({ params, set }) => serve((params as { '*': string })['*'], false, set))
+    .head('/uploads/*', ({ params, set }) => serve((params as { '*': string })['*'], true, set));
 }
