@@ -8,7 +8,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ScalarAttribute } from '../registry/types';
 import { isEmail, unstorableText } from '../text';
-import { checkBlocks, type Path } from './blocks';
+import { checkBlocks, type Path } from '../registry/fields/blocks';
 
 // TypeBox ships no formats of its own. isEmail caps the length before its pattern runs, so a
 // 160,000-character value is refused at once instead of being matched.

@@ -3,6 +3,7 @@
  * without draft & publish or i18n, so the query layer (fields, filters, sort, populate of
  * media) works on the `files` table unchanged.
  */
+import { compileFields } from './fields/index';
 import type { ContentType, MediaAttribute, ScalarAttribute, ScalarType } from './types';
 
 export const FILE_UID = 'plugin::upload.file';
@@ -26,6 +27,7 @@ export const FILE_MODEL: ContentType = {
   draftAndPublish: false,
   localized: false,
   file: '(upload plugin)',
+  fields: {},
   attributes: Object.fromEntries(
     (
       [
@@ -37,6 +39,7 @@ export const FILE_MODEL: ContentType = {
     ).map(([name, type]) => [name, scalar(name, type)]),
   ),
 };
+FILE_MODEL.fields = compileFields(FILE_MODEL.attributes);
 
 /** Whether a media attribute's `allowedTypes` (images, videos, audios, files) accept a MIME type. */
 export function allowedType(attribute: MediaAttribute, mime: string): boolean {

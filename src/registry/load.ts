@@ -10,6 +10,7 @@ import {
   SchemaError,
   type Attribute, type Component, type ContentType, type Registry, type RelationKind, type ScalarType,
 } from './types.ts';
+import { compileFields } from './fields/index';
 import { checkComponentFile, checkContentTypeFile, checkRegistry, isObject, parseSchema, type Json } from './validate.ts';
 
 export function loadRegistry(dir: string): Registry {
@@ -76,10 +77,12 @@ function toContentType(file: string, raw: Json): ContentType {
     localized,
     tableName: (raw.collectionName as string | undefined) ?? pluralName,
     attributes: {},
+    fields: {},
     file,
   };
   if (typeof info.description === 'string') ct.description = info.description;
   ct.attributes = toAttributes(raw.attributes as Json, ct.tableName, localized);
+  ct.fields = compileFields(ct.attributes);
   return ct;
 }
 
@@ -88,6 +91,8 @@ function toComponent(file: string, category: string, name: string, raw: Json): C
   const displayName = dig(raw, 'info', 'displayName');
   const tableName = (raw.collectionName as string | undefined) ??
     `components_${category.replace(/-/g, '_')}_${name.replace(/-/g, '_')}s`;
+  // Components take the locale of the entry that holds them, so their own fields are never localized.
+  const attributes = toAttributes(raw.attributes as Json, tableName, false);
   return {
     modelType: 'component',
     uid: `${category}.${name}`,
@@ -95,8 +100,8 @@ function toComponent(file: string, category: string, name: string, raw: Json): C
     name,
     displayName: typeof displayName === 'string' && displayName ? displayName : name,
     tableName,
-    // Components take the locale of the entry that holds them, so their own fields are never localized.
-    attributes: toAttributes(raw.attributes as Json, tableName, false),
+    attributes,
+    fields: compileFields(attributes),
     file,
   };
 }

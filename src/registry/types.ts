@@ -4,6 +4,8 @@
  * routes) reads these shapes, never the raw JSON.
  */
 
+import type { Field } from './fields/field';
+
 export type ScalarType =
   | 'string'
   | 'text'
@@ -111,6 +113,8 @@ export interface Model {
   tableName: string;
   /** Attributes in declaration order. */
   attributes: Record<string, Attribute>;
+  /** The compiled field of each attribute, same order (registry/fields): what to do with its values. */
+  fields: Record<string, Field>;
   /** The file it was read from, for error messages. */
   file: string;
 }

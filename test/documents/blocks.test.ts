@@ -4,7 +4,7 @@
  * cannot be stored as sent, and a bounded walk. Errors carry the path into the value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { BLOCKS_MAX_DEPTH, BLOCKS_MAX_NODES, checkBlocks, hasBlockedScheme } from '../../src/documents/blocks';
+import { BLOCKS_MAX_DEPTH, BLOCKS_MAX_NODES, checkBlocks, hasBlockedScheme } from '../../src/registry/fields/blocks';
 import { startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;

@@ -6,7 +6,7 @@
  * `data:`, read as a browser reads them) and text that cannot be stored as sent. The walk
  * is iterative and capped in depth and node count, so no value can stall or overflow it.
  */
-import { unstorableText } from '../text';
+import { unstorableText } from '../../text';
 
 /** Nodes nested deeper than this (a list in a list in a list…) are refused. */
 export const BLOCKS_MAX_DEPTH = 32;

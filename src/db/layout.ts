@@ -1,0 +1,79 @@
+/**
+ * The storage layout, in one place: every table and column name of content, version,
+ * link, component and media-link storage. Other modules ask here instead of spelling a
+ * name, so the layout can be read (and changed) in one file. See README "Storage".
+ *
+ *  - content table (one per content type): one row per version, keyed by
+ *    (documentId, locale, draft|published);
+ *  - component table (one per component): each row owned by (ownerType, ownerId, ownerField)
+ *    at a position;
+ *  - link table (one per owning relation attribute): a link belongs to the source version
+ *    and names the target by documentId (+ locale, + optional pinned status), ordered by
+ *    fractional keys on both sides;
+ *  - media links (one system table): which file sits in which field of which row, in order.
+ */
+import type { AnyModel, RelationAttribute } from '../registry/types';
+import { sql, type Sql } from './sql';
+
+/** System columns of every content table. */
+export const VERSION = {
+  id: 'id',
+  documentId: 'documentId',
+  /** '' for types without i18n, so (documentId, locale, status) stays a usable unique key. */
+  locale: 'locale',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  /** NULL marks the draft version of a draft & publish type. */
+  publishedAt: 'publishedAt',
+} as const;
+
+/** Columns naming the owner of a component row. */
+export const COMPONENT_OWNER = {
+  type: '__ownerType',
+  id: '__ownerId',
+  field: '__ownerField',
+  order: '__order',
+} as const;
+
+/** Columns of a relation link table. */
+export const LINK = {
+  id: 'id',
+  sourceId: 'sourceId',
+  targetDocumentId: 'targetDocumentId',
+  /** '' when the target has no i18n. */
+  targetLocale: 'targetLocale',
+  /** '' = the version matching the reader's status; 'draft' / 'published' pins one. */
+  targetStatus: 'targetStatus',
+  /** Order of the targets in the source's list. */
+  position: 'position',
+  /** Order of the sources in the target's (inverse) list. */
+  inversePosition: 'inversePosition',
+} as const;
+
+/** The media-link table and its columns (Strapi's upload plugin names). */
+export const MEDIA_LINKS = {
+  table: 'files_related_mph',
+  fileId: 'fileId',
+  relatedType: 'relatedType',
+  relatedId: 'relatedId',
+  field: 'field',
+  position: 'position',
+} as const;
+
+/** The uploaded files table. */
+export const FILES_TABLE = 'files';
+
+/** Prefix of every system table; content types and components may not use it. */
+export const SYSTEM_TABLE_PREFIX = 'folio_';
+
+/** Tables outside the prefix that Folio owns all the same (Strapi's names, kept for familiarity). */
+export const RESERVED_TABLES: ReadonlySet<string> = new Set([FILES_TABLE, MEDIA_LINKS.table]);
+
+/** The table of a content type or component, as an identifier. */
+export const tableOf = (model: AnyModel): Sql => sql.id(model.tableName);
+
+/** The link table of a relation attribute (owning or inverse side), as an identifier. */
+export const linkTableOf = (attribute: RelationAttribute): Sql => sql.id(attribute.linkTable);
+
+/** `alias.column` as an identifier. */
+export const column = (alias: string, name: string): Sql => sql.id(alias, name);
