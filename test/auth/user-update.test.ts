@@ -139,3 +139,17 @@ describe('an API token with user.update', () => {
     expect(await stored(u.id)).toEqual(before);
   });
 });
+
+describe('DELETE /api/users/:id when a role holds user.destroy', () => {
+  it('lets a user JWT delete only its own account: another account is 403 and stays', async () => {
+    await server.instance.roles.grant('authenticated', ['plugin::users-permissions.user.destroy']);
+    const alice = await newUser();
+    const bob = await newUser();
+    expect((await server.call('DELETE', `/api/users/${bob.id}`, { headers: bearer(alice.jwt) })).body).toEqual(FORBIDDEN);
+    expect(await stored(bob.id)).toBeDefined();
+    expect((await server.call('DELETE', `/api/users/${alice.id}`, { headers: bearer(alice.jwt) })).status).toBe(200);
+    expect(await stored(alice.id)).toBeUndefined();
+    expect((await server.call('DELETE', `/api/users/${bob.id}`, { headers: full() })).status).toBe(200);
+    expect(await stored(bob.id)).toBeUndefined();
+  });
+});

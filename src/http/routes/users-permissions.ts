@@ -206,8 +206,12 @@ export function usersPermissionsRoutes(instance: Instance) {
       { parse: 'none' },
     )
     .delete('/api/users/:id', async ({ request, params }) => {
-      await begin(request, 'user.destroy');
-      const user = await users.delete(numericId(params.id));
+      const principal = await begin(request, 'user.destroy');
+      const id = numericId(params.id);
+      // As for updates: with `user.destroy` granted to a role, its users may delete their own
+      // account only; deleting others takes an API token holding the action.
+      if (principal.kind !== 'token' && (principal.kind !== 'user' || principal.user.id !== id)) throw new ForbiddenError();
+      const user = await users.delete(id);
       if (!user) throw new NotFoundError();
       return json(user);
     })
