@@ -25,6 +25,28 @@ export interface Queryable {
   insert(sql: string, params?: SqlValue[]): Promise<number>;
   /** Several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
+  /**
+   * Inside a transaction: takes locks on these names, held until it commits or rolls back,
+   * so writers that name the same thing run one after the other. `shared` names are taken
+   * in shared mode: their holders run side by side and only wait for (or hold off) an
+   * exclusive holder; a name in both lists is taken exclusively. One call takes its names
+   * in an order every process shares, so two calls never wait on each other in a cycle; a
+   * transaction should take everything it can name up front, in one call.
+   * SQLite needs none (one writer at a time already): a no-op there.
+   */
+  lock(names: string[], shared?: string[]): Promise<void>;
+}
+
+/**
+ * How a PostgreSQL write transaction keeps concurrent writers apart (SQLite has one writer
+ * at a time and ignores this):
+ *  - 'serializable' (default): PostgreSQL aborts a transaction that conflicts with another
+ *    and it is retried; right without any thought, costly under contention;
+ *  - 'read committed': every statement sees the latest commits and the transaction itself
+ *    serialises what it must with `lock()`, so contention means waiting, not failing.
+ */
+export interface TransactionOptions {
+  isolation?: 'serializable' | 'read committed';
 }
 
 /** Tables and indexes as the engine has them, names lower-cased. */
@@ -48,8 +70,9 @@ export interface Database extends Queryable {
   /**
    * Runs `fn` as one write transaction: everything it does commits together or not at all.
    * Writes are serialised; reads outside a transaction never see its uncommitted work.
+   * A conflict that outlasts a few retries ends in ServiceUnavailableError (503), never a 500.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Number of statements executed so far (tests use it to prove queries are batched). */
   readonly statementCount: number;
   close(): void;

@@ -2,18 +2,30 @@
  * PostgreSQL engine over Bun's built-in client (pooled). The same SQL the SQLite engine
  * runs arrives here with `?` placeholders, renumbered to `$1…$n`.
  *
- * Write transactions run SERIALIZABLE and are retried when PostgreSQL reports a
- * serialization failure or a unique-key race, so two instances writing the same list at
- * the same moment both succeed with a consistent result instead of answering 500.
+ * Write transactions run SERIALIZABLE unless the caller asks for READ COMMITTED and
+ * serialises its own writes with `lock()` (transaction-scoped advisory locks), as the
+ * document service does: under contention those wait their turn instead of aborting. A
+ * deadlock, serialization failure or unique-key race is retried a few times; one that
+ * outlasts the retries, or a lock not granted within the lock timeout, is a 503, never a 500.
  */
+import { createHash } from 'node:crypto';
 import { SQL } from 'bun';
-import type { Database, ExistingSchema, Queryable, RunResult, SqlValue } from './database';
+import { ServiceUnavailableError } from '../errors';
+import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, TransactionOptions } from './database';
 import { postgresDialect } from './dialect';
 
+// serialization_failure, deadlock_detected, unique_violation (two writers inserting one key).
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
+const LOCK_NOT_AVAILABLE = '55P03';
 const INT8 = 20;
-// Generous: under a burst of concurrent writes SERIALIZABLE aborts many, and each retry is cheap.
-const MAX_ATTEMPTS = 30;
+const MAX_ATTEMPTS = 6;
+// Generous next to a write's few milliseconds: only a stuck holder makes a writer wait this long.
+const LOCK_TIMEOUT_MS = 5000;
+
+/** The advisory lock key of a name: 64 bits of its SHA-256, the same in every process. */
+export function lockKey(name: string): bigint {
+  return createHash('sha256').update(name).digest().readBigInt64BE(0);
+}
 
 /** `?` → `$n`, leaving quoted strings and identifiers alone. */
 export function numberPlaceholders(sql: string): string {
@@ -88,30 +100,80 @@ class PgQueryable implements Queryable {
     this.counter.count++;
     await this.client.unsafe(sql);
   }
+
+  /** Outside a transaction a lock would be released at once: a caller doing that has a bug. */
+  async lock(_names: string[], _shared?: string[]): Promise<void> {
+    throw new Error('lock() is only meaningful inside a transaction');
+  }
 }
+
+/** An open transaction: advisory locks live until it ends. */
+class PgTransaction extends PgQueryable {
+  private bounded = false;
+
+  constructor(
+    client: Client,
+    counter: { count: number },
+    private lockTimeoutMs: number,
+  ) {
+    super(client, counter);
+  }
+
+  override async lock(names: string[], shared: string[] = []): Promise<void> {
+    // key → exclusive?; sorted by key, so that two calls never wait on each other in a cycle.
+    const modes = new Map<bigint, boolean>(shared.map((name) => [lockKey(name), false]));
+    for (const name of names) modes.set(lockKey(name), true);
+    if (modes.size === 0) return;
+    const rows = [...modes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, exclusive]) => `('${key}'::bigint, ${exclusive})`);
+    this.counter.count++;
+    // The keys are numbers computed here, so they can be written inline (quoted: -2^63 has no
+    // positive twin); VALUES yields (and so locks) them in order. The timeout also bounds
+    // every row-lock wait that follows.
+    const bound = this.bounded ? '' : `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.lockTimeoutMs))}; `;
+    await this.client.unsafe(
+      `${bound}SELECT CASE WHEN x THEN pg_advisory_xact_lock(k) ELSE pg_advisory_xact_lock_shared(k) END FROM (VALUES ${rows.join(', ')}) AS v(k, x)`,
+    );
+    this.bounded = true;
+  }
+}
+
+const sqlState = (error: unknown): string | undefined => {
+  const e = error as { errno?: unknown; code?: unknown } | null;
+  const code = e?.errno ?? e?.code;
+  return code === undefined || code === null ? undefined : String(code);
+};
 
 export class PostgresDatabase extends PgQueryable implements Database {
   private sql: SQL;
+  private lockTimeoutMs: number;
 
-  constructor(readonly url: string) {
+  /** `lockTimeoutMs`: how long a write waits for a lock before giving up with a 503. */
+  constructor(
+    readonly url: string,
+    options: { lockTimeoutMs?: number } = {},
+  ) {
     const sql = new SQL(url, { max: 8, idleTimeout: 30 });
     super(sql, { count: 0 });
     this.sql = sql;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
   }
 
   get statementCount() {
     return this.counter.count;
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const mode = `isolation level ${options.isolation ?? 'serializable'}`;
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.sql.begin('isolation level serializable', (tx) => fn(new PgQueryable(tx, this.counter)))) as T;
+        return (await this.sql.begin(mode, (tx) => fn(new PgTransaction(tx, this.counter, this.lockTimeoutMs)))) as T;
       } catch (error) {
-        const code = (error as { errno?: string; code?: string }).errno ?? (error as { code?: string }).code;
-        if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(String(code))) throw error;
-        // Back off exponentially (capped), with jitter, so competing writers spread out.
-        await Bun.sleep(Math.random() * Math.min(200, 2 ** Math.min(attempt, 8)));
+        const code = sqlState(error);
+        if (code === LOCK_NOT_AVAILABLE) throw new ServiceUnavailableError('The server is busy with other writes to the same content, please retry');
+        if (!code || !RETRYABLE.has(code)) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError('The write kept conflicting with concurrent writes, please retry');
+        // Back off exponentially with jitter, so competing writers spread out.
+        await Bun.sleep(Math.random() * 5 * 2 ** attempt);
       }
     }
   }

@@ -7,7 +7,7 @@
  * they see the last committed state and never a transaction in progress.
  */
 import { Database as BunDatabase, type Statement } from 'bun:sqlite';
-import type { Database, ExistingSchema, Queryable, RunResult, SqlValue } from './database';
+import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -87,6 +87,9 @@ class Connection implements Queryable {
     this.raw.exec(sql);
   }
 
+  /** Nothing to take: every write transaction already holds the file's one write lock (BEGIN IMMEDIATE). */
+  async lock(_names: string[], _shared?: string[]): Promise<void> {}
+
   close() {
     for (const statement of this.statements.values()) statement.finalize();
     this.statements.clear();
@@ -111,7 +114,7 @@ export class SqliteDatabase implements Database {
   private counter = { count: 0 };
   private writer: Connection;
   private reader: Connection;
-  private lock = new Lock();
+  private writeLock = new Lock();
 
   constructor(readonly path: string) {
     this.writer = new Connection(openConnection(path), this.counter);
@@ -138,6 +141,7 @@ export class SqliteDatabase implements Database {
   exec(sql: string) {
     return this.transaction((tx) => tx.exec(sql));
   }
+  async lock(_names: string[], _shared?: string[]): Promise<void> {}
 
   /**
    * The reader connection's data_version moves when any other connection commits, which
@@ -163,8 +167,9 @@ export class SqliteDatabase implements Database {
     return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())), tables: tables.map((t) => t.name) };
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const release = await this.lock.acquire();
+  /** Isolation options are PostgreSQL's concern: one IMMEDIATE transaction at a time is serializable already. */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
+    const release = await this.writeLock.acquire();
     try {
       this.writer.raw.run('BEGIN IMMEDIATE');
       try {

@@ -3,7 +3,9 @@
  * The links belong to the owning documents' versions, so a write here adds, moves or
  * removes link rows owned by those versions: the draft (so the link survives the owner's
  * next publish) and, unless the write is draft-only, the published one too. The order the
- * inverse side sees lives in `inversePosition`.
+ * inverse side sees lives in `inversePosition`. The caller holds this document's incoming
+ * links and each connected owner document exclusively (./locks.ts), so the keys below are
+ * computed from lists nobody else is changing.
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';

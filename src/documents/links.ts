@@ -6,12 +6,17 @@
  *
  * Order lives in fractional keys (`position` on the owning side, `inversePosition` on
  * the other): placing an item between two others writes one row and renumbers nothing.
+ * A key is computed from the list as committed, so the caller holds the list's lock
+ * (./locks.ts: the source's document for `position`, the target's incoming links for
+ * `inversePosition`) for the whole transaction.
  */
+import { randomInt } from 'node:crypto';
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
 import type { RelationTarget, RelationWrite } from './input';
+import { inverseIsToOne, linksToLock } from './locks';
 
 /** Where the written row sits: the locale and status of the content version that owns it. */
 export interface LinkContext {
@@ -64,21 +69,23 @@ async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: 
   }
 }
 
-/** Next inverse key for a target: after the last link pointing at it. */
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Next inverse key for a target: after the last link pointing at it. Writers appending to
+ * one target's list run side by side (they share its lock, ./locks.ts) and may read the same
+ * last key, so the key gets a random fraction: still after every key the writer saw and
+ * before the next whole key, and (8 base-62 digits, the last never 0) distinct from theirs.
+ */
 async function nextInversePosition(tx: Queryable, table: string, key: LinkKey): Promise<string> {
   const q = tx.dialect.quote;
   const last = await tx.get<{ p: string | null }>(
     `SELECT MAX(${q('inversePosition')}) AS p FROM ${q(table)} WHERE ${q('targetDocumentId')} = ? AND ${q('targetLocale')} = ?`,
     [key.targetDocumentId, key.targetLocale],
   );
-  return generateKeyBetween(last?.p ?? null, null);
-}
-
-/** Whether the other side of a bidirectional relation holds one link only (oneToOne, manyToOne). */
-function inverseIsToOne(registry: Registry, attribute: RelationAttribute): boolean {
-  if (!attribute.inversedBy) return false;
-  const inverse = registry.contentType(attribute.target)?.attributes[attribute.inversedBy];
-  return inverse?.kind === 'relation' && !inverse.toMany;
+  let fraction = '';
+  for (let i = 0; i < 7; i++) fraction += DIGITS[randomInt(62)];
+  return generateKeyBetween(last?.p ?? null, null) + fraction + DIGITS[1 + randomInt(61)];
 }
 
 /**
@@ -253,11 +260,19 @@ export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: num
   for (const attribute of Object.values(model.attributes)) {
     if (attribute.kind !== 'relation' || !attribute.owner) continue;
     if (fields && !fields.includes(attribute.name)) continue;
+    const toOne = registry !== undefined && inverseIsToOne(registry, attribute);
+    if (toOne) {
+      // The copy takes each target from its other owners, as connecting it would: under the same
+      // locks (a second lock call: the targets are known only now; a rare deadlock is retried).
+      const target = registry.contentType(attribute.target)!;
+      const keys = await currentLinks(tx, attribute.linkTable, fromId);
+      await tx.lock(keys.map((key) => linksToLock(target, key.targetDocumentId)));
+    }
     await tx.run(
       `INSERT INTO ${q(attribute.linkTable)} (${q('sourceId')}, ${cols}) SELECT ?, ${cols} FROM ${q(attribute.linkTable)} WHERE ${q('sourceId')} = ?`,
       [toId, fromId],
     );
-    if (registry && inverseIsToOne(registry, attribute)) {
+    if (toOne) {
       for (const key of await currentLinks(tx, attribute.linkTable, toId)) await dropOtherOwners(tx, model, attribute, toId, key);
     }
   }

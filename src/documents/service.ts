@@ -10,13 +10,14 @@ import { createId } from '@paralleldrive/cuid2';
 import { ChangeCache } from '../db/cache';
 import type { Database, Queryable } from '../db/database';
 import { ValidationError, type FieldError } from '../errors';
-import type { AnyModel, ContentType, Registry } from '../registry/types';
+import type { AnyModel, ContentType, Registry, ScalarAttribute } from '../registry/types';
 import type { ReadQuery } from '../query/types';
 import { writeOwnedParts, copyComponents } from './components';
 import { readModelInput, type ModelWrite } from './input';
 import { writeInverseLinks } from './inverse-links';
 import { deleteLinksTo, type LinkContext } from './links';
 import type { Locales } from './locales';
+import { deleteLocks, mergeLocks, uniqueLock, writeLocks, type Locks } from './locks';
 import { copyMedia } from './media';
 import { findMany, findOne } from './read';
 import type { Row } from './rows';
@@ -28,6 +29,13 @@ export interface WriteOptions {
   status?: 'draft' | 'published';
   locale?: string;
 }
+
+/**
+ * Document writes on PostgreSQL run READ COMMITTED and take the locks of ./locks.ts first:
+ * writers of the same document or list wait their turn instead of aborting and retrying.
+ */
+const LOCKED = { isolation: 'read committed' } as const;
+const take = (tx: Queryable, locks: Locks) => tx.lock(locks.exclusive, locks.shared);
 
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
@@ -68,9 +76,9 @@ export class DocumentService {
   }
 
   /** The single type's documentId, if it has been created in any locale. */
-  async singleDocumentId(ct: ContentType): Promise<string | undefined> {
+  async singleDocumentId(ct: ContentType, from: Queryable = this.db): Promise<string | undefined> {
     const q = this.db.dialect.quote;
-    const row = await this.db.get<{ documentId: string }>(`SELECT ${q('documentId')} FROM ${q(ct.tableName)} ORDER BY id LIMIT 1`);
+    const row = await from.get<{ documentId: string }>(`SELECT ${q('documentId')} FROM ${q(ct.tableName)} ORDER BY id LIMIT 1`);
     return row?.documentId;
   }
 
@@ -105,18 +113,26 @@ export class DocumentService {
       await hashPasswords(this.registry, ct, input);
       inputs.push(input);
     }
-    const context = this.context(ct, locale, defaultLocale);
     return this.db.transaction(async (tx) => {
-      const written: Written[] = [];
-      for (const input of inputs) {
-        const key = { documentId: createId(), locale };
-        if (publish) await this.assertUnique(tx, ct, key, input);
-        await this.insertNew(tx, ct, key, input, publish, context);
-        await this.writeInverse(tx, ct, key, input, publish, defaultLocale);
-        written.push({ ...key, status: publish ? 'published' : 'draft' });
-      }
-      return written;
-    });
+      const ids = inputs.map(() => createId());
+      await take(tx, mergeLocks(items.map((data, i) => writeLocks(this.registry, ct, ids[i]!, data, true))));
+      return this.createIn(tx, ct, ids, inputs, locale, defaultLocale, publish);
+    }, LOCKED);
+  }
+
+  private async createIn(tx: Queryable, ct: ContentType, ids: string[], inputs: ModelWrite[], locale: string, defaultLocale: string, publish: boolean) {
+    // Every item's unique values in one call (see ./locks.ts: one call cannot deadlock another).
+    if (publish) await tx.lock(inputs.flatMap((input) => this.uniqueValues(ct, input).map(([a, v]) => uniqueLock(ct, a, locale, v))));
+    const context = this.context(ct, locale, defaultLocale);
+    const written: Written[] = [];
+    for (let i = 0; i < inputs.length; i++) {
+      const key = { documentId: ids[i]!, locale };
+      if (publish) await this.assertUnique(tx, ct, key, inputs[i]!, undefined, false);
+      await this.insertNew(tx, ct, key, inputs[i]!, publish, context);
+      await this.writeInverse(tx, ct, key, inputs[i]!, publish, defaultLocale);
+      written.push({ ...key, status: publish ? 'published' : 'draft' });
+    }
+    return written;
   }
 
   private async insertNew(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, publish: boolean, context: LinkContext) {
@@ -133,45 +149,57 @@ export class DocumentService {
   async update(ct: ContentType, documentId: string, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written | null> {
     const locale = await this.writeLocale(ct, options.locale);
     const defaultLocale = await this.locales.defaultCode();
+    return this.db.transaction(async (tx) => {
+      await take(tx, writeLocks(this.registry, ct, documentId, data));
+      return this.updateIn(tx, ct, documentId, data, locale, defaultLocale, options);
+    }, LOCKED);
+  }
+
+  private async updateIn(
+    tx: Queryable,
+    ct: ContentType,
+    documentId: string,
+    data: Record<string, unknown>,
+    locale: string,
+    defaultLocale: string,
+    options: WriteOptions,
+  ): Promise<Written | null> {
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     const mode = publish ? 'published' : 'draft';
     const key = { documentId, locale };
     const context = this.context(ct, locale, defaultLocale);
     const q = this.db.dialect.quote;
-
-    return this.db.transaction(async (tx) => {
-      const [rowId] = await versionIds(tx, ct, documentId, locale, ct.draftAndPublish ? 'draft' : undefined);
-      const now = new Date().toISOString();
-      let draftId: number;
-      let pendingInverse: ModelWrite | undefined;
-      if (rowId === undefined) {
-        const [baseId] = await versionIds(tx, ct, documentId, undefined, ct.draftAndPublish ? 'draft' : undefined);
-        if (baseId === undefined) return null;
-        ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, baseId, data, publish, context));
-      } else {
-        const existing = await this.storedValues(tx, ct, rowId);
-        const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing });
-        await hashPasswords(this.registry, ct, input);
-        if (publish) await this.assertUnique(tx, ct, key, input, existing);
-        const names = Object.keys(input.scalars);
-        const sets = [...names.map((n) => `${q(n)} = ?`), `${q('updatedAt')} = ?`];
-        const values = names.map((n) => {
-          const attribute = ct.attributes[n]!;
-          return attribute.kind === 'scalar' ? toColumn(attribute, input.scalars[n]) : null;
-        });
-        await tx.run(`UPDATE ${q(ct.tableName)} SET ${sets.join(', ')} WHERE id = ?`, [...values, now, rowId]);
-        await writeOwnedParts(tx, this.registry, ct, rowId, input, context);
-        draftId = rowId;
-        pendingInverse = input;
-      }
-      await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published');
-      if (ct.draftAndPublish && publish) {
-        const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now);
-        await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published');
-      }
-      await this.writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
-      return { ...key, status: publish ? 'published' : 'draft' };
-    });
+    const [rowId] = await versionIds(tx, ct, documentId, locale, ct.draftAndPublish ? 'draft' : undefined);
+    const now = new Date().toISOString();
+    let draftId: number;
+    let pendingInverse: ModelWrite | undefined;
+    if (rowId === undefined) {
+      const [baseId] = await versionIds(tx, ct, documentId, undefined, ct.draftAndPublish ? 'draft' : undefined);
+      if (baseId === undefined) return null;
+      ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, baseId, data, publish, context));
+    } else {
+      const existing = await this.storedValues(tx, ct, rowId);
+      const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing });
+      await hashPasswords(this.registry, ct, input);
+      if (publish) await this.assertUnique(tx, ct, key, input, existing);
+      const names = Object.keys(input.scalars);
+      const sets = [...names.map((n) => `${q(n)} = ?`), `${q('updatedAt')} = ?`];
+      const values = names.map((n) => {
+        const attribute = ct.attributes[n]!;
+        return attribute.kind === 'scalar' ? toColumn(attribute, input.scalars[n]) : null;
+      });
+      await tx.run(`UPDATE ${q(ct.tableName)} SET ${sets.join(', ')} WHERE id = ?`, [...values, now, rowId]);
+      await writeOwnedParts(tx, this.registry, ct, rowId, input, context);
+      draftId = rowId;
+      pendingInverse = input;
+    }
+    await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published');
+    if (ct.draftAndPublish && publish) {
+      const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now);
+      await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published');
+    }
+    await this.writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
+    return { ...key, status: publish ? 'published' : 'draft' };
   }
 
   /** A new locale of an existing document: non-localized values come from another locale. */
@@ -225,14 +253,27 @@ export class DocumentService {
     return values;
   }
 
-  /** Unique (and uid) attributes must differ from every other published document in the locale. */
-  private async assertUnique(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, existing?: Record<string, unknown>) {
-    const q = tx.dialect.quote;
-    const errors: FieldError[] = [];
+  /** The unique (and uid) values a version will hold once written. */
+  private uniqueValues(ct: ContentType, input: ModelWrite, existing?: Record<string, unknown>): [ScalarAttribute, unknown][] {
+    const values: [ScalarAttribute, unknown][] = [];
     for (const a of Object.values(ct.attributes)) {
       if (a.kind !== 'scalar' || !(a.unique || a.type === 'uid')) continue;
       const value = a.name in input.scalars ? input.scalars[a.name] : existing?.[a.name];
-      if (value === null || value === undefined) continue;
+      if (value !== null && value !== undefined) values.push([a, value]);
+    }
+    return values;
+  }
+
+  /**
+   * Unique (and uid) attributes must differ from every other published document in the locale.
+   * The value's lock keeps a concurrent write of the same value from passing the same check.
+   */
+  private async assertUnique(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, existing?: Record<string, unknown>, lock = true) {
+    const q = tx.dialect.quote;
+    const errors: FieldError[] = [];
+    const values = this.uniqueValues(ct, input, existing);
+    if (lock) await tx.lock(values.map(([a, value]) => uniqueLock(ct, a, key.locale, value)));
+    for (const [a, value] of values) {
       const clash = await tx.get(
         `SELECT 1 AS x FROM ${q(ct.tableName)} WHERE ${q(a.name)} = ? AND ${q('locale')} = ? AND ${q('publishedAt')} IS NOT NULL AND ${q('documentId')} <> ? LIMIT 1`,
         [toColumn(a, value), key.locale, key.documentId],
@@ -246,22 +287,36 @@ export class DocumentService {
   async delete(ct: ContentType, documentId: string, options: { locale?: string } = {}): Promise<number> {
     const locale = ct.localized ? (options.locale === '*' ? undefined : (options.locale ?? (await this.locales.defaultCode()))) : undefined;
     return this.db.transaction(async (tx) => {
+      await take(tx, deleteLocks(ct, documentId));
       const ids = await versionIds(tx, ct, documentId, locale);
       await deleteVersions(tx, this.registry, ct, ids);
       const remaining = locale === undefined ? [] : await versionIds(tx, ct, documentId, undefined);
       // Links pointing at the deleted versions go too; the documents holding them stay.
       await deleteLinksTo(tx, this.registry, ct, documentId, remaining.length ? locale : undefined);
       return ids.length;
-    });
+    }, LOCKED);
   }
 
-  /** Single types: update the document, or create it when it does not exist yet. */
+  /**
+   * Single types: update the document, or create it when it does not exist yet. Looked up
+   * under the type's lock, so concurrent first writes create it once.
+   */
   async upsertSingle(ct: ContentType, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
-    const documentId = await this.singleDocumentId(ct);
-    if (documentId) {
-      const written = await this.update(ct, documentId, data, options);
-      if (written) return written;
-    }
-    return this.create(ct, data, options);
+    const locale = await this.writeLocale(ct, options.locale);
+    const defaultLocale = await this.locales.defaultCode();
+    const publish = !ct.draftAndPublish || options.status !== 'draft';
+    return this.db.transaction(async (tx) => {
+      const documentId = createId();
+      // A single type's locks name the type, whichever documentId it turns out to have.
+      await take(tx, writeLocks(this.registry, ct, documentId, data));
+      const existing = await this.singleDocumentId(ct, tx);
+      if (existing) {
+        const written = await this.updateIn(tx, ct, existing, data, locale, defaultLocale, options);
+        if (written) return written;
+      }
+      const input = readModelInput(this.registry, ct, data, { mode: publish ? 'published' : 'draft', creating: true });
+      await hashPasswords(this.registry, ct, input);
+      return (await this.createIn(tx, ct, [documentId], [input], locale, defaultLocale, publish))[0]!;
+    }, LOCKED);
   }
 }
