@@ -7,6 +7,14 @@
  * engines accept once the dialect renumbers placeholders (`$1…$n` for PostgreSQL).
  */
 import type { Dialect } from './dialect';
+import type { Sql } from './sql';
+
+/**
+ * A statement: a `Sql` fragment from the builder (db/sql.ts), which carries its own
+ * parameters. Plain text with `?` placeholders and a separate parameter list is still
+ * accepted while the last callers move to the builder.
+ */
+export type Statement = Sql | string;
 
 export type SqlValue = string | number | bigint | boolean | null | Uint8Array;
 
@@ -18,11 +26,11 @@ export interface RunResult {
 /** What can run statements: the database itself, or an open transaction. */
 export interface Queryable {
   readonly dialect: Dialect;
-  all<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T[]>;
-  get<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
-  run(sql: string, params?: SqlValue[]): Promise<RunResult>;
+  all<T = Record<string, unknown>>(statement: Statement, params?: SqlValue[]): Promise<T[]>;
+  get<T = Record<string, unknown>>(statement: Statement, params?: SqlValue[]): Promise<T | undefined>;
+  run(statement: Statement, params?: SqlValue[]): Promise<RunResult>;
   /** Runs an INSERT into a table with an `id` column and returns the new id (engines differ in how). */
-  insert(sql: string, params?: SqlValue[]): Promise<number>;
+  insert(statement: Statement, params?: SqlValue[]): Promise<number>;
   /** Several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
   /**

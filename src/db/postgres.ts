@@ -11,8 +11,9 @@
 import { createHash } from 'node:crypto';
 import { SQL } from 'bun';
 import { ServiceUnavailableError } from '../errors';
-import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, TransactionOptions } from './database';
+import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement, TransactionOptions } from './database';
 import { postgresDialect } from './dialect';
+import { Sql, sql as sqlTag } from './sql';
 
 // serialization_failure, deadlock_detected, unique_violation (two writers inserting one key).
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
@@ -57,6 +58,15 @@ function pg(sql: string): string {
 
 type Client = Pick<SQL, 'unsafe'>;
 
+/** Statement text with `$n` placeholders and its parameters, from builder SQL or legacy `?` text. */
+function bind(statement: Statement, params: SqlValue[] = []): [string, SqlValue[]] {
+  if (statement instanceof Sql) {
+    const compiled = statement.compile('numbered');
+    return [compiled.text, compiled.params];
+  }
+  return [pg(statement), params];
+}
+
 class PgQueryable implements Queryable {
   readonly dialect = postgresDialect;
   constructor(
@@ -64,9 +74,10 @@ class PgQueryable implements Queryable {
     protected counter: { count: number },
   ) {}
 
-  async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+  async all<T>(statement: Statement, params?: SqlValue[]): Promise<T[]> {
     this.counter.count++;
-    const result = await this.client.unsafe(pg(sql), params as never[]);
+    const [text, values] = bind(statement, params);
+    const result = await this.client.unsafe(text, values as never[]);
     const rows = Array.from(result as Iterable<Record<string, unknown>>);
     // int8 (COUNT, BIGINT ids) arrives as text; ids and counts come back as numbers, as on SQLite.
     const int8 = ((result as { columns?: { name: string; type: number }[] }).columns ?? []).filter((c) => c.type === INT8).map((c) => c.name);
@@ -81,18 +92,20 @@ class PgQueryable implements Queryable {
     return rows as T[];
   }
 
-  async get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    return (await this.all<T>(sql, params))[0];
+  async get<T>(statement: Statement, params?: SqlValue[]): Promise<T | undefined> {
+    return (await this.all<T>(statement, params))[0];
   }
 
-  async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
+  async run(statement: Statement, params?: SqlValue[]): Promise<RunResult> {
     this.counter.count++;
-    const result = (await this.client.unsafe(pg(sql), params as never[])) as unknown as { count: number };
+    const [text, values] = bind(statement, params);
+    const result = (await this.client.unsafe(text, values as never[])) as unknown as { count: number };
     return { changes: Number(result.count ?? 0), lastInsertRowid: 0 };
   }
 
-  async insert(sql: string, params: SqlValue[] = []): Promise<number> {
-    const row = await this.get<{ id: number }>(`${sql} RETURNING "id"`, params);
+  async insert(statement: Statement, params?: SqlValue[]): Promise<number> {
+    const returning = statement instanceof Sql ? sqlTag`${statement} RETURNING "id"` : `${statement} RETURNING "id"`;
+    const row = await this.get<{ id: number }>(returning, params);
     return Number(row!.id);
   }
 

@@ -7,8 +7,9 @@
  * they see the last committed state and never a transaction in progress.
  */
 import { Database as BunDatabase, type Statement } from 'bun:sqlite';
-import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, TransactionOptions } from './database';
+import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement as SqlStatement, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
+import { Sql } from './sql';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -61,25 +62,37 @@ class Connection implements Queryable {
     return statement;
   }
 
-  allSync<T>(sql: string, params: SqlValue[] = []): T[] {
-    return this.prepare(sql).all(...(params as never[])) as T[];
+  /** The prepared statement and its parameters, from builder SQL or legacy text. */
+  private bind(statement: SqlStatement, params: SqlValue[] = []): [Statement, SqlValue[]] {
+    if (statement instanceof Sql) {
+      const compiled = statement.compile('question');
+      return [this.prepare(compiled.text), compiled.params];
+    }
+    return [this.prepare(statement), params];
   }
 
-  async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    return this.allSync<T>(sql, params);
+  allSync<T>(statement: SqlStatement, params?: SqlValue[]): T[] {
+    const [prepared, values] = this.bind(statement, params);
+    return prepared.all(...(values as never[])) as T[];
   }
 
-  async get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    return (this.prepare(sql).get(...(params as never[])) as T | null) ?? undefined;
+  async all<T>(statement: SqlStatement, params?: SqlValue[]): Promise<T[]> {
+    return this.allSync<T>(statement, params);
   }
 
-  async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
-    const result = this.prepare(sql).run(...(params as never[]));
+  async get<T>(statement: SqlStatement, params?: SqlValue[]): Promise<T | undefined> {
+    const [prepared, values] = this.bind(statement, params);
+    return (prepared.get(...(values as never[])) as T | null) ?? undefined;
+  }
+
+  async run(statement: SqlStatement, params?: SqlValue[]): Promise<RunResult> {
+    const [prepared, values] = this.bind(statement, params);
+    const result = prepared.run(...(values as never[]));
     return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
   }
 
-  async insert(sql: string, params: SqlValue[] = []): Promise<number> {
-    return (await this.run(sql, params)).lastInsertRowid;
+  async insert(statement: SqlStatement, params?: SqlValue[]): Promise<number> {
+    return (await this.run(statement, params)).lastInsertRowid;
   }
 
   async exec(sql: string): Promise<void> {
@@ -125,18 +138,18 @@ export class SqliteDatabase implements Database {
     return this.counter.count;
   }
 
-  all<T>(sql: string, params?: SqlValue[]) {
-    return this.reader.all<T>(sql, params);
+  all<T>(statement: SqlStatement, params?: SqlValue[]) {
+    return this.reader.all<T>(statement, params);
   }
-  get<T>(sql: string, params?: SqlValue[]) {
-    return this.reader.get<T>(sql, params);
+  get<T>(statement: SqlStatement, params?: SqlValue[]) {
+    return this.reader.get<T>(statement, params);
   }
   /** A lone write statement is its own transaction. */
-  run(sql: string, params?: SqlValue[]) {
-    return this.transaction((tx) => tx.run(sql, params));
+  run(statement: SqlStatement, params?: SqlValue[]) {
+    return this.transaction((tx) => tx.run(statement, params));
   }
-  insert(sql: string, params?: SqlValue[]) {
-    return this.transaction((tx) => tx.insert(sql, params));
+  insert(statement: SqlStatement, params?: SqlValue[]) {
+    return this.transaction((tx) => tx.insert(statement, params));
   }
   exec(sql: string) {
     return this.transaction((tx) => tx.exec(sql));

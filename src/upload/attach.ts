@@ -8,6 +8,7 @@
 import { allowedType } from '../registry/file-model';
 import type { Queryable } from '../db/database';
 import { writeMedia } from '../documents/media';
+import { documentLock } from '../documents/locks';
 import { versionIds } from '../documents/versions';
 import { ValidationError } from '../errors';
 import type { ContentType, MediaAttribute, Registry } from '../registry/types';
@@ -73,6 +74,9 @@ export async function targetRows(tx: Queryable, target: AttachTarget, defaultLoc
     documentId = row.documentId;
     locale ??= row.locale;
   }
+  // The same lock a document write takes: an attach racing a PUT that replaces this media
+  // field waits for it instead of leaving both sets of links behind (a no-op on SQLite).
+  await tx.lock([documentLock(ct, documentId)]);
   const scope = !ct.localized ? '' : attribute.localized ? (locale ?? defaultLocale) : undefined;
   const ids = await versionIds(tx, ct, documentId, scope);
   if (ids.length === 0) {
