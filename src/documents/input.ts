@@ -7,7 +7,7 @@
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
 import { unstorableText } from '../text';
-import { checkScalar, normaliseScalar, typeMessage, type CheckMode } from './scalars';
+import type { CheckMode, ScalarField } from '../registry/fields/index';
 
 export type Position = { before: string } | { after: string } | { start: true } | { end: true };
 
@@ -91,7 +91,7 @@ function readAttributes(
     const stored = options.existing?.[attribute.name];
     const missing = value === null || (value === undefined && (options.creating || stored === null || stored === undefined));
     if (attribute.required && strict && missing && attribute.kind === 'scalar') {
-      fail(at, typeMessage(label(at), attribute, null), null);
+      fail(at, (model.fields[attribute.name] as ScalarField).typeMessage(label(at), null), null);
       continue;
     }
     if (value === undefined) continue;
@@ -102,8 +102,9 @@ function readAttributes(
           write.scalars[attribute.name] = null;
           break;
         }
-        const normalised = normaliseScalar(attribute, value);
-        const problem = checkScalar(model.uid, attribute, normalised, options.mode, label(at));
+        const field = model.fields[attribute.name] as ScalarField;
+        const normalised = field.normalise(value);
+        const problem = field.check(normalised, options.mode, label(at));
         // A problem inside the value (a blocks node) carries its own path and value.
         if (problem) fail([...at, ...problem.path], problem.message, problem.path.length ? problem.value : value);
         else write.scalars[attribute.name] = normalised;
