@@ -8,6 +8,7 @@ import type { AnyModel, ContentType, Registry, RelationAttribute } from '../regi
 import { orderBy } from '../query/sort';
 import { and, linkedVersion, localeCondition, statusCondition } from '../query/sql';
 import { compileFilters, type FilterScope } from '../query/filters';
+import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
 import type { PopulateMap, PopulateSpec } from '../query/types';
 import { rowReader, type Row } from './rows';
 // The upload plugin owns the file object's shape; populated media answer the same one.
@@ -60,6 +61,45 @@ export async function populateRows(
         break;
     }
   }
+}
+
+/**
+ * Refuses a populated page that would serialise more than `limit` entries. A populated target
+ * is one object shared by every parent that links to it, so articles → author → articles →
+ * author… costs a query per level but multiplies the response (124 MB at 8 levels on 100
+ * articles). Each distinct object is weighed once, so this costs no more than the rows read.
+ */
+const tooLarge = (limit: number) =>
+  limitExceeded('populate', `the response would hold more than ${limit} entries; populate fewer levels or ask for a smaller page`, limit);
+
+/**
+ * Every row a populate query finds is attached to a parent, so it is serialised at least once:
+ * past the limit, stop before reading the next level (whose `IN (…)` list it would become).
+ */
+function checkFound(found: Row[], spec: PopulateSpec) {
+  if (!spec.count && found.length > REQUEST_LIMITS.responseEntries) throw tooLarge(REQUEST_LIMITS.responseEntries);
+}
+
+export function checkResponseSize(rows: Row[], populate: PopulateMap, limit: number = REQUEST_LIMITS.responseEntries): void {
+  const weights = new Map<Row, number>();
+  const weigh = (row: Row, populate: PopulateMap | undefined): number => {
+    let weight = weights.get(row);
+    if (weight !== undefined) return weight;
+    weight = 1;
+    for (const [name, spec] of Object.entries(populate ?? {})) {
+      const value = row[name];
+      if (spec.count || !value || typeof value !== 'object') continue;
+      for (const child of (Array.isArray(value) ? value : [value]) as Row[]) {
+        // Dynamic-zone items follow their component's fragment (see populateComponents).
+        weight += weigh(child, spec.on ? spec.on[child.__component as string]?.populate : spec.populate);
+        if (weight > limit) throw tooLarge(limit);
+      }
+    }
+    weights.set(row, weight);
+    return weight;
+  };
+  let total = 0;
+  for (const row of rows) if ((total += weigh(row, populate)) > limit) throw tooLarge(limit);
 }
 
 /** Puts grouped children on their parents: an object or null for to-one, a list otherwise. */
@@ -126,6 +166,7 @@ async function populateRelation(
     delete row.__locale;
     return row;
   });
+  checkFound(found, spec);
   const groups = group(found, '__parent');
   if (spec.populate && !spec.count) {
     await populateRows(db, registry, target, found, spec.populate, scope);
@@ -177,8 +218,9 @@ async function populateComponents(
       if (dynamic) out.__component = uid;
       return out;
     });
-    if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
     all.push(...found);
+    checkFound(all, spec);
+    if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
   }
   all.sort((a, b) => (a.__order as number) - (b.__order as number));
   for (const row of all) delete row.__order;
@@ -197,6 +239,7 @@ async function populateMedia(db: Queryable, owner: AnyModel, field: string, mult
       [owner.uid, field, ...rows.map((r) => r.id as number)],
     )
   ).map(parseFileRow);
+  checkFound(found, spec);
   attach(rows, field, 'id', group(found, '__parent'), !multiple, spec);
 }
 
@@ -224,6 +267,7 @@ async function populateLocalizations(
       [...rows.map((r) => r.documentId as string), ...(distinct ? ids : [])],
     )
   ).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
+  checkFound(found, spec);
   if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);
   const groups = group(found, '__parent');
   for (const row of rows) {

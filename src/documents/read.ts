@@ -1,6 +1,7 @@
 /**
  * Executes a ReadQuery: the page of versions, the total, then populate.
  */
+import { createHash } from 'node:crypto';
 import type { ChangeCache } from '../db/cache';
 import type { Queryable } from '../db/database';
 import type { ContentType, Registry } from '../registry/types';
@@ -8,7 +9,7 @@ import { compileFilters } from '../query/filters';
 import { orderBy } from '../query/sort';
 import { and, versionScope, type Fragment } from '../query/sql';
 import type { ReadQuery } from '../query/types';
-import { populateRows } from './populate';
+import { checkResponseSize, populateRows } from './populate';
 import { rowReader, type Row } from './rows';
 
 export interface PageMeta {
@@ -33,6 +34,14 @@ function whereOf(ctx: ReadContext, ct: ContentType, query: ReadQuery, extra?: Fr
   return and([scope, ...(filters ? [filters] : []), ...(extra ? [extra] : [])]);
 }
 
+/**
+ * The totals cache's key: a digest of the count statement and its values. Both come from the
+ * request (a filter tree can make a 60 KB statement), and the cache keeps up to 1,000 keys.
+ */
+function countKey(sql: string, params: Fragment['params']): string {
+  const values = JSON.stringify(params, (_, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? [...v] : v));
+  return createHash('sha256').update(sql).update('\0').update(values).digest('base64');
+}
 
 export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
   const q = ctx.db.dialect.quote;
@@ -48,12 +57,13 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
     )
   ).map(reader.read);
   await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);
+  checkResponseSize(rows, query.populate);
 
   let total: number | undefined;
   if (withCount) {
     const sql = `SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${q(ct.tableName)} t${whereSql}`;
     const count = async () => (await ctx.db.get<{ n: number }>(sql, where.params))?.n ?? 0;
-    total = ctx.counts ? await ctx.counts.get(`${sql}\0${JSON.stringify(where.params, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))}`, count) : await count();
+    total = ctx.counts ? await ctx.counts.get(countKey(sql, where.params), count) : await count();
   }
   let pagination: PageMeta;
   if (mode === 'offset') pagination = { start, limit, ...(total !== undefined ? { total } : {}) };
@@ -76,5 +86,6 @@ export async function findOne(ctx: ReadContext, ct: ContentType, documentId: str
   if (!row) return null;
   const doc = reader.read(row);
   await populateRows(ctx.db, ctx.registry, ct, [doc], query.populate, query);
+  checkResponseSize([doc], query.populate);
   return doc;
 }

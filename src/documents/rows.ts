@@ -4,6 +4,7 @@
  * updatedAt, publishedAt, locale). Private and password attributes are never selected.
  */
 import type { Dialect } from '../db/dialect';
+import { Lru } from '../lru';
 import { visibleScalars } from '../registry/fields';
 import type { AnyModel, ScalarAttribute } from '../registry/types';
 import { fromColumn } from './scalars';
@@ -16,14 +17,28 @@ export interface RowReader {
   read(row: Row): Row;
 }
 
-const readers = new Map<string, RowReader>();
+/**
+ * Readers of recent shapes. `fields` comes from the request, so the number of distinct keys is
+ * the client's to choose: the cache is bounded (a reader is ~3 KB) and keyed by the set of
+ * fields, since order and repeats do not change the reader.
+ */
+export const READER_CACHE_SIZE = 500;
+const readers = new Lru<string, RowReader>(READER_CACHE_SIZE);
+// Models are keyed by identity, not uid: two registries (tests, a reload) may define one uid differently.
+const modelIds = new WeakMap<AnyModel, number>();
+let nextModelId = 0;
+const modelId = (model: AnyModel) => {
+  let id = modelIds.get(model);
+  if (id === undefined) modelIds.set(model, (id = ++nextModelId));
+  return id;
+};
 
 /**
  * Builds (and caches) the reader for a model and an optional `fields` selection.
  * `alias` prefixes columns (`t."title"`) for queries that join.
  */
 export function rowReader(dialect: Dialect, model: AnyModel, fields?: string[], alias = 't'): RowReader {
-  const key = `${model.uid}\0${alias}\0${fields?.join(',') ?? '*'}`;
+  const key = `${dialect.name}\0${modelId(model)}\0${alias}\0${fields ? [...new Set(fields)].sort().join(',') : '*'}`;
   const cached = readers.get(key);
   if (cached) return cached;
 

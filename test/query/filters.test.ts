@@ -179,6 +179,14 @@ describe('literal characters and type coercion', () => {
     expect(await titles({ views: { $nei: '10' } })).toEqual(except('Ärger im Büro', 'hello again'));
     expect(await titles({ kind: { $eqi: 'GUIDE' } })).toEqual(sorted('ärmel hoch', 'snake_case', 'Guide to SQL'));
   });
+  it('reads a number as its text for $contains, $notContains, $startsWith and $endsWith, on both engines', async () => {
+    expect(await titles({ views: { $contains: '0' } })).toEqual(except('snake_case', 'snakeXcase'));
+    expect(await titles({ views: { $notContains: '0' } })).toEqual(sorted('snake_case', 'snakeXcase'));
+    expect(await titles({ views: { $startsWith: '1' } })).toEqual(sorted('Ärger im Büro', 'hello again'));
+    expect(await titles({ views: { $endsWith: '5' } })).toEqual(sorted('snake_case', 'snakeXcase'));
+    expect(await titles({ rating: { $contains: '.75' } })).toEqual(['Guide to SQL']);
+    expect((await get({ filters: { id: { $startsWith: '1' }, featured: { $endsWith: '1' } } })).status).toBe(200);
+  });
   it('accepts a list longer than qs arrayLimit (100), which arrives as an object', async () => {
     const wanted = [docs['Hello World'].documentId, docs['Opinion piece'].documentId];
     const many = [...Array.from({ length: 148 }, (_, i) => `missing${String(i).padStart(17, '0')}`), ...wanted];

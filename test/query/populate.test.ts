@@ -127,6 +127,15 @@ describe('populate forms', () => {
     expect(doc.blocks.map((b: any) => b.__component)).toEqual(['shared.quote', 'shared.rich-text', 'shared.media', 'shared.quote']);
     expect(doc.blocks[2].file).toMatchObject({ id: fileId, url: '/uploads/ada.png' });
   });
+  it('populates a dynamic zone given populate[zone]=* like populate[zone][populate]=*, one level into its components', async () => {
+    const star = await get(one('Rich'), { populate: { blocks: '*' } });
+    expect(star.status).toBe(200);
+    expect(star.body).toEqual((await get(one('Rich'), { populate: { blocks: { populate: '*' } } })).body);
+    expect(star.body.data.blocks[2]).toEqual({ id: expect.any(Number), __component: 'shared.media', file: expect.objectContaining({ id: fileId }) });
+    const list = await get('/api/articles', { populate: { blocks: '*' }, fields: ['title'], sort: 'id' });
+    expect(list.status).toBe(200);
+    expect(list.body.data.find((d: any) => d.title === 'Rich').blocks).toHaveLength(4);
+  });
 });
 
 describe('populated shapes', () => {

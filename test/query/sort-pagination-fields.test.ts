@@ -179,6 +179,59 @@ describe('pagination', () => {
   });
 });
 
+describe('pagination edge values', () => {
+  const envelope = (name: string, message: string) => ({ data: null, error: { status: 400, name, message, details: {} } });
+  const notInteger = (key: string, value: string) => envelope('ValidationError', `Invalid parameter at '${key}'. Expected an integer, received: ${value}`);
+  const unsafe = (key: string, value: string) => envelope('PaginationError', `Invalid '${key}' parameter. Expected a safe integer, received: ${value}`);
+  const HUGE = '99999999999999999999';
+
+  it('answers every invalid pagination value with its exact 400 envelope, never a 500', async () => {
+    const cases: [string, object][] = [
+      ['pagination[page]=-1', envelope('PaginationError', "Invalid 'page' parameter. Expected an integer >= 0, received: -1")],
+      ['pagination[page]=abc', notInteger('page', 'abc')],
+      ['pagination[page]=1.5', notInteger('page', '1.5')],
+      ['pagination[page]=1e400', notInteger('page', '1e400')],
+      ['pagination[pageSize]=abc', notInteger('pageSize', 'abc')],
+      ['pagination[start]=-x', notInteger('start', '-x')],
+      ['pagination[limit]=abc', notInteger('limit', 'abc')],
+      ['pagination[page]=1&pagination[start]=0', envelope('PaginationError', 'Cannot use both page & offset pagination in the same query')],
+      ['pagination[withCount]=maybe', envelope('ValidationError', 'Invalid withCount parameter. Expected "t","1","true","false","0","f"')],
+      [`pagination[page]=${HUGE}`, unsafe('page', HUGE)],
+      [`pagination[page]=-${HUGE}`, unsafe('page', `-${HUGE}`)],
+      [`pagination[pageSize]=${HUGE}`, unsafe('pageSize', HUGE)],
+      [`pagination[start]=${HUGE}`, unsafe('start', HUGE)],
+      [`pagination[limit]=${HUGE}`, unsafe('limit', HUGE)],
+      ['pagination[start]=1000000001', envelope('PaginationError', "Invalid 'start' parameter. Expected an integer <= 1000000000, received: 1000000001")],
+      ['pagination[page]=40000002', envelope('PaginationError', "Invalid 'page' parameter. Expected a page that starts within the first 1000000000 entries, received: 40000002")],
+    ];
+    for (const [query, expected] of cases) {
+      const response = await raw(query);
+      expect({ query, status: response.status, body: response.body }).toEqual({ query, status: 400, body: expected });
+    }
+  });
+  it('reads page 0 as page 1', async () => {
+    const zero = await get({ sort: 'title', pagination: { page: 0, pageSize: 5 } });
+    expect(zero.status).toBe(200);
+    expect(titlesOf(zero)).toEqual(ALPHABETICAL.slice(0, 5));
+    expect(zero.body.meta).toEqual({ pagination: { page: 1, pageSize: 5, pageCount: 3, total: 12 } });
+    expect((await raw('pagination[page]=0')).body.meta).toEqual({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 12 } });
+  });
+  it('answers the edge values of page, pageSize, limit and offset with their exact meta', async () => {
+    const cases: [string, object, number][] = [
+      ['pagination[page]=0&pagination[pageSize]=5', { page: 1, pageSize: 5, pageCount: 3, total: 12 }, 5],
+      ['pagination[pageSize]=0', { page: 1, pageSize: 1, pageCount: 12, total: 12 }, 1],
+      ['pagination[pageSize]=101', { page: 1, pageSize: 100, pageCount: 1, total: 12 }, 12],
+      ['pagination[limit]=-1', { start: 0, limit: 100, total: 12 }, 12],
+      ['pagination[start]=1000000000&pagination[limit]=2', { start: 1000000000, limit: 2, total: 12 }, 0],
+      ['pagination[page]=40000001', { page: 40000001, pageSize: 25, pageCount: 1, total: 12 }, 0],
+    ];
+    for (const [query, pagination, count] of cases) {
+      const response = await raw(query);
+      expect({ query, status: response.status, meta: response.body.meta, count: response.body.data?.length }).toEqual({ query, status: 200, meta: { pagination }, count });
+    }
+  });
+});
+
 describe('fields', () => {
   const keys = (doc: object) => Object.keys(doc).sort();
   it('selects a comma list, always adding id and documentId', async () => {

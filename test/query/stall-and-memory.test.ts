@@ -1,0 +1,204 @@
+/**
+ * No query string may stall the server or bloat its memory.
+ *
+ * Stall: the worst query shapes, each at and past its limit, against the example data. Each
+ * must answer 200 or 400 (never 5xx) having cost under 100 ms of CPU. CPU time of this
+ * process (user + system, `process.cpuUsage`) is what a request holds the event loop for,
+ * and unlike wall time it does not grow when other processes load the machine; the figure
+ * is the median of 3 tries after a warm-up. Before the request limits these shapes cost
+ * seconds (a 100-times repeated relation sort 0.4 s, a 500-key sort 2 s, a 16 KB one 80 s).
+ * On PostgreSQL the SQL runs in the database server: what is measured is Folio's own share.
+ *
+ * Memory: 20,000 distinct `fields` lists against a server in a child process; its RSS after
+ * a full GC grows by less than 20 MiB (each list used to stay cached for good: ~60 MiB).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import qs from 'qs';
+import { EXAMPLE_CONTENT_TYPES, startServer, type TestServer } from '../helpers/server';
+import { seedExampleData } from './example-data';
+
+const CPU_BUDGET_MS = 100;
+/** Bun refuses a request line past 16 KiB; the long shapes stay just under it. */
+const URL_BUDGET = 16_000;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+  await seedExampleData(server);
+});
+afterAll(() => server.stop());
+
+const encode = (params: object) => qs.stringify(params, { encodeValuesOnly: true });
+/** Repeats `unit(i)` joined by `sep` while the query stays under the URL budget. */
+const fill = (unit: (i: number) => string, sep: string, prefix = '') => {
+  let out = prefix;
+  for (let i = 0; ; i++) {
+    const next = `${out}${i ? sep : ''}${unit(i)}`;
+    if (next.length > URL_BUDGET) return out;
+    out = next;
+  }
+};
+
+async function cpuOf(query: string): Promise<{ status: number; cpuMs: number; wallMs: number }> {
+  const once = async () => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    const response = await fetch(`${server.url}/api/articles?${query}`);
+    await response.arrayBuffer();
+    const used = process.cpuUsage(cpu);
+    return { status: response.status, cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall };
+  };
+  await once();
+  const tries = [await once(), await once(), await once()].sort((a, b) => a.cpuMs - b.cpuMs);
+  return tries[1]!;
+}
+
+const F = ['name', 'email', 'bio', 'birthday', 'id', 'documentId', 'createdAt', 'updatedAt'];
+const OWN = ['title', 'slug', 'summary', 'kind', 'views', 'rating', 'featured', 'publishDate', 'id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
+const mentorPath = (hops: number, field: string) => ['author', ...Array(hops - 1).fill('mentor'), field].join('.');
+/** author → mentor × n → *: n + 2 levels. */
+const chain = (mentors: number): object => {
+  let node: object = { populate: '*' };
+  for (let i = 0; i < mentors; i++) node = { populate: { mentor: node } };
+  return { author: node };
+};
+const wide = (levels: number, authors: number, level = 1): object => ({
+  cover: true, gallery: true, category: true, tags: true, seo: true, links: true, blocks: true, localizations: true,
+  author: level <= authors ? { populate: { avatar: true, articles: true, mentor: true } } : true,
+  related: level < levels ? { populate: wide(levels, authors, level + 1) } : true,
+});
+const multiplied = { author: { populate: { articles: { populate: { author: { populate: { articles: true } } } } } } };
+const mentorFilter = (hops: number): object => {
+  let node: object = { name: 'Author 4' };
+  for (let i = 0; i < hops; i++) node = { mentor: node };
+  return { author: node };
+};
+
+const SHAPES: [string, string, number][] = [
+  ['the repeated relation sort of the issue (author.mentor.name 100 times)', `sort=${Array(100).fill('author.mentor.name').join(',')}`, 200],
+  ['a relation sort repeated up to the URL limit', fill(() => 'author.mentor.name', ',', 'sort='), 200],
+  ['a 500-key sort over 10 distinct keys', `sort=${Array.from({ length: 500 }, (_, i) => OWN[i % 10]).join(',')}`, 200],
+  ['a 500-key sort over every sortable field', `sort=${Array.from({ length: 500 }, (_, i) => [...OWN, ...F.map((f) => `author.${f}`)][i % 22]).join(',')}`, 400],
+  ['the costliest sort within the limits (5 keys through 4 relations each)', `sort=${F.slice(0, 5).map((f) => mentorPath(4, f)).join(',')}`, 200],
+  ['20 sort keys through one relation each', `sort=${[...F.map((f) => `author.${f}`), 'category.name', 'category.slug', 'category.id', 'category.documentId', 'category.createdAt', 'category.updatedAt', 'category.publishedAt', 'category.locale', 'seo.metaTitle', 'seo.metaDescription', 'seo.id', 'title'].join(',')}`, 200],
+  ['populate 8 levels deep with * at the bottom', encode({ populate: chain(6) }), 200],
+  ['populate 9 levels deep', encode({ populate: chain(7) }), 400],
+  ['the widest populate within the limits (98 entries)', encode({ populate: wide(8, 6) }), 200],
+  ['populate=* on a page of 100', encode({ populate: '*', pagination: { pageSize: 100 } }), 200],
+  ['a populate multiplying shared targets past 10,000 entries', encode({ populate: multiplied }), 400],
+  ['the largest multiplied populate under the cap (8,840 entries)', encode({ populate: multiplied, pagination: { pageSize: 20 } }), 200],
+  ['a filter tree of 199 keys through relations', encode({ filters: { $or: Array.from({ length: 66 }, (_, i) => ({ author: { name: `Author ${i}` } })) } }), 200],
+  ['a filter tree of 199 keys through to-many relations', encode({ filters: { $or: Array.from({ length: 49 }, (_, i) => ({ tags: { name: { $containsi: `tag ${i}` } } })) } }), 200],
+  ['a filter tree as large as the URL allows', fill((i) => `filters[$or][${i}][title]=${i}`, '&'), 400],
+  ['filters nested 10 levels through relations, 20 times over', encode({ filters: { $or: Array.from({ length: 20 }, () => mentorFilter(6)) } }), 200],
+  ['an $in list as long as the URL allows', fill((i) => `filters[id][$in]=${i}`, '&'), 200],
+  ['a $containsi list as long as the URL allows', fill((i) => `filters[summary][$containsi]=${i}x`, '&'), 200],
+  ['a URL just under the limit, of fields', fill(() => 'title', ',', 'fields='), 200],
+  ['a URL just under the limit, of repeated parameters', fill(() => 'sort=title', '&'), 400],
+];
+
+describe('no request holds the event loop for more than 100 ms', () => {
+  it.each(SHAPES)('answers %s quickly', async (_label, query, status) => {
+    expect(query.length).toBeLessThanOrEqual(URL_BUDGET);
+    const { status: answered, cpuMs, wallMs } = await cpuOf(query);
+    expect({ status: answered, withinBudget: cpuMs < CPU_BUDGET_MS, cpuMs: Math.round(cpuMs), wallMs: Math.round(wallMs) })
+      .toMatchObject({ status, withinBudget: true });
+  }, 30_000);
+});
+
+/** A server in a child process, sharing the test server's database, that reports its RSS after a full GC. */
+const CHILD = `
+const [root, data, contentTypes, databaseUrl] = process.argv.slice(2);
+const { resolveConfig } = await import(root + '/src/config.ts');
+const { openInstance } = await import(root + '/src/instance.ts');
+const { createApp } = await import(root + '/src/http/app.ts');
+const instance = await openInstance({ ...resolveConfig({ data, contentTypes }), ...(databaseUrl ? { databaseUrl } : {}) });
+const app = createApp(instance).listen({ port: 0, hostname: '127.0.0.1' });
+console.log('port ' + app.server.port);
+for await (const line of console) {
+  if (line === 'rss') {
+    Bun.gc(true);
+    console.log('rss ' + process.memoryUsage().rss);
+  }
+}
+`;
+
+/** 16 article fields give 65,535 non-empty sets; each list is a distinct set, shuffled (seeded, so runs repeat). */
+function distinctFieldLists(count: number): string[] {
+  const fields = ['id', 'documentId', 'title', 'slug', 'summary', 'body', 'kind', 'views', 'rating', 'featured', 'publishDate', 'meta', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lists: string[] = [];
+  // 7919 is prime to 65536, so the masks visit every set once before repeating.
+  for (let mask = 1; lists.length < count; mask = (mask + 7919) % 65536) {
+    const names = fields.filter((_, i) => mask & (1 << i));
+    if (names.length === 0) continue;
+    for (let i = names.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [names[i], names[j]] = [names[j]!, names[i]!];
+    }
+    lists.push(names.join(','));
+  }
+  return lists;
+}
+
+describe('memory stays bounded whatever the query strings', () => {
+  it('grows the server by less than 20 MiB over 20,000 distinct fields lists', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-memory-'));
+    const script = join(dir, 'child.ts');
+    writeFileSync(script, CHILD);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FOLIO_') && k !== 'DATABASE_URL')) as Record<string, string>;
+    const child = Bun.spawn([process.execPath, script, resolve(import.meta.dir, '../..'), server.dataDir, EXAMPLE_CONTENT_TYPES, server.instance.config.databaseUrl ?? ''], {
+      stdin: 'pipe', stdout: 'pipe', stderr: 'inherit', env,
+    });
+    try {
+      const reader = child.stdout.getReader();
+      const decoder = new TextDecoder();
+      let buffered = '';
+      const nextLine = async (): Promise<string> => {
+        for (;;) {
+          const at = buffered.indexOf('\n');
+          if (at >= 0) {
+            const line = buffered.slice(0, at);
+            buffered = buffered.slice(at + 1);
+            return line;
+          }
+          const { value, done } = await reader.read();
+          if (done) throw new Error('the child server exited');
+          buffered += decoder.decode(value, { stream: true });
+        }
+      };
+      const port = Number((await nextLine()).replace('port ', ''));
+      const rssMiB = async () => {
+        child.stdin.write('rss\n');
+        await child.stdin.flush();
+        return Number((await nextLine()).replace('rss ', '')) / 2 ** 20;
+      };
+      const send = async (lists: string[]) => {
+        let next = 0;
+        const worker = async () => {
+          while (next < lists.length) {
+            const response = await fetch(`http://127.0.0.1:${port}/api/articles?fields=${lists[next++]}&pagination[pageSize]=1`);
+            await response.arrayBuffer();
+            if (response.status !== 200) throw new Error(`answered ${response.status}`);
+          }
+        };
+        await Promise.all(Array.from({ length: 8 }, worker));
+      };
+      const lists = distinctFieldLists(25_000);
+      // Warm-up: caches fill to their caps, the JIT and the allocator settle.
+      await send(lists.slice(0, 5_000));
+      const before = await rssMiB();
+      await send(lists.slice(5_000));
+      const after = await rssMiB();
+      expect({ before: Math.round(before), after: Math.round(after), grewLessThan20MiB: after - before < 20 }).toMatchObject({ grewLessThan20MiB: true });
+    } finally {
+      child.kill();
+      await child.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
