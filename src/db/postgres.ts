@@ -67,16 +67,24 @@ function bind(statement: Statement, params: SqlValue[] = []): [string, SqlValue[
   return [pg(statement), params];
 }
 
+/** What every queryable of one database shares: the statement count, and where each text is reported. */
+interface Statements {
+  count: number;
+  /** Called with every statement text before it runs (the database bounds how many it prepares). */
+  seen(text: string): void;
+}
+
 class PgQueryable implements Queryable {
   readonly dialect = postgresDialect;
   constructor(
     protected client: Client,
-    protected counter: { count: number },
+    protected counter: Statements,
   ) {}
 
   async all<T>(statement: Statement, params?: SqlValue[]): Promise<T[]> {
     this.counter.count++;
     const [text, values] = bind(statement, params);
+    this.counter.seen(text);
     const result = await this.client.unsafe(text, values as never[]);
     const rows = Array.from(result as Iterable<Record<string, unknown>>);
     // int8 (COUNT, BIGINT ids) arrives as text; ids and counts come back as numbers, as on SQLite.
@@ -99,6 +107,7 @@ class PgQueryable implements Queryable {
   async run(statement: Statement, params?: SqlValue[]): Promise<RunResult> {
     this.counter.count++;
     const [text, values] = bind(statement, params);
+    this.counter.seen(text);
     const result = (await this.client.unsafe(text, values as never[])) as unknown as { count: number };
     return { changes: Number(result.count ?? 0), lastInsertRowid: 0 };
   }
@@ -126,7 +135,7 @@ class PgTransaction extends PgQueryable {
 
   constructor(
     client: Client,
-    counter: { count: number },
+    counter: Statements,
     private lockTimeoutMs: number,
   ) {
     super(client, counter);
@@ -156,19 +165,44 @@ const sqlState = (error: unknown): string | undefined => {
   return code === undefined || code === null ? undefined : String(code);
 };
 
+/**
+ * Distinct statement texts one pool may run before it is replaced. Bun's client prepares
+ * every distinct text on each connection and keeps it for the connection's life (so does the
+ * server), and callers control how many distinct texts there are (fields, filters and sort
+ * shapes): a fresh pool every so many bounds that memory; ordinary use never reaches it.
+ */
+const PREPARED_PER_POOL = 2000;
+
+const openPool = (url: string) => new SQL(url, { max: 8, idleTimeout: 30 });
+
 export class PostgresDatabase extends PgQueryable implements Database {
   private sql: SQL;
   private lockTimeoutMs: number;
+  private prepared = new Set<string>();
 
   /** `lockTimeoutMs`: how long a write waits for a lock before giving up with a 503. */
   constructor(
     readonly url: string,
-    options: { lockTimeoutMs?: number } = {},
+    options: { lockTimeoutMs?: number; preparedPerPool?: number } = {},
   ) {
-    const sql = new SQL(url, { max: 8, idleTimeout: 30 });
-    super(sql, { count: 0 });
+    const sql = openPool(url);
+    const budget = options.preparedPerPool ?? PREPARED_PER_POOL;
+    super(sql, { count: 0, seen: (text) => this.notePrepared(text, budget) });
     this.sql = sql;
     this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
+  }
+
+  /** Counts a statement text; past the budget, later statements go to a fresh pool and the old one closes once idle. */
+  private notePrepared(text: string, budget: number) {
+    if (this.prepared.has(text)) return;
+    this.prepared.add(text);
+    if (this.prepared.size <= budget) return;
+    const old = this.sql;
+    this.sql = openPool(this.url);
+    this.client = this.sql;
+    this.prepared = new Set([text]);
+    // close() lets queries and transactions already running on the old pool finish.
+    void old.close().catch(() => {});
   }
 
   get statementCount() {

@@ -1,23 +1,23 @@
 /**
  * Populate: loads relations, components, dynamic zones, media and localizations for a
- * page of rows with one query per attribute and level (`… IN (ids)`), never one per row.
+ * page of rows with one query per attribute and level (statements from query/populate.ts),
+ * never one per row, and attaches what it finds to the parents.
  */
-import type { Queryable, SqlValue } from '../db/database';
-import { COMPONENT_OWNER_COLUMNS as O } from '../db/schema-sync';
+import type { Queryable } from '../db/database';
+import type { Sql } from '../db/sql';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
-import { orderBy } from '../query/sort';
-import { and, linkedVersion, localeCondition, statusCondition } from '../query/sql';
-import { compileFilters, type FilterScope } from '../query/filters';
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
+import {
+  componentStatement, inverseRelationStatement, localizationsStatement, mediaStatement, owningRelationStatement, rowLocalesStatement,
+} from '../query/populate';
+import type { VersionScope } from '../query/resolve';
+import type { Row, RowReader } from '../query/select';
 import type { PopulateMap, PopulateSpec } from '../query/types';
-import { rowReader, type Row } from './rows';
 // The upload plugin owns the file object's shape; populated media answer the same one.
 import { FILE_COLUMNS, parseFileRow } from '../upload/file-row';
 
-/** The reader's status and locale (the default locale when none was asked), and what it may read. */
-export type PopulateScope = FilterScope;
-
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+/** The reader's status and locale (the default locale when none was asked). */
+export type PopulateScope = VersionScope;
 
 function group(rows: Row[], key: string): Map<unknown, Row[]> {
   const groups = new Map<unknown, Row[]>();
@@ -121,48 +121,21 @@ async function populateRelation(
   spec: PopulateSpec,
   scope: PopulateScope,
 ) {
-  const q = db.dialect.quote;
   const target = registry.contentType(attribute.target)!;
-  const reader = rowReader(db.dialect, target, spec.fields, 't');
-  const lnk = q(attribute.linkTable);
-  let sql: string;
-  let params: SqlValue[];
-  let parentKey: string | ((row: Row) => unknown);
-
+  let parentKey: string | ((row: Row) => unknown) = 'id';
+  let compiled: { statement: Sql; reader: RowReader };
   if (attribute.owner) {
-    // Links name their target by documentId; resolve the version the reader asked for.
-    parentKey = 'id';
-    const sorted = spec.sort?.length ? orderBy(db.dialect, registry, target, spec.sort, scope) : undefined;
-    const order = sorted?.sql ?? `l.${q('position')}`;
-    const filters = spec.filters ? compileFilters(db.dialect, registry, target, spec.filters, scope) : undefined;
-    sql = `SELECT l.${q('sourceId')} AS __parent, ${reader.columns} FROM ${lnk} l
-      JOIN ${q(target.tableName)} t ON ${linkedVersion(db.dialect, target, scope.status, 'l', 't')}
-      WHERE l.${q('sourceId')} IN (${marks(rows.length)})${filters?.sql ? ` AND (${filters.sql})` : ''} ORDER BY l.${q('sourceId')}, ${order}`;
-    params = [...rows.map((r) => r.id as number), ...(filters?.params ?? []), ...(sorted?.params ?? [])];
+    compiled = owningRelationStatement(db.dialect, registry, attribute, rows.map((r) => r.id as number), spec, scope);
   } else {
-    // Inverse side: the links belong to the target's rows and point at this document,
-    // in this version's locale (a list over every locale holds several).
     const parentType = model as ContentType;
     const localeOf = await parentLocales(db, parentType, rows, scope.locale);
     parentKey = (row) => `${row.documentId}\0${localeOf(row)}`;
     const locales = [...new Set(rows.map(localeOf))];
-    const pinned = target.draftAndPublish || !parentType.draftAndPublish ? '' : ` AND l.${q('targetStatus')} IN ('', ?)`;
-    const scopeSql = and([
-      statusCondition(db.dialect, target, scope.status),
-      localeCondition(db.dialect, target, scope.locale),
-      ...(spec.filters ? [compileFilters(db.dialect, registry, target, spec.filters, scope)] : []),
-    ]);
-    const sorted = spec.sort?.length ? orderBy(db.dialect, registry, target, spec.sort, scope) : undefined;
-    const order = sorted?.sql ?? `l.${q('inversePosition')}`;
-    sql = `SELECT l.${q('targetDocumentId')} AS __parent, l.${q('targetLocale')} AS __locale, ${reader.columns} FROM ${lnk} l
-      JOIN ${q(target.tableName)} t ON t.${q('id')} = l.${q('sourceId')}
-      WHERE l.${q('targetDocumentId')} IN (${marks(rows.length)}) AND l.${q('targetLocale')} IN (${marks(locales.length)})${pinned}${scopeSql.sql ? ` AND ${scopeSql.sql}` : ''}
-      ORDER BY ${order}`;
-    params = [...rows.map((r) => r.documentId as string), ...locales, ...(pinned ? [scope.status] : []), ...scopeSql.params, ...(sorted?.params ?? [])];
+    compiled = inverseRelationStatement(db.dialect, registry, parentType, attribute, rows.map((r) => r.documentId as string), locales, spec, scope);
   }
-  const found = (await db.all<Row>(sql, params)).map((r) => {
+  const found = (await db.all<Row>(compiled.statement)).map((r) => {
     const parent = r.__locale === undefined ? r.__parent : `${r.__parent}\0${r.__locale}`;
-    const row: Row = { ...reader.read(r), __parent: parent };
+    const row: Row = { ...compiled.reader.read(r), __parent: parent };
     delete row.__locale;
     return row;
   });
@@ -179,10 +152,7 @@ async function parentLocales(db: Queryable, ct: ContentType, rows: Row[], locale
   if (!ct.localized) return () => '';
   if (locale !== '*') return () => locale;
   if (rows.every((r) => typeof r.locale === 'string')) return (row) => row.locale as string;
-  const found = await db.all<{ id: number; locale: string }>(
-    `SELECT id, ${db.dialect.quote('locale')} FROM ${db.dialect.quote(ct.tableName)} WHERE id IN (${marks(rows.length)})`,
-    rows.map((r) => r.id as number),
-  );
+  const found = await db.all<{ id: number; locale: string }>(rowLocalesStatement(ct, rows.map((r) => r.id as number)));
   const byId = new Map(found.map((r) => [r.id, r.locale]));
   return (row) => byId.get(row.id as number) ?? '';
 }
@@ -198,22 +168,15 @@ async function populateComponents(
   scope: PopulateScope,
   single: boolean,
 ) {
-  const q = db.dialect.quote;
   const dynamic = owner.attributes[field]?.kind === 'dynamiczone';
+  const ids = rows.map((r) => r.id as number);
   const all: Row[] = [];
   for (const uid of uids) {
     const component = registry.component(uid)!;
     const sub = dynamic ? spec.on?.[uid] ?? (spec.on ? undefined : spec) : spec;
     if (dynamic && spec.on && !spec.on[uid]) continue;
-    const reader = rowReader(db.dialect, component, sub?.fields, 't');
-    const found = (
-      await db.all<Row>(
-        `SELECT t.${q(O.id)} AS __parent, t.${q(O.order)} AS __order, ${reader.columns} FROM ${q(component.tableName)} t
-         WHERE t.${q(O.type)} = ? AND t.${q(O.field)} = ? AND t.${q(O.id)} IN (${marks(rows.length)})
-         ORDER BY t.${q(O.id)}, t.${q(O.order)}`,
-        [owner.uid, field, ...rows.map((r) => r.id as number)],
-      )
-    ).map((r) => {
+    const { statement, reader } = componentStatement(owner, field, component, ids, sub?.fields);
+    const found = (await db.all<Row>(statement)).map((r) => {
       const out: Row = { __parent: r.__parent, __order: r.__order, ...reader.read(r) };
       if (dynamic) out.__component = uid;
       return out;
@@ -228,17 +191,8 @@ async function populateComponents(
 }
 
 async function populateMedia(db: Queryable, owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec) {
-  const q = db.dialect.quote;
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
-  const found = (
-    await db.all<Row>(
-      `SELECT r.${q('relatedId')} AS __parent, ${columns.map((c) => `f.${q(c)}`).join(', ')} FROM files_related_mph r
-       JOIN files f ON f.id = r.${q('fileId')}
-       WHERE r.${q('relatedType')} = ? AND r.${q('field')} = ? AND r.${q('relatedId')} IN (${marks(rows.length)})
-       ORDER BY r.${q('relatedId')}, r.${q('position')}`,
-      [owner.uid, field, ...rows.map((r) => r.id as number)],
-    )
-  ).map(parseFileRow);
+  const found = (await db.all<Row>(mediaStatement(owner, field, rows.map((r) => r.id as number), columns))).map(parseFileRow);
   checkFound(found, spec);
   attach(rows, field, 'id', group(found, '__parent'), !multiple, spec);
 }
@@ -252,21 +206,9 @@ async function populateLocalizations(
   spec: PopulateSpec,
   scope: PopulateScope,
 ) {
-  const q = db.dialect.quote;
-  const reader = rowReader(db.dialect, ct, spec.fields, 't');
-  const status = statusCondition(db.dialect, ct, scope.status);
-  // One version per document on the page (the usual case): leave those rows out in SQL rather
-  // than read them back only to drop them. A list over every locale needs them as each other's.
-  const ids = rows.map((r) => r.id as number);
   const distinct = new Set(rows.map((r) => r.documentId)).size === rows.length;
-  const exclude = distinct ? ` AND t.${q('id')} NOT IN (${marks(ids.length)})` : '';
-  const found = (
-    await db.all<Row>(
-      `SELECT t.${q('documentId')} AS __parent, ${reader.columns} FROM ${q(ct.tableName)} t
-       WHERE t.${q('documentId')} IN (${marks(rows.length)})${exclude}${status.sql ? ` AND ${status.sql}` : ''} ORDER BY t.${q('id')}`,
-      [...rows.map((r) => r.documentId as string), ...(distinct ? ids : [])],
-    )
-  ).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
+  const { statement, reader } = localizationsStatement(ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
+  const found = (await db.all<Row>(statement)).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
   checkFound(found, spec);
   if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);
   const groups = group(found, '__parent');

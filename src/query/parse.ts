@@ -6,9 +6,9 @@ import { PaginationError, ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import { selectableFields } from '../registry/fields';
 import { FILE_MODEL } from '../registry/file-model';
-import { checkFilters, newFilterBudget, type FilterBudget } from './filters';
+import { checkFilters, newFilterBudget, parseFilters, type FilterBudget } from './filters';
 import { REQUEST_LIMITS as L, limitExceeded, paginationOutOfRange } from './limits';
-import type { Pagination, PopulateMap, PopulateSpec, ReadQuery, SortItem, Status } from './types';
+import type { CanRead, Pagination, PopulateMap, PopulateSpec, ReadQuery, SortItem, Status } from './types';
 
 export interface QueryLimits {
   defaultLimit: number;
@@ -20,7 +20,6 @@ export const DEFAULT_LIMITS: QueryLimits = { defaultLimit: 25, maxLimit: 100 };
 const TOP_LEVEL = new Set(['filters', 'sort', 'fields', 'populate', 'status', 'locale', 'pagination']);
 
 type Raw = Record<string, unknown>;
-type CanRead = (uid: string) => boolean;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function invalidParameter(name: string, expected: string, received: unknown): ValidationError {
@@ -326,7 +325,7 @@ function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: s
     else if (key === 'filters') {
       if (!isObject(value)) throw new ValidationError(`Invalid filters parameter at ${path.join('.')}: expected an object`);
       checkFilters(value, ctx.filters);
-      spec.filters = value;
+      spec.filters = parseFilters(ctx.registry, target, value, ctx.canRead);
     } else if (key === 'populate') spec.populate = populateMap(ctx, target, value, path, depth + 1);
     else if (key === 'count') spec.count = BOOLEAN_WORDS[String(value)] ?? false;
     else throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
@@ -365,10 +364,11 @@ export function parseReadQuery(
     // Kept for types without i18n too: populated localized targets use it.
     locale: parseLocale(raw.locale, defaultLocale),
     fields: parseFields(contentType, raw.fields),
-    filters: raw.filters as Raw | undefined,
     sort: parseSort(registry, contentType, raw.sort, canRead),
     pagination: parsePagination(raw.pagination, limits),
     populate: parsePopulate(registry, contentType, raw.populate, [], canRead, filterBudget),
+    // Last, as when filters were checked while compiling: a request with several mistakes names the same one.
+    filters: raw.filters === undefined ? undefined : parseFilters(registry, contentType, raw.filters as Raw, canRead),
     canRead,
   };
 }

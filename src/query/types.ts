@@ -1,7 +1,9 @@
 /**
- * A read request in Folio's own terms, after the REST parameters have been checked.
- * The documents layer executes it; the HTTP layer never builds SQL.
+ * A read request in Folio's own terms, after the REST parameters have been checked and
+ * every name resolved: the read plan. query/parse.ts makes it, query/*.ts compile it to
+ * SQL, documents/read.ts and populate.ts run it. Nothing in a plan can fail any more.
  */
+import type { ColumnValue, ScalarField } from '../registry/fields/index';
 
 export type Status = 'draft' | 'published';
 
@@ -19,13 +21,32 @@ export interface SortItem {
   order: 'asc' | 'desc';
 }
 
-/** A filter tree over one model (see filters.ts for the operators). */
-export type FilterNode = Record<string, unknown>;
+/** Whether the caller may read a content type: populate, filters and sort only go through those. */
+export type CanRead = (uid: string) => boolean;
+
+export type TextOperator =
+  | '$eqi' | '$nei' | '$contains' | '$notContains' | '$containsi' | '$notContainsi'
+  | '$startsWith' | '$startsWithi' | '$endsWith' | '$endsWithi';
+
+/**
+ * A checked filter tree over one model (query/filters.ts parses it, query/where.ts compiles
+ * it): values are already what the column stores, names already resolved to fields.
+ */
+export type Condition =
+  | { kind: 'and' | 'or'; parts: Condition[] }
+  | { kind: 'not'; part: Condition }
+  | { kind: 'compare'; field: ScalarField; op: '=' | '<>' | '<' | '<=' | '>' | '>='; value: ColumnValue }
+  | { kind: 'in'; field: ScalarField; negate: boolean; values: ColumnValue[] }
+  | { kind: 'between'; field: ScalarField; low: ColumnValue; high: ColumnValue }
+  | { kind: 'null'; field: ScalarField; isNull: boolean }
+  | { kind: 'text'; field: ScalarField; op: TextOperator; value: string }
+  /** A related row (relation target or component) matches `condition`; `none`: no related row does (or, without a condition, exists). */
+  | { kind: 'related'; name: string; none: boolean; condition?: Condition };
 
 export interface PopulateSpec {
   fields?: string[];
   sort?: SortItem[];
-  filters?: FilterNode;
+  filters?: Condition;
   populate?: PopulateMap;
   /** `{ count: true }`: answer `{ count: n }` instead of the items. */
   count?: boolean;
@@ -41,10 +62,10 @@ export interface ReadQuery {
   /** Locale code, or '*' for every locale (lists only). */
   locale: string;
   fields?: string[];
-  filters?: FilterNode;
+  filters?: Condition;
   sort: SortItem[];
   pagination: Pagination;
   populate: PopulateMap;
   /** Whether the caller may read a content type; populate, filters and sort only go through those. */
-  canRead?: (uid: string) => boolean;
+  canRead?: CanRead;
 }
