@@ -7,7 +7,7 @@
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
 import { unstorableText } from '../text';
-import type { CheckMode, ScalarField } from '../registry/fields/index';
+import type { CheckMode, ScalarField } from '../registry/fields';
 
 export type Position = { before: string } | { after: string } | { start: true } | { end: true };
 

@@ -2,8 +2,7 @@
  * The OpenAPI 3.1 document of the content API, generated from the registry with the same
  * TypeBox schemas that check request bodies.
  */
-import { scalarSchema } from '../documents/scalars';
-import { visibleScalars } from '../registry/fields';
+import { visibleScalars, type ScalarField } from '../registry/fields';
 import type { AnyModel, Attribute, ContentType, Registry } from '../registry/types';
 
 type Schema = Record<string, unknown>;
@@ -17,10 +16,10 @@ const relationInput: Schema = {
   oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'object' }, { type: 'null' }],
 };
 
-function attributeInput(registry: Registry, attribute: Attribute): Schema {
+function attributeInput(registry: Registry, model: AnyModel, attribute: Attribute): Schema {
   switch (attribute.kind) {
     case 'scalar':
-      return { anyOf: [scalarSchema(attribute, 'published'), { type: 'null' }] };
+      return { anyOf: [(model.fields[attribute.name] as ScalarField).schema('published'), { type: 'null' }] };
     case 'relation':
       return relationInput;
     case 'media':
@@ -45,7 +44,7 @@ function inputSchema(registry: Registry, model: AnyModel): Schema {
   const properties: Schema = {};
   const required: string[] = [];
   for (const attribute of Object.values(model.attributes)) {
-    properties[attribute.name] = attributeInput(registry, attribute);
+    properties[attribute.name] = attributeInput(registry, model, attribute);
     if (attribute.required) required.push(attribute.name);
   }
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
@@ -54,7 +53,7 @@ function inputSchema(registry: Registry, model: AnyModel): Schema {
 function outputSchema(model: AnyModel): Schema {
   const properties: Schema = { id: { type: 'integer' } };
   if (model.modelType === 'contentType') properties.documentId = { type: 'string' };
-  for (const a of visibleScalars(model)) properties[a.name] = { anyOf: [scalarSchema(a, 'draft'), { type: 'null' }] };
+  for (const f of visibleScalars(model)) properties[f.name] = { anyOf: [f.schema('draft'), { type: 'null' }] };
   if (model.modelType === 'contentType') {
     for (const n of ['createdAt', 'updatedAt']) properties[n] = { type: 'string', format: 'date-time' };
     properties.publishedAt = { type: ['string', 'null'], format: 'date-time' };

@@ -5,7 +5,7 @@
  * past the request limits. where.ts turns the tree into SQL.
  */
 import { ValidationError } from '../errors';
-import { INVALID, scalarFieldOf, type ColumnValue, type ScalarField } from '../registry/fields/index';
+import { INVALID, scalarFieldOf, type ColumnValue, type ScalarField } from '../registry/fields';
 import type { AnyModel, Registry } from '../registry/types';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
 import type { CanRead, Condition, TextOperator } from './types';

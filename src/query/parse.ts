@@ -4,7 +4,7 @@
  */
 import { PaginationError, ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
-import { selectableFields } from '../registry/fields';
+import { isSelectable } from '../registry/fields';
 import { FILE_MODEL } from '../registry/file-model';
 import { checkFilters, newFilterBudget, parseFilters, type FilterBudget } from './filters';
 import { REQUEST_LIMITS as L, limitExceeded, paginationOutOfRange } from './limits';
@@ -95,9 +95,8 @@ export function parseFields(model: AnyModel, raw: unknown, path: string | null =
     for (const name of item.split(',').map((s) => s.trim())) if (name) names.push(name);
   }
   if (names.includes('*')) return undefined;
-  const allowed = selectableFields(model);
   for (const name of names) {
-    if (!allowed.has(name)) throw ValidationError.invalidKey(name, 'query', { path, param: 'fields' });
+    if (!isSelectable(model, name)) throw ValidationError.invalidKey(name, 'query', { path, param: 'fields' });
   }
   return names;
 }
@@ -162,7 +161,7 @@ function checkSortPath(registry: Registry, model: AnyModel, path: string[], canR
     const errorPath = known ? path.slice(0, i + 1).join('.') : i === 0 ? null : path.slice(0, i).join('.');
     const invalid = () => ValidationError.invalidKey(name, 'query', { path: errorPath, param: 'sort' });
     if (last) {
-      if (!selectableFields(current).has(name)) throw invalid();
+      if (!isSelectable(current, name)) throw invalid();
       return;
     }
     const attribute = current.attributes[name];

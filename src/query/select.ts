@@ -6,7 +6,7 @@
  */
 import { VERSION as V, column } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
-import { visibleScalars, type ScalarField } from '../registry/fields/index';
+import { visibleScalars, type ScalarField } from '../registry/fields';
 import type { AnyModel } from '../registry/types';
 
 export type Row = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * every name resolved: the read plan. query/parse.ts makes it, query/*.ts compile it to
  * SQL, documents/read.ts and populate.ts run it. Nothing in a plan can fail any more.
  */
-import type { ColumnValue, ScalarField } from '../registry/fields/index';
+import type { ColumnValue, ScalarField } from '../registry/fields';
 
 export type Status = 'draft' | 'published';
 

@@ -3,7 +3,7 @@
  * without draft & publish or i18n, so the query layer (fields, filters, sort, populate of
  * media) works on the `files` table unchanged.
  */
-import { compileFields } from './fields/index';
+import { compileFields } from './fields';
 import type { ContentType, MediaAttribute, ScalarAttribute, ScalarType } from './types';
 
 export const FILE_UID = 'plugin::upload.file';

@@ -10,7 +10,7 @@ import {
   SchemaError,
   type Attribute, type Component, type ContentType, type Registry, type RelationKind, type ScalarType,
 } from './types.ts';
-import { compileFields } from './fields/index';
+import { compileFields } from './fields';
 import { checkComponentFile, checkContentTypeFile, checkRegistry, isObject, parseSchema, type Json } from './validate.ts';
 
 export function loadRegistry(dir: string): Registry {

@@ -73,3 +73,8 @@ export function scalarFieldOf(model: AnyModel, name: string): ScalarField | unde
 export function visibleScalars(model: AnyModel): ScalarField[] {
   return Object.values(model.fields).filter((f): f is ScalarField => f.kind === 'scalar' && f.visible);
 }
+
+/** Whether `fields`, `sort` and `filters` may name it: a shown attribute, id, documentId, the timestamps, the locale of a localized type. */
+export function isSelectable(model: AnyModel, name: string): boolean {
+  return scalarFieldOf(model, name)?.visible === true;
+}

@@ -3,7 +3,7 @@
  * question (column type, storage conversions, checks, filter coercion, indexing).
  */
 import { describe, expect, test } from 'bun:test';
-import { compileField, ID_FIELD, INVALID, scalarFieldOf, type ScalarField } from '../../../src/registry/fields/index';
+import { compileField, ID_FIELD, INVALID, scalarFieldOf, type ScalarField } from '../../../src/registry/fields';
 import { FILE_MODEL } from '../../../src/registry/file-model';
 import type { ScalarAttribute, ScalarType } from '../../../src/registry/types';
 
