@@ -12,6 +12,8 @@ import { sqliteDialect } from './dialect';
 import { Sql } from './sql';
 
 const STATEMENT_CACHE_SIZE = 500;
+/** Longer statement texts are prepared for one use and not kept. */
+const STATEMENT_CACHE_MAX_TEXT = 8192;
 
 function openConnection(path: string): BunDatabase {
   const db = new BunDatabase(path, { create: true, strict: true });
@@ -51,6 +53,12 @@ class Connection implements Queryable {
       this.statements.set(sql, statement);
     } else {
       statement = this.raw.prepare(sql);
+      // A statement this long comes from an unusual request (a 200-key filter): caching it
+      // would let a few such requests hold megabytes, and it is unlikely to come again.
+      if (sql.length > STATEMENT_CACHE_MAX_TEXT) {
+        this.counter.count++;
+        return statement;
+      }
       this.statements.set(sql, statement);
       if (this.statements.size > STATEMENT_CACHE_SIZE) {
         const oldest = this.statements.keys().next().value as string;
