@@ -2,9 +2,9 @@
  * Who is calling and what they may do. Content is private by default: anonymous callers
  * get the public role's grants, a user (JWT) its role's, an API token its type's. A
  * credential that is presented but not valid is refused with 401, never treated as
- * anonymous; a valid caller without the grant gets 403.
+ * anonymous; a valid caller without the grant gets 403 (src/http/guard.ts checks).
  */
-import { ForbiddenError, UnauthorizedError } from '../errors';
+import { UnauthorizedError } from '../errors';
 import type { Registry } from '../registry/types';
 import { isReadAction } from './actions';
 import { looksLikeJwt, type Jwt } from './jwt';
@@ -45,30 +45,29 @@ export class Access {
     throw new UnauthorizedError();
   }
 
-  async can(principal: Principal, action: string): Promise<boolean> {
+  /**
+   * What the caller may do, looked up once per request: the HTTP guard checks the route's
+   * action (403 without it) and, for populate, filters and sort, the readable types against
+   * the same answer.
+   */
+  async grants(principal: Principal): Promise<(action: string) => boolean> {
     switch (principal.kind) {
       case 'token':
-        if (principal.tokenType === 'full-access') return true;
-        if (principal.tokenType === 'read-only') return isReadAction(action);
-        return principal.actions.has(action);
+        if (principal.tokenType === 'full-access') return () => true;
+        if (principal.tokenType === 'read-only') return isReadAction;
+        return (action) => principal.actions.has(action);
       case 'user':
-        return principal.roleType !== null && this.roles.allows(principal.roleType, action);
-      case 'public':
-        return this.roles.allows('public', action);
+      case 'public': {
+        const role = principal.kind === 'public' ? 'public' : principal.roleType;
+        const granted = !role ? new Set<string>() : await this.roles.actions(role);
+        return (action) => granted.has(action);
+      }
     }
   }
 
-  /** Content types whose `find` the caller holds: populate, filters and sort may only go through these. */
-  async readableTypes(principal: Principal, registry: Registry): Promise<Set<string>> {
-    const all = registry.contentTypes.map((ct) => ct.uid);
-    if (principal.kind === 'token') return new Set(all.filter((uid) => principal.tokenType !== 'custom' || principal.actions.has(`${uid}.find`)));
-    // One query for the role's grants rather than one per content type.
-    const role = principal.kind === 'public' ? 'public' : principal.roleType;
-    const granted = role ? await this.roles.actions(role) : new Set<string>();
-    return new Set(all.filter((uid) => granted.has(`${uid}.find`)));
-  }
+}
 
-  async authorize(principal: Principal, action: string): Promise<void> {
-    if (!(await this.can(principal, action))) throw new ForbiddenError();
-  }
+/** Content types whose `find` the caller holds (`can`, from grants): populate, filters and sort may only go through these. */
+export function readableBy(can: (action: string) => boolean, registry: Registry): Set<string> {
+  return new Set(registry.contentTypes.map((ct) => ct.uid).filter((uid) => can(`${uid}.find`)));
 }

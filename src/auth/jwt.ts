@@ -17,7 +17,8 @@ export class Jwt {
 
   constructor(
     secret: string,
-    private expiresIn: string = process.env.FOLIO_JWT_EXPIRES_IN || '30d',
+    /** How long an issued JWT lives (config.jwtExpiresIn). */
+    private expiresIn: string,
   ) {
     this.key = new TextEncoder().encode(secret);
   }

@@ -7,24 +7,19 @@ import { createId } from '@paralleldrive/cuid2';
 import type { Database } from '../db/database';
 import { FolioError, NotFoundError, ValidationError } from '../errors';
 import { ChangeCache } from '../db/cache';
+import {
+  deletePermission, deletePermissionsOfRole, deleteRole, findRoleById, findRoleByType, insertPermission, insertPermissionIfAbsent,
+  insertRole, listPermissions, listRoles, updateRole, type RoleRow,
+} from '../db/store/roles';
+import { countUsersWithRole, moveUsersToRoleType } from '../db/store/users';
 import { DEFAULT_ROLE_ACTIONS } from './actions';
 
-export interface Role {
-  id: number;
-  documentId: string;
-  name: string;
-  description: string | null;
-  type: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Role = RoleRow;
 
 const DEFAULT_ROLES = [
   { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
   { type: 'authenticated', name: 'Authenticated', description: 'Default role given to authenticated user.' },
 ];
-
-const COLUMNS = '"id", "documentId", "name", "description", "type", "createdAt", "updatedAt"';
 
 /** `Content Editors` → `content-editors`. */
 export const roleType = (name: string) =>
@@ -48,25 +43,22 @@ export class Roles {
   }
 
   list(): Promise<Role[]> {
-    return this.db.all<Role>(`SELECT ${COLUMNS} FROM folio_roles ORDER BY "id"`);
+    return listRoles(this.db);
   }
 
   async find(type: string): Promise<Role | undefined> {
-    return this.db.get<Role>(`SELECT ${COLUMNS} FROM folio_roles WHERE "type" = ?`, [type]);
+    return findRoleByType(this.db, type);
   }
 
   async findById(id: number): Promise<Role | undefined> {
-    return this.db.get<Role>(`SELECT ${COLUMNS} FROM folio_roles WHERE "id" = ?`, [id]);
+    return findRoleById(this.db, id);
   }
 
   async create(name: string, description: string | null = null, type = roleType(name)): Promise<Role> {
     if (!type) throw new ValidationError('A role needs a name');
     if (await this.find(type)) throw new FolioError(400, 'ApplicationError', `A role "${type}" already exists`);
     const now = new Date().toISOString();
-    const id = await this.db.insert(
-      'INSERT INTO folio_roles ("documentId", "name", "description", "type", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)',
-      [createId(), name.trim(), description, type, now, now],
-    );
+    const id = await insertRole(this.db, { documentId: createId(), name: name.trim(), description, type, now });
     await this.grant(type, DEFAULT_ROLE_ACTIONS[type] ?? DEFAULT_ROLE_ACTIONS.authenticated!);
     return (await this.findById(id))!;
   }
@@ -74,12 +66,11 @@ export class Roles {
   async update(id: number, fields: { name?: string; description?: string | null }): Promise<Role> {
     const role = await this.findById(id);
     if (!role) throw new NotFoundError('Role not found');
-    await this.db.run('UPDATE folio_roles SET "name" = ?, "description" = ?, "updatedAt" = ? WHERE "id" = ?', [
-      fields.name?.trim() || role.name,
-      fields.description === undefined ? role.description : fields.description,
-      new Date().toISOString(),
-      id,
-    ]);
+    await updateRole(this.db, id, {
+      name: fields.name?.trim() || role.name,
+      description: fields.description === undefined ? role.description : fields.description,
+      now: new Date().toISOString(),
+    });
     return (await this.findById(id))!;
   }
 
@@ -89,13 +80,13 @@ export class Roles {
     if (!role) throw new NotFoundError('Role not found');
     if (role.type === 'public' || role.type === 'authenticated') throw new FolioError(400, 'ApplicationError', 'Cannot delete public or authenticated roles');
     await this.db.transaction(async (tx) => {
-      await tx.run('UPDATE folio_users SET "roleId" = (SELECT "id" FROM folio_roles WHERE "type" = \'authenticated\') WHERE "roleId" = ?', [id]);
-      await tx.run('DELETE FROM folio_roles WHERE "id" = ?', [id]);
+      await moveUsersToRoleType(tx, id, 'authenticated');
+      await deleteRole(tx, id);
     });
   }
 
   async userCount(id: number): Promise<number> {
-    return (await this.db.get<{ n: number }>('SELECT CAST(COUNT(*) AS INTEGER) AS n FROM folio_users WHERE "roleId" = ?', [id]))?.n ?? 0;
+    return countUsersWithRole(this.db, id);
   }
 
   private async require(type: string): Promise<Role> {
@@ -114,11 +105,7 @@ export class Roles {
     return this.db.transaction(async (tx) => {
       const added: string[] = [];
       for (const action of actions) {
-        const result = await tx.run(
-          'INSERT INTO folio_permissions ("roleId", "action", "createdAt") VALUES (?, ?, ?) ON CONFLICT ("roleId", "action") DO NOTHING',
-          [role.id, action, now],
-        );
-        if (result.changes) added.push(action);
+        if (await insertPermissionIfAbsent(tx, role.id, action, now)) added.push(action);
       }
       return added;
     });
@@ -130,8 +117,7 @@ export class Roles {
     return this.db.transaction(async (tx) => {
       const removed: string[] = [];
       for (const action of actions) {
-        const result = await tx.run('DELETE FROM folio_permissions WHERE "roleId" = ? AND "action" = ?', [role.id, action]);
-        if (result.changes) removed.push(action);
+        if (await deletePermission(tx, role.id, action)) removed.push(action);
       }
       return removed;
     });
@@ -142,19 +128,13 @@ export class Roles {
     const role = await this.require(type);
     const now = new Date().toISOString();
     await this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM folio_permissions WHERE "roleId" = ?', [role.id]);
-      for (const action of new Set(actions)) {
-        await tx.run('INSERT INTO folio_permissions ("roleId", "action", "createdAt") VALUES (?, ?, ?)', [role.id, action, now]);
-      }
+      await deletePermissionsOfRole(tx, role.id);
+      for (const action of new Set(actions)) await insertPermission(tx, role.id, action, now);
     });
   }
 
   async permissions(type?: string): Promise<{ role: string; action: string }[]> {
-    const where = type ? ' WHERE r."type" = ?' : '';
-    return this.db.all(
-      `SELECT r."type" AS role, p."action" AS action FROM folio_permissions p JOIN folio_roles r ON r."id" = p."roleId"${where} ORDER BY r."id", p."action"`,
-      type ? [type] : [],
-    );
+    return listPermissions(this.db, type || undefined);
   }
 
   /** A role's granted actions; cached until the database changes, so CLI grants apply at once. */

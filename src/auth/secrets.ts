@@ -6,26 +6,28 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database';
+import { insertSecretIfAbsent, readSecret } from '../db/store/secrets';
 
 export interface Secrets {
   apiTokenSalt: string;
   jwtSecret: string;
 }
 
-export function loadSecrets(dataDir: string): Secrets {
+/** `given`: what the configuration sets (config.secrets); it wins over what is stored. */
+export function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
   const file = join(dataDir, 'secrets.json');
   const stored: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   // Generate what is neither stored nor given by the environment, and keep it for next time.
   const generated: Partial<Secrets> = {};
-  if (!stored.apiTokenSalt && !process.env.FOLIO_API_TOKEN_SALT) generated.apiTokenSalt = randomBytes(32).toString('base64');
-  if (!stored.jwtSecret && !process.env.FOLIO_JWT_SECRET) generated.jwtSecret = randomBytes(32).toString('base64');
+  if (!stored.apiTokenSalt && !given.apiTokenSalt) generated.apiTokenSalt = randomBytes(32).toString('base64');
+  if (!stored.jwtSecret && !given.jwtSecret) generated.jwtSecret = randomBytes(32).toString('base64');
   if (Object.keys(generated).length) {
     writeFileSync(file, JSON.stringify({ ...stored, ...generated }, null, 2) + '\n', { mode: 0o600 });
     chmodSync(file, 0o600);
   }
   return {
-    apiTokenSalt: process.env.FOLIO_API_TOKEN_SALT ?? stored.apiTokenSalt ?? generated.apiTokenSalt!,
-    jwtSecret: process.env.FOLIO_JWT_SECRET ?? stored.jwtSecret ?? generated.jwtSecret!,
+    apiTokenSalt: given.apiTokenSalt ?? stored.apiTokenSalt ?? generated.apiTokenSalt!,
+    jwtSecret: given.jwtSecret ?? stored.jwtSecret ?? generated.jwtSecret!,
   };
 }
 
@@ -34,17 +36,14 @@ export function loadSecrets(dataDir: string): Secrets {
  * and checks with the same keys. The first instance to start writes them; a race is
  * settled by the primary key and everyone reads the winner's values.
  */
-export async function loadSharedSecrets(db: Database): Promise<Secrets> {
+export async function loadSharedSecrets(db: Database, given: Partial<Secrets>): Promise<Secrets> {
   const read = async (key: keyof Secrets, env: string | undefined): Promise<string> => {
     if (env) return env;
-    await db.run('INSERT INTO folio_store ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING', [
-      key,
-      randomBytes(32).toString('base64'),
-    ]);
-    return (await db.get<{ value: string }>('SELECT "value" FROM folio_store WHERE "key" = ?', [key]))!.value;
+    await insertSecretIfAbsent(db, key, randomBytes(32).toString('base64'));
+    return (await readSecret(db, key))!;
   };
   return {
-    apiTokenSalt: await read('apiTokenSalt', process.env.FOLIO_API_TOKEN_SALT),
-    jwtSecret: await read('jwtSecret', process.env.FOLIO_JWT_SECRET),
+    apiTokenSalt: await read('apiTokenSalt', given.apiTokenSalt),
+    jwtSecret: await read('jwtSecret', given.jwtSecret),
   };
 }

@@ -5,6 +5,10 @@
 import { createId } from '@paralleldrive/cuid2';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/database';
+import {
+  deleteTokenByName, findTokenByKeyHash, insertToken, insertTokenAction, listTokens, setTokenKeyHash, setTokenLastUsed, tokenActions,
+  tokenNameExists,
+} from '../db/store/api-tokens';
 
 export type TokenType = 'read-only' | 'full-access' | 'custom';
 export const TOKEN_TYPES: TokenType[] = ['read-only', 'full-access', 'custom'];
@@ -25,7 +29,6 @@ export interface ApiToken {
 const DAY = 24 * 60 * 60 * 1000;
 // Strapi writes lastUsedAt at most once an hour; so do we, and never on the request's path.
 const LAST_USED_RESOLUTION = 60 * 60 * 1000;
-const COLUMNS = '"id", "name", "description", "type", "lifespan", "expiresAt", "lastUsedAt", "createdAt"';
 
 export class ApiTokens {
   constructor(
@@ -39,8 +42,7 @@ export class ApiTokens {
 
   private async withActions(token: ApiToken): Promise<ApiToken> {
     if (token.type !== 'custom') return token;
-    const rows = await this.db.all<{ action: string }>('SELECT "action" FROM folio_api_token_permissions WHERE "tokenId" = ? ORDER BY "action"', [token.id]);
-    return { ...token, actions: rows.map((r) => r.action) };
+    return { ...token, actions: await tokenActions(this.db, token.id) };
   }
 
   /** Creates a token; returns it with its access key (the only time the key exists in clear). */
@@ -58,7 +60,7 @@ export class ApiTokens {
     if (lifespanDays !== undefined && (!Number.isFinite(lifespanDays) || lifespanDays <= 0)) {
       throw new Error('--lifespan-days must be a positive number');
     }
-    if (await this.db.get('SELECT 1 AS x FROM folio_api_tokens WHERE "name" = ?', [name])) {
+    if (await tokenNameExists(this.db, name)) {
       throw new Error(`A token named "${name}" already exists`);
     }
     const accessKey = randomBytes(128).toString('hex');
@@ -66,37 +68,36 @@ export class ApiTokens {
     const lifespan = lifespanDays === undefined ? null : Math.round(lifespanDays * DAY);
     const expiresAt = lifespan === null ? null : new Date(now.getTime() + lifespan).toISOString();
     await this.db.transaction(async (tx) => {
-      const tokenId = await tx.insert(
-        'INSERT INTO folio_api_tokens ("documentId", "name", "description", "type", "accessKey", "lifespan", "expiresAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [createId(), name, description ?? null, type, this.hash(accessKey), lifespan, expiresAt, now.toISOString(), now.toISOString()],
-      );
-      for (const action of new Set(actions)) {
-        await tx.run('INSERT INTO folio_api_token_permissions ("tokenId", "action") VALUES (?, ?)', [tokenId, action]);
-      }
+      const tokenId = await insertToken(tx, {
+        documentId: createId(),
+        name,
+        description: description ?? null,
+        type,
+        keyHash: this.hash(accessKey),
+        lifespan,
+        expiresAt,
+        now: now.toISOString(),
+      });
+      for (const action of new Set(actions)) await insertTokenAction(tx, tokenId, action);
     });
     const token = (await this.list()).find((t) => t.name === name)!;
     return { ...token, accessKey };
   }
 
   async list(): Promise<ApiToken[]> {
-    const tokens = await this.db.all<ApiToken>(`SELECT ${COLUMNS} FROM folio_api_tokens ORDER BY "id"`);
+    const tokens: ApiToken[] = await listTokens(this.db);
     return Promise.all(tokens.map((t) => this.withActions(t)));
   }
 
   /** Deletes a token by name; false when there was none. */
   async revoke(name: string): Promise<boolean> {
-    return (await this.db.run('DELETE FROM folio_api_tokens WHERE "name" = ?', [name])).changes > 0;
+    return deleteTokenByName(this.db, name);
   }
 
   /** Gives a token a new access key (the old one stops working at once); undefined when unknown. */
   async regenerate(name: string): Promise<string | undefined> {
     const accessKey = randomBytes(128).toString('hex');
-    const result = await this.db.run('UPDATE folio_api_tokens SET "accessKey" = ?, "updatedAt" = ? WHERE "name" = ?', [
-      this.hash(accessKey),
-      new Date().toISOString(),
-      name,
-    ]);
-    return result.changes ? accessKey : undefined;
+    return (await setTokenKeyHash(this.db, name, this.hash(accessKey), new Date().toISOString())) ? accessKey : undefined;
   }
 
   /**
@@ -105,7 +106,7 @@ export class ApiTokens {
    */
   async verify(accessKey: string): Promise<ApiToken | 'expired' | undefined> {
     const hash = this.hash(accessKey);
-    const row = await this.db.get<ApiToken & { accessKey: string }>(`SELECT ${COLUMNS}, "accessKey" FROM folio_api_tokens WHERE "accessKey" = ?`, [hash]);
+    const row = await findTokenByKeyHash(this.db, hash);
     // The index found the row; compare the keyed hashes in constant time all the same.
     if (!row || !timingSafeEqual(Buffer.from(row.accessKey, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
     const { accessKey: _, ...token } = row;
@@ -114,7 +115,7 @@ export class ApiTokens {
     if (!token.lastUsedAt || now - Date.parse(token.lastUsedAt) > LAST_USED_RESOLUTION) {
       token.lastUsedAt = new Date(now).toISOString();
       // Not awaited: bookkeeping must not delay the request it describes.
-      this.db.run('UPDATE folio_api_tokens SET "lastUsedAt" = ? WHERE "id" = ?', [token.lastUsedAt, token.id]).catch(() => {});
+      setTokenLastUsed(this.db, token.id, token.lastUsedAt).catch(() => {});
     }
     return this.withActions(token);
   }

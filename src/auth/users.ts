@@ -5,6 +5,11 @@
 import { createId } from '@paralleldrive/cuid2';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
+import { findRoleIdByTypeOrId, findRoleOfUser } from '../db/store/roles';
+import {
+  countUsers, deleteUser, emailOrUsernameTaken, findUserById, findUserByIdentifier, findUserByResetToken, insertUser, listUsers,
+  setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, type UserChangesRow, type UserRow,
+} from '../db/store/users';
 import { FolioError, ValidationError } from '../errors';
 import { checkAccountFields, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AccountFields } from './user-fields';
 
@@ -21,17 +26,6 @@ export interface User {
   publishedAt: string;
 }
 
-interface UserRow extends Omit<User, 'confirmed' | 'blocked'> {
-  confirmed: number;
-  blocked: number;
-  password: string | null;
-  roleId: number | null;
-  roleType: string | null;
-  tokenVersion: number;
-}
-
-const PUBLIC_COLUMNS = ['id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt'];
-const SELECT = `SELECT ${PUBLIC_COLUMNS.map((c) => `u."${c}"`).join(', ')}, u."password", u."roleId", u."tokenVersion", r."type" AS "roleType" FROM folio_users u LEFT JOIN folio_roles r ON r."id" = u."roleId"`;
 // Verified against when the user does not exist, so a failed login costs the same either way.
 // A constant (Bun.password.hash('folio-timing-equaliser'), argon2id with Bun's defaults):
 // hashing it at load cost every process ~155 ms and ~64 MiB of RSS before doing anything.
@@ -53,7 +47,7 @@ export const bunPasswords: PasswordHasher = {
 
 const toUser = (row: UserRow): User => {
   const user: Record<string, unknown> = {};
-  for (const c of PUBLIC_COLUMNS) user[c] = row[c as keyof UserRow];
+  for (const c of USER_PUBLIC_COLUMNS) user[c] = row[c];
   user.confirmed = !!row.confirmed;
   user.blocked = !!row.blocked;
   return user as unknown as User;
@@ -88,14 +82,20 @@ export class Users {
     // All three are required here; a partial update checks only what it carries.
     checkAccountFields(input, ['username', 'email', 'password']);
     const email = input.email.toLowerCase();
-    const taken = await this.db.get('SELECT 1 AS x FROM folio_users WHERE "email" = ? OR "username" = ?', [email, input.username]);
-    if (taken) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
+    if (await emailOrUsernameTaken(this.db, email, input.username)) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
     const roleId = await this.roleId(input.role ?? 'authenticated');
     const now = new Date().toISOString();
-    const id = await this.db.insert(
-      'INSERT INTO folio_users ("documentId", "username", "email", "provider", "password", "confirmed", "blocked", "roleId", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [createId(), input.username, email, 'local', await this.passwords.hash(input.password), input.confirmed === false ? 0 : 1, input.blocked ? 1 : 0, roleId, now, now, now],
-    );
+    const id = await insertUser(this.db, {
+      documentId: createId(),
+      username: input.username,
+      email,
+      provider: 'local',
+      password: await this.passwords.hash(input.password),
+      confirmed: input.confirmed === false ? 0 : 1,
+      blocked: input.blocked ? 1 : 0,
+      roleId,
+      now,
+    });
     return (await this.find(id))!;
   }
 
@@ -103,39 +103,32 @@ export class Users {
   private async roleId(role: string | number): Promise<number> {
     // Ids beyond INTEGER's range match nothing (PostgreSQL would refuse the parameter).
     const asId = /^\d{1,10}$/.test(String(role)) && Number(role) <= 2 ** 31 - 1 ? Number(role) : -1;
-    const found = await this.db.get<{ id: number }>('SELECT "id" FROM folio_roles WHERE "type" = ? OR "id" = ?', [String(role), asId]);
-    if (!found) throw new ValidationError(`Unknown role "${role}"`);
-    return found.id;
-  }
-
-  private async row(where: string, params: (string | number)[]): Promise<UserRow | undefined> {
-    return this.db.get<UserRow>(`${SELECT} WHERE ${where}`, params);
+    const found = await findRoleIdByTypeOrId(this.db, String(role), asId);
+    if (found === undefined) throw new ValidationError(`Unknown role "${role}"`);
+    return found;
   }
 
   async find(id: number): Promise<User | undefined> {
-    const row = await this.row('u."id" = ?', [id]);
+    const row = await findUserById(this.db, id);
     return row && toUser(row);
   }
 
-  /** The user, its role type and its token version (see 0004_token_version.sql), for request authentication. */
+  /** The user, its role type and its token version (see migration 0004_token_version), for request authentication. */
   async principal(id: number): Promise<{ user: User; roleType: string | null; tokenVersion: number } | undefined> {
-    const row = await this.row('u."id" = ?', [id]);
+    const row = await findUserById(this.db, id);
     return row && { user: toUser(row), roleType: row.roleType, tokenVersion: Number(row.tokenVersion) };
   }
 
   async list(): Promise<User[]> {
-    return (await this.db.all<UserRow>(`${SELECT} ORDER BY u."id"`)).map(toUser);
+    return (await listUsers(this.db)).map(toUser);
   }
 
   async count(): Promise<number> {
-    return (await this.db.get<{ n: number }>('SELECT CAST(COUNT(*) AS INTEGER) AS n FROM folio_users'))?.n ?? 0;
+    return countUsers(this.db);
   }
 
   async role(userId: number) {
-    return this.db.get(
-      'SELECT r."id", r."documentId", r."name", r."description", r."type", r."createdAt", r."updatedAt" FROM folio_roles r JOIN folio_users u ON u."roleId" = r."id" WHERE u."id" = ?',
-      [userId],
-    );
+    return findRoleOfUser(this.db, userId);
   }
 
   /**
@@ -146,13 +139,13 @@ export class Users {
    * racing the login cannot hand out a JWT of the new version for the old password.
    */
   async authenticate(identifier: string, password: string): Promise<{ user: User; tokenVersion: number } | undefined> {
-    const row = await this.row('u."email" = ? OR u."username" = ?', [identifier.toLowerCase(), identifier]);
+    const row = await findUserByIdentifier(this.db, identifier.toLowerCase(), identifier);
     const ok = await this.passwords.verify(password, row?.password ?? DUMMY_HASH);
     return row?.password && ok ? { user: toUser(row), tokenVersion: Number(row.tokenVersion) } : undefined;
   }
 
   async checkPassword(id: number, password: string): Promise<boolean> {
-    const row = await this.row('u."id" = ?', [id]);
+    const row = await findUserById(this.db, id);
     return await this.passwords.verify(password, row?.password ?? DUMMY_HASH) && !!row?.password;
   }
 
@@ -164,24 +157,18 @@ export class Users {
     checkAccountFields({ password }, ['password']);
     const hash = await this.passwords.hash(password);
     // In a write transaction: a lone `get` goes to SQLite's reader connection.
-    const row = await this.db.transaction((tx) =>
-      tx.get<{ v: number }>(
-        'UPDATE folio_users SET "password" = ?, "resetPasswordToken" = NULL, "tokenVersion" = "tokenVersion" + 1, "updatedAt" = ? WHERE "id" = ? RETURNING "tokenVersion" AS v',
-        [hash, new Date().toISOString(), id],
-      ),
-    );
-    return Number(row?.v ?? 0);
+    const version = await this.db.transaction((tx) => setUserPassword(tx, id, hash, new Date().toISOString()));
+    return version ?? 0;
   }
 
   /** Stores a new reset code (hashed) and returns it in clear for the e-mail; undefined for unknown emails. */
   async createResetCode(email: string): Promise<string | undefined> {
     const code = randomBytes(64).toString('hex');
-    const result = await this.db.run('UPDATE folio_users SET "resetPasswordToken" = ? WHERE "email" = ?', [sha256(code), email.toLowerCase()]);
-    return result.changes ? code : undefined;
+    return (await setResetToken(this.db, email.toLowerCase(), sha256(code))) ? code : undefined;
   }
 
   async findByResetCode(code: string): Promise<User | undefined> {
-    const row = await this.row('u."resetPasswordToken" = ?', [sha256(code)]);
+    const row = await findUserByResetToken(this.db, sha256(code));
     return row && toUser(row);
   }
 
@@ -195,34 +182,28 @@ export class Users {
     const { username, email, password, blocked, confirmed, provider, role } = fields as {
       username?: string; email?: string; password?: string; blocked?: boolean; confirmed?: boolean; provider?: string; role?: string | number;
     };
-    const sets: string[] = [];
-    const values: (string | number)[] = [];
-    const set = (column: string, value: string | number) => (sets.push(`"${column}" = ?`), values.push(value));
-    if (username !== undefined) set('username', username);
-    if (email !== undefined) set('email', email.toLowerCase());
-    if (password !== undefined) {
-      set('password', await this.passwords.hash(password));
-      sets.push('"resetPasswordToken" = NULL', '"tokenVersion" = "tokenVersion" + 1');
-    }
-    if (blocked !== undefined) set('blocked', blocked ? 1 : 0);
-    if (confirmed !== undefined) set('confirmed', confirmed ? 1 : 0);
-    if (provider !== undefined) set('provider', provider);
-    if (role !== undefined) set('roleId', await this.roleId(role));
+    // A new password hash also forgets the reset code and moves the token version on (store/users.ts).
+    const changes: UserChangesRow = {
+      username,
+      email: email?.toLowerCase(),
+      password: password === undefined ? undefined : await this.passwords.hash(password),
+      blocked: blocked === undefined ? undefined : blocked ? 1 : 0,
+      confirmed: confirmed === undefined ? undefined : confirmed ? 1 : 0,
+      provider,
+      roleId: role === undefined ? undefined : await this.roleId(role),
+    };
     if (username !== undefined || email !== undefined) {
-      const clash = await this.db.get('SELECT 1 AS x FROM folio_users WHERE ("email" = ? OR "username" = ?) AND "id" <> ?', [
-        email?.toLowerCase() ?? '',
-        username ?? '',
-        id,
-      ]);
-      if (clash) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
+      if (await emailOrUsernameTaken(this.db, email?.toLowerCase() ?? '', username ?? '', id)) {
+        throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
+      }
     }
-    if (sets.length) await this.db.run(`UPDATE folio_users SET ${sets.join(', ')}, "updatedAt" = ? WHERE "id" = ?`, [...values, new Date().toISOString(), id]);
+    await updateUser(this.db, id, changes, new Date().toISOString());
     return this.find(id);
   }
 
   async delete(id: number): Promise<User | undefined> {
     const user = await this.find(id);
-    if (user) await this.db.run('DELETE FROM folio_users WHERE "id" = ?', [id]);
+    if (user) await deleteUser(this.db, id);
     return user;
   }
 }

@@ -27,6 +27,9 @@ export const VERSION = {
   publishedAt: 'publishedAt',
 } as const;
 
+/** The key column of a component row (content and link rows name theirs in VERSION and LINK). */
+export const COMPONENT_ID = 'id';
+
 /** Columns naming the owner of a component row. */
 export const COMPONENT_OWNER = {
   type: '__ownerType',
@@ -62,6 +65,29 @@ export const MEDIA_LINKS = {
 
 /** The uploaded files table. */
 export const FILES_TABLE = 'files';
+
+/** Columns of `files` in the order Strapi lists a file's keys. */
+export const FILE_COLUMNS = [
+  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext',
+  'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+] as const;
+
+export type FileColumn = (typeof FILE_COLUMNS)[number];
+
+/** System tables (made by db/migrations; their rows are read and written in db/store/). */
+export const SYSTEM = {
+  migrations: 'folio_migrations',
+  locales: 'folio_locales',
+  roles: 'folio_roles',
+  permissions: 'folio_permissions',
+  apiTokens: 'folio_api_tokens',
+  apiTokenPermissions: 'folio_api_token_permissions',
+  users: 'folio_users',
+  /** Installation secrets several instances share (PostgreSQL only; SQLite keeps them in the data dir). */
+  store: 'folio_store',
+  /** Rate-limit windows several instances share (PostgreSQL only). */
+  rateLimits: 'folio_rate_limits',
+} as const;
 
 /** Prefix of every system table; content types and components may not use it. */
 export const SYSTEM_TABLE_PREFIX = 'folio_';

@@ -5,6 +5,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
+import { anyLocaleExists, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale } from '../db/store/locales';
 import { ValidationError } from '../errors';
 
 export interface Locale {
@@ -28,22 +29,17 @@ export class Locales {
   }
 
   async list(): Promise<Locale[]> {
-    const rows = await this.db.all<Omit<Locale, 'isDefault'> & { isDefault: number }>(
-      'SELECT "id", "documentId", "name", "code", "createdAt", "updatedAt", "publishedAt", "isDefault" FROM folio_locales ORDER BY "id"',
-    );
+    const rows = await listLocales(this.db);
     return rows.map((r) => ({ ...r, isDefault: !!r.isDefault }));
   }
 
   /** Read on every request; cached until the database changes. */
   async defaultCode(): Promise<string> {
-    return (await this.cache.get('\0default', async () => {
-      const row = await this.db.get<{ code: string }>('SELECT "code" FROM folio_locales WHERE "isDefault" = 1 LIMIT 1');
-      return row?.code ?? 'en';
-    })) as string;
+    return (await this.cache.get('\0default', async () => (await findDefaultLocaleCode(this.db)) ?? 'en')) as string;
   }
 
   async exists(code: string): Promise<boolean> {
-    return (await this.cache.get(code, async () => !!(await this.db.get('SELECT 1 AS x FROM folio_locales WHERE "code" = ?', [code])))) as boolean;
+    return (await this.cache.get(code, () => localeExists(this.db, code))) as boolean;
   }
 
   /** Adds a locale; the first one becomes the default. */
@@ -52,11 +48,8 @@ export class Locales {
     if (await this.exists(code)) throw new ValidationError(`Locale "${code}" already exists`);
     const now = new Date().toISOString();
     await this.db.transaction(async (tx) => {
-      const any = await tx.get('SELECT 1 AS x FROM folio_locales LIMIT 1');
-      await tx.run(
-        'INSERT INTO folio_locales ("documentId", "name", "code", "isDefault", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [createId(), name ?? `${code} (${code})`, code, any ? 0 : 1, now, now, now],
-      );
+      const first = !(await anyLocaleExists(tx));
+      await insertLocale(tx, { documentId: createId(), name: name ?? `${code} (${code})`, code, isDefault: first, now });
     });
     return (await this.list()).find((l) => l.code === code)!;
   }
@@ -64,16 +57,12 @@ export class Locales {
   async setDefault(code: string): Promise<void> {
     if (!(await this.exists(code))) throw new ValidationError(`Locale "${code}" does not exist; add it first`);
     await this.db.transaction(async (tx) => {
-      await tx.run('UPDATE folio_locales SET "isDefault" = CASE WHEN "code" = ? THEN 1 ELSE 0 END, "updatedAt" = ?', [
-        code,
-        new Date().toISOString(),
-      ]);
+      await setDefaultLocale(tx, code, new Date().toISOString());
     });
   }
 
   /** Creates `en` as the default when the table is empty. */
   async ensureDefault(): Promise<void> {
-    const any = await this.db.get('SELECT 1 AS x FROM folio_locales LIMIT 1');
-    if (!any) await this.add('en', 'English (en)');
+    if (!(await anyLocaleExists(this.db))) await this.add('en', 'English (en)');
   }
 }

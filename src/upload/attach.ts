@@ -7,9 +7,10 @@
  */
 import { allowedType } from '../registry/file-model';
 import type { Queryable } from '../db/database';
+import { fileIdsInField, findVersionKeyOfRow } from '../db/store/files';
 import { writeMedia } from '../documents/media';
 import { documentLock } from '../documents/locks';
-import { versionIds } from '../documents/versions';
+import { versionIds } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { ContentType, MediaAttribute, Registry } from '../registry/types';
 
@@ -57,26 +58,26 @@ export function checkAllowedTypes(target: AttachTarget, mimes: string[]): void {
   }
 }
 
-/** Ids of the version rows that receive the files; a refId naming no entry is a 400. */
-export async function targetRows(tx: Queryable, target: AttachTarget, defaultLocale: string): Promise<number[]> {
+/**
+ * Ids of the version rows that receive the files; a refId naming no entry is a 400. Inside
+ * the upload's transaction (`locked`), first takes the document's write lock; outside it
+ * (the early check before any image work) there is nothing to hold a lock for.
+ */
+export async function targetRows(tx: Queryable, target: AttachTarget, defaultLocale: string, locked = true): Promise<number[]> {
   const { ct, attribute } = target;
-  const q = tx.dialect.quote;
   let documentId = target.refId;
   let locale = target.locale;
   if (/^\d+$/.test(target.refId)) {
     // A numeric refId is a row id, as Strapi's; it names the document and, unless the
     // request says otherwise, the locale.
-    const row = await tx.get<{ documentId: string; locale: string }>(
-      `SELECT ${q('documentId')}, ${q('locale')} FROM ${q(ct.tableName)} WHERE id = ?`,
-      [Number(target.refId)],
-    );
+    const row = await findVersionKeyOfRow(tx, ct, Number(target.refId));
     if (!row) throw invalid(`No ${ct.uid} entry with id ${target.refId}`, 'refId', target.refId);
     documentId = row.documentId;
     locale ??= row.locale;
   }
   // The same lock a document write takes: an attach racing a PUT that replaces this media
   // field waits for it instead of leaving both sets of links behind (a no-op on SQLite).
-  await tx.lock([documentLock(ct, documentId)]);
+  if (locked) await tx.lock([documentLock(ct, documentId)]);
   const scope = !ct.localized ? '' : attribute.localized ? (locale ?? defaultLocale) : undefined;
   const ids = await versionIds(tx, ct, documentId, scope);
   if (ids.length === 0) {
@@ -87,16 +88,9 @@ export async function targetRows(tx: Queryable, target: AttachTarget, defaultLoc
 
 /** Appends to a multiple media field, replaces a single one, on every target row. */
 export async function attachFiles(tx: Queryable, target: AttachTarget, rowIds: number[], fileIds: number[]): Promise<void> {
-  const q = tx.dialect.quote;
   for (const rowId of rowIds) {
     let ids = fileIds;
-    if (target.attribute.multiple) {
-      const current = await tx.all<{ fileId: number }>(
-        `SELECT ${q('fileId')} FROM files_related_mph WHERE ${q('relatedType')} = ? AND ${q('relatedId')} = ? AND ${q('field')} = ? ORDER BY ${q('position')}`,
-        [target.ct.uid, rowId, target.attribute.name],
-      );
-      ids = [...current.map((r) => r.fileId), ...fileIds];
-    }
+    if (target.attribute.multiple) ids = [...(await fileIdsInField(tx, target.ct.uid, rowId, target.attribute.name)), ...fileIds];
     await writeMedia(tx, target.ct, rowId, target.attribute.name, ids);
   }
 }

@@ -4,11 +4,8 @@
  * columns, so both answer with the same shape.
  */
 
-/** Columns of `files` in the order Strapi lists a file's keys. */
-export const FILE_COLUMNS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext',
-  'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
-] as const;
+/** Columns of `files` in the order Strapi lists a file's keys (named in db/layout.ts). */
+export { FILE_COLUMNS } from '../db/layout';
 
 /** Columns stored as JSON text. */
 export const FILE_JSON_COLUMNS = ['formats', 'focalPoint', 'provider_metadata'] as const;

@@ -3,11 +3,14 @@
  * same parsers and SQL compilers as content types. Strapi answers a plain array with no
  * pagination meta and, without pagination parameters, every file.
  */
-import type { Queryable, SqlValue } from '../db/database';
+import type { Queryable } from '../db/database';
+import { sql } from '../db/sql';
+import { listFileRows } from '../db/store/files';
 import { ValidationError } from '../errors';
-import { compileFilters } from '../query/filters';
+import { checkFilters, parseFilters } from '../query/filters';
 import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
 import { orderBy } from '../query/sort';
+import { whereSql } from '../query/where';
 import type { Registry } from '../registry/types';
 import { FILE_COLUMNS, FILE_MODEL, toFileObject, type FileObject } from './file-row';
 
@@ -19,31 +22,22 @@ export async function listFiles(db: Queryable, registry: Registry, raw: Record<s
     if (!KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
   }
   // `populate` reaches `related` and `folder` in Strapi; neither is exposed here, so it selects nothing more.
-  const q = db.dialect.quote;
   const fields = parseFields(FILE_MODEL, raw.fields);
   const columns = fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || fields.includes(c)) : [...FILE_COLUMNS];
   const scope = { status: 'published' as const, locale: '' };
-  let where = '';
-  const params: SqlValue[] = [];
+  let where = sql.empty;
   if (raw.filters !== undefined) {
     if (!isObject(raw.filters)) throw new ValidationError('Invalid filters: expected an object');
-    const compiled = compileFilters(db.dialect, registry, FILE_MODEL, raw.filters, scope);
-    if (compiled.sql) {
-      where = ` WHERE ${compiled.sql}`;
-      params.push(...compiled.params);
-    }
+    // No whole-request parse ran before (as for content types): the filter limits apply here.
+    checkFilters(raw.filters);
+    where = whereSql(db.dialect, registry, FILE_MODEL, parseFilters(registry, FILE_MODEL, raw.filters), scope);
   }
-  const order = orderBy(db.dialect, registry, FILE_MODEL, parseSort(registry, FILE_MODEL, raw.sort), scope);
-  params.push(...order.params);
-  let page = '';
+  const order = orderBy(registry, FILE_MODEL, parseSort(registry, FILE_MODEL, raw.sort), scope);
+  let page: { limit: number; offset: number } | undefined;
   if (raw.pagination !== undefined) {
     const { start, limit } = parsePagination(raw.pagination, limits);
-    page = ' LIMIT ? OFFSET ?';
-    params.push(limit, start);
+    page = { limit, offset: start };
   }
-  const rows = await db.all<Record<string, unknown>>(
-    `SELECT ${columns.map((c) => `t.${q(c)}`).join(', ')} FROM files t${where} ORDER BY ${order.sql}${page}`,
-    params,
-  );
+  const rows = await listFileRows(db, { columns, where, order, page });
   return rows.map((row) => toFileObject(row, fields));
 }

@@ -7,12 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import type { Database, Queryable } from '../db/database';
+import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from '../db/store/files';
 import type { Locales } from '../documents/locales';
 import { NotFoundError, ValidationError } from '../errors';
 import type { QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
-import { FILE_COLUMNS, toFileObject, type FileFormat, type FileObject } from './file-row';
+import { toFileObject, type FileFormat, type FileObject } from './file-row';
 import { listFiles } from './list';
 import { typePolicy, type TypePolicy } from './policy';
 import { formatsOf, inspectFile, prepareFile, storedName, tooBig, type FileInfo, type InspectedFile, type PreparedFile } from './prepare';
@@ -52,8 +53,7 @@ export class UploadService {
 
   async findOne(id: string | number, tx: Queryable = this.db): Promise<FileObject | undefined> {
     if (!/^\d+$/.test(String(id))) return undefined;
-    const q = tx.dialect.quote;
-    const row = await tx.get<Record<string, unknown>>(`SELECT ${FILE_COLUMNS.map(q).join(', ')} FROM files WHERE id = ?`, [Number(id)]);
+    const row = await findFileRow(tx, Number(id));
     return row ? toFileObject(row) : undefined;
   }
 
@@ -67,8 +67,9 @@ export class UploadService {
     if (files.length === 0) throw new ValidationError('Files are empty');
     const target = attachTarget(this.deps.registry, attach, files.length);
     const defaultLocale = await this.deps.locales.defaultCode();
-    // Refuse a wrong refId before any image work; checked again inside the transaction.
-    if (target) await targetRows(this.db, target, defaultLocale);
+    // Refuse a wrong refId before any image work (no lock outside a transaction); checked
+    // again, under the document's lock, inside the transaction.
+    if (target) await targetRows(this.db, target, defaultLocale, false);
     // Sizes first, as the multipart parser would (413 before any 400); then every file
     // passes the cheap checks (name, type, the field's allowed types) before any is
     // decoded: one refused file refuses the request, and nothing has been written yet.
@@ -102,9 +103,8 @@ export class UploadService {
   }
 
   private async insert(tx: Queryable, file: PreparedFile): Promise<number> {
-    const q = tx.dialect.quote;
     const now = new Date().toISOString();
-    const values: Record<string, unknown> = {
+    return insertFile(tx, {
       documentId: createId(),
       name: file.name,
       alternativeText: file.alternativeText ?? null,
@@ -121,26 +121,19 @@ export class UploadService {
       createdAt: now,
       updatedAt: now,
       publishedAt: now,
-    };
-    const columns = Object.keys(values);
-    return tx.insert(
-      `INSERT INTO files (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      Object.values(values) as (string | number | null)[],
-    );
+    });
   }
 
   /** `POST /api/upload?id=N` without a file: null or absent keeps a value, as Strapi's updateFileInfo. */
   async updateInfo(id: string, info: FileInfo): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    const q = this.db.dialect.quote;
-    await this.db.run(`UPDATE files SET ${['name', 'alternativeText', 'caption', 'updatedAt'].map((c) => `${q(c)} = ?`).join(', ')} WHERE id = ?`, [
-      info.name ?? (existing.name as string),
-      info.alternativeText ?? (existing.alternativeText as string | null),
-      info.caption ?? (existing.caption as string | null),
-      new Date().toISOString(),
-      existing.id,
-    ]);
+    await updateFile(this.db, existing.id, {
+      name: info.name ?? (existing.name as string),
+      alternativeText: info.alternativeText ?? (existing.alternativeText as string | null),
+      caption: info.caption ?? (existing.caption as string | null),
+      updatedAt: new Date().toISOString(),
+    });
     return (await this.findOne(id))!;
   }
 
@@ -161,9 +154,8 @@ export class UploadService {
         staged.push([stage + name, name]);
         await this.storage.write(stage + name, bytes);
       }
-      const q = this.db.dialect.quote;
       const formats = formatsOf(prepared, hash, ext);
-      const set: Record<string, string | number | null> = {
+      const set: FileValues = {
         name: prepared.name,
         width: prepared.width,
         height: prepared.height,
@@ -174,7 +166,7 @@ export class UploadService {
       };
       if (prepared.alternativeText != null) set.alternativeText = prepared.alternativeText;
       if (prepared.caption != null) set.caption = prepared.caption;
-      await this.db.run(`UPDATE files SET ${Object.keys(set).map((c) => `${q(c)} = ?`).join(', ')} WHERE id = ?`, [...Object.values(set), existing.id]);
+      await updateFile(this.db, existing.id, set);
       for (const [from, to] of staged) this.storage.rename(from, to);
       // Formats the old content had and the new one does not would otherwise linger.
       const kept = new Set(staged.map(([, to]) => to));
@@ -191,8 +183,7 @@ export class UploadService {
     const existing = await this.findOne(id);
     if (!existing) return undefined;
     await this.db.transaction(async (tx) => {
-      await tx.run(`DELETE FROM files_related_mph WHERE ${tx.dialect.quote('fileId')} = ?`, [existing.id]);
-      await tx.run('DELETE FROM files WHERE id = ?', [existing.id]);
+      await deleteFile(tx, existing.id);
     });
     this.storage.remove(namesOnDisk(existing));
     return existing;

@@ -1,32 +1,25 @@
 /**
- * System migrations, embedded in the binary as text imports so `dist/folio` needs no SQL
- * files beside it. One list per engine, same names and order. Never edit a migration that
- * has shipped; add a new one (to both lists).
+ * System migrations, written once as functions of the dialect (engine-specific types and
+ * forms come from db/dialect.ts), so both engines get the same tables from one text. They
+ * are TypeScript modules, so the compiled binary carries them like any other code.
+ * Never edit a migration that has shipped (installations record its name in
+ * `folio_migrations` and will not run it again); add a new one at the end.
  */
-import pg0001 from './postgres/0001_system.sql' with { type: 'text' };
-import pg0002 from './postgres/0002_upload.sql' with { type: 'text' };
-import pg0003 from './postgres/0003_users.sql' with { type: 'text' };
-import pg0004 from './postgres/0004_token_version.sql' with { type: 'text' };
-import sqlite0001 from './sqlite/0001_system.sql' with { type: 'text' };
-import sqlite0002 from './sqlite/0002_upload.sql' with { type: 'text' };
-import sqlite0003 from './sqlite/0003_users.sql' with { type: 'text' };
-import sqlite0004 from './sqlite/0004_token_version.sql' with { type: 'text' };
+import type { Dialect } from '../dialect';
+import system from './0001_system';
+import upload from './0002_upload';
+import users from './0003_users';
+import tokenVersion from './0004_token_version';
 
 export interface Migration {
   name: string;
-  sql: string;
+  /** The statements to run, for an engine. */
+  sql: (dialect: Dialect) => string;
 }
 
-export const sqliteMigrations: readonly Migration[] = [
-  { name: '0001_system', sql: sqlite0001 },
-  { name: '0002_upload', sql: sqlite0002 },
-  { name: '0003_users', sql: sqlite0003 },
-  { name: '0004_token_version', sql: sqlite0004 },
-];
-
-export const postgresMigrations: readonly Migration[] = [
-  { name: '0001_system', sql: pg0001 },
-  { name: '0002_upload', sql: pg0002 },
-  { name: '0003_users', sql: pg0003 },
-  { name: '0004_token_version', sql: pg0004 },
+export const migrations: readonly Migration[] = [
+  { name: '0001_system', sql: system },
+  { name: '0002_upload', sql: upload },
+  { name: '0003_users', sql: users },
+  { name: '0004_token_version', sql: tokenVersion },
 ];

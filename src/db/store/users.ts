@@ -1,0 +1,133 @@
+/**
+ * Rows of `folio_users` (the users & permissions plugin's accounts). Hashing, checks and
+ * who may change what live in auth/users.ts; this reads and writes rows as they are given.
+ */
+import type { Queryable } from '../database';
+import { SYSTEM } from '../layout';
+import { sql, type Sql } from '../sql';
+
+const USERS = sql.id(SYSTEM.users);
+const ROLES = sql.id(SYSTEM.roles);
+
+/** Columns a user object shows (never the password, reset code or token version). */
+export const USER_PUBLIC_COLUMNS = [
+  'id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt',
+] as const;
+
+export interface UserRow {
+  id: number;
+  documentId: string;
+  username: string;
+  email: string;
+  provider: string;
+  confirmed: number;
+  blocked: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string;
+  /** The password hash, NULL for accounts without one. */
+  password: string | null;
+  roleId: number | null;
+  /** The type of the user's role, joined in. */
+  roleType: string | null;
+  tokenVersion: number;
+}
+
+const SELECT_USER = sql`SELECT ${sql.join(USER_PUBLIC_COLUMNS.map((c) => sql.id('u', c)))}, u."password", u."roleId", u."tokenVersion", r."type" AS "roleType"
+  FROM ${USERS} u LEFT JOIN ${ROLES} r ON r."id" = u."roleId"`;
+
+const oneUser = (db: Queryable, where: Sql) => db.get<UserRow>(sql`${SELECT_USER} WHERE ${where}`);
+
+export const findUserById = (db: Queryable, id: number) => oneUser(db, sql`u."id" = ${id}`);
+
+/** The user whose email (stored lower-cased) or username is this. */
+export const findUserByIdentifier = (db: Queryable, email: string, username: string) =>
+  oneUser(db, sql`u."email" = ${email} OR u."username" = ${username}`);
+
+export const findUserByResetToken = (db: Queryable, tokenHash: string) => oneUser(db, sql`u."resetPasswordToken" = ${tokenHash}`);
+
+export const listUsers = (db: Queryable) => db.all<UserRow>(sql`${SELECT_USER} ORDER BY u."id"`);
+
+export async function countUsers(db: Queryable): Promise<number> {
+  return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS}`))?.n ?? 0;
+}
+
+export async function countUsersWithRole(db: Queryable, roleId: number): Promise<number> {
+  return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS} WHERE "roleId" = ${roleId}`))?.n ?? 0;
+}
+
+/** Whether another account (not `exceptId`) has this email or this username. */
+export async function emailOrUsernameTaken(db: Queryable, email: string, username: string, exceptId?: number): Promise<boolean> {
+  const other = exceptId === undefined ? sql.empty : sql` AND "id" <> ${exceptId}`;
+  return !!(await db.get(sql`SELECT 1 AS x FROM ${USERS} WHERE ("email" = ${email} OR "username" = ${username})${other}`));
+}
+
+export interface NewUserRow {
+  documentId: string;
+  username: string;
+  email: string;
+  provider: string;
+  password: string;
+  confirmed: number;
+  blocked: number;
+  roleId: number;
+  /** createdAt, updatedAt and publishedAt. */
+  now: string;
+}
+
+export function insertUser(db: Queryable, u: NewUserRow): Promise<number> {
+  return db.insert(sql`INSERT INTO ${USERS} ("documentId", "username", "email", "provider", "password", "confirmed", "blocked", "roleId", "createdAt", "updatedAt", "publishedAt")
+    VALUES (${u.documentId}, ${u.username}, ${u.email}, ${u.provider}, ${u.password}, ${u.confirmed}, ${u.blocked}, ${u.roleId}, ${u.now}, ${u.now}, ${u.now})`);
+}
+
+/** Columns an update may set; a new password hash also takes the two below along (see `passwordSet`). */
+export interface UserChangesRow {
+  username?: string;
+  email?: string;
+  password?: string;
+  blocked?: number;
+  confirmed?: number;
+  provider?: string;
+  roleId?: number;
+}
+
+const CHANGEABLE = ['username', 'email', 'password', 'blocked', 'confirmed', 'provider', 'roleId'] as const;
+
+/**
+ * Writing a password hash forgets any reset code and moves the token version on, so every
+ * JWT issued before stops working (see migration 0004_token_version).
+ */
+const passwordSet = (hash: string) => sql`"password" = ${hash}, "resetPasswordToken" = NULL, "tokenVersion" = "tokenVersion" + 1`;
+
+/** Sets the given columns (at least one) and `updatedAt`. */
+export async function updateUser(db: Queryable, id: number, changes: UserChangesRow, now: string): Promise<void> {
+  const sets: Sql[] = [];
+  // A fixed list, so only these columns can ever be named, whatever object arrives.
+  for (const column of CHANGEABLE) {
+    const value = changes[column];
+    if (value === undefined) continue;
+    sets.push(column === 'password' ? passwordSet(value as string) : sql`${sql.id(column)} = ${value}`);
+  }
+  if (sets.length === 0) return;
+  await db.run(sql`UPDATE ${USERS} SET ${sql.join(sets)}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+}
+
+/** Sets a new password hash; returns the new token version, undefined for an unknown id. */
+export async function setUserPassword(db: Queryable, id: number, hash: string, now: string): Promise<number | undefined> {
+  const row = await db.get<{ v: number }>(sql`UPDATE ${USERS} SET ${passwordSet(hash)}, "updatedAt" = ${now} WHERE "id" = ${id} RETURNING "tokenVersion" AS v`);
+  return row === undefined ? undefined : Number(row.v);
+}
+
+/** Stores a reset code's hash on the account with this email; false when there is none. */
+export async function setResetToken(db: Queryable, email: string, tokenHash: string): Promise<boolean> {
+  return (await db.run(sql`UPDATE ${USERS} SET "resetPasswordToken" = ${tokenHash} WHERE "email" = ${email}`)).changes > 0;
+}
+
+export async function deleteUser(db: Queryable, id: number): Promise<void> {
+  await db.run(sql`DELETE FROM ${USERS} WHERE "id" = ${id}`);
+}
+
+/** Moves the users of a role to the role of another type (before the first is deleted). */
+export async function moveUsersToRoleType(db: Queryable, fromRoleId: number, type: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "roleId" = (SELECT "id" FROM ${ROLES} WHERE "type" = ${type}) WHERE "roleId" = ${fromRoleId}`);
+}
