@@ -12,6 +12,11 @@
  */
 import type { Database } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
+import { COMPONENT_ID, COMPONENT_OWNER, LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
+import { sql, type Sql } from './sql';
+
+// Kept for the modules that still import the owner columns from here (layout.ts owns them).
+export { COMPONENT_OWNER as COMPONENT_OWNER_COLUMNS } from './layout';
 
 export interface SyncStep {
   /** One line for humans (`migrate` prints it). */
@@ -22,102 +27,95 @@ export interface SyncStep {
 
 interface ColumnSpec {
   name: string;
-  definition: string;
+  definition: Sql;
 }
 
 interface TableSpec {
   name: string;
   columns: ColumnSpec[];
   /** Extra table constraints (UNIQUE, FOREIGN KEY) used only when the table is created. */
-  constraints: string[];
+  constraints: Sql[];
   indexes: { name: string; sql: string }[];
   /** Columns that belonged to attributes; others are system columns. */
   attributeColumns: Set<string>;
 }
 
-/** System tables Folio owns; a content type or component may not reuse their names. */
-export const SYSTEM_TABLE_PREFIX = 'folio_';
-const SYSTEM_TABLES = new Set(['files', 'files_related_mph']);
+const id = (name: string) => sql.id(name);
 
-export const COMPONENT_OWNER_COLUMNS = {
-  type: '__ownerType',
-  id: '__ownerId',
-  field: '__ownerField',
-  order: '__order',
-} as const;
+/** DDL text of a builder statement: DDL takes no parameters, so every value must be spelled in the text. */
+function ddl(statement: Sql): string {
+  if (statement.values.length) throw new Error('DDL cannot carry parameters');
+  return statement.compile('question').text;
+}
 
+/** Columns of the fields stored in the model's own table, typed for the engine. */
 function attributeColumns(db: Database, model: Model): ColumnSpec[] {
   const columns: ColumnSpec[] = [];
-  for (const attribute of Object.values(model.attributes)) {
-    const type = db.dialect.columnType(attribute);
-    if (type) columns.push({ name: attribute.name, definition: type });
+  for (const field of Object.values(model.fields)) {
+    const type = field.columnType(db.dialect.name);
+    if (type !== undefined) columns.push({ name: field.name, definition: sql.raw(type) });
   }
   return columns;
 }
 
-/** Attribute types a front end typically filters and sorts on (not long text, JSON or booleans). */
-const SORTABLE_TYPES = new Set(['string', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp']);
+function indexSpec(name: string, table: string, keys: Sql[], options: { unique?: boolean; where?: Sql } = {}) {
+  const unique = options.unique ? sql.raw('UNIQUE ') : sql.empty;
+  const where = options.where ? sql` WHERE ${options.where}` : sql.empty;
+  return { name, sql: ddl(sql`CREATE ${unique}INDEX ${id(name)} ON ${id(table)} (${sql.join(keys)})${where}`) };
+}
 
 /**
- * One index per sortable column, led by the locale, so a filtered and sorted page reads
- * its rows in order and stops after the page instead of sorting the table. With draft &
+ * One index per indexed field's column, led by the locale, so a filtered and sorted page
+ * reads its rows in order and stops after the page instead of sorting the table. With draft &
  * publish it covers the published versions only (what the public API reads), which keeps
- * draft writes cheap; the query's `"publishedAt" IS NOT NULL` lets the planner use it.
+ * draft writes cheap; the query's published-only condition lets the planner use it.
  */
-function sortIndexes(db: Database, ct: ContentType): { name: string; sql: string }[] {
-  const q = db.dialect.quote;
+function sortIndexes(ct: ContentType): { name: string; sql: string }[] {
   const t = ct.tableName;
   const columns = [
-    // The default order (`id`): the first page of a list stops after 25 rows.
-    'id',
-    ...Object.values(ct.attributes)
-      .filter((a) => a.kind === 'scalar' && (SORTABLE_TYPES.has(a.type) || a.unique) && !a.private && a.type !== 'password')
-      .map((a) => a.name),
-    'createdAt',
-    'updatedAt',
-    ...(ct.draftAndPublish ? ['publishedAt'] : []),
+    // The default order (row id): the first page of a list stops after 25 rows.
+    VERSION.id,
+    ...Object.values(ct.fields)
+      .filter((f) => f.kind === 'scalar' && f.indexed)
+      .map((f) => f.name),
+    VERSION.createdAt,
+    VERSION.updatedAt,
+    ...(ct.draftAndPublish ? [VERSION.publishedAt] : []),
   ];
-  const where = ct.draftAndPublish ? ` WHERE ${q('publishedAt')} IS NOT NULL` : '';
-  return columns.map((column) => ({
-    name: `${t}_${column}_idx`,
-    sql: `CREATE INDEX ${q(`${t}_${column}_idx`)} ON ${q(t)} (${q('locale')}, ${q(column)})${where}`,
-  }));
+  const where = ct.draftAndPublish ? sql`${id(VERSION.publishedAt)} IS NOT NULL` : undefined;
+  return columns.map((column) => indexSpec(`${t}_${column}_idx`, t, [id(VERSION.locale), id(column)], { where }));
 }
 
 /** Every table the registry needs, as the engine should create it. */
 export function desiredTables(db: Database, registry: Registry): TableSpec[] {
-  const q = db.dialect.quote;
   const text = db.dialect.textType;
+  const type = (definition: string) => sql.raw(definition);
+  const rowId = type(db.dialect.idColumn);
   const tables: TableSpec[] = [];
   const ownerTables: { model: Model }[] = [];
 
   for (const ct of registry.contentTypes) {
     const attrs = attributeColumns(db, ct);
     const t = ct.tableName;
+    const v = VERSION;
     tables.push({
       name: t,
       columns: [
-        { name: 'id', definition: db.dialect.idColumn },
-        { name: 'documentId', definition: `${text} NOT NULL` },
+        { name: v.id, definition: rowId },
+        { name: v.documentId, definition: type(`${text} NOT NULL`) },
         // '' for types without i18n, so (documentId, locale, status) stays a usable unique key.
-        { name: 'locale', definition: `${text} NOT NULL DEFAULT ''` },
-        { name: 'createdAt', definition: `${text} NOT NULL` },
-        { name: 'updatedAt', definition: `${text} NOT NULL` },
+        { name: v.locale, definition: type(`${text} NOT NULL DEFAULT ''`) },
+        { name: v.createdAt, definition: type(`${text} NOT NULL`) },
+        { name: v.updatedAt, definition: type(`${text} NOT NULL`) },
         // NULL marks the draft version of a draft & publish type.
-        { name: 'publishedAt', definition: text },
+        { name: v.publishedAt, definition: type(text) },
         ...attrs,
       ],
       constraints: [],
       indexes: [
-        {
-          name: `${t}_version_uq`,
-          sql: `CREATE UNIQUE INDEX ${q(`${t}_version_uq`)} ON ${q(t)} (${q('documentId')}, ${q('locale')}, (${q('publishedAt')} IS NULL))`,
-        },
-        {
-          name: `${t}_list_idx`,
-          sql: `CREATE INDEX ${q(`${t}_list_idx`)} ON ${q(t)} (${q('locale')}, ${q('publishedAt')})`,
-        },
-        ...sortIndexes(db, ct),
+        indexSpec(`${t}_version_uq`, t, [id(v.documentId), id(v.locale), sql`(${id(v.publishedAt)} IS NULL)`], { unique: true }),
+        indexSpec(`${t}_list_idx`, t, [id(v.locale), id(v.publishedAt)]),
+        ...sortIndexes(ct),
       ],
       attributeColumns: new Set(attrs.map((c) => c.name)),
     });
@@ -127,24 +125,19 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
   for (const component of registry.components) {
     const attrs = attributeColumns(db, component);
     const t = component.tableName;
-    const o = COMPONENT_OWNER_COLUMNS;
+    const o = COMPONENT_OWNER;
     tables.push({
       name: t,
       columns: [
-        { name: 'id', definition: db.dialect.idColumn },
-        { name: o.type, definition: `${text} NOT NULL` },
-        { name: o.id, definition: 'INTEGER NOT NULL' },
-        { name: o.field, definition: `${text} NOT NULL` },
-        { name: o.order, definition: 'INTEGER NOT NULL' },
+        { name: COMPONENT_ID, definition: rowId },
+        { name: o.type, definition: type(`${text} NOT NULL`) },
+        { name: o.id, definition: type('INTEGER NOT NULL') },
+        { name: o.field, definition: type(`${text} NOT NULL`) },
+        { name: o.order, definition: type('INTEGER NOT NULL') },
         ...attrs,
       ],
       constraints: [],
-      indexes: [
-        {
-          name: `${t}_owner_idx`,
-          sql: `CREATE INDEX ${q(`${t}_owner_idx`)} ON ${q(t)} (${q(o.type)}, ${q(o.id)}, ${q(o.field)}, ${q(o.order)})`,
-        },
-      ],
+      indexes: [indexSpec(`${t}_owner_idx`, t, [o.type, o.id, o.field, o.order].map(id))],
       attributeColumns: new Set(attrs.map((c) => c.name)),
     });
     ownerTables.push({ model: component });
@@ -155,26 +148,26 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
       if (attribute.kind !== 'relation' || !attribute.owner) continue;
       const t = attribute.linkTable;
       const key = db.dialect.orderKeyType;
+      const l = LINK;
+      // Content and component rows share the key column name (VERSION.id = COMPONENT_ID).
+      const source = sql`INTEGER NOT NULL REFERENCES ${id(model.tableName)}(${id(VERSION.id)}) ON DELETE CASCADE`;
       tables.push({
         name: t,
         columns: [
-          { name: 'id', definition: db.dialect.idColumn },
-          { name: 'sourceId', definition: `INTEGER NOT NULL REFERENCES ${q(model.tableName)}(${q('id')}) ON DELETE CASCADE` },
-          { name: 'targetDocumentId', definition: `${text} NOT NULL` },
+          { name: l.id, definition: rowId },
+          { name: l.sourceId, definition: source },
+          { name: l.targetDocumentId, definition: type(`${text} NOT NULL`) },
           // '' when the target has no i18n.
-          { name: 'targetLocale', definition: `${text} NOT NULL DEFAULT ''` },
+          { name: l.targetLocale, definition: type(`${text} NOT NULL DEFAULT ''`) },
           // '' = the version matching the reader's status; 'draft'/'published' pins one.
-          { name: 'targetStatus', definition: `${text} NOT NULL DEFAULT ''` },
-          { name: 'position', definition: `${key} NOT NULL` },
-          { name: 'inversePosition', definition: `${key} NOT NULL` },
+          { name: l.targetStatus, definition: type(`${text} NOT NULL DEFAULT ''`) },
+          { name: l.position, definition: type(`${key} NOT NULL`) },
+          { name: l.inversePosition, definition: type(`${key} NOT NULL`) },
         ],
-        constraints: [`UNIQUE (${['sourceId', 'targetDocumentId', 'targetLocale', 'targetStatus'].map(q).join(', ')})`],
+        constraints: [sql`UNIQUE (${sql.join([l.sourceId, l.targetDocumentId, l.targetLocale, l.targetStatus].map(id))})`],
         indexes: [
-          { name: `${t}_source_idx`, sql: `CREATE INDEX ${q(`${t}_source_idx`)} ON ${q(t)} (${q('sourceId')}, ${q('position')})` },
-          {
-            name: `${t}_target_idx`,
-            sql: `CREATE INDEX ${q(`${t}_target_idx`)} ON ${q(t)} (${q('targetDocumentId')}, ${q('targetLocale')}, ${q('inversePosition')})`,
-          },
+          indexSpec(`${t}_source_idx`, t, [l.sourceId, l.position].map(id)),
+          indexSpec(`${t}_target_idx`, t, [l.targetDocumentId, l.targetLocale, l.inversePosition].map(id)),
         ],
         attributeColumns: new Set(),
       });
@@ -182,7 +175,7 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
   }
 
   for (const table of tables) {
-    if (table.name.startsWith(SYSTEM_TABLE_PREFIX) || SYSTEM_TABLES.has(table.name)) {
+    if (table.name.startsWith(SYSTEM_TABLE_PREFIX) || RESERVED_TABLES.has(table.name)) {
       throw new Error(`Table name "${table.name}" is reserved for Folio's system tables; choose another collectionName`);
     }
   }
@@ -191,20 +184,19 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
 
 /** What syncing would do, step by step; empty when the database already matches. */
 export async function planSchemaSync(db: Database, registry: Registry): Promise<SyncStep[]> {
-  const q = db.dialect.quote;
   const existing = await db.schema();
   const steps: SyncStep[] = [];
   for (const table of desiredTables(db, registry)) {
     const have = existing.columns.get(table.name.toLowerCase());
     if (!have) {
-      const body = [...table.columns.map((c) => `${q(c.name)} ${c.definition}`), ...table.constraints].join(',\n  ');
-      steps.push({ description: `create table ${table.name}`, sql: `CREATE TABLE ${q(table.name)} (\n  ${body}\n)` });
+      const body = sql.join([...table.columns.map((c) => sql`${id(c.name)} ${c.definition}`), ...table.constraints], ',\n  ');
+      steps.push({ description: `create table ${table.name}`, sql: ddl(sql`CREATE TABLE ${id(table.name)} (\n  ${body}\n)`) });
     } else {
       for (const column of table.columns) {
         if (have.has(column.name)) continue;
         steps.push({
           description: `add column ${table.name}.${column.name}`,
-          sql: `ALTER TABLE ${q(table.name)} ADD COLUMN ${q(column.name)} ${column.definition}`,
+          sql: ddl(sql`ALTER TABLE ${id(table.name)} ADD COLUMN ${id(column.name)} ${column.definition}`),
         });
       }
       const wanted = new Set(table.columns.map((c) => c.name));

@@ -5,10 +5,9 @@
  * version (publish, new locale) copies its component rows, recursively.
  */
 import type { Queryable } from '../db/database';
-import { COMPONENT_OWNER_COLUMNS as O } from '../db/schema-sync';
+import { componentIds, copyComponentRow, deleteComponents, insertComponent, orderedComponentIds } from '../db/store/components';
 import type { AnyModel, Component, Registry } from '../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import { toColumn } from './scalars';
 import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from './links';
 import { copyMedia, deleteMedia, writeMedia } from './media';
 
@@ -18,25 +17,6 @@ export function componentUids(model: AnyModel, field: string): string[] {
   if (attribute?.kind === 'component') return [attribute.component];
   if (attribute?.kind === 'dynamiczone') return attribute.components;
   return [];
-}
-
-/** Inserts a model's scalar columns plus the given extra columns; returns the new row id. */
-export async function insertRow(
-  tx: Queryable,
-  model: AnyModel,
-  extra: Record<string, string | number | null>,
-  scalars: Record<string, unknown>,
-): Promise<number> {
-  const q = tx.dialect.quote;
-  const names = Object.keys(extra);
-  const values: (string | number | bigint | null)[] = Object.values(extra);
-  for (const [name, value] of Object.entries(scalars)) {
-    const attribute = model.attributes[name];
-    if (attribute?.kind !== 'scalar') continue;
-    names.push(name);
-    values.push(toColumn(attribute, value));
-  }
-  return tx.insert(`INSERT INTO ${q(model.tableName)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, values);
 }
 
 /** Replaces the value of one component/dynamic-zone field of an owner row. */
@@ -56,12 +36,7 @@ export async function replaceComponentField(
   for (let order = 0; order < items.length; order++) {
     const item = items[order]!;
     const component = registry.component(item.uid)!;
-    const id = await insertRow(
-      tx,
-      component,
-      { [O.type]: owner.uid, [O.id]: ownerId, [O.field]: field, [O.order]: order },
-      item.input.scalars,
-    );
+    const id = await insertComponent(tx, component, { type: owner.uid, id: ownerId, field, order }, item.input.scalars);
     await writeOwnedParts(tx, registry, component, id, item.input, context, true);
   }
 }
@@ -94,19 +69,12 @@ export async function deleteComponentField(
   field: string,
 ): Promise<void> {
   if (ownerIds.length === 0) return;
-  const q = tx.dialect.quote;
   for (const uid of componentUids(owner, field)) {
     const component = registry.component(uid)!;
-    const marks = ownerIds.map(() => '?').join(', ');
-    const where = `${q(O.type)} = ? AND ${q(O.field)} = ? AND ${q(O.id)} IN (${marks})`;
-    const rows = await tx.all<{ id: number }>(`SELECT id FROM ${q(component.tableName)} WHERE ${where}`, [
-      owner.uid,
-      field,
-      ...ownerIds,
-    ]);
-    if (rows.length === 0) continue;
-    await deleteOwnedParts(tx, registry, component, rows.map((r) => r.id));
-    await tx.run(`DELETE FROM ${q(component.tableName)} WHERE ${where}`, [owner.uid, field, ...ownerIds]);
+    const ids = await componentIds(tx, component, owner.uid, field, ownerIds);
+    if (ids.length === 0) continue;
+    await deleteOwnedParts(tx, registry, component, ids);
+    await deleteComponents(tx, component, owner.uid, field, ownerIds);
   }
 }
 
@@ -130,30 +98,16 @@ export async function copyComponents(
   toId: number,
   fields?: string[],
 ): Promise<void> {
-  const q = tx.dialect.quote;
   for (const attribute of Object.values(owner.attributes)) {
     if (attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
     if (fields && !fields.includes(attribute.name)) continue;
     for (const uid of componentUids(owner, attribute.name)) {
       const component = registry.component(uid) as Component;
-      const columns = Object.values(component.attributes)
-        .filter((a) => tx.dialect.columnType(a))
-        .map((a) => q(a.name));
-      const rows = await tx.all<{ id: number }>(
-        `SELECT id FROM ${q(component.tableName)} WHERE ${q(O.type)} = ? AND ${q(O.id)} = ? AND ${q(O.field)} = ? ORDER BY ${q(O.order)}`,
-        [owner.uid, fromId, attribute.name],
-      );
-      for (const row of rows) {
-        const copied = [q(O.type), q(O.id), q(O.field), q(O.order), ...columns].join(', ');
-        const newId = await tx.insert(
-          `INSERT INTO ${q(component.tableName)} (${copied}) SELECT ${q(O.type)}, ?, ${q(O.field)}, ${q(O.order)}${
-            columns.length ? ', ' + columns.join(', ') : ''
-          } FROM ${q(component.tableName)} WHERE id = ?`,
-          [toId, row.id],
-        );
-        await copyComponents(tx, registry, component, row.id, newId);
-        await copyOwnedLinks(tx, component, row.id, newId);
-        await copyMedia(tx, component, row.id, newId);
+      for (const rowId of await orderedComponentIds(tx, component, owner.uid, fromId, attribute.name)) {
+        const newId = await copyComponentRow(tx, component, rowId, toId);
+        await copyComponents(tx, registry, component, rowId, newId);
+        await copyOwnedLinks(tx, component, rowId, newId);
+        await copyMedia(tx, component, rowId, newId);
       }
     }
   }

@@ -3,12 +3,14 @@
  * The links belong to the owning documents' versions, so a write here adds, moves or
  * removes link rows owned by those versions: the draft (so the link survives the owner's
  * next publish) and, unless the write is draft-only, the published one too. The order the
- * inverse side sees lives in `inversePosition`. The caller holds this document's incoming
+ * inverse side sees lives in the links' inverse keys. The caller holds this document's incoming
  * links and each connected owner document exclusively (./locks.ts), so the keys below are
  * computed from lists nobody else is changing.
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
+import * as store from '../db/store/links';
+import { versionIds } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { ContentType, Registry, RelationAttribute } from '../registry/types';
 import type { RelationTarget, RelationWrite } from './input';
@@ -23,13 +25,6 @@ export interface InverseContext {
   statuses: ('draft' | 'published')[];
 }
 
-interface Linked {
-  documentId: string;
-  inversePosition: string;
-}
-
-const q = (tx: Queryable, id: string) => tx.dialect.quote(id);
-
 export async function writeInverseLinks(tx: Queryable, registry: Registry, relations: Record<string, RelationWrite>, context: InverseContext) {
   for (const [name, write] of Object.entries(relations)) {
     const attribute = context.contentType.attributes[name] as RelationAttribute;
@@ -41,14 +36,12 @@ export async function writeInverseLinks(tx: Queryable, registry: Registry, relat
 async function writeInverse(tx: Queryable, registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: InverseContext) {
   const owner = registry.contentType(attribute.target)!;
   const ownerAttribute = owner.attributes[attribute.ownerAttribute!] as RelationAttribute;
-  const targetLocale = context.contentType.localized ? context.locale : '';
+  const ownLocale = context.contentType.localized ? context.locale : '';
   const ownerLocale = (t: RelationTarget) => (owner.localized ? (context.contentType.localized ? context.locale : (t.locale ?? context.defaultLocale)) : '');
+  // Only the owner versions this write may touch: a draft-only write leaves published links alone.
+  const touched = owner.draftAndPublish && context.statuses.length === 1 ? context.statuses[0] : undefined;
   const rowsOf = async (t: RelationTarget): Promise<number[]> => {
-    const statuses = owner.draftAndPublish ? context.statuses : ['published'];
-    const params: (string | number)[] = [t.documentId, ownerLocale(t)];
-    let sql = `SELECT id FROM ${q(tx, owner.tableName)} WHERE ${q(tx, 'documentId')} = ? AND ${q(tx, 'locale')} = ?`;
-    if (owner.draftAndPublish && statuses.length === 1) sql += ` AND ${q(tx, 'publishedAt')} IS ${statuses[0] === 'draft' ? '' : 'NOT '}NULL`;
-    const rows = (await tx.all<{ id: number }>(sql, params)).map((r) => r.id);
+    const rows = await versionIds(tx, owner, t.documentId, ownerLocale(t), touched, false);
     if (rows.length === 0) {
       const locale = `"${owner.localized ? ownerLocale(t) : 'null'}"`;
       throw new ValidationError(`Document with id "${t.documentId}", locale ${locale} not found`);
@@ -56,47 +49,21 @@ async function writeInverse(tx: Queryable, registry: Registry, attribute: Relati
     return rows;
   };
 
-  const table = q(tx, attribute.linkTable);
-  const where = `${q(tx, 'targetDocumentId')} = ? AND ${q(tx, 'targetLocale')} = ?`;
-  const current = async (): Promise<Linked[]> => {
-    const rows = await tx.all<Linked>(
-      `SELECT o.${q(tx, 'documentId')} AS "documentId", MIN(l.${q(tx, 'inversePosition')}) AS "inversePosition" FROM ${table} l
-       JOIN ${q(tx, owner.tableName)} o ON o.id = l.${q(tx, 'sourceId')} WHERE l.${where}
-       GROUP BY o.${q(tx, 'documentId')} ORDER BY MIN(l.${q(tx, 'inversePosition')})`,
-      [context.documentId, targetLocale],
-    );
-    return rows;
-  };
-  // Only the owner versions this write may touch: a draft-only write leaves published links alone.
-  const touched =
-    owner.draftAndPublish && context.statuses.length === 1
-      ? ` AND ${q(tx, 'publishedAt')} IS ${context.statuses[0] === 'draft' ? '' : 'NOT '}NULL`
-      : '';
-  const unlink = async (ownerDocumentId: string) => {
-    await tx.run(
-      `DELETE FROM ${table} WHERE ${where} AND ${q(tx, 'sourceId')} IN (SELECT id FROM ${q(tx, owner.tableName)} WHERE ${q(tx, 'documentId')} = ?${touched})`,
-      [context.documentId, targetLocale, ownerDocumentId],
-    );
-  };
-  /** Links every version of the owner to this document at `inversePosition` (moving it if linked). */
-  const link = async (t: RelationTarget, inversePosition: string) => {
-    for (const sourceId of await rowsOf(t)) {
-      const existing = await tx.get<{ id: number }>(`SELECT id FROM ${table} WHERE ${where} AND ${q(tx, 'sourceId')} = ?`, [
-        context.documentId,
-        targetLocale,
-        sourceId,
-      ]);
-      if (existing) {
-        await tx.run(`UPDATE ${table} SET ${q(tx, 'inversePosition')} = ? WHERE id = ?`, [inversePosition, existing.id]);
+  const self = { documentId: context.documentId, locale: ownLocale };
+  const current = () => store.linkingDocuments(tx, attribute, owner, self);
+  const unlink = (ownerDocumentId: string) => store.unlinkDocument(tx, attribute, owner, self, ownerDocumentId, touched);
+  /** Links every version of the owner to this document at this inverse key (moving it if linked). */
+  const link = async (t: RelationTarget, inverseKey: string) => {
+    for (const rowId of await rowsOf(t)) {
+      const existing = await store.linkIdFrom(tx, attribute, rowId, self);
+      if (existing !== undefined) {
+        await store.setInverseRank(tx, attribute, existing, inverseKey);
         continue;
       }
       // A to-one owner holds one link: this one replaces the previous.
-      if (!ownerAttribute.toMany) await tx.run(`DELETE FROM ${table} WHERE ${q(tx, 'sourceId')} = ?`, [sourceId]);
-      const last = await tx.get<{ p: string | null }>(`SELECT MAX(${q(tx, 'position')}) AS p FROM ${table} WHERE ${q(tx, 'sourceId')} = ?`, [sourceId]);
-      await tx.run(
-        `INSERT INTO ${table} (${q(tx, 'sourceId')}, ${q(tx, 'targetDocumentId')}, ${q(tx, 'targetLocale')}, ${q(tx, 'targetStatus')}, ${q(tx, 'position')}, ${q(tx, 'inversePosition')}) VALUES (?, ?, ?, '', ?, ?)`,
-        [sourceId, context.documentId, targetLocale, generateKeyBetween(last?.p ?? null, null), inversePosition],
-      );
+      if (!ownerAttribute.toMany) await store.deleteLinksFrom(tx, attribute, rowId);
+      const last = await store.lastRank(tx, attribute, rowId);
+      await store.insertLink(tx, attribute, rowId, { ...self, status: '' }, generateKeyBetween(last, null), inverseKey);
     }
   };
 
@@ -149,6 +116,6 @@ async function writeInverse(tx: Queryable, registry: Registry, attribute: Relati
       }
       index = 'before' in position ? at : at + 1;
     }
-    await link(t, generateKeyBetween(list[index - 1]?.inversePosition ?? null, list[index]?.inversePosition ?? null));
+    await link(t, generateKeyBetween(list[index - 1]?.rank ?? null, list[index]?.rank ?? null));
   }
 }

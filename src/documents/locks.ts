@@ -5,11 +5,11 @@
  * make the writers that compute something from the same rows run one after the other.
  *
  *  - a document: its versions and all they own (columns, components, media, the owning
- *    side's relation lists and their `position` keys), publishing, new locales, deletion;
- *  - the links pointing at a document: its inverse-side list (`inversePosition` keys, also
+ *    side's relation lists and their order keys), publishing, new locales, deletion;
+ *  - the links pointing at a document: its inverse-side list (inverse order keys, also
  *    for links that do not exist yet), a to-one other side's single owner, and its deletion
  *    (no link may be added to a document being deleted). Writers that only append a link
- *    to the list share it: their keys differ anyway (see nextInversePosition in links.ts);
+ *    to the list share it: their keys differ anyway (see nextInverseKey in links.ts);
  *    reordering the list, taking the target from other owners or deleting it is exclusive;
  *  - a unique value in a locale: the check that no other published document holds it.
  *
@@ -20,9 +20,9 @@
  * a link whose other side is to-one names its target late, see copyOwnedLinks; the rare
  * deadlock that can make is detected by PostgreSQL and the write retried.)
  */
-import type { AnyModel, ContentType, Registry, RelationAttribute, ScalarAttribute } from '../registry/types';
+import type { ScalarField } from '../registry/fields/field';
+import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
 import { readRelation } from './input';
-import { toColumn } from './scalars';
 
 /** A single type has one document: its lock names the type, so it can be taken before the document is looked up. */
 export function documentLock(ct: ContentType, documentId: string): string {
@@ -33,8 +33,8 @@ export function linksToLock(ct: ContentType, documentId: string): string {
   return ct.kind === 'singleType' ? `links-to\0${ct.uid}` : `links-to\0${ct.uid}\0${documentId}`;
 }
 
-export function uniqueLock(ct: ContentType, attribute: ScalarAttribute, locale: string, value: unknown): string {
-  return `unique\0${ct.uid}\0${attribute.name}\0${locale}\0${String(toColumn(attribute, value))}`;
+export function uniqueLock(ct: ContentType, field: ScalarField, locale: string, value: unknown): string {
+  return `unique\0${ct.uid}\0${field.name}\0${locale}\0${String(field.toColumn(value))}`;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,7 +63,7 @@ export function mergeLocks(all: Locks[]): Locks {
  *    appended to the target's inverse list), exclusive when the other side is to-one (the
  *    target is taken from its other owners);
  *  - inverse side: this document's incoming links (the list is reordered), and each connected
- *    or set owner document (its own list gets a link, at the next `position` key).
+ *    or set owner document (its own list gets a link, at the next order key).
  * Disconnecting only deletes rows and computes no key, so it needs nothing more. A relation
  * value that does not parse names nothing: the write rejects it before touching anything.
  * A document this write creates (`fresh`) is invisible to everyone else until it commits: its

@@ -9,9 +9,9 @@ import type { AnyModel, ContentType, Registry, RelationAttribute } from '../regi
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
 import {
   componentStatement, inverseRelationStatement, localizationsStatement, mediaStatement, owningRelationStatement, rowLocalesStatement,
-} from '../query/populate';
+  type Row, type RowReader,
+} from '../query/compile';
 import type { VersionScope } from '../query/resolve';
-import type { Row, RowReader } from '../query/select';
 import type { PopulateMap, PopulateSpec } from '../query/types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
 import { FILE_COLUMNS, parseFileRow } from '../upload/file-row';

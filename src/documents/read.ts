@@ -7,8 +7,7 @@ import type { ChangeCache } from '../db/cache';
 import type { Queryable } from '../db/database';
 import type { Sql } from '../db/sql';
 import type { ContentType, Registry } from '../registry/types';
-import type { Row } from '../query/select';
-import { findOneStatement, listStatements } from '../query/statements';
+import { findOneStatement, listStatements, type Row } from '../query/compile';
 import type { ReadQuery } from '../query/types';
 import { checkResponseSize, populateRows } from './populate';
 

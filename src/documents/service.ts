@@ -9,8 +9,10 @@
 import { createId } from '@paralleldrive/cuid2';
 import { ChangeCache } from '../db/cache';
 import type { Database, Queryable } from '../db/database';
+import { firstDocumentId, storedValues, updateVersion, valueTaken } from '../db/store/versions';
+import type { ScalarField } from '../registry/fields/field';
 import { ValidationError, type FieldError } from '../errors';
-import type { AnyModel, ContentType, Registry, ScalarAttribute } from '../registry/types';
+import type { AnyModel, ContentType, Registry } from '../registry/types';
 import type { ReadQuery } from '../query/types';
 import { writeOwnedParts, copyComponents } from './components';
 import { readModelInput, type ModelWrite } from './input';
@@ -20,8 +22,6 @@ import type { Locales } from './locales';
 import { deleteLocks, mergeLocks, uniqueLock, writeLocks, type Locks } from './locks';
 import { copyMedia } from './media';
 import { findMany, findOne } from './read';
-import type { Row } from './rows';
-import { fromColumn, toColumn } from './scalars';
 import { deleteVersions, insertVersion, ownedFields, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
 
 export interface WriteOptions {
@@ -76,10 +76,8 @@ export class DocumentService {
   }
 
   /** The single type's documentId, if it has been created in any locale. */
-  async singleDocumentId(ct: ContentType, from: Queryable = this.db): Promise<string | undefined> {
-    const q = this.db.dialect.quote;
-    const row = await from.get<{ documentId: string }>(`SELECT ${q('documentId')} FROM ${q(ct.tableName)} ORDER BY id LIMIT 1`);
-    return row?.documentId;
+  singleDocumentId(ct: ContentType, from: Queryable = this.db): Promise<string | undefined> {
+    return firstDocumentId(from, ct);
   }
 
   /** Resolves and checks the locale of a write ('' for types without i18n). */
@@ -168,7 +166,6 @@ export class DocumentService {
     const mode = publish ? 'published' : 'draft';
     const key = { documentId, locale };
     const context = this.context(ct, locale, defaultLocale);
-    const q = this.db.dialect.quote;
     const [rowId] = await versionIds(tx, ct, documentId, locale, ct.draftAndPublish ? 'draft' : undefined);
     const now = new Date().toISOString();
     let draftId: number;
@@ -178,17 +175,11 @@ export class DocumentService {
       if (baseId === undefined) return null;
       ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, baseId, data, publish, context));
     } else {
-      const existing = await this.storedValues(tx, ct, rowId);
+      const existing = await storedValues(tx, ct, rowId);
       const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing });
       await hashPasswords(this.registry, ct, input);
       if (publish) await this.assertUnique(tx, ct, key, input, existing);
-      const names = Object.keys(input.scalars);
-      const sets = [...names.map((n) => `${q(n)} = ?`), `${q('updatedAt')} = ?`];
-      const values = names.map((n) => {
-        const attribute = ct.attributes[n]!;
-        return attribute.kind === 'scalar' ? toColumn(attribute, input.scalars[n]) : null;
-      });
-      await tx.run(`UPDATE ${q(ct.tableName)} SET ${sets.join(', ')} WHERE id = ?`, [...values, now, rowId]);
+      await updateVersion(tx, ct, rowId, input.scalars, now);
       await writeOwnedParts(tx, this.registry, ct, rowId, input, context);
       draftId = rowId;
       pendingInverse = input;
@@ -212,7 +203,7 @@ export class DocumentService {
     publish: boolean,
     context: LinkContext,
   ): Promise<{ draftId: number; input: ModelWrite }> {
-    const base = await this.storedValues(tx, ct, baseId);
+    const base = await storedValues(tx, ct, baseId);
     const shared = Object.values(ct.attributes).filter((a) => !a.localized);
     const merged: Record<string, unknown> = { ...data };
     for (const a of shared) if (a.kind === 'scalar' && !(a.name in data)) merged[a.name] = base[a.name];
@@ -245,21 +236,13 @@ export class DocumentService {
     });
   }
 
-  /** Scalar values of a stored row, in JSON form. */
-  private async storedValues(tx: Queryable, ct: ContentType, id: number): Promise<Record<string, unknown>> {
-    const row = await tx.get<Row>(`SELECT * FROM ${tx.dialect.quote(ct.tableName)} WHERE id = ?`, [id]);
-    const values: Record<string, unknown> = {};
-    for (const a of Object.values(ct.attributes)) if (a.kind === 'scalar') values[a.name] = fromColumn(a, row?.[a.name]);
-    return values;
-  }
-
   /** The unique (and uid) values a version will hold once written. */
-  private uniqueValues(ct: ContentType, input: ModelWrite, existing?: Record<string, unknown>): [ScalarAttribute, unknown][] {
-    const values: [ScalarAttribute, unknown][] = [];
-    for (const a of Object.values(ct.attributes)) {
-      if (a.kind !== 'scalar' || !(a.unique || a.type === 'uid')) continue;
-      const value = a.name in input.scalars ? input.scalars[a.name] : existing?.[a.name];
-      if (value !== null && value !== undefined) values.push([a, value]);
+  private uniqueValues(ct: ContentType, input: ModelWrite, existing?: Record<string, unknown>): [ScalarField, unknown][] {
+    const values: [ScalarField, unknown][] = [];
+    for (const field of Object.values(ct.fields)) {
+      if (field.kind !== 'scalar' || !(field.attribute.unique || field.type === 'uid')) continue;
+      const value = field.name in input.scalars ? input.scalars[field.name] : existing?.[field.name];
+      if (value !== null && value !== undefined) values.push([field, value]);
     }
     return values;
   }
@@ -269,16 +252,13 @@ export class DocumentService {
    * The value's lock keeps a concurrent write of the same value from passing the same check.
    */
   private async assertUnique(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, existing?: Record<string, unknown>, lock = true) {
-    const q = tx.dialect.quote;
     const errors: FieldError[] = [];
     const values = this.uniqueValues(ct, input, existing);
-    if (lock) await tx.lock(values.map(([a, value]) => uniqueLock(ct, a, key.locale, value)));
-    for (const [a, value] of values) {
-      const clash = await tx.get(
-        `SELECT 1 AS x FROM ${q(ct.tableName)} WHERE ${q(a.name)} = ? AND ${q('locale')} = ? AND ${q('publishedAt')} IS NOT NULL AND ${q('documentId')} <> ? LIMIT 1`,
-        [toColumn(a, value), key.locale, key.documentId],
-      );
-      if (clash) errors.push({ path: [a.name], message: 'This attribute must be unique', name: 'ValidationError', value });
+    if (lock) await tx.lock(values.map(([field, value]) => uniqueLock(ct, field, key.locale, value)));
+    for (const [field, value] of values) {
+      if (await valueTaken(tx, ct, field, value, key.locale, key.documentId)) {
+        errors.push({ path: [field.name], message: 'This attribute must be unique', name: 'ValidationError', value });
+      }
     }
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
   }

@@ -9,8 +9,7 @@ import { listFileRows } from '../db/store/files';
 import { ValidationError } from '../errors';
 import { checkFilters, parseFilters } from '../query/filters';
 import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
-import { orderBy } from '../query/sort';
-import { whereSql } from '../query/where';
+import { orderBy, whereSql } from '../query/compile';
 import type { Registry } from '../registry/types';
 import { FILE_COLUMNS, FILE_MODEL, toFileObject, type FileObject } from './file-row';
 

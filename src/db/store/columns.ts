@@ -1,0 +1,50 @@
+/**
+ * The attribute columns of a content or component row, as the compiled field model says:
+ * a field with a column type on the engine is stored in the row's own table (relations,
+ * media and components live elsewhere), and its values pass through the field's
+ * `toColumn` / `fromColumn`. The version and component stores build on these.
+ */
+import type { Engine, ScalarField } from '../../registry/fields/field';
+import type { AnyModel } from '../../registry/types';
+import type { Queryable, SqlValue } from '../database';
+import { tableOf } from '../layout';
+import { sql, type Sql } from '../sql';
+
+/** Fields stored in the model's own table, in declaration order. */
+export function columnFields(model: AnyModel, engine: Engine): ScalarField[] {
+  return Object.values(model.fields).filter((f): f is ScalarField => f.kind === 'scalar' && f.columnType(engine) !== undefined);
+}
+
+/** The columns of some fields, as identifiers (a copy lists them on both sides). */
+export const columnsOf = (fields: readonly ScalarField[]): Sql[] => fields.map((f) => sql.id(f.name));
+
+/** Column identifiers and stored values of JSON values by attribute name; names without a column are skipped. */
+export function columnValues(model: AnyModel, values: Record<string, unknown>): { columns: Sql[]; values: SqlValue[] } {
+  const columns: Sql[] = [];
+  const stored: SqlValue[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const field = model.fields[name];
+    if (field?.kind !== 'scalar') continue;
+    columns.push(sql.id(name));
+    stored.push(field.toColumn(value));
+  }
+  return { columns, values: stored };
+}
+
+/** The JSON value of every scalar attribute of a stored row (null for a missing row or column). */
+export function scalarValues(model: AnyModel, row: Record<string, unknown> | undefined): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of Object.values(model.fields)) if (field.kind === 'scalar') values[field.name] = field.fromColumn(row?.[field.name]);
+  return values;
+}
+
+/**
+ * Inserts a row of a model: the system columns given (name → value, in order) and the
+ * JSON values of its attributes. Returns the new row's id.
+ */
+export function insertRow(tx: Queryable, model: AnyModel, system: [string, SqlValue][], values: Record<string, unknown>): Promise<number> {
+  const attributes = columnValues(model, values);
+  const columns = [...system.map(([name]) => sql.id(name)), ...attributes.columns];
+  const params = [...system.map(([, value]) => value), ...attributes.values];
+  return tx.insert(sql`INSERT INTO ${tableOf(model)} (${sql.join(columns)}) VALUES (${sql.list(params)})`);
+}

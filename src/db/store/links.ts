@@ -1,0 +1,166 @@
+/**
+ * Link rows of relation attributes. A link belongs to a source row (a version or a
+ * component row of the owning side) and names its target by documentId, locale ('' when
+ * the target has no i18n) and pinned status ('' = the reader's). Two fractional keys order
+ * it: one in the source's list, one in the target's (inverse) list. The rules (connect, disconnect, set,
+ * fractional keys, to-one sides) live in documents/links.ts and inverse-links.ts.
+ */
+import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
+import type { Queryable } from '../database';
+import { column, LINK as L, linkTableOf, tableOf, VERSION as V } from '../layout';
+import { sql, type Sql } from '../sql';
+import { statusIs, type VersionStatus } from './versions';
+
+const id = (name: string) => sql.id(name);
+
+/** What a link points at. */
+export interface LinkTarget {
+  documentId: string;
+  /** '' when the target type has no i18n. */
+  locale: string;
+}
+
+/** A target with its pinned status: '' = the version matching the reader's status. */
+export interface LinkKey extends LinkTarget {
+  status: string;
+}
+
+export interface StoredLink extends LinkKey {
+  id: number;
+  /** Its key in the source's list. */
+  rank: string;
+}
+
+const pointsAt = (target: LinkTarget, alias?: string): Sql => {
+  const col = (name: string) => (alias ? column(alias, name) : id(name));
+  return sql`${col(L.targetDocumentId)} = ${target.documentId} AND ${col(L.targetLocale)} = ${target.locale}`;
+};
+
+/** The links of one source row, in list order. */
+export async function linksFrom(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<StoredLink[]> {
+  const columns = [L.id, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position].map(id);
+  const rows = await tx.all<Record<string, string | number>>(
+    sql`SELECT ${sql.join(columns)} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId} ORDER BY ${id(L.position)}`,
+  );
+  return rows.map((r) => ({
+    id: r[L.id] as number,
+    documentId: r[L.targetDocumentId] as string,
+    locale: r[L.targetLocale] as string,
+    status: r[L.targetStatus] as string,
+    rank: r[L.position] as string,
+  }));
+}
+
+/** Inserts a link; returns its id. */
+export function insertLink(tx: Queryable, attribute: RelationAttribute, rowId: number, key: LinkKey, rank: string, inverseRank: string): Promise<number> {
+  const columns = [L.sourceId, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id);
+  return tx.insert(
+    sql`INSERT INTO ${linkTableOf(attribute)} (${sql.join(columns)}) VALUES (${sql.list([rowId, key.documentId, key.locale, key.status, rank, inverseRank])})`,
+  );
+}
+
+/** Deletes links by id. */
+export async function deleteLinks(tx: Queryable, attribute: RelationAttribute, linkIds: number[]): Promise<void> {
+  if (linkIds.length === 0) return;
+  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${id(L.id)} IN (${sql.list(linkIds)})`);
+}
+
+/** Moves a link in its source's list. */
+export async function setRank(tx: Queryable, attribute: RelationAttribute, linkId: number, rank: string): Promise<void> {
+  await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(L.position)} = ${rank} WHERE ${id(L.id)} = ${linkId}`);
+}
+
+/** Moves a link in its target's (inverse) list. */
+export async function setInverseRank(tx: Queryable, attribute: RelationAttribute, linkId: number, rank: string): Promise<void> {
+  await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(L.inversePosition)} = ${rank} WHERE ${id(L.id)} = ${linkId}`);
+}
+
+/** The last key of a source's list, null when it is empty. */
+export async function lastRank(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<string | null> {
+  const row = await tx.get<{ p: string | null }>(
+    sql`SELECT MAX(${id(L.position)}) AS p FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId}`,
+  );
+  return row?.p ?? null;
+}
+
+/** The last key of a target's inverse list (any source, any pinned status), null when it is empty. */
+export async function lastInverseRank(tx: Queryable, attribute: RelationAttribute, target: LinkTarget): Promise<string | null> {
+  const row = await tx.get<{ p: string | null }>(
+    sql`SELECT MAX(${id(L.inversePosition)}) AS p FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)}`,
+  );
+  return row?.p ?? null;
+}
+
+/**
+ * Deletes the links to a target held by other documents' versions of the same status as
+ * the source row's (a to-one other side: the target may have one owner document).
+ */
+export async function unlinkOtherDocuments(tx: Queryable, owner: AnyModel, attribute: RelationAttribute, rowId: number, target: LinkTarget): Promise<void> {
+  const drafts = (alias: string) => sql`(${column(alias, V.publishedAt)} IS NULL)`;
+  await tx.run(
+    sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)} AND ${id(L.sourceId)} IN (
+       SELECT ${column('o', V.id)} FROM ${tableOf(owner)} o JOIN ${tableOf(owner)} me ON ${column('me', V.id)} = ${rowId}
+       WHERE ${column('o', V.documentId)} <> ${column('me', V.documentId)} AND ${drafts('o')} = ${drafts('me')})`,
+  );
+}
+
+/** Copies every link of one source row to another (same targets, same places in both lists). */
+export async function copyLinks(tx: Queryable, attribute: RelationAttribute, fromId: number, toId: number): Promise<void> {
+  const columns = sql.join([L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id));
+  await tx.run(
+    sql`INSERT INTO ${linkTableOf(attribute)} (${id(L.sourceId)}, ${columns}) SELECT ${toId}, ${columns} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${fromId}`,
+  );
+}
+
+/** Deletes every link to a document (in one locale, or in all when undefined). */
+export async function deleteLinksTo(tx: Queryable, attribute: RelationAttribute, documentId: string, locale?: string): Promise<void> {
+  const where = sql.and([sql`${id(L.targetDocumentId)} = ${documentId}`, locale === undefined ? sql.empty : sql`${id(L.targetLocale)} = ${locale}`]);
+  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${where}`);
+}
+
+/** Deletes every link of a source row. */
+export async function deleteLinksFrom(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<void> {
+  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId}`);
+}
+
+/** The id of a source row's link to a target (whatever its pinned status), if any. */
+export async function linkIdFrom(tx: Queryable, attribute: RelationAttribute, rowId: number, target: LinkTarget): Promise<number | undefined> {
+  const row = await tx.get<Record<string, number>>(
+    sql`SELECT ${id(L.id)} FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)} AND ${id(L.sourceId)} = ${rowId}`,
+  );
+  return row?.[L.id];
+}
+
+/**
+ * The documents of the owning type linking to a target, each once with its first key in
+ * the target's list, in list order (the inverse side's view).
+ */
+export async function linkingDocuments(
+  tx: Queryable,
+  attribute: RelationAttribute,
+  owner: ContentType,
+  target: LinkTarget,
+): Promise<{ documentId: string; rank: string }[]> {
+  const first = sql`MIN(${column('l', L.inversePosition)})`;
+  const rows = await tx.all<{ d: string; p: string }>(
+    sql`SELECT ${column('o', V.documentId)} AS d, ${first} AS p FROM ${linkTableOf(attribute)} l
+       JOIN ${tableOf(owner)} o ON ${column('o', V.id)} = ${column('l', L.sourceId)} WHERE ${pointsAt(target, 'l')}
+       GROUP BY ${column('o', V.documentId)} ORDER BY ${first}`,
+  );
+  return rows.map((r) => ({ documentId: r.d, rank: r.p }));
+}
+
+/** Deletes an owner document's links to a target: from its versions of one status, or from all. */
+export async function unlinkDocument(
+  tx: Queryable,
+  attribute: RelationAttribute,
+  owner: ContentType,
+  target: LinkTarget,
+  ownerDocumentId: string,
+  status?: VersionStatus,
+): Promise<void> {
+  const versions = sql.and([sql`${id(V.documentId)} = ${ownerDocumentId}`, status ? statusIs(status) : sql.empty]);
+  await tx.run(
+    sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)} AND ${id(L.sourceId)} IN (SELECT ${id(V.id)} FROM ${tableOf(owner)} WHERE ${versions})`,
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * Version rows of content types: one row per (documentId, locale, draft | published).
+ * Reads and writes of the rows themselves; what a version owns elsewhere (components,
+ * links, media) has its own store, and the rules (publishing, locales) live in
+ * documents/versions.ts.
+ */
+import type { ScalarField } from '../../registry/fields/field';
+import type { ContentType } from '../../registry/types';
+import type { Queryable, SqlValue } from '../database';
+import { tableOf, VERSION as V } from '../layout';
+import { sql, type Sql } from '../sql';
+import { columnFields, columnsOf, columnValues, insertRow, scalarValues } from './columns';
+
+export type VersionStatus = 'draft' | 'published';
+
+export interface VersionTimes {
+  createdAt: string;
+  updatedAt: string;
+  /** null: the draft of a draft & publish type. */
+  publishedAt: string | null;
+}
+
+const id = (name: string) => sql.id(name);
+
+/** The condition selecting the versions of one status (a draft has no publication time). */
+export const statusIs = (status: VersionStatus): Sql => sql`${id(V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL`;
+
+/** Inserts a version row with its attribute values (JSON form); returns its id. */
+export function insertVersion(
+  tx: Queryable,
+  ct: ContentType,
+  documentId: string,
+  locale: string,
+  times: VersionTimes,
+  values: Record<string, unknown>,
+): Promise<number> {
+  const system: [string, SqlValue][] = [
+    [V.documentId, documentId],
+    [V.locale, locale],
+    [V.createdAt, times.createdAt],
+    [V.updatedAt, times.updatedAt],
+    [V.publishedAt, times.publishedAt],
+  ];
+  return insertRow(tx, ct, system, values);
+}
+
+/**
+ * Ids of a document's rows in a locale (all locales when undefined), optionally of one status
+ * (types without draft & publish have one status). `ordered = false` leaves them in the
+ * engine's order, sorting nothing.
+ */
+export async function versionIds(
+  tx: Queryable,
+  ct: ContentType,
+  documentId: string,
+  locale: string | undefined,
+  status?: VersionStatus,
+  ordered = true,
+): Promise<number[]> {
+  const where = sql.and([
+    sql`${id(V.documentId)} = ${documentId}`,
+    locale === undefined ? sql.empty : sql`${id(V.locale)} = ${locale}`,
+    status && ct.draftAndPublish ? statusIs(status) : sql.empty,
+  ]);
+  const order = ordered ? sql` ORDER BY ${id(V.id)}` : sql.empty;
+  const rows = await tx.all<Record<string, number>>(sql`SELECT ${id(V.id)} FROM ${tableOf(ct)} WHERE ${where}${order}`);
+  return rows.map((r) => r[V.id]!);
+}
+
+/** Which (documentId, locale, status) versions exist among some documents. */
+export async function existingVersions(
+  tx: Queryable,
+  ct: ContentType,
+  documentIds: string[],
+): Promise<{ documentId: string; locale: string; status: VersionStatus }[]> {
+  if (documentIds.length === 0) return [];
+  const rows = await tx.all<Record<string, string | null>>(
+    sql`SELECT ${sql.join([id(V.documentId), id(V.locale), id(V.publishedAt)])} FROM ${tableOf(ct)} WHERE ${id(V.documentId)} IN (${sql.list([...new Set(documentIds)])})`,
+  );
+  return rows.map((r) => ({ documentId: r[V.documentId]!, locale: r[V.locale]!, status: r[V.publishedAt] === null ? 'draft' : 'published' }));
+}
+
+/** The documentId of the type's first row (a single type's one document). */
+export async function firstDocumentId(tx: Queryable, ct: ContentType): Promise<string | undefined> {
+  const row = await tx.get<Record<string, string>>(sql`SELECT ${id(V.documentId)} FROM ${tableOf(ct)} ORDER BY ${id(V.id)} LIMIT 1`);
+  return row?.[V.documentId];
+}
+
+/** The attribute values of a version row, in JSON form. */
+export async function storedValues(tx: Queryable, ct: ContentType, rowId: number): Promise<Record<string, unknown>> {
+  return scalarValues(ct, await tx.get(sql`SELECT * FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${rowId}`));
+}
+
+/** Sets some attribute values (JSON form) and the update time of a version row. */
+export async function updateVersion(tx: Queryable, ct: ContentType, rowId: number, values: Record<string, unknown>, updatedAt: string) {
+  const set = columnValues(ct, values);
+  const assignments = [...set.columns.map((column, i) => sql`${column} = ${set.values[i]!}`), sql`${id(V.updatedAt)} = ${updatedAt}`];
+  await tx.run(sql`UPDATE ${tableOf(ct)} SET ${sql.join(assignments)} WHERE ${id(V.id)} = ${rowId}`);
+}
+
+/** Deletes version rows (their own columns only; the caller deletes what they own). */
+export async function deleteVersionRows(tx: Queryable, ct: ContentType, rowIds: number[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await tx.run(sql`DELETE FROM ${tableOf(ct)} WHERE ${id(V.id)} IN (${sql.list(rowIds)})`);
+}
+
+/** What a copied version changes; everything left out is copied from the source row. */
+export interface VersionCopy {
+  locale?: string;
+  publishedAt: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** Copies a version row's own columns into a new row; returns its id. */
+export function copyVersionRow(tx: Queryable, ct: ContentType, fromId: number, set: VersionCopy): Promise<number> {
+  const columns = columnsOf(columnFields(ct, tx.dialect.name));
+  const keep = (name: string, value: string | undefined) => (value === undefined ? id(name) : sql`${value}`);
+  const system = [V.documentId, V.locale, V.createdAt, V.updatedAt, V.publishedAt].map(id);
+  const values = [
+    id(V.documentId),
+    keep(V.locale, set.locale),
+    keep(V.createdAt, set.createdAt),
+    keep(V.updatedAt, set.updatedAt),
+    sql`${set.publishedAt}`,
+  ];
+  return tx.insert(
+    sql`INSERT INTO ${tableOf(ct)} (${sql.join([...system, ...columns])}) SELECT ${sql.join([...values, ...columns])} FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${fromId}`,
+  );
+}
+
+/** Copies the values of some fields from one version row to others. */
+export async function copyValues(tx: Queryable, ct: ContentType, fields: ScalarField[], fromId: number, toIds: number[]): Promise<void> {
+  if (fields.length === 0 || toIds.length === 0) return;
+  const columns = sql.join(columnsOf(fields));
+  await tx.run(
+    sql`UPDATE ${tableOf(ct)} SET (${columns}) = (SELECT ${columns} FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${fromId}) WHERE ${id(V.id)} IN (${sql.list(toIds)})`,
+  );
+}
+
+/** Whether another document's published version in the locale holds this value of a unique field. */
+export async function valueTaken(tx: Queryable, ct: ContentType, field: ScalarField, value: unknown, locale: string, documentId: string): Promise<boolean> {
+  const clash = await tx.get(
+    sql`SELECT 1 AS x FROM ${tableOf(ct)} WHERE ${sql.and([
+      sql`${id(field.name)} = ${field.toColumn(value)}`,
+      sql`${id(V.locale)} = ${locale}`,
+      statusIs('published'),
+      sql`${id(V.documentId)} <> ${documentId}`,
+    ])} LIMIT 1`,
+  );
+  return clash !== undefined;
+}
