@@ -5,19 +5,11 @@
 import { createId } from '@paralleldrive/cuid2';
 import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
-import { anyLocaleExists, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale } from '../db/store/locales';
+import { anyLocaleExists, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale, type LocaleRow } from '../db/store/locales';
 import { ValidationError } from '../errors';
 
-export interface Locale {
-  id: number;
-  documentId: string;
-  name: string;
-  code: string;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string;
-  isDefault: boolean;
-}
+/** A locale as the API answers it: the stored row, with `isDefault` as a boolean. */
+export type Locale = Omit<LocaleRow, 'isDefault'> & { isDefault: boolean };
 
 const CODE = /^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/;
 
