@@ -13,11 +13,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+// Folio is started the way the tests start it (test/helpers/spawn.ts needs only Node built-ins).
+import { BINARY as FOLIO, runCli, serve as serveFolio } from '../test/helpers/spawn';
 import { writeArticles, writeTargets, type Refs } from './data';
 
 const ROOT = resolve(import.meta.dir, '..');
-const CONTENT_TYPES = join(ROOT, 'content-types');
-const FOLIO = join(ROOT, 'dist', 'folio');
 const { values: flags } = parseArgs({
   options: {
     database: { type: 'string' },
@@ -55,30 +55,15 @@ if (spawnSync(['sh', '-c', 'command -v wrk']).exitCode !== 0) {
 }
 
 function folio(args: string[], dataDir: string, url: string) {
-  const r = spawnSync([FOLIO, ...args, '--data', dataDir, '--content-types', CONTENT_TYPES, '--database', url], { stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`folio ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+  const r = runCli(args, { exe: FOLIO, data: dataDir, database: url });
+  if (r.code !== 0) throw new Error(`folio ${args.join(' ')}: ${r.stdout}${r.stderr}`);
 }
 
+/** `folio serve` on port 0 without the auth rate limit; `base` is its URL. */
 async function serve(dataDir: string, url: string): Promise<{ proc: Subprocess; base: string }> {
-  const proc = Bun.spawn([FOLIO, 'serve', '--port', '0', '--data', dataDir, '--content-types', CONTENT_TYPES, '--database', url], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: { ...process.env, FOLIO_AUTH_RATE_LIMIT: '0' },
-  });
+  const { proc, url: base } = await serveFolio({ exe: FOLIO, data: dataDir, database: url, env: { FOLIO_AUTH_RATE_LIMIT: '0' }, startTimeoutMs: 20_000 });
   children.add(proc);
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = '';
-  const deadline = Date.now() + 20_000;
-  while (!/listening on (\S+)/.test(out)) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${out}`);
-    out += new TextDecoder().decode(value);
-  }
-  void (async () => {
-    for (;;) if ((await reader.read()).done) break;
-  })();
-  return { proc, base: out.match(/listening on (\S+)/)![1]! };
+  return { proc, base };
 }
 
 interface Result {

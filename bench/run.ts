@@ -29,13 +29,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Subprocess } from 'bun';
+// Folio is started the way the tests start it (one spawner for both; it needs only Node built-ins).
+import { BINARY as FOLIO, BUN, cleanEnv, cliCommand, cliSpawnOptions, killSpawned, runCli, serve, spawnServer, type SpawnedServer } from '../test/helpers/spawn';
 import { readRefs, writeArticles, writeTargets, type Refs } from './data';
 import { percentile, type LoadRequest, type LoadResult } from './load';
 
 const ROOT = resolve(import.meta.dir, '..');
-const CONTENT_TYPES = join(ROOT, 'content-types');
-const FOLIO = join(ROOT, 'dist', 'folio');
-const BUN = process.execPath;
 const MiB = 1024 * 1024;
 
 // ---------------------------------------------------------------- options
@@ -91,6 +90,8 @@ let workDir: string | undefined;
 function killAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   children.clear();
+  // The servers the spawner started: SIGKILLed at once (before this returns), awaited by nobody.
+  void killSpawned();
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -114,46 +115,24 @@ const PINNED = hasCommand('taskset') && cpus().length >= 2;
 const serverPin = PINNED ? ['taskset', '-c', '0'] : [];
 const loadPin = PINNED ? ['taskset', '-c', '1'] : [];
 
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k === 'PORT' || k === 'HOST' || k === 'DATABASE_URL') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
+/** Folio from dist/folio on a data dir, with the example content types. */
+const binary = (dataDir: string) => ({ exe: FOLIO, data: dataDir });
 
 /** Runs the binary to completion; throws with its output when it fails. */
 function folio(args: string[], dataDir: string): string {
-  const result = Bun.spawnSync([FOLIO, ...args, '--data', dataDir, '--content-types', CONTENT_TYPES], { env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
-  const out = result.stdout.toString();
-  if (result.exitCode !== 0) throw new Error(`folio ${args.join(' ')} exited ${result.exitCode}:\n${out}${result.stderr.toString()}`);
-  return out;
+  const result = runCli(args, binary(dataDir));
+  if (result.code !== 0) throw new Error(`folio ${args.join(' ')} exited ${result.code}:\n${result.stdout}${result.stderr}`);
+  return result.stdout;
 }
 
-/** Spawns a server and waits for the line announcing its URL; its output keeps draining. */
-async function startServer(cmd: string[], pattern: RegExp, what: string): Promise<{ proc: Subprocess; url: string }> {
-  const proc = Bun.spawn(cmd, { env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
-  children.add(proc);
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let out = '';
-  const deadline = Date.now() + 20_000;
-  let match: RegExpMatchArray | null = null;
-  while (!(match = out.match(pattern))) {
-    const chunk = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => 'timeout' as const)]);
-    if (chunk === 'timeout' || chunk.done) {
-      const err = chunk === 'timeout' ? '' : await new Response(proc.stderr as ReadableStream).text();
-      await stop(proc);
-      throw new Error(`${what} did not start (${chunk === 'timeout' ? 'timeout' : `exit ${proc.exitCode}`})\n${out}${err}`);
-    }
-    out += decoder.decode(chunk.value, { stream: true });
-  }
-  void (async () => {
-    for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) break;
-  })();
-  void new Response(proc.stderr as ReadableStream).text().then((text) => text.trim() && log(`${what} stderr: ${text.trim().slice(0, 2000)}`));
-  return { proc, url: match[1]! };
+/** `folio serve` on CPU0 (when pinned); resolves once it says where it listens. */
+const startFolio = (dataDir: string) => serve({ ...binary(dataDir), wrap: serverPin, startTimeoutMs: 20_000 });
+
+/** Stops a server and says what it wrote on stderr, if anything. */
+async function stopServer(server: SpawnedServer, what: string) {
+  await stop(server.proc);
+  const text = server.stderr().trim();
+  if (text) log(`${what} stderr: ${text.slice(0, 2000)}`);
 }
 
 function rssMiB(pid: number): number {
@@ -335,8 +314,13 @@ async function main() {
   log(`cold start: median ${fmtMs(cold.healthMedianMs)} to /_health, ${fmtMs(cold.listMedianMs)} to the first article list`);
 
   // 4. Folio and the baseline, both on CPU0; same answer?
-  const server = await startServer([...serverPin, FOLIO, 'serve', '--port', '0', '--data', dataDir, '--content-types', CONTENT_TYPES], /Folio listening on (http:\/\/\S+)/, 'folio serve');
-  const baseline = await startServer([...serverPin, BUN, join(ROOT, 'bench', 'baseline.ts'), dbFile, '0'], /baseline listening on (http:\/\/\S+)/, 'baseline');
+  const server = await startFolio(dataDir);
+  const baseline = await spawnServer([...serverPin, BUN, join(ROOT, 'bench', 'baseline.ts'), dbFile, '0'], {
+    env: cleanEnv(),
+    listening: /baseline listening on (http:\/\/\S+)/,
+    startTimeoutMs: 20_000,
+    what: 'baseline',
+  });
   const pid = server.proc.pid;
   await sameFirstPage(server.url, baseline.url);
 
@@ -377,8 +361,8 @@ async function main() {
   const noisy = spread > 0.25;
   if (noisy) log(`warning: the baseline runs differ by ${Math.round(spread * 100)}%: the machine was busy, ratios are unreliable; run again`);
   for (const r of results) r.ratio = r.rps / baselineRps;
-  await stop(server.proc);
-  await stop(baseline.proc);
+  await stopServer(server, 'folio serve');
+  await stopServer(baseline, 'baseline');
 
   // 5. Scale.
   const scale = SCALE > 0 ? await scaleRun(SCALE) : null;
@@ -446,8 +430,9 @@ async function coldStarts(dataDir: string): Promise<ColdStart> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const t0 = performance.now();
-    const proc = Bun.spawn([...serverPin, FOLIO, 'serve', '--port', String(port), '--data', dataDir, '--content-types', CONTENT_TYPES], {
-      env: cleanEnv(),
+    // Spawned here, not through serve(): the clock runs from the spawn to the first answer, polled.
+    const proc = Bun.spawn(cliCommand(['serve', '--port', String(port)], { ...binary(dataDir), wrap: serverPin }), {
+      ...cliSpawnOptions(binary(dataDir)),
       stdout: 'ignore',
       stderr: 'ignore',
     });
@@ -593,7 +578,7 @@ async function scaleRun(count: number): Promise<ScaleResult> {
 
   log(`scale: folio import of ${fmtInt(count)} articles`);
   const t0 = performance.now();
-  const proc = Bun.spawn([FOLIO, 'import', file, '--type', 'articles', '--data', dataDir, '--content-types', CONTENT_TYPES], { env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(cliCommand(['import', file, '--type', 'articles'], binary(dataDir)), { ...cliSpawnOptions(binary(dataDir)), stdout: 'pipe', stderr: 'pipe' });
   children.add(proc);
   const decoder = new TextDecoder();
   let lastLine = '';
@@ -614,7 +599,7 @@ async function scaleRun(count: number): Promise<ScaleResult> {
   rmSync(file, { force: true });
   const dbSizeMiB = round(Bun.file(join(dataDir, 'folio.db')).size / MiB, 0);
 
-  const server = await startServer([...serverPin, FOLIO, 'serve', '--port', '0', '--data', dataDir, '--content-types', CONTENT_TYPES], /Folio listening on (http:\/\/\S+)/, 'folio serve (scale)');
+  const server = await startFolio(dataDir);
   try {
     const pid = server.proc.pid;
     const get = (key: string, label: string, path: string): Scenario => ({ key, label, requests: [{ method: 'GET', path }] });
@@ -634,7 +619,7 @@ async function scaleRun(count: number): Promise<ScaleResult> {
     const paging = await pageThrough(server.url, pid);
     return { articles: count, import: { seconds: round(importSeconds), perSecond: Math.round(count / importSeconds), dbSizeMiB }, scenarios: results, paging };
   } finally {
-    await stop(server.proc);
+    await stopServer(server, 'folio serve (scale)');
   }
 }
 

@@ -5,11 +5,10 @@
  * themselves are not judged here (a shared CI machine is too noisy for that).
  */
 import { afterAll, expect, it } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUN, cleanEnv, removeTempDirs, ROOT, tempDir } from '../helpers/spawn';
 
-const ROOT = resolve(import.meta.dir, '../..');
 const SCENARIOS = [
   'list',
   'list_populate_all',
@@ -22,16 +21,14 @@ const SCENARIOS = [
   'update_connect',
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'folio-bench-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('folio-bench-test-');
+afterAll(removeTempDirs);
 
 it(
   'bun bench/run.ts --short measures the baseline and every scenario and writes the JSON',
   async () => {
     const out = join(dir, 'short.json');
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('FOLIO_') && k !== 'DATABASE_URL') env[k] = v;
-    const proc = Bun.spawn([process.execPath, join(ROOT, 'bench/run.ts'), '--short', '--out', out], { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn([BUN, join(ROOT, 'bench/run.ts'), '--short', '--out', out], { cwd: ROOT, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
     const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     const code = await proc.exited;
     if (code !== 0) throw new Error(`bench/run.ts --short exited ${code}\n${stdout}\n${stderr}`);

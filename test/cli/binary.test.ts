@@ -5,29 +5,11 @@
  * there are no SQL files, no node_modules and no source beside it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
 
-const ROOT = resolve(import.meta.dir, '../..');
-const CONTENT_TYPES = join(ROOT, 'content-types');
 const SLOW = 30_000;
-
-const temps: string[] = [];
-function tempDir(prefix = 'folio-bin-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k.startsWith('BUN_') || k === 'PORT' || k === 'HOST') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
 
 /** package.json's build command, with bun at process.execPath and --outfile replaced. */
 function buildCommand(outfile: string): string[] {
@@ -49,7 +31,7 @@ let buildLog = '';
 
 beforeAll(() => {
   buildDir = tempDir('folio-build-');
-  const build = Bun.spawnSync(buildCommand(join(buildDir, 'folio')), { cwd: ROOT, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
+  const build = Bun.spawnSync(buildCommand(join(buildDir, 'folio')), { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
   buildLog = `${build.stdout.toString()}\n${build.stderr.toString()}`;
   if (build.exitCode !== 0) throw new Error(`build failed (exit ${build.exitCode}):\n${buildLog}`);
   work = tempDir('folio-bin-work-');
@@ -57,37 +39,12 @@ beforeAll(() => {
   copyFileSync(join(buildDir, 'folio'), folio);
 }, 120_000);
 
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
+// Only the processes and temp dirs this file made, each by its own handle.
+afterEach(killSpawned);
+afterAll(removeTempDirs);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `./folio ARGS` with cwd = the binary's folder (or another folder). */
-function run(args: string[], cwd = work, env: Record<string, string> = {}): Run {
-  const result = Bun.spawnSync([folio, ...args], { cwd, env: cleanEnv(env), stdout: 'pipe', stderr: 'pipe' });
-  return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
-}
-
-function timeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-    }),
-  ]);
-}
-
-const running = new Set<ReturnType<typeof Bun.spawn>>();
-afterEach(() => {
-  for (const proc of running) if (proc.exitCode === null && !proc.killed) proc.kill('SIGKILL');
-  running.clear();
-});
+/** `./folio ARGS` with cwd = the binary's folder (or another folder), no flags: the defaults decide. */
+const run = (args: string[], cwd = work): CliRun => runCli(args, { exe: folio, cwd, data: null, contentTypes: null });
 
 describe('the compiled binary', () => {
   it('builds as a single executable file', () => {
@@ -133,34 +90,9 @@ describe('the compiled binary', () => {
   });
 
   it('serves the API on port 0 from the folder: empty article list, the OpenAPI document, then stops on SIGTERM', async () => {
-    const proc = Bun.spawn([folio, 'serve', '--port', '0'], { cwd: work, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
-    running.add(proc);
-    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let out = '';
-    let match: RegExpMatchArray | null = null;
-    await timeout(
-      (async () => {
-        while (!(match = out.match(/^Folio listening on (http:\/\/127\.0\.0\.1:(\d+))$/m))) {
-          const chunk = await reader.read();
-          if (chunk.done) {
-            const err = await new Response(proc.stderr as ReadableStream).text();
-            throw new Error(`serve ended before listening (exit ${await proc.exited})\nstdout: ${out}\nstderr: ${err}`);
-          }
-          out += decoder.decode(chunk.value, { stream: true });
-        }
-      })(),
-      15_000,
-      'waiting for "Folio listening on"',
-    );
-    void (async () => {
-      for (;;) {
-        const chunk = await reader.read().catch(() => ({ done: true as const }));
-        if (chunk.done) break;
-      }
-    })();
-    const url = (match as unknown as RegExpMatchArray)[1]!;
-    expect(Number((match as unknown as RegExpMatchArray)[2])).toBeGreaterThan(0);
+    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+    const url = server.url;
+    expect(server.port).toBeGreaterThan(0);
     try {
       const articles = await fetch(`${url}/api/articles`);
       expect(articles.status).toBe(200);
@@ -177,9 +109,7 @@ describe('the compiled binary', () => {
       // Not granted: still private.
       expect((await fetch(`${url}/api/tags`)).status).toBe(403);
     } finally {
-      proc.kill('SIGTERM');
-      expect(await timeout(proc.exited, 10_000, 'serve to exit after SIGTERM')).toBe(0);
-      running.delete(proc);
+      expect(await server.stop()).toBe(0);
     }
   }, SLOW);
 

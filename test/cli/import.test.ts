@@ -5,52 +5,19 @@
  */
 import { Database } from 'bun:sqlite';
 import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveConfig } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { openInstance } from '../../src/instance';
+import { CONTENT_TYPES, removeTempDirs, runCli, tempDir, type CliRun } from '../helpers/spawn';
 
-const ROOT = resolve(import.meta.dir, '../..');
-const CLI = join(ROOT, 'src/cli.ts');
-const CONTENT_TYPES = join(ROOT, 'content-types');
 const SLOW = 60_000;
 
-const temps: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-import-'));
-  temps.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k === 'DATABASE_URL' || k === 'PORT' || k === 'HOST') continue;
-    env[k] = v;
-  }
-  return env;
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+afterAll(removeTempDirs);
 
 /** `bun src/cli.ts import ARGS --data DIR --content-types …`. */
-function folioImport(dataDir: string, args: string[]): Run {
-  const result = Bun.spawnSync([process.execPath, CLI, 'import', ...args, '--data', dataDir, '--content-types', CONTENT_TYPES], {
-    env: cleanEnv(),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
-}
+const folioImport = (dataDir: string, args: string[], stdin?: string): CliRun => runCli(['import', ...args], { data: dataDir, stdin });
 
 function jsonl(dir: string, name: string, lines: unknown[]): string {
   const file = join(dir, name);
@@ -136,14 +103,9 @@ describe('folio import', () => {
     expect(count(data, 'SELECT COUNT(*) AS n FROM articles WHERE publishedAt IS NULL')).toBe(3);
     expect(count(data, 'SELECT COUNT(*) AS n FROM articles WHERE publishedAt IS NOT NULL')).toBe(0);
 
-    const stdin = Bun.spawnSync([process.execPath, CLI, 'import', '-', '--type', 'tags', '--data', data, '--content-types', CONTENT_TYPES], {
-      env: cleanEnv(),
-      stdin: new TextEncoder().encode('{"name":"a"}\r\n{"name":"b"}'),
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    expect(stdin.exitCode).toBe(0);
-    expect(stdin.stdout.toString()).toContain('done: imported 2 tags');
+    const stdin = folioImport(data, ['-', '--type', 'tags'], '{"name":"a"}\r\n{"name":"b"}');
+    expect(stdin.code).toBe(0);
+    expect(stdin.stdout).toContain('done: imported 2 tags');
   });
 
   it(

@@ -7,15 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ALL_TYPES_CONTENT_TYPES, EXAMPLE_CONTENT_TYPES, startServer, tempDir, type TestServer } from '../helpers/server';
 
 import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
+import { runCli } from '../helpers/spawn';
 
 const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
-const ROOT = resolve(import.meta.dir, '../..');
-const CLI = join(ROOT, 'src/cli.ts');
-const BUN = process.execPath;
 const SLOW = 120_000;
 
 const temps: string[] = [];
@@ -35,19 +33,8 @@ afterAll(async () => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k === 'PORT' || k === 'HOST' || k === 'DATABASE_URL') continue;
-    env[k] = v;
-  }
-  return env;
-}
-
-function cli(args: string[]): { code: number; stdout: string; stderr: string } {
-  const result = Bun.spawnSync([BUN, CLI, ...args], { cwd: ROOT, env: cleanEnv(), stdout: 'pipe', stderr: 'pipe' });
-  return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
-}
+/** `bun src/cli.ts ARGS` with the flags in ARGS only. */
+const cli = (args: string[]) => runCli(args, { data: null, contentTypes: null });
 
 /** Unicode code point (= UTF-8 byte) order, the order SQLite's BINARY collation gives. */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

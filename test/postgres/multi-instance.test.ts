@@ -5,31 +5,17 @@
  * the admin URL used to create and drop the databases these tests run on).
  */
 import { afterAll, afterEach, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 
 import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
+import { killSpawned, removeTempDirs, runCli, serve, timeout, type SpawnedServer as Served } from '../helpers/spawn';
 
 const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
-const ROOT = resolve(import.meta.dir, '../..');
-const CLI = join(ROOT, 'src/cli.ts');
-const BUN = process.execPath;
-const CONTENT_TYPES = join(ROOT, 'content-types');
 const SLOW = 120_000;
 
 // ---------------------------------------------------------------------------------------
 // databases, temp dirs, processes: everything this file creates, and only that, is removed
 
-const temps: string[] = [];
 const databases: string[] = [];
-const running = new Set<ReturnType<typeof Bun.spawn>>();
-
-function tempDir(prefix = 'folio-pg-multi-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
 
 /** A new, empty database (dropped after the file); returns its URL. */
 async function freshDatabase(): Promise<string> {
@@ -40,136 +26,18 @@ async function freshDatabase(): Promise<string> {
 
 const query = queryOnce;
 
-afterEach(async () => {
-  // Only the servers this file started, each by its own handle.
-  for (const proc of running) if (proc.exitCode === null && !proc.killed) proc.kill('SIGKILL');
-  await Promise.all([...running].map((p) => p.exited));
-  running.clear();
-});
+afterEach(killSpawned);
 
 afterAll(async () => {
   if (ADMIN_URL) await dropDatabases(ADMIN_URL, databases);
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
-/** The environment without anything that would steer Folio, plus `extra`. */
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k === 'PORT' || k === 'HOST' || k === 'DATABASE_URL') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
+/** `bun src/cli.ts ARGS --database URL` with a data dir of its own, synchronously. */
+const cli = (args: string[], database: string) => runCli(args, { database });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `bun src/cli.ts ARGS --database URL --data DIR --content-types CT`, synchronously. */
-function cli(args: string[], database: string, env: Record<string, string> = {}): Run {
-  const result = Bun.spawnSync([BUN, CLI, ...args, '--database', database, '--data', tempDir(), '--content-types', CONTENT_TYPES], {
-    cwd: ROOT,
-    env: cleanEnv(env),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
-}
-
-function timeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-    }),
-  ]);
-}
-
-interface Served {
-  url: string;
-  stdout(): string;
-  stderr(): string;
-  call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
-  stop(): Promise<number>;
-}
-
-/** Starts `folio serve --port 0 --database URL` with its own data dir; resolves once it listens. */
-async function serve(database: string, env: Record<string, string> = {}): Promise<Served> {
-  const proc = Bun.spawn([BUN, CLI, 'serve', '--port', '0', '--database', database, '--data', tempDir(), '--content-types', CONTENT_TYPES], {
-    cwd: ROOT,
-    env: cleanEnv(env),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  running.add(proc);
-  let out = '';
-  let err = '';
-  const decoder = new TextDecoder();
-  const errDecoder = new TextDecoder();
-  const outReader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  void (async () => {
-    const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-    for (let i = 0; i < 100_000; i++) {
-      const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (chunk.done) break;
-      err += errDecoder.decode(chunk.value, { stream: true });
-    }
-  })();
-  const listening = /^Folio listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
-  let match: RegExpMatchArray | null = null;
-  await timeout(
-    (async () => {
-      for (let i = 0; i < 10_000 && !(match = out.match(listening)); i++) {
-        const chunk = await outReader.read();
-        if (chunk.done) throw new Error(`serve ended before listening (exit ${await proc.exited})\nstdout: ${out}\nstderr: ${err}`);
-        out += decoder.decode(chunk.value, { stream: true });
-      }
-      if (!match) throw new Error(`serve never said it listens\nstdout: ${out}\nstderr: ${err}`);
-    })(),
-    30_000,
-    'waiting for "Folio listening on"',
-  );
-  // Keep draining stdout so the server never blocks on a full pipe.
-  void (async () => {
-    for (let i = 0; i < 100_000; i++) {
-      const chunk = await outReader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (chunk.done) break;
-      out += decoder.decode(chunk.value, { stream: true });
-    }
-  })();
-  const url = (match as unknown as RegExpMatchArray)[1]!;
-  return {
-    url,
-    stdout: () => out,
-    stderr: () => err,
-    async call(method, path, { body, headers = {} } = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] = 'application/json';
-      }
-      const response = await fetch(url + path, init);
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, body: parsed };
-    },
-    async stop() {
-      proc.kill('SIGTERM');
-      const code = await timeout(proc.exited, 15_000, 'serve to exit after SIGTERM');
-      running.delete(proc);
-      return code;
-    },
-  };
-}
+/** Two `folio serve --port 0 --database URL` started at once, each with its own data dir; resolves once both listen. */
+const twoInstances = (database: string, env: Record<string, string> = {}) => Promise.all([serve({ database, env }), serve({ database, env })]);
 
 /** A fresh database with the public role allowed to do everything on articles and tags (granted through the CLI). */
 async function preparedDatabase(): Promise<string> {
@@ -200,7 +68,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     'shows a write made through one instance on the next read through the other, for create, update and delete',
     async () => {
       const database = await preparedDatabase();
-      const [a, b] = await Promise.all([serve(database), serve(database)]);
+      const [a, b] = await twoInstances(database);
 
       const created = await a.call('POST', '/api/articles', { body: { data: { title: 'Written on A', views: 1 } } });
       expect(created.status).toBe(201);
@@ -225,7 +93,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     'answers 201 to 2×50 concurrent creates split across both instances, with no 500, distinct documentIds and a total of exactly 100',
     async () => {
       const database = await preparedDatabase();
-      const [a, b] = await Promise.all([serve(database), serve(database)]);
+      const [a, b] = await twoInstances(database);
       const results = await timeout(
         Promise.all(
           Array.from({ length: 100 }, (_, i) =>
@@ -256,7 +124,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     'lets both instances connect different tags after the same tag at the same moment, round after round: every answer 200 and one consistent order on both',
     async () => {
       const database = await preparedDatabase();
-      const [a, b] = await Promise.all([serve(database), serve(database)]);
+      const [a, b] = await twoInstances(database);
       const ROUNDS = 12;
       const tag = async (name: string) => {
         const created = await a.call('POST', '/api/tags', { body: { data: { name } } });
@@ -313,7 +181,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     async () => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const database = await freshDatabase();
-        const [a, b] = await Promise.all([serve(database), serve(database)]);
+        const [a, b] = await twoInstances(database);
         expect((await a.call('GET', '/_health')).status).toBe(204);
         expect((await b.call('GET', '/_health')).status).toBe(204);
         // Private by default on both: the roles were created (once) and answer the same way.
@@ -353,7 +221,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     async () => {
       const database = await freshDatabase();
       const env = { FOLIO_AUTH_RATE_LIMIT: '3' };
-      const [a, b] = await Promise.all([serve(database, env), serve(database, env)]);
+      const [a, b] = await twoInstances(database, env);
       const attempt = (server: Served) => server.call('POST', '/api/auth/local', { body: { identifier: 'nobody@example.com', password: 'wrong-password' } });
       const answers = [];
       for (const server of [a, b, a, b, a]) answers.push(await attempt(server));
@@ -367,7 +235,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     'accepts on one instance a JWT issued by the other (registration on one, login on the other)',
     async () => {
       const database = await preparedDatabase();
-      const [a, b] = await Promise.all([serve(database), serve(database)]);
+      const [a, b] = await twoInstances(database);
 
       const registered = await a.call('POST', '/api/auth/local/register', {
         body: { username: 'shared', email: 'shared@example.com', password: 'Secret-pass-1' },
@@ -396,7 +264,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
     'accepts on both instances an API token created with folio token create --database, and refuses it on both once revoked',
     async () => {
       const database = await preparedDatabase();
-      const [a, b] = await Promise.all([serve(database), serve(database)]);
+      const [a, b] = await twoInstances(database);
 
       const created = cli(['token', 'create', '--name', 'shared-ci', '--type', 'full-access'], database);
       expect(created.code).toBe(0);

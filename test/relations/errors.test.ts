@@ -4,6 +4,7 @@
  * even when the same body also changes a scalar (the whole write is one transaction).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { relationSeed } from '../helpers/seed';
 import { startServer, tableNames, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -15,11 +16,7 @@ let au2: string;
 let cat: string;
 const MISSING = 'nosuchdocument0000000000';
 
-async function create(type: string, data: Record<string, unknown>, query = ''): Promise<string> {
-  const res = await server.call('POST', `/api/${type}${query}`, { body: { data } });
-  if (res.status !== 201) throw new Error(`POST ${type} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.documentId;
-}
+const { create } = relationSeed(() => server);
 
 beforeAll(async () => {
   server = await startServer();

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { ContentType } from '../../src/registry/types';
+// mulberry32: a small seeded generator, so a failure can be replayed.
+import { mulberry32 as random } from '../helpers/fuzz-query';
 import { startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -16,18 +18,6 @@ beforeAll(async () => {
   tagType = server.instance.registry.contentType('api::tag.tag')!;
 });
 afterAll(() => server.stop());
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Position = { start: true } | { end: true } | { before: string } | { after: string };
 type Element = string | { documentId: string; position: Position };

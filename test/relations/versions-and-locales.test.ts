@@ -4,6 +4,7 @@
  * one locale) removes exactly the links that pointed at them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { relationSeed } from '../helpers/seed';
 import { startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -12,32 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-let seq = 0;
-const plain = (name: string) => name.replace(/~\d+$/, '');
-
-async function create(type: string, data: Record<string, unknown>, query = ''): Promise<string> {
-  const res = await server.call('POST', `/api/${type}${query}`, { body: { data } });
-  if (res.status !== 201) throw new Error(`POST ${type} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.documentId;
-}
-
-async function put(path: string, data: Record<string, unknown>) {
-  const res = await server.call('PUT', `/api/${path}`, { body: { data } });
-  if (res.status !== 200) throw new Error(`PUT ${path} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-const tag = (name: string, query = '') => create('tags', { name: `${name}~${++seq}` }, query);
-
-async function rel(path: string, attr: string, field: string, query = ''): Promise<string[] | string | null> {
-  const res = await server.call('GET', `/api/${path}?populate[${attr}][fields][0]=${field}${query}`);
-  expect(res.status).toBe(200);
-  const value = res.body.data[attr];
-  if (value === null) return null;
-  return Array.isArray(value) ? value.map((x: any) => plain(x[field])) : plain(value[field]);
-}
-const tagsOf = (id: string, query = '') => rel(`articles/${id}`, 'tags', 'name', query);
-const articlesOfTag = (id: string, query = '') => rel(`tags/${id}`, 'articles', 'title', query);
+const { create, put, tag, rel, tagsOf, articlesOfTag } = relationSeed(() => server);
 
 const count = async (sql: string, params: (string | number)[] = []) => (await server.instance.db.get<{ n: number }>(sql, params))!.n;
 const tagLinks = (where = '1 = 1', params: (string | number)[] = []) => count(`SELECT count(*) AS n FROM "articles_tags_lnk" WHERE ${where}`, params);

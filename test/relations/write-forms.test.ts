@@ -4,6 +4,7 @@
  * of bidirectional relations, self-relations and a single type.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { plain, relationSeed } from '../helpers/seed';
 import { startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -12,43 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-// Tag names are unique, so every name gets a suffix that reads strip again.
-let seq = 0;
-const plain = (name: string) => name.replace(/~\d+$/, '');
-
-async function create(type: string, data: Record<string, unknown>, query = ''): Promise<string> {
-  const res = await server.call('POST', `/api/${type}${query}`, { body: { data } });
-  if (res.status !== 201) throw new Error(`POST ${type} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.documentId;
-}
-
-async function put(path: string, data: Record<string, unknown>) {
-  const res = await server.call('PUT', `/api/${path}`, { body: { data } });
-  if (res.status !== 200) throw new Error(`PUT ${path} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-/** Tags by name → documentId, created in the order given. */
-async function makeTags(...names: string[]): Promise<Record<string, string>> {
-  const ids: Record<string, string> = {};
-  for (const name of names) ids[name] = await create('tags', { name: `${name}~${++seq}` });
-  return ids;
-}
+const { create, put, makeTags, rel, tagsOf, articlesOfTag } = relationSeed(() => server);
 
 const article = (title: string, data: Record<string, unknown> = {}) => create('articles', { title, ...data });
 const author = (name: string, data: Record<string, unknown> = {}) => create('authors', { name, ...data });
 const category = (name: string) => create('categories', { name });
-
-/** The related names/titles of `path`'s `attr`, in the order a read returns them (null for an empty to-one). */
-async function rel(path: string, attr: string, field: string, query = ''): Promise<string[] | string | null> {
-  const res = await server.call('GET', `/api/${path}?populate[${attr}][fields][0]=${field}${query}`);
-  expect(res.status).toBe(200);
-  const value = res.body.data[attr];
-  if (value === null) return null;
-  return Array.isArray(value) ? value.map((x: any) => plain(x[field])) : plain(value[field]);
-}
-const tagsOf = (id: string, query = '') => rel(`articles/${id}`, 'tags', 'name', query);
-const articlesOfTag = (id: string, query = '') => rel(`tags/${id}`, 'articles', 'title', query);
 
 const rowIds = (table: string, documentId: string) =>
   server.instance.db.all<{ id: number }>(`SELECT id FROM "${table}" WHERE "documentId" = ?`, [documentId]);
