@@ -2,6 +2,7 @@
  * Starts a real Folio server on 127.0.0.1 (random port) over a fresh SQLite file in a
  * temp data dir, with the example content types unless told otherwise.
  */
+import { callJson } from './call';
 import { createDatabase, dropDatabases } from './postgres';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,23 +86,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     instance,
     dataDir,
     tokens: { fullAccess, readOnly },
-    async call(method, path, { body, headers = {}, raw } = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (raw !== undefined) init.body = raw;
-      else if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-      }
-      const response = await fetch(url + path, init);
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, body: parsed, headers: response.headers };
-    },
+    call: (method, path, options) => callJson(url, method, path, options),
     async stop({ keepData = false } = {}) {
       await app.stop(true);
       instance.close();
