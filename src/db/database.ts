@@ -1,18 +1,17 @@
 /**
- * The storage interface the rest of Folio talks to. It is async so that a PostgreSQL
- * engine (Bun.SQL, pooled, async transactions) can sit behind it later; the SQLite
- * engine answers synchronously underneath.
- *
- * SQL is written with `?` placeholders and double-quoted identifiers, which both
- * engines accept once the dialect renumbers placeholders (`$1…$n` for PostgreSQL).
+ * The storage interface the rest of Folio talks to: async, so the PostgreSQL engine
+ * (Bun.SQL, pooled, async transactions) and the SQLite engine (synchronous underneath)
+ * sit behind one shape. Statements come from the builder (db/sql.ts), which renders each
+ * engine's placeholders (`?` for SQLite, `$1…$n` for PostgreSQL).
  */
 import type { Dialect } from './dialect';
 import type { Sql } from './sql';
 
 /**
  * A statement: a `Sql` fragment from the builder (db/sql.ts), which carries its own
- * parameters. Plain text with `?` placeholders and a separate parameter list is still
- * accepted while the last callers move to the builder.
+ * parameters; every statement in src/ is one. Plain text with `?` placeholders and a
+ * separate parameter list is accepted too, for tests and one-off tools that inspect a
+ * database (PostgreSQL renumbers the placeholders).
  */
 export type Statement = Sql | string;
 

@@ -244,7 +244,7 @@ export class PostgresDatabase extends PgQueryable implements Database {
 
   async schema(): Promise<ExistingSchema> {
     const rows = await this.all<{ table_name: string; column_name: string }>(
-      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()",
+      sqlTag`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`,
     );
     const columns = new Map<string, Set<string>>();
     for (const r of rows) {
@@ -252,7 +252,7 @@ export class PostgresDatabase extends PgQueryable implements Database {
       if (!columns.has(key)) columns.set(key, new Set());
       columns.get(key)!.add(r.column_name);
     }
-    const indexes = await this.all<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()');
+    const indexes = await this.all<{ indexname: string }>(sqlTag`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`);
     return {
       columns,
       indexes: new Set(indexes.map((i) => i.indexname.toLowerCase())),

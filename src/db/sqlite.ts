@@ -9,7 +9,7 @@
 import { Database as BunDatabase, type Statement } from 'bun:sqlite';
 import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement as SqlStatement, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
-import { Sql } from './sql';
+import { Sql, sql } from './sql';
 
 const STATEMENT_CACHE_SIZE = 500;
 /** Longer statement texts are prepared for one use and not kept. */
@@ -169,7 +169,7 @@ export class SqliteDatabase implements Database {
    * includes this process's writer: one cheap pragma instead of re-reading settings.
    */
   async changeMarker(): Promise<number> {
-    return (await this.reader.get<{ data_version: number }>('PRAGMA data_version'))!.data_version;
+    return (await this.reader.get<{ data_version: number }>(sql`PRAGMA data_version`))!.data_version;
   }
 
   /** One file, and each step already runs in an IMMEDIATE transaction: nothing more to lock. */
@@ -178,13 +178,13 @@ export class SqliteDatabase implements Database {
   }
 
   async schema(): Promise<ExistingSchema> {
-    const tables = await this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+    const tables = await this.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'table'`);
     const columns = new Map<string, Set<string>>();
     for (const { name } of tables) {
-      const info = await this.all<{ name: string }>(`PRAGMA table_info(${this.dialect.quote(name)})`);
+      const info = await this.all<{ name: string }>(sql`PRAGMA table_info(${sql.id(name)})`);
       columns.set(name.toLowerCase(), new Set(info.map((c) => c.name)));
     }
-    const indexes = await this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'");
+    const indexes = await this.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'index'`);
     return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())), tables: tables.map((t) => t.name) };
   }
 

@@ -42,7 +42,7 @@ describe('scalar operators', () => {
     [{ $or: [{ title: 'a' }, { views: 2 }] }, '("t"."title" = ?) OR ("t"."views" = ?)', ['a', 2]],
     [{ $not: { title: 'a' } }, 'NOT ("t"."title" = ?)', ['a']],
     [{ title: { $eq: ['a', 'b'] } }, '("t"."title" = ?) OR ("t"."title" = ?)', ['a', 'b']],
-  ] as [Record<string, unknown>, string, unknown[]][])('%j on SQLite → %s', (filters, text, params) => {
+  ] as [Record<string, unknown>, string, (string | number)[]][])('%j on SQLite → %s', (filters, text, params) => {
     expect(where(sqliteDialect, filters)).toEqual({ text, params });
   });
 
