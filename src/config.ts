@@ -1,5 +1,6 @@
 /**
- * Runtime settings, from flags first, then environment variables, then defaults.
+ * Runtime settings, from flags first, then environment variables, then defaults. The only
+ * reader of process.env: everything else takes its settings from the Config it is given.
  */
 import { resolve } from 'node:path';
 
@@ -31,6 +32,10 @@ export interface Config {
   allowRegister: boolean;
   /** Behind one reverse proxy: count rate limits by the right-most X-Forwarded-For entry (FOLIO_TRUST_PROXY). */
   trustProxy: boolean;
+  /** User JWT lifetime, as `jose` reads it (`30d`, `12h`). */
+  jwtExpiresIn: string;
+  /** Secrets the environment sets (FOLIO_API_TOKEN_SALT, FOLIO_JWT_SECRET); the others are generated once and kept. */
+  secrets: { apiTokenSalt?: string; jwtSecret?: string };
 }
 
 export interface ConfigInput {
@@ -91,5 +96,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     },
     allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
     trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
+    jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
+    secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * An opened installation: content types read, database migrated and synced, services
- * wired. The CLI commands, the HTTP server and the tests all start from here.
+ * wired. The composition root: every service is built here, once, from the Config, and the
+ * CLI commands, the HTTP server and the tests all start from here (none builds its own).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,10 +18,12 @@ import { migrateSystem, pendingSystemMigrations } from './db/migrate';
 import { applySchemaSync, planSchemaSync, type SyncStep } from './db/schema-sync';
 import { PostgresDatabase } from './db/postgres';
 import { SqliteDatabase } from './db/sqlite';
+import { RateLimiter } from './db/store/rate-limits';
 import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
 import { loadRegistry } from './registry/load';
 import type { Registry } from './registry/types';
+import { UploadService } from './upload/service';
 
 export interface Instance {
   config: Config;
@@ -36,6 +39,10 @@ export interface Instance {
   /** Where password-reset mails go; the default writes them to the log. Replaceable. */
   email: EmailSender;
   access: Access;
+  /** The upload plugin's files: stored bytes and their rows. */
+  uploads: UploadService;
+  /** Counts requests to /api/auth/* per client and path (shared by instances on one PostgreSQL). */
+  authLimiter: RateLimiter;
   /** What the schema sync did at open (or would do, with `dryRun`). */
   syncPlan: SyncStep[];
   /** System migrations applied at open (or pending, with `dryRun`). */
@@ -48,13 +55,17 @@ export interface OpenOptions {
   dryRun?: boolean;
 }
 
+/** The SQLite file of a configuration without a `postgres://` URL: `sqlite:PATH`, or the data dir's. */
+export const sqlitePath = (config: Config) =>
+  config.databaseUrl ? config.databaseUrl.slice('sqlite:'.length) : join(config.dataDir, 'folio.db');
+
 /** PostgreSQL for a `postgres://` URL; otherwise the SQLite file (`sqlite:PATH`, or the data dir's). */
 export function openDatabase(config: Config): Database {
   const url = config.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
   if (url && !url.startsWith('sqlite:')) throw new Error(`Unsupported database URL "${url}" (postgres://… or sqlite:PATH)`);
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteDatabase(url ? url.slice('sqlite:'.length) : join(config.dataDir, 'folio.db'));
+  return new SqliteDatabase(sqlitePath(config));
 }
 
 // Any constant will do: it only has to be the same for every Folio instance.
@@ -80,11 +91,12 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const secrets = options.dryRun
       ? { apiTokenSalt: '', jwtSecret: '' }
       : db.dialect.name === 'postgres'
-        ? await loadSharedSecrets(db)
-        : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir));
+        ? await loadSharedSecrets(db, config.secrets)
+        : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir, config.secrets));
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
     const users = new Users(db);
-    const jwt = new Jwt(secrets.jwtSecret);
+    const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
+    let uploads: UploadService | undefined;
     return {
       config,
       registry,
@@ -98,6 +110,13 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       jwt,
       email: logSender,
       access: new Access(roles, tokens, users, jwt),
+      // Built on first use: it creates the uploads folder, which commands that never touch
+      // files (and `migrate --dry-run`, which creates nothing) must not.
+      get uploads() {
+        return (uploads ??= new UploadService({ db, registry, locales, config }));
+      },
+      // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
+      authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
       syncPlan,
       migrationsApplied,
       close: () => db.close(),

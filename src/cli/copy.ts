@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { copyToPostgres } from '../db/copy';
 import { PostgresDatabase } from '../db/postgres';
-import { openInstance } from '../instance';
+import { openInstance, sqlitePath } from '../instance';
 import { configFrom, UsageError, type Command } from './command';
 
 export const copyCommand: Command = {
@@ -23,7 +22,7 @@ are: point every instance's --uploads at that directory.`,
     if (config.databaseUrl && !config.databaseUrl.startsWith('sqlite:')) throw new UsageError('The source must be a SQLite installation');
     // Opening the source brings it up to date with the content types first.
     const source = await openInstance(config);
-    const sourcePath = config.databaseUrl ? config.databaseUrl.slice('sqlite:'.length) : join(config.dataDir, 'folio.db');
+    const sourcePath = sqlitePath(config);
     const { registry, secrets } = source;
     source.close();
     const target = new PostgresDatabase(to);

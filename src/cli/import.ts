@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { refreshStatistics } from '../db/statistics';
 import { readModelInput } from '../documents/input';
 import type { ContentType, Registry } from '../registry/types';
 import { withInstance, UsageError, type Command } from './command';
@@ -126,11 +127,9 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
         throw new Error(`Locale "${options.locale}" does not exist (folio locales add ${options.locale})`);
       }
 
-      // The query planner needs table statistics: without them, looking up a document's
-      // versions picked the (locale, publishedAt) index and scanned every published row, so a
-      // large import slowed down quadratically. Refresh them as the tables grow (1k, 2k, 4k…).
+      // The query planner needs table statistics (db/statistics.ts): refresh them as the
+      // tables grow (1k, 2k, 4k…).
       let nextAnalyze = 1000;
-      const refreshStatistics = () => db.exec(db.dialect.name === 'sqlite' ? 'PRAGMA analysis_limit = 1000; ANALYZE' : 'ANALYZE');
 
       const started = performance.now();
       let count = 0;
@@ -144,7 +143,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
         }
         count += batch.length;
         if (count >= nextAnalyze) {
-          await refreshStatistics();
+          await refreshStatistics(db);
           while (nextAnalyze <= count) nextAnalyze *= 2;
         }
         const now = performance.now();
@@ -164,7 +163,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
           }
         }
         await flush(batch);
-        await refreshStatistics();
+        await refreshStatistics(db);
       } catch (error) {
         if (!(error instanceof ImportLineError)) throw error;
         console.error(`Error: ${error.message}`);

@@ -6,10 +6,13 @@ import http from 'node:http';
 import { Elysia } from 'elysia';
 import { NotFoundError } from '../errors';
 import type { Instance } from '../instance';
+import { guard } from './guard';
+import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
+import { rolesRoutes } from './routes/roles';
 import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
-import { usersPermissionsRoutes } from './routes/users-permissions';
+import { usersRoutes } from './routes/users';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 
@@ -27,6 +30,8 @@ function raiseHeaderLimit() {
 
 export function createApp(instance: Instance, options: { precompile?: boolean } = {}) {
   raiseHeaderLimit();
+  // Every route family authenticates and authorizes through this one guard.
+  const allow = guard(instance);
   const app = new Elysia({
     normalize: false,
     precompile: options.precompile ?? false,
@@ -42,9 +47,11 @@ export function createApp(instance: Instance, options: { precompile?: boolean } 
       return fromError(error);
     })
     .use(securityHeaders(instance.config.corsOrigins))
-    .use(systemRoutes(instance))
-    .use(usersPermissionsRoutes(instance));
-  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct));
-  app.use(uploadRoutes(instance));
+    .use(systemRoutes(instance, allow))
+    .use(authRoutes(instance, allow))
+    .use(usersRoutes(instance, allow))
+    .use(rolesRoutes(instance, allow));
+  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow));
+  app.use(uploadRoutes(instance, allow));
   return app;
 }

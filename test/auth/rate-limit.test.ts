@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { resolveConfig } from '../../src/config';
 import { FolioError } from '../../src/errors';
-import { RateLimiter } from '../../src/http/rate-limit';
+import { RateLimiter } from '../../src/db/store/rate-limits';
 import { onPostgres, startServer, type TestServer } from '../helpers/server';
 
 setDefaultTimeout(30_000);

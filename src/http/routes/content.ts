@@ -5,7 +5,6 @@
  * Other methods on those paths answer 405 with an Allow header.
  */
 import { Elysia } from 'elysia';
-import type { Principal } from '../../auth/access';
 import { actionName, type ContentAction } from '../../auth/actions';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
@@ -15,6 +14,7 @@ import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
 import { unstorableText } from '../../text';
 import { readJsonBody } from '../body';
+import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json, noContent } from '../respond';
 import { toV4, wantsV4 } from '../v4';
@@ -52,29 +52,29 @@ function documentIdOf(params: unknown): string {
   return documentId;
 }
 
-export function contentRoutes(instance: Instance, ct: ContentType) {
-  const { documents, access, registry, locales, config } = instance;
+export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard) {
+  const { documents, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
 
   interface Call {
     raw: Raw;
-    principal: Principal;
+    caller: Caller;
   }
 
   /** Authenticates, authorizes the action and parses the query string. */
   async function begin(request: Request, action: ContentAction): Promise<Call> {
-    const principal = await access.authenticate(request.headers.get('authorization'));
-    await access.authorize(principal, actionName(ct, action));
+    const caller = await allow(request, actionName(ct, action));
     const raw = parseQueryString(request.url);
     checkQueryText(raw);
-    return { raw, principal };
+    return { raw, caller };
   }
 
-  async function readQuery({ raw, principal }: Call): Promise<ReadQuery> {
-    // Only queries that reach into other types need to know which types the caller may read.
+  async function readQuery({ raw, caller }: Call): Promise<ReadQuery> {
+    // Only queries that reach into other types need to know which types the caller may read
+    // (from the grants the guard already read: no second lookup).
     let canRead: ((uid: string) => boolean) | undefined;
     if (raw.populate !== undefined || raw.filters !== undefined || raw.sort !== undefined) {
-      const readable = await access.readableTypes(principal, registry);
+      const readable = caller.readableTypes();
       canRead = (uid) => readable.has(uid);
     }
     return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits, canRead);
@@ -101,7 +101,7 @@ export function contentRoutes(instance: Instance, ct: ContentType) {
    * The request's fields/populate as a read query. Parsed before the write, so a bad one is
    * refused while nothing has been written yet (a 400 must leave nothing behind).
    */
-  const responseQuery = ({ raw, principal }: Call) => readQuery({ raw: { fields: raw.fields, populate: raw.populate }, principal });
+  const responseQuery = ({ raw, caller }: Call) => readQuery({ raw: { fields: raw.fields, populate: raw.populate }, caller });
 
   /** Reads back the version a write produced, shaped by `query` (from responseQuery). */
   async function respondWith(request: Request, written: Written, query: ReadQuery, status: number) {

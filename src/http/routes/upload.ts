@@ -12,15 +12,13 @@ import type { Instance } from '../../instance';
 import { declaredPartTypes } from '../../upload/multipart';
 import { parseFileInfo } from '../../upload/prepare';
 import { servedFileHeaders } from '../../upload/serve-headers';
-import { UploadService } from '../../upload/service';
 import { readJsonBody } from '../body';
+import type { Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
 
 /** Room for multipart boundaries and text fields on top of the file bytes. */
 export const MULTIPART_OVERHEAD = 1024 * 1024;
-
-const ACTION = (name: 'find' | 'findOne' | 'upload' | 'destroy') => `plugin::upload.content-api.${name}`;
 
 interface UploadBody {
   files: File[];
@@ -76,14 +74,10 @@ function textField(fields: Record<string, unknown[]>, name: string, query: Recor
   return value;
 }
 
-export function uploadRoutes(instance: Instance) {
-  const { access, config } = instance;
-  const service = new UploadService(instance);
-
-  async function allow(request: Request, action: Parameters<typeof ACTION>[0]) {
-    const principal = await access.authenticate(request.headers.get('authorization'));
-    await access.authorize(principal, ACTION(action));
-  }
+export function uploadRoutes(instance: Instance, allow: Guard) {
+  const { config } = instance;
+  const service = instance.uploads;
+  const guarded = (request: Request, action: 'find' | 'findOne' | 'upload' | 'destroy') => allow(request, `plugin::upload.content-api.${action}`);
 
   const fileNotFound = () => new NotFoundError('file.notFound');
 
@@ -112,7 +106,7 @@ export function uploadRoutes(instance: Instance) {
     .post(
       '/api/upload',
       async ({ request }) => {
-        await allow(request, 'upload');
+        await guarded(request, 'upload');
         const query = parseQueryString(request.url);
         const { files, fields } = await readUploadBody(request, config.uploadLimit, config.bodyLimit);
         if (query.id !== undefined && query.id !== null && query.id !== '') {
@@ -135,17 +129,17 @@ export function uploadRoutes(instance: Instance) {
       { parse: 'none' },
     )
     .get('/api/upload/files', async ({ request }) => {
-      await allow(request, 'find');
+      await guarded(request, 'find');
       return json(await service.findMany(parseQueryString(request.url)));
     })
     .get('/api/upload/files/:id', async ({ request, params }) => {
-      await allow(request, 'findOne');
+      await guarded(request, 'findOne');
       const file = await service.findOne((params as { id: string }).id);
       if (!file) throw fileNotFound();
       return json(file);
     })
     .delete('/api/upload/files/:id', async ({ request, params }) => {
-      await allow(request, 'destroy');
+      await guarded(request, 'destroy');
       const file = await service.remove((params as { id: string }).id);
       if (!file) throw fileNotFound();
       return json(file);

@@ -1,0 +1,97 @@
+/**
+ * /api/users*: the current user, and the users API. With `user.update` or `user.destroy`
+ * granted to a role, its users may change or delete their own account only; other accounts,
+ * and role, blocked & co., need an API token holding the action.
+ */
+import { Elysia } from 'elysia';
+import type { Principal } from '../../auth/access';
+import { FieldErrors } from '../../auth/user-fields';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import type { Instance } from '../../instance';
+import type { Guard } from '../guard';
+import { parseQueryString } from '../query-string';
+import { json } from '../respond';
+import { numericId, objectBody, pluginGuard, userOf } from './users-permissions';
+
+/** What a user's own JWT may change on its own account (PUT /api/users/:id). */
+const PROFILE_FIELDS = ['username', 'email'];
+/** What only an API token holding `user.update` may change (a user could otherwise promote or unblock itself). */
+const ADMIN_FIELDS = ['role', 'blocked', 'confirmed', 'provider'];
+
+/** Refuses (403) a user JWT acting on another account; API tokens holding the action may act on any. */
+function ownAccountOnly(principal: Principal, id: number) {
+  if (principal.kind !== 'token' && (principal.kind !== 'user' || principal.user.id !== id)) throw new ForbiddenError();
+}
+
+export function usersRoutes(instance: Instance, allow: Guard) {
+  const { users, config } = instance;
+  const guarded = pluginGuard(allow);
+  const caller = async (request: Request, action: string) => (await guarded(request, action)).principal;
+
+  /** The user, with its role when the query asks `populate=role` (or `*`, or the object form). */
+  const withRole = async <U extends { id: number }>(request: Request, user: U) => {
+    const populate = parseQueryString(request.url).populate;
+    const wanted = populate === '*' || populate === 'role' || (Array.isArray(populate) && populate.includes('role')) ||
+      (typeof populate === 'object' && populate !== null && 'role' in populate);
+    return wanted ? { ...user, role: (await users.role(user.id)) ?? null } : user;
+  };
+
+  return new Elysia({ name: 'users-permissions:users' })
+    .get('/api/users/me', async ({ request }) => {
+      const user = userOf(await caller(request, 'user.me'));
+      return json(await withRole(request, user));
+    })
+    .get('/api/users/count', async ({ request }) => {
+      await caller(request, 'user.count');
+      return json(await users.count());
+    })
+    .get('/api/users', async ({ request }) => {
+      await caller(request, 'user.find');
+      return json(await Promise.all((await users.list()).map((user) => withRole(request, user))));
+    })
+    .get('/api/users/:id', async ({ request, params }) => {
+      await caller(request, 'user.findOne');
+      const user = await users.find(numericId(params.id));
+      if (!user) throw new NotFoundError();
+      return json(await withRole(request, user));
+    })
+    .post(
+      '/api/users',
+      async ({ request }) => {
+        await caller(request, 'user.create');
+        const input = await objectBody(request, config.bodyLimit, ['username', 'email', 'password', 'role', 'blocked', 'confirmed']);
+        // Users.create checks every value (types and caps), not only the ones a caller should send.
+        return json(await users.create(input as never), 201);
+      },
+      { parse: 'none' },
+    )
+    .put(
+      '/api/users/:id',
+      async ({ request, params }) => {
+        const principal = await caller(request, 'user.update');
+        const id = numericId(params.id);
+        ownAccountOnly(principal, id);
+        if (!(await users.find(id))) throw new NotFoundError();
+        const input = await objectBody(request, config.bodyLimit, [...PROFILE_FIELDS, ...ADMIN_FIELDS, 'password']);
+        if (principal.kind !== 'token') {
+          if (Object.keys(input).some((k) => ADMIN_FIELDS.includes(k))) throw new ForbiddenError();
+          // change-password asks for the current one; a stolen JWT alone must not set a new one.
+          if ('password' in input) {
+            const errors = new FieldErrors();
+            errors.add('password', 'password cannot be changed here: use /api/auth/change-password or /api/auth/reset-password', null);
+            errors.throwIfAny();
+          }
+        }
+        return json(await users.update(id, input));
+      },
+      { parse: 'none' },
+    )
+    .delete('/api/users/:id', async ({ request, params }) => {
+      const principal = await caller(request, 'user.destroy');
+      const id = numericId(params.id);
+      ownAccountOnly(principal, id);
+      const user = await users.delete(id);
+      if (!user) throw new NotFoundError();
+      return json(user);
+    });
+}
