@@ -141,8 +141,4 @@ export class Roles {
   async actions(type: string): Promise<Set<string>> {
     return this.granted.get(type, async () => new Set((await this.permissions(type)).map((p) => p.action)));
   }
-
-  async allows(type: string, action: string): Promise<boolean> {
-    return (await this.actions(type)).has(action);
-  }
 }
