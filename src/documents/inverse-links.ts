@@ -13,7 +13,7 @@ import * as store from '../db/store/links';
 import { versionIds } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { ContentType, Registry, RelationAttribute } from '../registry/types';
-import type { RelationTarget, RelationWrite } from './input';
+import type { RelationTarget, RelationWrite } from './relation-input';
 
 export interface InverseContext {
   /** The document being written (the target of the links). */

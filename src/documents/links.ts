@@ -18,7 +18,7 @@ import type { LinkKey } from '../db/store/links';
 import { existingVersions } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
-import type { RelationTarget, RelationWrite } from './input';
+import type { RelationTarget, RelationWrite } from './relation-input';
 import { inverseIsToOne, linksToLock } from './locks';
 
 /** Where the written row sits: the locale and status of the content version that owns it. */

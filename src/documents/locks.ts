@@ -22,7 +22,7 @@
  */
 import type { ScalarField } from '../registry/fields/field';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
-import { readRelation } from './input';
+import { readRelation } from './relation-input';
 
 /** A single type has one document: its lock names the type, so it can be taken before the document is looked up. */
 export function documentLock(ct: ContentType, documentId: string): string {
