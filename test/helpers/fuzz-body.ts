@@ -7,7 +7,7 @@
  * malformed JSON text.
  */
 import type { AnyModel, Attribute, Registry, ScalarAttribute } from '../../src/registry/types';
-import { Gen, STRANGE_KEYS, UNICODE, type Pool } from './fuzz-query';
+import { GrammarGen, STRANGE_KEYS, UNICODE } from './fuzz-query';
 
 /** A raw JSON literal spliced into the serialised body (numbers JSON.stringify cannot write, deep nesting). */
 class Raw {
@@ -20,21 +20,8 @@ const WEIRD_VALUES: (() => unknown)[] = [
   () => 'a\u0000b', () => 'lone \ud800 high', () => '\udc00', () => 'x'.repeat(300), () => ['a', 'b'], () => ({ id: 1 }), () => '<script>alert(1)</script>',
 ];
 
-export class BodyGen {
-  /** Half the bodies keep to valid values, so they get written (and read back) rather than refused. */
-  readonly strict: boolean;
-  constructor(
-    readonly g: Gen,
-    readonly registry: Registry,
-    readonly pool: Pool,
-  ) {
-    this.strict = g.chance(0.5);
-  }
-
-  /** Something from `good`, or now and then (never in strict bodies) from `bad`. */
-  private either<T>(good: readonly T[], bad: readonly T[]): T {
-    return !this.strict && this.g.chance(0.25) ? this.g.pick(bad) : this.g.pick(good);
-  }
+/** Bodies for writes; strict ones keep to valid values, so they get written (and read back) rather than refused. */
+export class BodyGen extends GrammarGen {
 
   private ids(uid: string): string[] {
     return this.pool.ids[uid] ?? [];

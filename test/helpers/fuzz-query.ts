@@ -84,9 +84,11 @@ interface Pair {
 
 const enc = encodeURIComponent;
 
-export class QueryGen {
-  readonly pairs: Pair[] = [];
-  /** Half the queries keep to what Strapi accepts, so they reach the SQL rather than stop at a 400. */
+/**
+ * What both generators share: half of what they make keeps to what Strapi accepts, so it
+ * reaches the SQL (or the write) rather than stopping at a 400.
+ */
+export class GrammarGen {
   readonly strict: boolean;
   constructor(
     readonly g: Gen,
@@ -96,10 +98,14 @@ export class QueryGen {
     this.strict = g.chance(0.5);
   }
 
-  /** Something from `good`, or now and then (never in strict queries) from `bad`. */
-  private either<T>(good: readonly T[], bad: readonly T[]): T {
+  /** Something from `good`, or now and then (never when strict) from `bad`. */
+  protected either<T>(good: readonly T[], bad: readonly T[]): T {
     return !this.strict && this.g.chance(0.25) ? this.g.pick(bad) : this.g.pick(good);
   }
+}
+
+export class QueryGen extends GrammarGen {
+  readonly pairs: Pair[] = [];
 
   private push = (key: string[], value: string | null): void => void this.pairs.push({ key, value });
 
