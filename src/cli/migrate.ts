@@ -14,6 +14,7 @@ attribute keeps its column and data. --dry-run prints the plan without changing 
     await withInstance(
       values,
       async (instance) => {
+        for (const warning of instance.registry.warnings) console.error(`[folio] warning: ${warning}`);
         const changes = instance.syncPlan.filter((s) => s.sql);
         for (const name of instance.migrationsApplied) console.log(`${dryRun ? 'would apply' : 'applied'} system migration ${name}`);
         for (const step of instance.syncPlan) {

@@ -13,6 +13,7 @@ Starts the content API. Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 104857
     if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
     const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined });
     const instance = await openInstance(config);
+    for (const warning of instance.registry.warnings) console.error(`[folio] warning: ${warning}`);
     const changes = instance.syncPlan.filter((s) => s.sql).length;
     if (changes) console.log(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
     // Routes compile on their first request (under 1 ms each); precompiling them all added

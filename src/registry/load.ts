@@ -1,17 +1,45 @@
 /**
- * Reads a folder laid out like Strapi's exported schemas:
- *   <dir>/<any>.json                          content types
+ * Reads a folder of schema files — Folio's layout or a Strapi project's (see strapi-layout.ts):
+ *   <dir>/<any>.json                          content types (uid `api::<singularName>.<singularName>`)
  *   <dir>/components/<category>/<name>.json   components (uid `<category>.<name>`)
- * and turns it into the normalised Registry. Anything unusable throws a SchemaError.
+ *   <src>/api/<api>/content-types/<name>/schema.json   content types (uid `api::<api>.<name>`)
+ * and turns it into the normalised Registry. Anything unusable throws a SchemaError; what
+ * only deserves a word (unknown keys, ignored relations) is collected in `registry.warnings`.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   SchemaError,
-  type Attribute, type Component, type ContentType, type Registry, type RelationKind, type ScalarType,
+  type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
+  type ScalarType, type UserExtension,
 } from './types.ts';
 import { compileFields } from './fields';
-import { checkComponentFile, checkContentTypeFile, checkRegistry, isObject, parseSchema, type Json } from './validate.ts';
+import { BUILTIN_CUSTOM_FIELDS, CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, customFieldType } from './fields/custom.ts';
+import { unknownKeyWarnings } from './known-keys.ts';
+import { findLayout } from './strapi-layout.ts';
+import {
+  checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, isObject, parseSchema, type Json,
+} from './validate.ts';
+
+/**
+ * Strapi's own content types. A relation to one of them starts but is ignored (no table, not
+ * writable, not readable): Folio has no admin users, and links to users, roles and upload
+ * files through the content API are not implemented yet.
+ */
+export const IGNORED_TARGETS = new Set([
+  'admin::user', 'admin::role',
+  'plugin::users-permissions.user', 'plugin::users-permissions.role',
+  'plugin::upload.file', 'plugin::upload.folder', 'plugin::i18n.locale',
+]);
+
+/** What every model file of one folder is read with. */
+interface LoadContext {
+  customFields: Record<string, ScalarType>;
+  /** How the mapping file is named in messages (where it is, or where it would go). */
+  customFieldsFile: string;
+  warnings: string[];
+  ignored: IgnoredAttribute[];
+}
 
 export function loadRegistry(dir: string): Registry {
   const root = resolve(dir);
@@ -20,47 +48,88 @@ export function loadRegistry(dir: string): Registry {
     const rel = relative(dirname(root), join(root, ...parts));
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : join(dir, ...parts);
   };
-  let top: Dirent[];
   try {
     if (!statSync(root).isDirectory()) throw new Error('not a folder');
-    top = readdirSync(root, { withFileTypes: true });
   } catch {
     throw new SchemaError(dir, undefined, 'the content type folder does not exist or is not a folder');
   }
-  const read = (...parts: string[]): Json => parseSchema(display(...parts), readFileSync(join(root, ...parts), 'utf8'));
+  const read = (parts: string[]): Json => parseSchema(display(...parts), readFileSync(join(root, ...parts), 'utf8'));
+  const layout = findLayout(root, display);
 
-  const contentTypes = jsonFiles(top).map((f) => toContentType(display(f), read(f)));
-
-  const components: Component[] = [];
-  const componentsDir = top.find((e) => e.name === 'components' && e.isDirectory());
-  if (componentsDir) {
-    const entries = readdirSync(join(root, 'components'), { withFileTypes: true });
-    const stray = jsonFiles(entries)[0];
-    if (stray) {
-      throw new SchemaError(display('components', stray), undefined,
-        'component files must live in a category folder: components/<category>/<name>.json (e.g. components/shared/seo.json)');
-    }
-    for (const category of entries.filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
-      for (const f of jsonFiles(readdirSync(join(root, 'components', category), { withFileTypes: true }))) {
-        const name = f.slice(0, -'.json'.length);
-        components.push(toComponent(display('components', category, f), category, name, read('components', category, f)));
-      }
-    }
-  }
+  const context: LoadContext = {
+    customFields: layout.customFields ? readCustomFields(display(...layout.customFields), read(layout.customFields)) : {},
+    customFieldsFile: display(...(layout.customFields ?? [...layout.base, CUSTOM_FIELDS_FILE])),
+    warnings: [],
+    ignored: [],
+  };
+  const contentTypes = layout.contentTypes.map((f) => toContentType(display(...f.parts), read(f.parts), context, f.uid));
+  const components = layout.components.map((c) =>
+    toComponent(display(...c.parts), c.category, c.name, read(c.parts), context));
+  const userExtension = layout.userExtension
+    ? toUserExtension(display(...layout.userExtension), read(layout.userExtension), context)
+    : undefined;
 
   const byUid = (a: { uid: string }, b: { uid: string }) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
   contentTypes.sort(byUid);
   components.sort(byUid);
   checkRegistry(contentTypes, components);
   resolveInverseLinkTables(contentTypes);
-  return makeRegistry(contentTypes, components);
+  return makeRegistry(contentTypes, components, context, userExtension);
 }
 
-function jsonFiles(entries: Dirent[]): string[] {
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort();
+/** `custom-fields.json`: `{ "plugin::<plugin>.<field>": "<storage type>" }`. */
+function readCustomFields(file: string, raw: Json): Record<string, ScalarType> {
+  const out: Record<string, ScalarType> = {};
+  for (const [uid, type] of Object.entries(raw)) {
+    if (!/^(plugin|global)::[^.\s]+\.[^.\s]+$/.test(uid)) {
+      throw new SchemaError(file, undefined, `"${uid}" is not a custom field uid; expected "plugin::<plugin>.<field>" (e.g. "plugin::color-picker.color")`);
+    }
+    if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) {
+      throw new SchemaError(file, undefined, `custom field "${uid}" maps to ${JSON.stringify(type)}; expected one of: ${CUSTOM_FIELD_TYPES.join(', ')}`);
+    }
+    out[uid] = type as ScalarType;
+  }
+  return out;
 }
 
-function toContentType(file: string, raw: Json): ContentType {
+/**
+ * Gives each `"type": "customField"` attribute the type its plugin stores it as (Strapi does
+ * the same when it loads a schema), keeping `customField`. Unknown custom fields stop start-up.
+ */
+function withCustomFieldTypes(file: string, raw: Json, context: LoadContext): Json {
+  if (!isObject(raw.attributes)) return raw;
+  const attributes: Json = {};
+  for (const [name, a] of Object.entries(raw.attributes)) {
+    attributes[name] = a;
+    if (!isObject(a) || a.type !== 'customField') continue;
+    const uid = a.customField;
+    if (typeof uid !== 'string' || uid === '') {
+      throw new SchemaError(file, name, 'a customField attribute needs "customField": the uid its plugin registers (e.g. "plugin::color-picker.color")');
+    }
+    const type = customFieldType(uid, context.customFields);
+    if (!type) {
+      throw new SchemaError(file, name, `custom field "${uid}" is not one Folio knows how to store; name its storage type in ` +
+        `${context.customFieldsFile}, e.g. { "${uid}": "string" } (types: ${CUSTOM_FIELD_TYPES.join(', ')}). ` +
+        `Known without it: ${Object.keys(BUILTIN_CUSTOM_FIELDS).join(', ')}`);
+    }
+    attributes[name] = { ...a, type };
+  }
+  return { ...raw, attributes };
+}
+
+function toUserExtension(file: string, raw: Json, context: LoadContext): UserExtension {
+  context.warnings.push(...unknownKeyWarnings(file, raw));
+  const resolved = withCustomFieldTypes(file, raw, context);
+  checkUserExtensionFile(file, resolved);
+  const builtIn = new Set(['username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked', 'role']);
+  const attributes: UserExtension['attributes'] = {};
+  for (const [name, a] of Object.entries(resolved.attributes as Json)) if (!builtIn.has(name)) attributes[name] = a as Json;
+  return { file, attributes };
+}
+
+function toContentType(file: string, source: Json, context: LoadContext, uid?: string): ContentType {
+  context.warnings.push(...unknownKeyWarnings(file, source));
+  const raw = withCustomFieldTypes(file, source, context);
   checkContentTypeFile(file, raw);
   const info = raw.info as Json;
   const singularName = info.singularName as string;
@@ -68,7 +137,7 @@ function toContentType(file: string, raw: Json): ContentType {
   const localized = dig(raw, 'pluginOptions', 'i18n', 'localized') === true;
   const ct: ContentType = {
     modelType: 'contentType',
-    uid: `api::${singularName}.${singularName}`,
+    uid: uid ?? `api::${singularName}.${singularName}`,
     kind: raw.kind as ContentType['kind'],
     singularName,
     pluralName,
@@ -81,18 +150,20 @@ function toContentType(file: string, raw: Json): ContentType {
     file,
   };
   if (typeof info.description === 'string') ct.description = info.description;
-  ct.attributes = toAttributes(raw.attributes as Json, ct.tableName, localized);
+  ct.attributes = toAttributes(raw.attributes as Json, ct, localized, context);
   ct.fields = compileFields(ct.attributes);
   return ct;
 }
 
-function toComponent(file: string, category: string, name: string, raw: Json): Component {
+function toComponent(file: string, category: string, name: string, source: Json, context: LoadContext): Component {
+  context.warnings.push(...unknownKeyWarnings(file, source));
+  const raw = withCustomFieldTypes(file, source, context);
   checkComponentFile(file, category, name, raw);
   const displayName = dig(raw, 'info', 'displayName');
   const tableName = (raw.collectionName as string | undefined) ??
     `components_${category.replace(/-/g, '_')}_${name.replace(/-/g, '_')}s`;
   // Components take the locale of the entry that holds them, so their own fields are never localized.
-  const attributes = toAttributes(raw.attributes as Json, tableName, false);
+  const attributes = toAttributes(raw.attributes as Json, { uid: `${category}.${name}`, tableName, file }, false, context);
   return {
     modelType: 'component',
     uid: `${category}.${name}`,
@@ -106,9 +177,22 @@ function toComponent(file: string, category: string, name: string, raw: Json): C
   };
 }
 
-function toAttributes(raw: Json, tableName: string, modelLocalized: boolean): Record<string, Attribute> {
+function toAttributes(
+  raw: Json, model: { uid: string; tableName: string; file: string }, modelLocalized: boolean, context: LoadContext,
+): Record<string, Attribute> {
   const out: Record<string, Attribute> = {};
-  for (const [name, value] of Object.entries(raw)) out[name] = toAttribute(name, value as Json, tableName, modelLocalized);
+  for (const [name, value] of Object.entries(raw)) {
+    const a = value as Json;
+    if (a.type === 'relation' && IGNORED_TARGETS.has(a.target as string)) {
+      // As Strapi's content API never populates admin users, and until links to users, roles
+      // and files exist: the relation is left out of the model, so nothing stores, accepts or shows it.
+      context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: a.target as string });
+      context.warnings.push(`${model.file} (attribute "${name}"): relation to ${a.target} is ignored: ` +
+        'Folio does not store it, accepts no value for it and never returns it');
+      continue;
+    }
+    out[name] = toAttribute(name, a, model.tableName, modelLocalized);
+  }
   return out;
 }
 
@@ -145,7 +229,7 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
     default:
       return {
         ...base, kind: 'scalar', type: type as ScalarType, unique: a.unique === true,
-        ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField']),
+        ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField', 'customField']),
       };
   }
 }
@@ -159,7 +243,9 @@ function resolveInverseLinkTables(contentTypes: ContentType[]): void {
   }
 }
 
-function makeRegistry(contentTypes: ContentType[], components: Component[]): Registry {
+function makeRegistry(
+  contentTypes: ContentType[], components: Component[], context: LoadContext, userExtension: UserExtension | undefined,
+): Registry {
   const cts = new Map(contentTypes.map((ct) => [ct.uid, ct]));
   const cmps = new Map(components.map((c) => [c.uid, c]));
   // Collection types are addressed by plural (/api/articles), single types by singular (/api/homepage).
@@ -171,6 +257,9 @@ function makeRegistry(contentTypes: ContentType[], components: Component[]): Reg
     contentType: (uid) => cts.get(uid),
     component: (uid) => cmps.get(uid),
     byRouteId: (id) => routes.get(id),
+    warnings: context.warnings,
+    ignored: context.ignored,
+    ...(userExtension ? { userExtension } : {}),
   };
 }
 

@@ -58,6 +58,8 @@ export interface ScalarAttribute extends AttributeBase {
   enum?: string[];
   /** Source attribute of a uid field. */
   targetField?: string;
+  /** A Strapi custom field (`plugin::color-picker.color`) stored as `type`; kept for OpenAPI and admin tools. */
+  customField?: string;
 }
 
 export interface MediaAttribute extends AttributeBase {
@@ -149,9 +151,36 @@ export interface Registry {
   component(uid: string): Component | undefined;
   /** Collection type by plural API id, or single type by singular API id (the `/api/:id` segment). */
   byRouteId(id: string): ContentType | undefined;
+  /** Problems that do not stop start-up (unknown schema keys, ignored attributes); `serve` and `migrate` print them. */
+  warnings: string[];
+  /**
+   * Relation attributes to Strapi's own types (admin users, users-permissions users and roles,
+   * upload files) that Folio accepts but ignores: no table, not writable, not readable.
+   */
+  ignored: IgnoredAttribute[];
+  /** Extra attributes of users-permissions users, from Strapi's user extension schema (not applied yet). */
+  userExtension?: UserExtension;
 }
 
-/** Attribute names no schema may declare: the document model owns them. */
+export interface IgnoredAttribute {
+  /** The model that declares it. */
+  uid: string;
+  file: string;
+  attribute: string;
+  target: string;
+}
+
+export interface UserExtension {
+  file: string;
+  /** Attributes beyond the built-in user ones (username, email, password, role, …), as written. */
+  attributes: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Attribute names no schema may declare: the document model owns them. `status` only on
+ * types with draft & publish, where the `status` query parameter and the version model own it
+ * (Strapi accepts it elsewhere).
+ */
 export const RESERVED_ATTRIBUTE_NAMES = [
   'id',
   'documentId',

@@ -63,17 +63,22 @@ export function checkContentTypeFile(file: string, raw: Json): void {
     throw fail(`info.singularName and info.pluralName are both "${info.singularName}"; they must differ ` +
       'because collection routes use the plural and single types the singular');
   }
-  checkModelFile(file, raw, false);
+  checkModelFile(file, raw, false, (raw.options as Json | undefined)?.draftAndPublish === true);
 }
 
 export function checkComponentFile(file: string, category: string, name: string, raw: Json): void {
   if (!KEBAB_CASE.test(category)) throw new SchemaError(file, undefined, `component category folder "${category}" ${KEBAB_HINT}`);
   if (!KEBAB_CASE.test(name)) throw new SchemaError(file, undefined, `component file name "${name}" ${KEBAB_HINT}`);
   if (raw.info !== undefined && !isObject(raw.info)) throw new SchemaError(file, undefined, '"info" must be an object');
-  checkModelFile(file, raw, true);
+  checkModelFile(file, raw, true, false);
 }
 
-function checkModelFile(file: string, raw: Json, inComponent: boolean): void {
+/** Strapi's users-permissions user extension: attributes checked like a content type's (no D&P, no dynamic zones needed). */
+export function checkUserExtensionFile(file: string, raw: Json): void {
+  checkModelFile(file, raw, false, false);
+}
+
+function checkModelFile(file: string, raw: Json, inComponent: boolean, draftAndPublish: boolean): void {
   const fail = (detail: string) => new SchemaError(file, undefined, detail);
   if (raw.collectionName !== undefined && (typeof raw.collectionName !== 'string' || raw.collectionName === '')) {
     throw fail(`"collectionName" (the table name) must be a non-empty string, got ${show(raw.collectionName)}`);
@@ -88,16 +93,22 @@ function checkModelFile(file: string, raw: Json, inComponent: boolean): void {
       ? 'is missing "attributes" (an object mapping attribute names to definitions, e.g. { "title": { "type": "string" } })'
       : `"attributes" must be an object mapping attribute names to definitions, got ${describe(raw.attributes)}`);
   }
-  for (const [name, attr] of Object.entries(raw.attributes)) checkAttribute(file, name, attr, raw.attributes, inComponent);
+  for (const [name, attr] of Object.entries(raw.attributes)) {
+    checkAttribute(file, name, attr, raw.attributes, inComponent, draftAndPublish);
+  }
 }
 
-function checkAttribute(file: string, name: string, a: unknown, siblings: Json, inComponent: boolean): void {
+function checkAttribute(file: string, name: string, a: unknown, siblings: Json, inComponent: boolean, draftAndPublish: boolean): void {
   const fail = (detail: string) => new SchemaError(file, name, detail);
   if (!ATTRIBUTE_NAME.test(name)) {
     throw fail('attribute names must start with a letter or underscore and contain only letters, digits and underscores');
   }
-  if ((RESERVED_ATTRIBUTE_NAMES as readonly string[]).includes(name)) {
-    throw fail(`"${name}" is reserved for a system field (reserved names: ${RESERVED_ATTRIBUTE_NAMES.join(', ')}); rename the attribute`);
+  // Strapi accepts an attribute named `status` where no draft & publish status exists.
+  if ((RESERVED_ATTRIBUTE_NAMES as readonly string[]).includes(name) && !(name === 'status' && !draftAndPublish)) {
+    throw fail(name === 'status'
+      ? '"status" is reserved on types with draft & publish (the `status` query parameter chooses draft or published there); ' +
+        'rename the attribute, or turn draftAndPublish off'
+      : `"${name}" is reserved for a system field (reserved names: ${RESERVED_ATTRIBUTE_NAMES.join(', ')}); rename the attribute`);
   }
   if (!isObject(a)) throw fail(`the definition must be an object like { "type": "string" }, got ${describe(a)}`);
   const type = a.type;

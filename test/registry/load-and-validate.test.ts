@@ -181,6 +181,33 @@ describe('schema validation', () => {
     expect(registry.component('shared.seo')!.displayName).toBe('Seo');
   });
 
+  it('accepts an attribute named status on a type without draft & publish, and in components', () => {
+    const registry = loadRegistry(writeSchemas({
+      'post.json': post({ status: { type: 'enumeration', enum: ['open', 'closed'] } }),
+      'components/shared/seo.json': seoWith({ status: { type: 'string' } }),
+    }));
+    expect(registry.contentType('api::post.post')!.attributes.status).toMatchObject({ kind: 'scalar', type: 'enumeration' });
+    expect(registry.component('shared.seo')!.attributes.status).toMatchObject({ type: 'string' });
+  });
+
+  it('reads custom-fields.json as the mapping of custom fields, never as a content type', () => {
+    const registry = loadRegistry(writeSchemas({
+      'custom-fields.json': { 'plugin::nope.tint': 'integer' },
+      'post.json': post({ tint: { type: 'customField', customField: 'plugin::nope.tint', max: 9 } }),
+    }));
+    expect(registry.contentTypes.map((c) => c.uid)).toEqual(['api::post.post', 'api::tag.tag']);
+    expect(registry.contentType('api::post.post')!.attributes.tint).toMatchObject({ type: 'integer', max: 9, customField: 'plugin::nope.tint' });
+  });
+
+  it('warns about unknown top-level and attribute keys without refusing the schema', () => {
+    const registry = loadRegistry(writeSchemas({ 'post.json': post({ subtitle: { type: 'string', maxLenght: 5 } }, { attribtes: {} }) }));
+    expect(registry.warnings).toEqual([
+      'content-types/post.json: unknown key "attribtes" (ignored); did you mean "attributes"?',
+      'content-types/post.json (attribute "subtitle"): unknown key "maxLenght" (ignored); did you mean "maxLength"?',
+    ]);
+    expect(registry.contentType('api::post.post')!.attributes.subtitle).not.toHaveProperty('maxLength');
+  });
+
   it('accepts one-way relations inside components', () => {
     const files = { 'components/shared/seo.json': seoWith({ post: { type: 'relation', relation: 'manyToOne', target: 'api::post.post' } }) };
     const a = loadRegistry(writeSchemas(files)).component('shared.seo')!.attributes.post;
@@ -239,6 +266,12 @@ describe('schema validation', () => {
     ['rejects a dynamic zone inside a component', { 'components/shared/seo.json': seoWith({ body: { type: 'dynamiczone', components: ['shared.seo'] } }) }, S, 'body', 'components cannot contain dynamic zones'],
     ['rejects a component that contains itself', { 'components/shared/seo.json': seoWith({ child: { type: 'component', component: 'shared.seo' } }) }, S, 'child', 'cycle (shared.seo -> shared.seo)'],
     ['rejects components that contain each other indirectly', { 'components/shared/seo.json': seoWith({ card: { type: 'component', component: 'shared.card' } }), 'components/shared/card.json': seoWith({ seo: { type: 'component', component: 'shared.seo', repeatable: true } }) }, S, 'card', 'cycle (shared.card -> shared.seo -> shared.card)'],
+    ['rejects a custom field it cannot store, naming the mapping file that would teach it', { 'post.json': post({ tint: { type: 'customField', customField: 'plugin::nope.tint' } }) }, P, 'tint', 'custom field "plugin::nope.tint" is not one Folio knows', 'content-types/custom-fields.json', '{ "plugin::nope.tint": "string" }'],
+    ['rejects a customField attribute without its uid', { 'post.json': post({ tint: { type: 'customField' } }) }, P, 'tint', 'needs "customField"'],
+    ['rejects a custom-fields.json entry whose type is not a storage type', { 'custom-fields.json': { 'plugin::nope.tint': 'colour' } }, 'content-types/custom-fields.json', undefined, 'maps to "colour"'],
+    ['rejects an attribute named status on a type with draft & publish', { 'post.json': post({ status: { type: 'string' } }, { options: { draftAndPublish: true } }) }, P, 'status', 'reserved on types with draft & publish'],
+    ['rejects a folder without any content type', { 'post.json': null, 'tag.json': null }, 'content-types', undefined, 'holds no content type', 'api/<name>/content-types/<name>/schema.json'],
+    ['rejects a Strapi project without any content type', { 'post.json': null, 'tag.json': null, 'api/shop/routes/shop.txt': 'x' }, 'content-types', undefined, 'holds a Strapi project but no content type'],
     ['rejects bidirectional relations inside components', { 'components/shared/seo.json': seoWith({ post: { type: 'relation', relation: 'manyToOne', target: 'api::post.post', inversedBy: 'seos' } }) }, S, 'post', 'relations in components must be one-way'],
   ];
   for (const [name, overrides, file, attribute, ...fragments] of cases) {

@@ -1,6 +1,9 @@
 /**
  * Dates and times, stored as ISO text so they sort as text on both engines: `date`
  * (YYYY-MM-DD), `time` (HH:mm:ss.SSS), `datetime` and `timestamp` (full ISO instants).
+ * What is accepted and answered follows Strapi 5's database fields (packages/core/database
+ * src/fields): a time needs its seconds, a datetime or timestamp may be given as unix
+ * milliseconds, and a timestamp is answered as unix milliseconds in a string (date-fns 'T').
  */
 import { Type } from '@sinclair/typebox';
 import type { ScalarAttribute } from '../types';
@@ -8,13 +11,29 @@ import { INVALID, type ScalarField } from './field';
 import { scalarField, TEXT_COLUMN, type ScalarSpec } from './scalar';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const TIME = /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+/** Strapi's TIME_REGEX: hours 00–23, minutes and seconds required, up to 3 fraction digits. */
+const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?$/;
+/**
+ * Unix milliseconds as text. Strapi tries parseISO first, which reads 4, 6, 7 and 8 digits as
+ * a basic ISO date (2024, 202405, 2024122, 20240501), and date-fns 'T' only after that; every
+ * other run of digits is milliseconds ("0" is the epoch). 15 digits stay within a Date's range.
+ */
+const isMillis = (text: string) => /^-?\d{1,15}$/.test(text) && !/^\d{4}$|^\d{6,8}$/.test(text);
 
 /** Whether a YYYY-MM-DD string names a day the calendar has (2023-02-29 does not; Date would roll it over). */
 function realDay(day: string): boolean {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** An instant given as an ISO string, unix milliseconds (a number or digits), or undefined. */
+function toInstant(value: unknown): Date | undefined {
+  let parsed: Date;
+  if (typeof value === 'number') parsed = Number.isFinite(value) ? new Date(value) : new Date(NaN);
+  else if (typeof value === 'string') parsed = isMillis(value) ? new Date(Number(value)) : new Date(value);
+  else return undefined;
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }
 
 const date: ScalarSpec = {
@@ -31,32 +50,38 @@ const date: ScalarSpec = {
   },
 };
 
+/** `HH:mm:ss` or `HH:mm:ss.S…` → `HH:mm:ss.SSS`; anything else is left for the check. */
+const fullTime = (value: string) => {
+  const [hms, fraction = ''] = value.split('.');
+  return `${hms}.${fraction.padEnd(3, '0')}`;
+};
+
 const time: ScalarSpec = {
   columnType: TEXT_COLUMN,
   indexable: true,
   schema: () => Type.String({ pattern: TIME.source }),
   patternMessage: (label) => `${label} must be a valid time (HH:mm:ss.SSS)`,
-  normalise(value) {
-    if (typeof value !== 'string' || !TIME.test(value)) return value;
-    const [hm, ms = '000'] = value.length > 5 ? value.split('.') : [`${value}:00`];
-    return `${hm!.length === 5 ? `${hm}:00` : hm}.${ms.padEnd(3, '0')}`;
-  },
+  normalise: (value) => (typeof value === 'string' && TIME.test(value) ? fullTime(value) : value),
+  filterValue: (raw) => (TIME.test(raw) ? fullTime(raw) : INVALID),
 };
 
-const instant: ScalarSpec = {
+/** A datetime is answered as stored (toISOString form). */
+const datetime: ScalarSpec = {
   columnType: TEXT_COLUMN,
   indexable: true,
   schema: () => Type.String(),
-  normalise(value) {
-    if (typeof value !== 'string' && typeof value !== 'number') return value;
-    const parsed = new Date(value);
-    return Number.isNaN(parsed.getTime()) ? value : parsed.toISOString();
-  },
+  normalise: (value) => toInstant(value)?.toISOString() ?? value,
   precheck: (value, label) =>
-    typeof value === 'string' && Number.isNaN(new Date(value).getTime()) ? `${label} must be a valid date-time` : undefined,
-  filterValue(raw) {
-    const parsed = new Date(raw);
-    return Number.isNaN(parsed.getTime()) ? INVALID : parsed.toISOString();
+    (typeof value === 'string' || typeof value === 'number') && !toInstant(value) ? `${label} must be a valid date-time` : undefined,
+  filterValue: (raw) => toInstant(raw)?.toISOString() ?? INVALID,
+};
+
+/** Stored like a datetime; answered as Strapi's TimestampField.fromDB does: unix milliseconds, as a string. */
+const timestamp: ScalarSpec = {
+  ...datetime,
+  fromColumn(raw) {
+    const ms = Date.parse(String(raw));
+    return Number.isNaN(ms) ? null : String(ms);
   },
 };
 
@@ -67,8 +92,9 @@ export function dateField(attribute: ScalarAttribute): ScalarField | undefined {
     case 'time':
       return scalarField(attribute, time);
     case 'datetime':
+      return scalarField(attribute, datetime);
     case 'timestamp':
-      return scalarField(attribute, instant);
+      return scalarField(attribute, timestamp);
     default:
       return undefined;
   }
