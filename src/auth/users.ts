@@ -10,7 +10,13 @@ import {
   countUsers, deleteUser, emailOrUsernameTaken, findUserById, findUserByIdentifier, findUserByResetToken, insertUser, listUsers,
   setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, type UserChangesRow, type UserRow,
 } from '../db/store/users';
+import { sql } from '../db/sql';
 import { FolioError, ValidationError } from '../errors';
+import { orderBy, whereSql } from '../query/compile';
+import { checkFilters, parseFilters } from '../query/filters';
+import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
+import type { Registry } from '../registry/types';
+import { USER_MODEL } from './user-model';
 import { checkAccountFields, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AccountFields } from './user-fields';
 
 export interface User {
@@ -68,6 +74,15 @@ export interface NewUser {
 /** What an update may change; values are checked here, whatever the caller sent. */
 export type UserChanges = AccountFields;
 
+/** Query parameters `GET /api/users` reads; pagination is top-level, as in Strapi's transformParamsToQuery. */
+const PAGINATION_KEYS = ['page', 'pageSize', 'start', 'limit'] as const;
+const LIST_KEYS = new Set<string>(['filters', 'sort', 'fields', 'populate', ...PAGINATION_KEYS]);
+/**
+ * The user model has no relations, so filters and sort never hop to another type and the
+ * registry is not consulted; the CLI lists users without one.
+ */
+const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefined } as unknown as Registry;
+
 export class Users {
   passwords: PasswordHasher = bunPasswords;
 
@@ -119,8 +134,36 @@ export class Users {
     return row && { user: toUser(row), roleType: row.roleType, tokenVersion: Number(row.tokenVersion) };
   }
 
-  async list(): Promise<User[]> {
-    return (await listUsers(this.db)).map(toUser);
+  /**
+   * `GET /api/users`, as Strapi's user controller (fetchAll → transformParamsToQuery):
+   * `filters`, `sort`, `fields`, `populate` and top-level `start`/`limit` or `page`/`pageSize`
+   * (every user without them). Private attributes and unknown keys are 400 `Invalid key`.
+   */
+  async list(raw: Record<string, unknown> = {}, registry: Registry = NO_TYPES, limits?: QueryLimits): Promise<Partial<User>[]> {
+    for (const key of Object.keys(raw)) {
+      if (!LIST_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
+    }
+    const fields = parseFields(USER_MODEL, raw.fields);
+    const scope = { status: 'published' as const, locale: '' };
+    let where = sql.empty;
+    if (raw.filters !== undefined) {
+      if (typeof raw.filters !== 'object' || raw.filters === null || Array.isArray(raw.filters)) throw new ValidationError('Invalid filters: expected an object');
+      checkFilters(raw.filters);
+      where = whereSql(this.db.dialect, registry, USER_MODEL, parseFilters(registry, USER_MODEL, raw.filters as Record<string, unknown>), scope);
+    }
+    const order = orderBy(registry, USER_MODEL, parseSort(registry, USER_MODEL, raw.sort), scope);
+    const paging = PAGINATION_KEYS.filter((key) => raw[key] !== undefined);
+    let page: { limit: number; offset: number } | undefined;
+    if (paging.length) {
+      const pagination = Object.fromEntries(paging.map((key) => [key, raw[key]]));
+      // No maximum: without pagination every user is answered, as Strapi does.
+      const { start, limit } = parsePagination(pagination, { defaultLimit: limits?.defaultLimit ?? 25, maxLimit: Number.MAX_SAFE_INTEGER });
+      page = { limit, offset: start };
+    }
+    const users = (await listUsers(this.db, { where, order, page })).map(toUser);
+    if (!fields) return users;
+    const shown = new Set(['id', 'documentId', ...fields]);
+    return users.map((user) => Object.fromEntries(Object.entries(user).filter(([key]) => shown.has(key))) as Partial<User>);
   }
 
   async count(): Promise<number> {

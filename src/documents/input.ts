@@ -79,6 +79,18 @@ function readAttributes(
       fail(at, (model.fields[attribute.name] as ScalarField).typeMessage(label(at), null), null);
       continue;
     }
+    // A repeatable component or a dynamic zone is a list (`[]` clears it); Strapi's validator
+    // marks both notNil on create and notNull on update, whatever the mode, hence yup's words.
+    if (value === null && ((attribute.kind === 'component' && attribute.repeatable) || attribute.kind === 'dynamiczone')) {
+      fail(at, `${label(at)} ${options.creating ? 'must be defined.' : 'cannot be null'}`, null);
+      continue;
+    }
+    // A required single component must be there to publish (drafts may lack it), as Strapi's:
+    // on create when absent or null, on update when set to null (stored rows are not in `existing`).
+    if (attribute.kind === 'component' && !attribute.repeatable && attribute.required && strict && (options.creating ? missing : value === null)) {
+      fail(at, `${label(at)} ${options.creating ? 'must be defined.' : 'cannot be null'}`, value ?? null);
+      continue;
+    }
     if (value === undefined) continue;
 
     switch (attribute.kind) {
@@ -134,7 +146,7 @@ function readComponent(
     return { uid: component.uid, input: readAttributes(registry, component, item, childOptions, itemPath, errors) };
   };
   if (value === null) {
-    write.components[attribute.name] = attribute.repeatable ? [] : null;
+    write.components[attribute.name] = null;
     return;
   }
   if (!attribute.repeatable) {
@@ -159,7 +171,6 @@ function readDynamicZone(
   errors: FieldError[],
   write: ModelWrite,
 ) {
-  if (value === null) value = [];
   if (!Array.isArray(value)) {
     errors.push({ path: at, message: `${label(at)} must be an array`, name: 'ValidationError', value });
     return;

@@ -1,19 +1,22 @@
 /**
  * `GET /api/upload/files`: the REST query parameters over the `files` table, through the
  * same parsers and SQL compilers as content types. Strapi answers a plain array with no
- * pagination meta and, without pagination parameters, every file.
+ * pagination meta and, without pagination parameters, every file. Its upload plugin reads
+ * pagination from top-level `start`/`limit` or `page`/`pageSize` (transformParamsToQuery);
+ * Folio also keeps the `pagination[…]` form of the content API.
  */
 import type { Queryable } from '../db/database';
 import { sql } from '../db/sql';
 import { listFileRows } from '../db/store/files';
-import { ValidationError } from '../errors';
+import { PaginationError, ValidationError } from '../errors';
 import { checkFilters, parseFilters } from '../query/filters';
 import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
 import { orderBy, whereSql } from '../query/compile';
 import type { Registry } from '../registry/types';
 import { FILE_COLUMNS, FILE_MODEL, toFileObject, type FileObject } from './file-row';
 
-const KEYS = new Set(['filters', 'sort', 'fields', 'pagination', 'populate']);
+const TOP_LEVEL_PAGINATION = ['page', 'pageSize', 'start', 'limit'] as const;
+const KEYS = new Set(['filters', 'sort', 'fields', 'pagination', 'populate', ...TOP_LEVEL_PAGINATION]);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function listFiles(db: Queryable, registry: Registry, raw: Record<string, unknown>, limits: QueryLimits): Promise<FileObject[]> {
@@ -33,8 +36,14 @@ export async function listFiles(db: Queryable, registry: Registry, raw: Record<s
   }
   const order = orderBy(registry, FILE_MODEL, parseSort(registry, FILE_MODEL, raw.sort), scope);
   let page: { limit: number; offset: number } | undefined;
-  if (raw.pagination !== undefined) {
-    const { start, limit } = parsePagination(raw.pagination, limits);
+  const topLevel = TOP_LEVEL_PAGINATION.filter((key) => raw[key] !== undefined);
+  if (topLevel.length && raw.pagination !== undefined) {
+    throw new PaginationError(`Cannot use both pagination[...] and ${topLevel.join(', ')} in the same query`);
+  }
+  const pagination = topLevel.length ? Object.fromEntries(topLevel.map((key) => [key, raw[key]])) : raw.pagination;
+  if (pagination !== undefined) {
+    // No maximum: without pagination every file is answered, as Strapi's upload plugin does.
+    const { start, limit } = parsePagination(pagination, { ...limits, maxLimit: Number.MAX_SAFE_INTEGER });
     page = { limit, offset: start };
   }
   const rows = await listFileRows(db, { columns, where, order, page });

@@ -46,7 +46,20 @@ export const findUserByIdentifier = (db: Queryable, email: string, username: str
 
 export const findUserByResetToken = (db: Queryable, tokenHash: string) => oneUser(db, sql`u."resetPasswordToken" = ${tokenHash}`);
 
-export const listUsers = (db: Queryable) => db.all<UserRow>(sql`${SELECT_USER} ORDER BY u."id"`);
+export interface UserListQuery {
+  /** A condition over the rows, aliased `t` (the query compiler's filters); empty for all. */
+  where: Sql;
+  /** ORDER BY keys over `t`. */
+  order: Sql;
+  page?: { limit: number; offset: number };
+}
+
+/** Users for `GET /api/users`: public columns only, filtered, sorted and paged by the query layer. */
+export function listUsers(db: Queryable, query: UserListQuery): Promise<UserRow[]> {
+  const where = query.where.isEmpty ? sql.empty : sql` WHERE ${query.where}`;
+  const page = query.page ? sql` LIMIT ${query.page.limit} OFFSET ${query.page.offset}` : sql.empty;
+  return db.all<UserRow>(sql`SELECT ${sql.join(USER_PUBLIC_COLUMNS.map((c) => sql.id('t', c)))} FROM ${USERS} t${where} ORDER BY ${query.order}${page}`);
+}
 
 export async function countUsers(db: Queryable): Promise<number> {
   return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS}`))?.n ?? 0;

@@ -47,7 +47,9 @@ export function usersRoutes(instance: Instance, allow: Guard) {
     })
     .get('/api/users', async ({ request }) => {
       await caller(request, 'user.find');
-      return json(await Promise.all((await users.list()).map((user) => withRole(request, user))));
+      const query = parseQueryString(request.url);
+      const listed = await users.list(query, instance.registry, config);
+      return json(await Promise.all(listed.map((user) => withRole(request, user as { id: number }))));
     })
     .get('/api/users/:id', async ({ request, params }) => {
       await caller(request, 'user.findOne');

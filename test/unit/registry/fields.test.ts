@@ -68,11 +68,32 @@ describe('storage conversions', () => {
 });
 
 describe('normalising and checking values', () => {
-  test('numeric strings become numbers, times gain seconds, date-times become ISO instants', () => {
+  test('numeric strings become numbers, times gain milliseconds, date-times become ISO instants', () => {
     expect(field('integer').normalise('42')).toBe(42);
-    expect(field('time').normalise('09:30')).toBe('09:30:00.000');
+    expect(field('time').normalise('09:30:05')).toBe('09:30:05.000');
+    expect(field('time').normalise('09:30:05.1')).toBe('09:30:05.100');
     expect(field('datetime').normalise(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(field('datetime').normalise('0')).toBe('1970-01-01T00:00:00.000Z');
+    expect(field('datetime').normalise('1714563930000')).toBe('2024-05-01T11:45:30.000Z');
+    // Digits parseISO reads as a basic ISO date are not milliseconds (Strapi tries parseISO first).
+    expect(field('datetime').normalise('2024')).toBe('2024-01-01T00:00:00.000Z');
     expect(field('date').normalise('2024-02-03T10:00:00Z')).toBe('2024-02-03');
+  });
+
+  test('a time needs its seconds and stays within the day, as Strapi\'s TIME_REGEX', () => {
+    for (const bad of ['09:30', '24:00:00', '12:60:00', '12:00:60', '9:30:00', '12:00:00.1234']) {
+      expect(field('time').check(field('time').normalise(bad), 'draft', 't')?.message).toBe('t must be a valid time (HH:mm:ss.SSS)');
+    }
+    expect(field('time').filterValue('09:30')).toBe(INVALID);
+    expect(field('time').filterValue('09:30:00')).toBe('09:30:00.000');
+  });
+
+  test('a timestamp is stored as an ISO instant and answered as unix milliseconds in a string', () => {
+    const f = field('timestamp');
+    expect(f.normalise(1714563930000)).toBe('2024-05-01T11:45:30.000Z');
+    expect(f.fromColumn('2024-05-01T11:45:30.000Z')).toBe('1714563930000');
+    expect(f.filterValue('1714563930000')).toBe('2024-05-01T11:45:30.000Z');
+    expect(field('datetime').converts).toBe(false);
   });
 
   test('messages use yup wording with the label', () => {
