@@ -14,7 +14,7 @@ import { randomInt } from 'node:crypto';
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/links';
-import type { LinkKey } from '../db/store/links';
+import type { LinkKey, StoredLink } from '../db/store/links';
 import { existingVersions } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
@@ -32,8 +32,38 @@ export interface LinkContext {
 
 const sameLink = (a: LinkKey, b: LinkKey) => a.documentId === b.documentId && a.locale === b.locale && a.status === b.status;
 
+/**
+ * Whether two links reach a common version. A link that pins no status stands for both
+ * versions (Strapi links the draft and the published row), so it overlaps either pin.
+ */
+const overlaps = (a: LinkKey, b: LinkKey) =>
+  a.documentId === b.documentId && a.locale === b.locale && (a.status === b.status || a.status === '' || b.status === '');
+
+/**
+ * Disconnects `keys` from `list`: a key without a status removes every link of its document
+ * and locale; a pinned key removes its own link, and turns a link to both statuses into a
+ * link to the other one (as Strapi, which held one row per status, would keep the other row).
+ * Returns the links left.
+ */
+async function disconnectLinks(tx: Queryable, attribute: RelationAttribute, list: StoredLink[], keys: LinkKey[]): Promise<StoredLink[]> {
+  const gone = new Set<StoredLink>();
+  for (const key of keys) {
+    for (const link of list.filter((o) => overlaps(o, key))) {
+      if (key.status === '' || link.status === key.status) gone.add(link);
+      else if (link.status === '') {
+        link.status = key.status === 'draft' ? 'published' : 'draft';
+        await store.setTargetStatus(tx, attribute, link.id, link.status);
+      }
+    }
+  }
+  await store.deleteLinks(tx, attribute, [...gone].map((link) => link.id));
+  return list.filter((link) => !gone.has(link));
+}
+
 /** Maps a written target to the stored key, following Strapi's i18n and draft & publish rules. */
 function linkKey(registry: Registry, attribute: RelationAttribute, target: RelationTarget, context: LinkContext): LinkKey {
+  // Row ids are mapped by the document service before anything is written (./row-ids.ts).
+  if (!target.documentId) throw new Error(`relation target id ${target.id} reached the link writer unresolved`);
   const targetType = registry.contentType(attribute.target)!;
   let locale = '';
   if (targetType.localized) {
@@ -106,7 +136,7 @@ export async function writeOwnedLinks(
 
 function rejectDuplicates(keys: LinkKey[]) {
   keys.forEach((key, i) => {
-    if (keys.findIndex((other) => sameLink(other, key)) !== i) {
+    if (keys.findIndex((other) => overlaps(other, key)) !== i) {
       throw new ValidationError(
         `The relation with id ${key.documentId} is already connected. You cannot connect the same relation twice.`,
       );
@@ -157,31 +187,35 @@ async function patchLinks(
   if (!attribute.toMany) {
     // A to-one side holds one link: the last connected target wins.
     const last = connectKeys.at(-1);
-    const existing = await store.linksFrom(tx, attribute, rowId);
-    const dropped = existing.filter((old) => (last && !sameLink(last, old)) || disconnectKeys.some((k) => sameLink(k, old)));
+    let existing = await disconnectLinks(tx, attribute, await store.linksFrom(tx, attribute, rowId), last ? [] : disconnectKeys);
+    const dropped = existing.filter((old) => last && !sameLink(last, old));
     await store.deleteLinks(tx, attribute, dropped.map((old) => old.id));
+    existing = existing.filter((old) => !dropped.includes(old));
     if (last && !existing.some((o) => sameLink(o, last))) await insertLink(tx, attribute, rowId, last, generateKeyBetween(null, null));
     if (last && inverseIsToOne(registry, attribute)) await dropOtherOwners(tx, model, attribute, rowId, last);
     return;
   }
 
-  let list = await store.linksFrom(tx, attribute, rowId);
-  const disconnected = disconnectKeys
-    .filter((key) => !connectKeys.some((k) => sameLink(k, key)))
-    .flatMap((key) => list.find((o) => sameLink(o, key)) ?? []);
-  await store.deleteLinks(tx, attribute, disconnected.map((old) => old.id));
-  list = list.filter((o) => !disconnected.includes(o));
+  const disconnected = disconnectKeys.filter((key) => !connectKeys.some((k) => sameLink(k, key)));
+  let list = await disconnectLinks(tx, attribute, await store.linksFrom(tx, attribute, rowId), disconnected);
   for (let i = 0; i < connect.length; i++) {
     const key = connectKeys[i]!;
     const position = connect[i]!.position ?? { end: true };
-    const without = list.filter((o) => !sameLink(o, key));
+    // A link already reaching this version moves (a link to both statuses stays one); links the
+    // new one covers (pinned links, when it pins no status) make way for it.
+    const covered = list.filter((o) => overlaps(o, key));
+    const old = covered.length === 1 && (covered[0]!.status === key.status || covered[0]!.status === '') ? covered[0] : undefined;
+    await store.deleteLinks(tx, attribute, covered.filter((o) => o !== old).map((o) => o.id));
+    const without = list.filter((o) => !covered.includes(o));
     let index: number;
     if ('start' in position) index = 0;
     else if ('end' in position) index = without.length;
     else {
       const anchorId = 'before' in position ? position.before : position.after;
-      const anchorKey = linkKey(registry, attribute, { ...connect[i]!, documentId: anchorId }, context);
-      const at = without.findIndex((o) => sameLink(o, anchorKey));
+      // The anchor is the element's own version unless the position names one (Strapi's position.locale / status).
+      const { locale = connect[i]!.locale, status = connect[i]!.status } = position;
+      const anchorKey = linkKey(registry, attribute, { documentId: anchorId, locale, status }, context);
+      const at = without.findIndex((o) => overlaps(o, anchorKey));
       if (at < 0) {
         throw new ValidationError(
           `There was a problem connecting relation with id ${key.documentId} at position ${JSON.stringify(position)}. The relation with id ${anchorId} needs to be connected first.`,
@@ -190,7 +224,6 @@ async function patchLinks(
       index = 'before' in position ? at : at + 1;
     }
     const keyBetween = generateKeyBetween(without[index - 1]?.rank ?? null, without[index]?.rank ?? null);
-    const old = list.find((o) => sameLink(o, key));
     if (old) {
       await store.setRank(tx, attribute, old.id, keyBetween);
       old.rank = keyBetween;

@@ -22,6 +22,7 @@ import type { Locales } from './locales';
 import { deleteLocks, mergeLocks, uniqueLock, writeLocks, type Locks } from './locks';
 import { copyMedia } from './media';
 import { findMany, findOne } from './read';
+import { resolveRowIds } from './row-ids';
 import { deleteVersions, insertVersion, ownedFields, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
 
 export interface WriteOptions {
@@ -101,8 +102,10 @@ export class DocumentService {
    * Creates several documents in one transaction (bulk imports): all of them or none.
    * Each is checked and written exactly as `create` would.
    */
-  async createMany(ct: ContentType, items: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
+  async createMany(ct: ContentType, given: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
     const locale = await this.writeLocale(ct, options.locale);
+    // Relation targets named by row id become documentIds first (./row-ids.ts), in one read per target type.
+    const items = await resolveRowIds(this.db, this.registry, ct, given);
     const defaultLocale = await this.locales.defaultCode();
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     const inputs: ModelWrite[] = [];
@@ -148,8 +151,9 @@ export class DocumentService {
     const locale = await this.writeLocale(ct, options.locale);
     const defaultLocale = await this.locales.defaultCode();
     return this.db.transaction(async (tx) => {
-      await take(tx, writeLocks(this.registry, ct, documentId, data));
-      return this.updateIn(tx, ct, documentId, data, locale, defaultLocale, options);
+      const body = (await resolveRowIds(tx, this.registry, ct, [data]))[0]!;
+      await take(tx, writeLocks(this.registry, ct, documentId, body));
+      return this.updateIn(tx, ct, documentId, body, locale, defaultLocale, options);
     }, LOCKED);
   }
 
@@ -281,11 +285,12 @@ export class DocumentService {
    * Single types: update the document, or create it when it does not exist yet. Looked up
    * under the type's lock, so concurrent first writes create it once.
    */
-  async upsertSingle(ct: ContentType, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
+  async upsertSingle(ct: ContentType, given: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
     const locale = await this.writeLocale(ct, options.locale);
     const defaultLocale = await this.locales.defaultCode();
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     return this.db.transaction(async (tx) => {
+      const data = (await resolveRowIds(tx, this.registry, ct, [given]))[0]!;
       const documentId = createId();
       // A single type's locks name the type, whichever documentId it turns out to have.
       await take(tx, writeLocks(this.registry, ct, documentId, data));

@@ -164,12 +164,37 @@ describe('relation write errors change nothing', () => {
     await update({ tags: { connect: [{ documentId: t.gamma, position: { start: true, before: t.alpha } }] } });
   });
 
-  it('rejects start or end that is not true, and an anchor that is not a documentId', async () => {
+  it('rejects start or end that is not true, and an anchor that is neither a documentId nor a row id', async () => {
     await update({ tags: { connect: [{ documentId: t.gamma, position: { start: false } }] } });
     await update({ tags: { connect: [{ documentId: t.gamma, position: { start: 'true' } }] } });
     await update({ tags: { connect: [{ documentId: t.gamma, position: { end: 1 } }] } });
-    await update({ tags: { connect: [{ documentId: t.gamma, position: { before: 1 } }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { before: 1.5 } }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { after: true } }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { before: '' } }] } });
     await update({ tags: { connect: [{ documentId: t.gamma, position: { middle: true } }] } });
+  });
+
+  it('rejects options other than { strict: boolean }, and anchor pins beside start or end', async () => {
+    await update({ tags: { connect: [t.gamma], options: 'strict' } });
+    await update({ tags: { connect: [t.gamma], options: { strict: 1 } } });
+    await update({ tags: { connect: [t.gamma], options: { strict: true, other: true } } });
+    await update({ tags: { options: { strict: true } } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { start: true, locale: 'fr' } }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { end: true, status: 'draft' } }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { after: t.alpha, locale: 3 } }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: { after: t.alpha, status: 'modified' } }] } });
+  });
+
+  it('rejects a connect, disconnect or set that is neither a target nor a list of targets', async () => {
+    await update({ tags: { connect: {} } });
+    await update({ tags: { connect: false } });
+    await update({ tags: { connect: [t.gamma], disconnect: {} } });
+    await update({ tags: { set: '' } });
+    await update({ tags: { set: {} } });
+    await update({ tags: {} });
+    await update({ tags: true });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: 'start' }] } });
+    await update({ tags: { connect: [{ documentId: t.gamma, position: 1 }] } });
   });
 
   it('rejects set combined with connect or with disconnect', async () => {
@@ -187,18 +212,19 @@ describe('relation write errors change nothing', () => {
     await update({ gallery: { disconnect: [1] } });
   });
 
-  it('rejects malformed elements: a number, an object without documentId, an empty documentId', async () => {
-    await update({ tags: { connect: [42] } });
+  it('rejects malformed elements: a number that is not a row id, an object without documentId or id, an empty documentId', async () => {
+    await update({ tags: { connect: [4.2] } });
+    await update({ tags: { connect: [-42] } });
     await update({ tags: { connect: [t.gamma, {}] } });
     await update({ tags: { connect: [{ documentId: '' }] } });
     await update({ tags: { connect: [{ documentId: 7 }] } });
     await update({ tags: { connect: [null] } });
     await update({ tags: { set: [[t.gamma]] } });
     await update({ tags: { disconnect: [true] } });
-    await update({ tags: 42 });
+    await update({ tags: 4.2 });
     await update({ tags: '' });
-    await update({ tags: [t.gamma, 3] });
-    await update({ category: 5 });
+    await update({ tags: [t.gamma, -3] });
+    await update({ category: 0.5 });
     await update({ category: { documentId: '' } });
   });
 

@@ -69,6 +69,17 @@ describe('article.tags (manyToMany, owning side)', () => {
     expect(await tagsOf(a)).toEqual(['gamma', 'beta']);
   });
 
+  it('takes a single target where connect, disconnect or set expect a list, as Strapi does', async () => {
+    const t = await makeTags('alpha', 'beta', 'gamma');
+    const a = await article('single', { tags: { connect: { documentId: t.alpha } } });
+    await put(`articles/${a}`, { tags: { connect: t.beta } });
+    expect(await tagsOf(a)).toEqual(['alpha', 'beta']);
+    await put(`articles/${a}`, { tags: { connect: { documentId: t.gamma, position: { start: true } }, disconnect: t.alpha, options: { strict: true } } });
+    expect(await tagsOf(a)).toEqual(['gamma', 'beta']);
+    await put(`articles/${a}`, { tags: { set: { documentId: t.alpha } } });
+    expect(await tagsOf(a)).toEqual(['alpha']);
+  });
+
   it('combines connect and disconnect: the disconnected tag goes and the connected one is appended', async () => {
     const t = await makeTags('alpha', 'beta', 'gamma', 'delta');
     const a = await article('patch', { tags: { connect: [t.alpha, t.beta, t.gamma] } });

@@ -75,6 +75,11 @@ export async function setInverseRank(tx: Queryable, attribute: RelationAttribute
   await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(L.inversePosition)} = ${rank} WHERE ${id(L.id)} = ${linkId}`);
 }
 
+/** Changes which status a link pins ('' = the reader's). */
+export async function setTargetStatus(tx: Queryable, attribute: RelationAttribute, linkId: number, status: string): Promise<void> {
+  await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(L.targetStatus)} = ${status} WHERE ${id(L.id)} = ${linkId}`);
+}
+
 /** The last key of a source's list, null when it is empty. */
 export async function lastRank(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<string | null> {
   const row = await tx.get<{ p: string | null }>(
@@ -163,4 +168,28 @@ export async function unlinkDocument(
   await tx.run(
     sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)} AND ${id(L.sourceId)} IN (SELECT ${id(V.id)} FROM ${tableOf(owner)} WHERE ${versions})`,
   );
+}
+
+/**
+ * The versions a write names by row id (Strapi 5 accepts `2` / `{ id: 2 }` beside documentIds):
+ * each found row's documentId, locale and status, in one statement per chunk of ids.
+ */
+export async function versionsByRowId(
+  tx: Queryable,
+  ct: ContentType,
+  rowIds: number[],
+): Promise<Map<number, { documentId: string; locale: string; status: VersionStatus }>> {
+  const found = new Map<number, { documentId: string; locale: string; status: VersionStatus }>();
+  const ids = [...new Set(rowIds)];
+  // Chunks keep the bound parameters well under both engines' limits.
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await tx.all<Record<string, string | number | null>>(
+      sql`SELECT ${sql.join([V.id, V.documentId, V.locale, V.publishedAt].map(id))} FROM ${tableOf(ct)} WHERE ${id(V.id)} IN (${sql.list(ids.slice(i, i + 500))})`,
+    );
+    for (const r of rows) {
+      const status: VersionStatus = r[V.publishedAt] === null ? 'draft' : 'published';
+      found.set(Number(r[V.id]), { documentId: r[V.documentId] as string, locale: r[V.locale] as string, status });
+    }
+  }
+  return found;
 }
