@@ -32,6 +32,8 @@ export interface Config {
   allowRegister: boolean;
   /** Behind one reverse proxy: count rate limits by the right-most X-Forwarded-For entry (FOLIO_TRUST_PROXY). */
   trustProxy: boolean;
+  /** Strapi's `rest.strictParams`: an unknown top-level query parameter is a 400 (true, the default) or ignored (FOLIO_STRICT_PARAMS=false). */
+  strictParams: boolean;
   /** User JWT lifetime, as `jose` reads it (`30d`, `12h`). */
   jwtExpiresIn: string;
   /** Secrets the environment sets (FOLIO_API_TOKEN_SALT, FOLIO_JWT_SECRET); the others are generated once and kept. */
@@ -96,6 +98,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     },
     allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
     trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
+    strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS'), true),
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },
   };

@@ -175,7 +175,9 @@ async function populateComponents(
     const component = registry.component(uid)!;
     const sub = dynamic ? spec.on?.[uid] ?? (spec.on ? undefined : spec) : spec;
     if (dynamic && spec.on && !spec.on[uid]) continue;
-    const { statement, reader } = componentStatement(owner, field, component, ids, sub?.fields);
+    // A dynamic zone keeps its stored order across component types; a component field may be sorted.
+    const options = dynamic ? { fields: sub?.fields } : spec;
+    const { statement, reader } = componentStatement(registry, owner, field, component, ids, options, scope);
     const found = (await db.all<Row>(statement)).map((r) => {
       const out: Row = { __parent: r.__parent, __order: r.__order, ...reader.read(r) };
       if (dynamic) out.__component = uid;
@@ -185,7 +187,8 @@ async function populateComponents(
     checkFound(all, spec);
     if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
   }
-  all.sort((a, b) => (a.__order as number) - (b.__order as number));
+  // The rows of several component types interleave by their stored order; one type's come in SQL order already.
+  if (dynamic) all.sort((a, b) => (a.__order as number) - (b.__order as number));
   for (const row of all) delete row.__order;
   attach(rows, field, 'id', group(all, '__parent'), single, spec);
 }

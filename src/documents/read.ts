@@ -57,7 +57,8 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
 
 /** One version of a document, or null. `documentId` undefined = the single type's document. */
 export async function findOne(ctx: ReadContext, ct: ContentType, documentId: string | undefined, query: ReadQuery): Promise<Row | null> {
-  if (query.locale === '*') return null;
+  // `locale=*` names no one version (Strapi matches nothing); `filters[locale]` does.
+  if (query.locale === '*' && !query.localeInFilters) return null;
   const { statement, reader } = findOneStatement(ctx.db.dialect, ctx.registry, ct, documentId, query);
   const row = await ctx.db.get<Row>(statement);
   if (!row) return null;

@@ -67,6 +67,16 @@ export function rowReader(model: AnyModel, fields?: string[], alias = 't'): RowR
  * A checked Condition (query/filters.ts) → SQL. Relations and components are followed
  * through the path resolver, so a document matches when any related row matches, lists
  * never repeat a document and `total` counts documents.
+ *
+ * The meaning is Strapi's, whose relation filters are LEFT JOINs (one per occurrence in the
+ * tree) under SELECT DISTINCT: a document matches when some combination of its joined rows —
+ * a row of NULLs where it has none — makes the WHERE true. Each occurrence joins on its own,
+ * so that "some row" distributes over AND and OR but not over NOT: negations are pushed down
+ * to the leaves first (De Morgan; SQL's three-valued NOT keeps NULL unknown), and a relation
+ * under NOT asks for a related row that does NOT match. A relation condition then reads
+ * `EXISTS (a related row matches)`, plus `OR NOT EXISTS (any related row)` when the row of
+ * NULLs would match too (`filters[category][id][$null]=true` finds documents without one;
+ * `$not` over `category.name = x` leaves them out, as NOT(NULL) does).
  */
 
 interface Walk {
@@ -78,23 +88,31 @@ interface Walk {
 
 /** The WHERE condition of `condition` over rows of `model` aliased `alias`. */
 export function whereSql(dialect: Dialect, registry: Registry, model: AnyModel, condition: Condition, scope: VersionScope, alias = 't'): Sql {
-  return compile({ dialect, registry, scope, aliases: 0 }, model, alias, condition);
+  return compile({ dialect, registry, scope, aliases: 0 }, model, alias, condition, false);
 }
 
 // Numbers read as their text for text operators: PostgreSQL has no strpos() or right() on numbers.
 const NUMERIC = new Set(['integer', 'biginteger', 'float', 'decimal', 'boolean']);
 
-function compile(w: Walk, model: AnyModel, alias: string, c: Condition): Sql {
+/** `c`, or NOT `c` when `negated`, with the negation pushed down to the leaves. */
+function compile(w: Walk, model: AnyModel, alias: string, c: Condition, negated: boolean): Sql {
   switch (c.kind) {
     case 'and':
-      return sql.and(c.parts.map((p) => compile(w, model, alias, p)));
-    case 'or':
-      return sql.or(c.parts.map((p) => compile(w, model, alias, p)));
+    case 'or': {
+      const parts = c.parts.map((p) => compile(w, model, alias, p, negated));
+      // An empty AND is true (no SQL), an empty OR false (`sql.or` writes `1 = 0`).
+      return (c.kind === 'and') !== negated ? sql.and(parts) : sql.or(parts);
+    }
     case 'not':
-      return sql.not(compile(w, model, alias, c.part));
+      return compile(w, model, alias, c.part, !negated);
     case 'related':
-      return related(w, model, alias, c);
+      return related(w, model, alias, c, negated);
   }
+  const leaf = leafSql(w, alias, c);
+  return negated ? sql.not(leaf) : leaf;
+}
+
+function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'related' }>): Sql {
   const col = column(alias, c.field.name);
   switch (c.kind) {
     case 'compare':
@@ -108,6 +126,37 @@ function compile(w: Walk, model: AnyModel, alias: string, c: Condition): Sql {
       return sql`${col} BETWEEN ${c.low} AND ${c.high}`;
     case 'text':
       return textCondition(w.dialect, NUMERIC.has(c.field.type) ? sql`CAST(${col} AS TEXT)` : col, col, c.op, c.value);
+  }
+}
+
+/**
+ * What `c` (negated or not) makes of a joined row of NULLs, in SQL's three values (null:
+ * unknown), exactly as leafSql's SQL would: only `true` keeps the row.
+ */
+function onNullRow(c: Condition, negated: boolean): boolean | null {
+  const not = (v: boolean | null) => (negated && v !== null ? !v : v);
+  switch (c.kind) {
+    case 'and':
+    case 'or': {
+      const values = c.parts.map((p) => onNullRow(p, negated));
+      const conjunction = (c.kind === 'and') !== negated;
+      if (values.includes(!conjunction)) return !conjunction;
+      return values.includes(null) ? null : conjunction;
+    }
+    case 'not':
+      return onNullRow(c.part, !negated);
+    case 'related':
+      // Behind a row of NULLs every further join is a row of NULLs too.
+      return c.condition ? onNullRow(c.condition, negated) : c.none !== negated;
+    case 'null':
+      return not(c.isNull);
+    case 'in':
+      return c.values.length === 0 ? not(c.negate) : null;
+    case 'text':
+      // `$endsWith ''` is `IS NOT NULL`; every other text test of NULL is unknown.
+      return (c.op === '$endsWith' || c.op === '$endsWithi') && c.value === '' ? not(false) : null;
+    default:
+      return null;
   }
 }
 
@@ -139,27 +188,33 @@ function textCondition(dialect: Dialect, text: Sql, col: Sql, op: Extract<Condit
 }
 
 /**
- * "The row has a related row matching". On SQLite this is `key IN (SELECT …)`, a subquery
- * that does not depend on the outer row, so SQLite runs it once per statement into a
- * temporary index (as a correlated EXISTS it ran once per row: 200 relation conditions took
- * seconds on 100 articles). PostgreSQL keeps EXISTS, which its planner turns into a
- * semi-join (and NOT EXISTS into an anti-join, where NOT IN over a large subquery would not be).
+ * "The row has a related row matching" (see the WHERE notes above for NOT and missing rows).
+ * On SQLite this is `key IN (SELECT …)`, a subquery that does not depend on the outer row, so
+ * SQLite runs it once per statement into a temporary index (as a correlated EXISTS it ran once
+ * per row: 200 relation conditions took seconds on 100 articles). PostgreSQL keeps EXISTS,
+ * which its planner turns into a semi-join (and NOT EXISTS into an anti-join, where NOT IN
+ * over a large subquery would not be).
  */
-function related(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, { kind: 'related' }>): Sql {
+function related(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, { kind: 'related' }>, negated: boolean): Sql {
   const inner = `f${++w.aliases}`;
   const hop = hopThrough(w.registry, model, c.name, w.scope, inner)!;
-  const condition = c.condition ? compile(w, hop.to, inner, c.condition) : sql.empty;
-  const where = sql.and([hop.where, condition]);
   const outer = hop.parentValues(alias);
-  if (w.dialect.name === 'sqlite') {
-    const keys = sql.join(hop.parentKeys);
-    const list = outer.length > 1 ? sql`(${sql.join(outer)})` : outer[0]!;
-    const subquery = sql`SELECT ${keys} FROM ${hop.from}${where.isEmpty ? sql.empty : sql` WHERE ${where}`}`;
-    return c.none ? sql`${list} NOT IN (${subquery})` : sql`${list} IN (${subquery})`;
-  }
-  const correlated = sql.and([...hop.parentKeys.map((key, i) => sql`${key} = ${outer[i]!}`), where]);
-  const exists = sql`EXISTS (SELECT 1 FROM ${hop.from} WHERE ${correlated})`;
-  return c.none ? sql`NOT ${exists}` : exists;
+  const exists = (condition: Sql, none: boolean): Sql => {
+    const where = sql.and([hop.where, condition]);
+    if (w.dialect.name === 'sqlite') {
+      const keys = sql.join(hop.parentKeys);
+      const list = outer.length > 1 ? sql`(${sql.join(outer)})` : outer[0]!;
+      const subquery = sql`SELECT ${keys} FROM ${hop.from}${where.isEmpty ? sql.empty : sql` WHERE ${where}`}`;
+      return none ? sql`${list} NOT IN (${subquery})` : sql`${list} IN (${subquery})`;
+    }
+    const correlated = sql.and([...hop.parentKeys.map((key, i) => sql`${key} = ${outer[i]!}`), where]);
+    const found = sql`EXISTS (SELECT 1 FROM ${hop.from} WHERE ${correlated})`;
+    return none ? sql`NOT ${found}` : found;
+  };
+  // Operators on the link itself (`filters[author][$null]`): no related row, or some.
+  if (!c.condition) return exists(sql.empty, c.none !== negated);
+  const some = exists(compile(w, hop.to, inner, c.condition, negated), false);
+  return onNullRow(c.condition, negated) === true ? sql.or([some, exists(sql.empty, true)]) : some;
 }
 
 // ─── ORDER BY ────────────────────────────────────────────────────────────────
@@ -293,12 +348,18 @@ export function rowLocalesStatement(ct: ContentType, ids: number[]): Sql {
   return sql`SELECT ${sql.id(V.id)}, ${sql.id(V.locale)} FROM ${tableOf(ct)} WHERE ${sql.id(V.id)} IN (${sql.list(ids)})`;
 }
 
-/** Rows of one component held by `field` of these owner rows, in order. */
-export function componentStatement(owner: AnyModel, field: string, component: Component, ids: number[], fields?: string[]): { statement: Sql; reader: RowReader } {
-  const reader = rowReader(component, fields, 't');
+/**
+ * Rows of one component held by `field` of these owner rows, in their stored order, or in
+ * `sort` (`populate[<repeatable component>][sort]`) with the stored order breaking ties.
+ */
+export function componentStatement(
+  registry: Registry, owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
+): { statement: Sql; reader: RowReader } {
+  const reader = rowReader(component, spec.fields, 't');
+  const order = spec.sort?.length ? sql`${orderBy(registry, component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
   const statement = sql`SELECT ${column('t', O.id)} AS __parent, ${column('t', O.order)} AS __order, ${reader.columns} FROM ${tableOf(component)} t
       WHERE ${column('t', O.type)} = ${owner.uid} AND ${column('t', O.field)} = ${field} AND ${column('t', O.id)} IN (${sql.list(ids)})
-      ORDER BY ${column('t', O.id)}, ${column('t', O.order)}`;
+      ORDER BY ${column('t', O.id)}, ${order}`;
   return { statement, reader };
 }
 

@@ -59,8 +59,10 @@ export type PopulateMap = Record<string, PopulateSpec>;
 
 export interface ReadQuery {
   status: Status;
-  /** Locale code, or '*' for every locale (lists only). */
+  /** Locale code, or '*' for every locale (lists only, or when the filters choose the locale). */
   locale: string;
+  /** `filters[locale]` without a `locale` parameter: the filters pick the versions, no default locale applies. */
+  localeInFilters?: boolean;
   fields?: string[];
   filters?: Condition;
   sort: SortItem[];

@@ -8,7 +8,7 @@ import { Elysia } from 'elysia';
 import { actionName, type ContentAction } from '../../auth/actions';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
-import { parseLocale, parseReadQuery, parseStatus } from '../../query/parse';
+import { READ_PARAMETERS, WRITE_PARAMETERS, checkParameters, parseLocale, parseReadQuery, parseStatus } from '../../query/parse';
 import type { ReadQuery } from '../../query/types';
 import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
@@ -61,11 +61,18 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
     caller: Caller;
   }
 
-  /** Authenticates, authorizes the action and parses the query string. */
+  /**
+   * Authenticates, authorizes the action and parses the query string. An unknown top-level
+   * parameter is a 400, or with strictParams off is left out before anything (the text check
+   * included) reads it; the route's known parameters are checked the same way in both modes.
+   */
   async function begin(request: Request, action: ContentAction): Promise<Call> {
     const caller = await allow(request, actionName(ct, action));
-    const raw = parseQueryString(request.url);
-    checkQueryText(raw);
+    const known = action === 'find' || action === 'findOne' ? READ_PARAMETERS : WRITE_PARAMETERS;
+    const parsed = parseQueryString(request.url);
+    if (config.strictParams) checkQueryText(parsed);
+    const raw = checkParameters(parsed, known, config.strictParams);
+    if (!config.strictParams) checkQueryText(raw);
     return { raw, caller };
   }
 
@@ -80,11 +87,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
     return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits, canRead);
   }
 
-  /** Write routes accept fields/populate/status/locale only, like Strapi's. */
+  /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys). */
   function writeOptions({ raw }: Call) {
-    for (const key of Object.keys(raw)) {
-      if (!['fields', 'populate', 'status', 'locale'].includes(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
-    }
     return { status: parseStatus(raw.status), locale: raw.locale === undefined ? undefined : parseLocale(raw.locale, '') || undefined };
   }
 

@@ -1,0 +1,202 @@
+/**
+ * `populate` (already nested by `qs`) → a PopulateMap, with Strapi's checks: unknown keys,
+ * scalar or private attributes and limits are 400s. A relation to a type the caller may not
+ * read is left out rather than refused, at any depth, as Strapi does (it validates populate
+ * without the caller's permissions and strips such relations from the answer).
+ */
+import { ValidationError } from '../errors';
+import type { AnyModel, Registry } from '../registry/types';
+import { FILE_MODEL } from '../registry/file-model';
+import { BOOLEAN_WORDS, isObject, parseFields, parseSort, type Raw } from './fields-sort';
+import { checkFilters, newFilterBudget, parseFilters, type FilterBudget } from './filters';
+import { REQUEST_LIMITS as L, limitExceeded } from './limits';
+import type { CanRead, PopulateMap, PopulateSpec } from './types';
+
+const POPULATE_KEYS = new Set(['fields', 'sort', 'filters', 'populate', 'count', 'on']);
+
+/** What one request's populate may still add, and what nested filters and sorts need. */
+interface PopulateContext {
+  registry: Registry;
+  canRead?: CanRead;
+  /** Entries added so far (each costs a query per level); capped at REQUEST_LIMITS.populateNodes. */
+  nodes: number;
+  filters: FilterBudget;
+}
+
+/** `populate=*`, `populate=a,b`, `populate[0]=a`, `populate=a.b`, object form with nested options. */
+export function parsePopulate(
+  registry: Registry,
+  model: AnyModel,
+  raw: unknown,
+  path: string[] = [],
+  canRead?: CanRead,
+  filters: FilterBudget = newFilterBudget(),
+): PopulateMap {
+  return populateMap({ registry, canRead, nodes: 0, filters }, model, raw, path, 1);
+}
+
+/** Counts one populated entry at `depth` (1 = the requested type's own attributes). */
+function countNode(ctx: PopulateContext, path: string[], depth: number) {
+  if (depth > L.populateDepth) {
+    throw limitExceeded('populate', `populate may nest at most ${L.populateDepth} levels deep`, L.populateDepth, { path: path.join('.') });
+  }
+  if (++ctx.nodes > L.populateNodes) {
+    throw limitExceeded('populate', `at most ${L.populateNodes} relations, components and media may be populated in one request`, L.populateNodes);
+  }
+}
+
+function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: string[], depth: number): PopulateMap {
+  const map: PopulateMap = {};
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return map;
+  const { registry, canRead } = ctx;
+  const populatable = Object.values(model.attributes).filter((a) => a.kind !== 'scalar');
+  const invalid = (key: string) =>
+    ValidationError.invalidKey(key, 'query', { path: [...path, key].join('.'), param: 'populate' });
+  const add = (name: string, spec: PopulateSpec) => {
+    if (!(name in map)) countNode(ctx, [...path, name], depth);
+    map[name] = { ...map[name], ...spec };
+    return map[name]!;
+  };
+
+  const addPath = (dotted: string) => {
+    if (dotted === '*') {
+      // `*` is never refused: it leaves out what the caller may not see.
+      for (const a of populatable) {
+        if (a.private || (a.kind === 'relation' && canRead && !canRead(a.target))) continue;
+        if (!map[a.name]) add(a.name, {});
+      }
+      if (model.modelType === 'contentType' && model.localized && !map.localizations) add('localizations', {});
+      return;
+    }
+    const [head, ...rest] = dotted.split('.');
+    entry(head!, () => {
+      const spec = addAttribute(head!, {});
+      if (rest.length) {
+        const target = targetModel(registry, model, head!);
+        if (!target) throw invalid(rest[0]!);
+        spec.populate = { ...spec.populate, ...populateMap(ctx, target, rest.join('.'), [...path, head!], depth + 1) };
+      }
+    });
+  };
+  const addAttribute = (name: string, spec: PopulateSpec): PopulateSpec => {
+    const attribute = model.attributes[name];
+    const isLocalizations = name === 'localizations' && model.modelType === 'contentType' && model.localized;
+    if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.private)) throw invalid(name);
+    return add(name, spec);
+  };
+  /**
+   * Reads one attribute's entry. A relation to a type the caller may not read is still checked
+   * (unknown keys, limits), without the caller's permissions as Strapi validates populate, and
+   * then left out: its key is absent from the answer, at any depth, rather than a 400 for the page.
+   */
+  const entry = (name: string, read: () => void) => {
+    const attribute = model.attributes[name];
+    if (attribute?.kind !== 'relation' || !canRead || canRead(attribute.target)) return read();
+    ctx.canRead = undefined;
+    try {
+      read();
+    } finally {
+      ctx.canRead = canRead;
+    }
+    delete map[name];
+  };
+
+  if (typeof raw === 'string') raw.split(',').map((s) => s.trim()).filter(Boolean).forEach(addPath);
+  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, populateMap(ctx, model, item, path, depth))));
+  else if (isObject(raw)) {
+    const keys = Object.keys(raw);
+    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return populateMap(ctx, model, Object.values(raw), path, depth);
+    for (const [name, value] of Object.entries(raw)) {
+      if (value === false || value === 'false' || value === 'f' || value === '0') continue;
+      entry(name, () => {
+        if (value === true || value === 'true' || value === 't' || value === '1') {
+          addAttribute(name, {});
+          return;
+        }
+        if (value === '*') {
+          // `populate[x]=*` is `populate[x][populate]=*`: for a dynamic zone, each component's own
+          // relations, media and components, as Strapi does.
+          addAttribute(name, {});
+          if (model.attributes[name]?.kind === 'dynamiczone') add(name, populateSpec(ctx, model, name, { populate: '*' }, [...path, name], depth));
+          else add(name, { populate: populateMap(ctx, targetModel(registry, model, name) ?? model, '*', [...path, name], depth + 1) });
+          return;
+        }
+        if (!isObject(value)) throw invalid(name);
+        addAttribute(name, {});
+        add(name, populateSpec(ctx, model, name, value, [...path, name], depth));
+      });
+    }
+  } else throw invalid(String(raw));
+  return map;
+}
+
+/** The options of one populated attribute at `depth`: its own fields, sort, filters, count, and what it populates. */
+function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: Raw, path: string[], depth: number): PopulateSpec {
+  const { registry } = ctx;
+  const attribute = model.attributes[name];
+  const target = targetModel(registry, model, name);
+  const spec: PopulateSpec = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!POPULATE_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+    if (key === 'on') {
+      if (attribute?.kind !== 'dynamiczone' || !isObject(value)) {
+        throw new ValidationError(`Using fragments is not permitted to populate "${name}" in "${model.uid}"`);
+      }
+      spec.on = {};
+      for (const [uid, sub] of Object.entries(value)) {
+        if (!attribute.components.includes(uid)) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
+        countNode(ctx, [...path, uid], depth);
+        const component = registry.component(uid)!;
+        spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? nestedOptions(ctx, component, sub, [...path, uid], depth) : {};
+      }
+      continue;
+    }
+    if (key === 'populate' && attribute?.kind === 'dynamiczone') {
+      // A dynamic zone takes `populate=*` only: every component's own relations, media and components.
+      if (value !== '*') throw new ValidationError(`Invalid nested population query detected for "${name}": only populate=* or on fragments are allowed`);
+      spec.on = {};
+      for (const uid of attribute.components) {
+        countNode(ctx, [...path, uid], depth);
+        spec.on[uid] = { populate: populateMap(ctx, registry.component(uid)!, '*', [...path, uid], depth + 1) };
+      }
+      continue;
+    }
+    if (key === 'count') {
+      const word = BOOLEAN_WORDS[String(value)];
+      if (word === undefined) throw new ValidationError(`Invalid populate count for "${name}": expected a boolean`);
+      spec.count = word;
+      continue;
+    }
+    if (!target) throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+    Object.assign(spec, nestedOptions(ctx, target, { [key]: value }, path, depth));
+  }
+  return spec;
+}
+
+/** fields, sort, filters, populate and count for the entries of `target` populated at `depth`. */
+function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: string[], depth: number): PopulateSpec {
+  const spec: PopulateSpec = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'fields') spec.fields = parseFields(target, value, path.join('.'));
+    else if (key === 'sort') spec.sort = parseSort(ctx.registry, target, value, ctx.canRead);
+    else if (key === 'filters') {
+      if (!isObject(value)) throw new ValidationError(`Invalid filters parameter at ${path.join('.')}: expected an object`);
+      checkFilters(value, ctx.filters);
+      spec.filters = parseFilters(ctx.registry, target, value, ctx.canRead);
+    } else if (key === 'populate') spec.populate = populateMap(ctx, target, value, path, depth + 1);
+    else if (key === 'count') spec.count = BOOLEAN_WORDS[String(value)] ?? false;
+    else throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+  }
+  return spec;
+}
+
+/** The model an attribute leads to (relation target, component), if it is a single model. */
+export function targetModel(registry: Registry, model: AnyModel, name: string): AnyModel | undefined {
+  const attribute = model.attributes[name];
+  if (name === 'localizations' && model.modelType === 'contentType') return model;
+  if (attribute?.kind === 'relation') return registry.contentType(attribute.target);
+  if (attribute?.kind === 'component') return registry.component(attribute.component);
+  if (attribute?.kind === 'media') return FILE_MODEL;
+  return undefined;
+}
+
