@@ -10,7 +10,7 @@ import { COMPONENT_OWNER as O, FILES_TABLE, LINK as L, MEDIA_LINKS as M, VERSION
 import { sql, type Sql } from '../db/sql';
 import { visibleScalars, type ScalarField } from '../registry/fields';
 import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
-import { correlate, hopThrough, linkedVersion, statusCondition, versionScope, type VersionScope } from './resolve';
+import { correlate, hopThrough, inverseSourceScope, linkedVersion, statusCondition, versionScope, type VersionScope } from './resolve';
 import type { Condition, PopulateSpec, ReadQuery, SortItem } from './types';
 
 // ─── SELECT lists ────────────────────────────────────────────────────────────
@@ -334,7 +334,7 @@ export function inverseRelationStatement(
     sql`${column('l', L.targetDocumentId)} IN (${sql.list(documentIds)})`,
     sql`${column('l', L.targetLocale)} IN (${sql.list(locales)})`,
     pinned,
-    versionScope(target, scope, 't'),
+    inverseSourceScope(parent, target, scope, 't'),
     spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty,
   ];
   const statement = sql`SELECT ${column('l', L.targetDocumentId)} AS __parent, ${column('l', L.targetLocale)} AS __locale, ${reader.columns} FROM ${linkTableOf(attribute)} l

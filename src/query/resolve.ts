@@ -33,6 +33,17 @@ export function versionScope(ct: ContentType, scope: VersionScope, alias: string
 }
 
 /**
+ * The versions of an inverse side's sources (the rows holding the links) a reader sees: its
+ * status, and its locale only when the parent is localized too. The links of a parent
+ * without i18n come from every locale of their sources (a tag linked from an article's `en`
+ * and `fr` versions lists both, each with its own locale); a localized parent's links
+ * already name its locale.
+ */
+export function inverseSourceScope(parent: ContentType, source: ContentType, scope: VersionScope, alias: string): Sql {
+  return sql.and([statusCondition(source, scope.status, alias), parent.localized ? localeCondition(source, scope.locale, alias) : sql.empty]);
+}
+
+/**
  * Joins a link row `l` to the target version `t` a reader of `status` should see: links
  * name documents, so the version is picked here, at read time; a pinned link
  * (`targetStatus` 'draft' / 'published') always reaches that version.
@@ -103,7 +114,7 @@ export function relationHop(registry: Registry, owner: AnyModel, attribute: Rela
   return {
     to: target,
     from: sql`${links} JOIN ${tableOf(target)} ${sql.id(inner)} ON ${column(inner, V.id)} = ${column(link, L.sourceId)}`,
-    where: versionScope(target, scope, inner),
+    where: inverseSourceScope(parent, target, scope, inner),
     parentKeys: [column(link, L.targetDocumentId), column(link, L.targetLocale)],
     parentValues: (outer) => [column(outer, V.documentId), parent.localized ? column(outer, V.locale) : sql`''`],
     order: column(link, L.inversePosition),
