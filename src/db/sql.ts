@@ -20,64 +20,125 @@ export interface CompiledSql {
 }
 
 export class Sql {
+  /** Whether any bound value sits in this fragment or below (false: constant text). */
+  private readonly bound: boolean;
+  /** The text of a constant fragment, once compiled (it has no placeholders, so any style). */
+  private constantText: string | undefined;
+
   /**
-   * `strings.length === values.length + 1`; a value sits between two strings. Nested
-   * fragments are flattened when built, so compiling is one pass.
+   * `texts.length === items.length + 1`: an item (a bound value, or a nested fragment) sits
+   * between two texts. Nested fragments are kept by reference, not copied, so building a
+   * statement costs its own parts only; `compile` walks the tree once, and the text of a
+   * constant subtree (identifiers, a reader's column list) is kept after the first time.
    */
   constructor(
-    readonly strings: readonly string[],
-    readonly values: readonly SqlValue[],
-  ) {}
+    private readonly texts: readonly string[],
+    private readonly items: readonly Part[],
+  ) {
+    this.bound = items.some((item) => !(item instanceof Sql) || item.bound);
+  }
 
   /** True for a fragment with no text at all (an empty AND list, an absent condition). */
   get isEmpty(): boolean {
-    return this.values.length === 0 && this.strings[0] === '';
+    return this.items.length === 0 && this.texts[0] === '';
   }
 
   /** The statement text with the engine's placeholders, and its parameters in order. */
   compile(style: PlaceholderStyle): CompiledSql {
-    if (style === 'question') return { text: this.strings.join('?'), params: this.values as SqlValue[] };
-    let text = this.strings[0]!;
-    for (let i = 1; i < this.strings.length; i++) text += `$${i}${this.strings[i]}`;
-    return { text, params: this.values as SqlValue[] };
+    const params: SqlValue[] = [];
+    const out: string[] = [];
+    const walk = (fragment: Sql) => {
+      if (!fragment.bound) {
+        out.push((fragment.constantText ??= fragment.compile(style).text));
+        return;
+      }
+      out.push(fragment.texts[0]!);
+      for (let i = 0; i < fragment.items.length; i++) {
+        const item = fragment.items[i]!;
+        if (item instanceof Sql) walk(item);
+        else {
+          params.push(item);
+          out.push(style === 'question' ? '?' : `$${params.length}`);
+        }
+        out.push(fragment.texts[i + 1]!);
+      }
+    };
+    if (!this.bound && this.constantText === undefined) {
+      // A constant fragment's own text: walk its parts once, without the shortcut above.
+      const parts: string[] = [this.texts[0]!];
+      this.items.forEach((item, i) => parts.push((item as Sql).compile(style).text, this.texts[i + 1]!));
+      this.constantText = parts.join('');
+    }
+    walk(this);
+    return { text: out.join(''), params };
+  }
+
+  /** The bound values, in placeholder order. */
+  get values(): SqlValue[] {
+    return this.compile('question').params;
   }
 
   /** Readable form for error messages and tests: `?` placeholders. */
   toString(): string {
-    return this.strings.join('?');
+    return this.compile('question').text;
   }
 }
 
 type Part = Sql | SqlValue;
 
-/** Builds a fragment from a template: Sql parts are spliced, anything else becomes a parameter. */
+/**
+ * Builds a fragment from a template: Sql parts are kept as nested fragments, anything else
+ * becomes a parameter. Empty fragments are dropped here, so `isEmpty` stays exact, and a
+ * template that is one fragment alone is that fragment.
+ */
 function build(strings: readonly string[], parts: readonly Part[]): Sql {
-  const outStrings: string[] = [strings[0]!];
-  const outValues: SqlValue[] = [];
+  if (parts.length === 1 && strings[0] === '' && strings[1] === '' && parts[0] instanceof Sql) return parts[0];
+  const texts: string[] = [strings[0]!];
+  const items: Part[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    if (part instanceof Sql) {
-      outStrings[outStrings.length - 1] += part.strings[0]!;
-      for (let j = 0; j < part.values.length; j++) {
-        outValues.push(part.values[j]!);
-        outStrings.push(part.strings[j + 1]!);
-      }
-      outStrings[outStrings.length - 1] += strings[i + 1]!;
-    } else {
-      if (part === undefined) throw new TypeError('sql: undefined interpolated (use null for NULL)');
-      outValues.push(part);
-      outStrings.push(strings[i + 1]!);
+    if (part === undefined) throw new TypeError('sql: undefined interpolated (use null for NULL)');
+    if (part instanceof Sql && part.isEmpty) {
+      texts[texts.length - 1] += strings[i + 1]!;
+      continue;
     }
+    items.push(part);
+    texts.push(strings[i + 1]!);
   }
-  return new Sql(outStrings, outValues);
+  return new Sql(texts, items);
 }
 
 const EMPTY = new Sql([''], []);
+
+/**
+ * Identifiers already quoted, as fragments. Names come from schemas and from Folio's own
+ * code (tables, columns, aliases), never from request input, so the set is small; the cap
+ * only guards against a caller that breaks that rule.
+ */
+const identifiers = new Map<string, Map<string, Sql>>();
+const IDENTIFIER_CACHE_SIZE = 10_000;
 
 /** Quotes one identifier part: double quotes, doubled inside (both engines accept this). */
 function quoteIdentifier(name: string): string {
   if (name.includes('\u0000')) throw new TypeError('sql.id: identifiers cannot contain NUL');
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+function identifier(names: string[]): Sql {
+  // Keyed part by part (one map per first name): no joined key string to build and hash.
+  let byFirst = identifiers.get(names[0]!);
+  if (!byFirst) {
+    if (identifiers.size >= IDENTIFIER_CACHE_SIZE) identifiers.clear();
+    identifiers.set(names[0]!, (byFirst = new Map()));
+  }
+  const rest = names.length === 1 ? '' : names.length === 2 ? names[1]! : names.slice(1).join('\u0000');
+  let fragment = byFirst.get(rest);
+  if (!fragment) {
+    fragment = new Sql([names.map(quoteIdentifier).join('.')], []);
+    if (byFirst.size >= IDENTIFIER_CACHE_SIZE) byFirst.clear();
+    byFirst.set(rest, fragment);
+  }
+  return fragment;
 }
 
 export interface SqlTag {
@@ -101,17 +162,18 @@ export interface SqlTag {
 }
 
 export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...parts: Part[]) => build(strings, parts), {
-  id: (...names: string[]) => new Sql([names.map(quoteIdentifier).join('.')], []),
+  id: (...names: string[]) => identifier(names),
   raw: (text: string) => new Sql([text], []),
   join(parts: readonly Sql[], separator: Sql | string = ', '): Sql {
     if (parts.length === 0) return EMPTY;
-    const sep = typeof separator === 'string' ? new Sql([separator], []) : separator;
-    const pieces: Sql[] = [];
+    if (parts.length === 1) return parts[0]!;
+    if (typeof separator === 'string') return new Sql(['', ...parts.slice(1).map(() => separator), ''], parts);
+    const items: Part[] = [];
     parts.forEach((p, i) => {
-      if (i > 0) pieces.push(sep);
-      pieces.push(p);
+      if (i > 0) items.push(separator);
+      items.push(p);
     });
-    return build(['', ...pieces.map(() => '')], pieces);
+    return new Sql(['', ...items.map(() => '')], items);
   },
   list(values: readonly SqlValue[]): Sql {
     if (values.length === 0) throw new TypeError('sql.list: an empty list has no SQL form (handle it before, e.g. 1 = 0)');

@@ -12,6 +12,8 @@ import { sqliteDialect } from './dialect';
 import { Sql, sql } from './sql';
 
 const STATEMENT_CACHE_SIZE = 500;
+/** Asked before every cached read of settings: built once. */
+const DATA_VERSION = sql`PRAGMA data_version`;
 /** Longer statement texts are prepared for one use and not kept. */
 const STATEMENT_CACHE_MAX_TEXT = 8192;
 
@@ -169,7 +171,7 @@ export class SqliteDatabase implements Database {
    * includes this process's writer: one cheap pragma instead of re-reading settings.
    */
   async changeMarker(): Promise<number> {
-    return (await this.reader.get<{ data_version: number }>(sql`PRAGMA data_version`))!.data_version;
+    return (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
   }
 
   /** One file, and each step already runs in an IMMEDIATE transaction: nothing more to lock. */

@@ -31,8 +31,24 @@ export interface RowReader {
   read(row: Row): Row;
 }
 
+/**
+ * Readers of whole rows, per model and alias: the shape nearly every read uses, built once.
+ * Keyed by the model object, so each installation's models have their own and they go
+ * with it; readers limited by `fields` (the client's choice) are built per request.
+ */
+const wholeRowReaders = new WeakMap<AnyModel, Map<string, RowReader>>();
+
 /** The reader of `model`'s rows aliased `alias`, limited to `fields` when given. */
 export function rowReader(model: AnyModel, fields?: string[], alias = 't'): RowReader {
+  if (fields) return buildReader(model, fields, alias);
+  let byAlias = wholeRowReaders.get(model);
+  if (!byAlias) wholeRowReaders.set(model, (byAlias = new Map()));
+  let reader = byAlias.get(alias);
+  if (!reader) byAlias.set(alias, (reader = buildReader(model, undefined, alias)));
+  return reader;
+}
+
+function buildReader(model: AnyModel, fields: string[] | undefined, alias: string): RowReader {
   const wanted = fields ? new Set(fields) : undefined;
   const keep = (name: string) => !wanted || wanted.has(name);
   const names: string[] = [V.id];
