@@ -20,22 +20,25 @@ export interface CompiledSql {
 }
 
 export class Sql {
-  /** Whether any bound value sits in this fragment or below (false: constant text). */
-  private readonly bound: boolean;
-  /** The text of a constant fragment, once compiled (it has no placeholders, so any style). */
-  private constantText: string | undefined;
+  /** No bound value anywhere below: the text is the same every time, and is kept once made. */
+  readonly constant: boolean;
+  /** The text of a constant fragment, once appended somewhere (it holds no placeholder). */
+  text?: string;
 
   /**
    * `texts.length === items.length + 1`: an item (a bound value, or a nested fragment) sits
    * between two texts. Nested fragments are kept by reference, not copied, so building a
-   * statement costs its own parts only; `compile` walks the tree once, and the text of a
-   * constant subtree (identifiers, a reader's column list) is kept after the first time.
+   * statement costs its own parts only; `compile` walks the tree once, and a long-lived
+   * constant fragment (a reader's column list) is walked only the first time.
+   * `list` marks `sql.list(values)`: plain values joined by `, `, appended in one step.
    */
   constructor(
-    private readonly texts: readonly string[],
-    private readonly items: readonly Part[],
+    readonly texts: readonly string[],
+    readonly items: readonly Part[],
+    readonly list = false,
   ) {
-    this.bound = items.some((item) => !(item instanceof Sql) || item.bound);
+    this.constant = !list && items.every((item) => item instanceof Sql && item.constant);
+    if (items.length === 0) this.text = texts[0];
   }
 
   /** True for a fragment with no text at all (an empty AND list, an absent condition). */
@@ -45,32 +48,9 @@ export class Sql {
 
   /** The statement text with the engine's placeholders, and its parameters in order. */
   compile(style: PlaceholderStyle): CompiledSql {
-    const params: SqlValue[] = [];
-    const out: string[] = [];
-    const walk = (fragment: Sql) => {
-      if (!fragment.bound) {
-        out.push((fragment.constantText ??= fragment.compile(style).text));
-        return;
-      }
-      out.push(fragment.texts[0]!);
-      for (let i = 0; i < fragment.items.length; i++) {
-        const item = fragment.items[i]!;
-        if (item instanceof Sql) walk(item);
-        else {
-          params.push(item);
-          out.push(style === 'question' ? '?' : `$${params.length}`);
-        }
-        out.push(fragment.texts[i + 1]!);
-      }
-    };
-    if (!this.bound && this.constantText === undefined) {
-      // A constant fragment's own text: walk its parts once, without the shortcut above.
-      const parts: string[] = [this.texts[0]!];
-      this.items.forEach((item, i) => parts.push((item as Sql).compile(style).text, this.texts[i + 1]!));
-      this.constantText = parts.join('');
-    }
-    walk(this);
-    return { text: out.join(''), params };
+    const target: Output = { text: '', params: [], numbered: style === 'numbered' };
+    append(this, target);
+    return { text: target.text, params: target.params };
   }
 
   /** The bound values, in placeholder order. */
@@ -82,6 +62,40 @@ export class Sql {
   toString(): string {
     return this.compile('question').text;
   }
+}
+
+interface Output {
+  text: string;
+  params: SqlValue[];
+  numbered: boolean;
+}
+
+/** Appends a fragment's text and values, depth first (fragments nest as deep as filters do: a few levels). */
+function append(fragment: Sql, target: Output): void {
+  if (fragment.text !== undefined) {
+    target.text += fragment.text;
+    return;
+  }
+  const { texts, items } = fragment;
+  if (fragment.list) {
+    const start = target.params.length;
+    for (const item of items) target.params.push(item as SqlValue);
+    if (!target.numbered) target.text += '?, '.repeat(items.length - 1) + '?';
+    else target.text += items.map((_, i) => `$${start + i + 1}`).join(', ');
+    return;
+  }
+  const before = target.text.length;
+  target.text += texts[0]!;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item instanceof Sql) append(item, target);
+    else {
+      target.params.push(item);
+      target.text += target.numbered ? `$${target.params.length}` : '?';
+    }
+    target.text += texts[i + 1]!;
+  }
+  if (fragment.constant) fragment.text = target.text.slice(before);
 }
 
 type Part = Sql | SqlValue;
@@ -177,7 +191,7 @@ export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...part
   },
   list(values: readonly SqlValue[]): Sql {
     if (values.length === 0) throw new TypeError('sql.list: an empty list has no SQL form (handle it before, e.g. 1 = 0)');
-    return new Sql(['', ...values.slice(1).map(() => ', '), ''], [...values]);
+    return new Sql(['', ...values.slice(1).map(() => ', '), ''], [...values], true);
   },
   and(parts: readonly Sql[]): Sql {
     const used = parts.filter((p) => !p.isEmpty);

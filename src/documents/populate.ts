@@ -81,12 +81,21 @@ function checkFound(found: Row[], spec: PopulateSpec) {
 }
 
 export function checkResponseSize(rows: Row[], populate: PopulateMap, limit: number = REQUEST_LIMITS.responseEntries): void {
+  // Without populate a page holds its own rows only, far below the limit.
+  if (rows.length <= limit && Object.keys(populate).length === 0) return;
   const weights = new Map<Row, number>();
+  // Each populate map's entries, listed once rather than for every row it applies to.
+  const specs = new Map<PopulateMap, [string, PopulateSpec][]>();
+  const entriesOf = (map: PopulateMap) => specs.get(map) ?? (specs.set(map, Object.entries(map)), specs.get(map)!);
   const weigh = (row: Row, populate: PopulateMap | undefined): number => {
+    // A row that populates nothing weighs itself: the common leaf costs no lookup.
+    if (!populate) return 1;
+    const entries = entriesOf(populate);
+    if (entries.length === 0) return 1;
     let weight = weights.get(row);
     if (weight !== undefined) return weight;
     weight = 1;
-    for (const [name, spec] of Object.entries(populate ?? {})) {
+    for (const [name, spec] of entries) {
       const value = row[name];
       if (spec.count || !value || typeof value !== 'object') continue;
       for (const child of (Array.isArray(value) ? value : [value]) as Row[]) {
