@@ -20,9 +20,7 @@ export interface CompiledSql {
 }
 
 export class Sql {
-  /** No bound value anywhere below: the text is the same every time, and is kept once made. */
-  readonly constant: boolean;
-  /** The text of a constant fragment, once appended somewhere (it holds no placeholder). */
+  /** The text of a fragment without bound values, once appended somewhere (it holds no placeholder). */
   text?: string;
 
   /**
@@ -37,7 +35,6 @@ export class Sql {
     readonly items: readonly Part[],
     readonly list = false,
   ) {
-    this.constant = !list && items.every((item) => item instanceof Sql && item.constant);
     if (items.length === 0) this.text = texts[0];
   }
 
@@ -85,6 +82,7 @@ function append(fragment: Sql, target: Output): void {
     return;
   }
   const before = target.text.length;
+  const bound = target.params.length;
   target.text += texts[0]!;
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
@@ -95,7 +93,8 @@ function append(fragment: Sql, target: Output): void {
     }
     target.text += texts[i + 1]!;
   }
-  if (fragment.constant) fragment.text = target.text.slice(before);
+  // No value below: the text is the same every time (a reader's column list); keep it.
+  if (target.params.length === bound) fragment.text = target.text.slice(before);
 }
 
 type Part = Sql | SqlValue;
@@ -112,7 +111,7 @@ function build(strings: readonly string[], parts: readonly Part[]): Sql {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     if (part === undefined) throw new TypeError('sql: undefined interpolated (use null for NULL)');
-    if (part instanceof Sql && part.isEmpty) {
+    if (part instanceof Sql && part.items.length === 0 && part.texts[0] === '') {
       texts[texts.length - 1] += strings[i + 1]!;
       continue;
     }
