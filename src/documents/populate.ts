@@ -7,10 +7,10 @@ import type { Queryable } from '../db/database';
 import type { Sql } from '../db/sql';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
+import type { Row, RowReader } from '../query/compile';
 import {
   componentStatement, inverseRelationStatement, localizationsStatement, mediaStatement, owningRelationStatement, rowLocalesStatement,
-  type Row, type RowReader,
-} from '../query/compile';
+} from '../query/populate-statements';
 import type { VersionScope } from '../query/resolve';
 import type { PopulateMap, PopulateSpec } from '../query/types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
