@@ -8,6 +8,7 @@
  * test/postgres/write-locks.test.ts shows the locks behind this deterministically. Skipped unless FOLIO_TEST_DATABASE_URL is set (the admin URL used to create and
  * drop the scratch databases).
  */
+import { cleanEnv } from '../helpers/spawn';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,15 +34,6 @@ function tempDir(): string {
   return dir;
 }
 
-/** The environment without anything that would steer Folio. */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k === 'PORT' || k === 'HOST' || k === 'DATABASE_URL') continue;
-    env[k] = v;
-  }
-  return env;
-}
 
 function cli(args: string[], database: string): void {
   const result = Bun.spawnSync([BUN, CLI, ...args, '--database', database, '--data', tempDir(), '--content-types', CONTENT_TYPES], {

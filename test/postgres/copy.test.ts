@@ -5,6 +5,7 @@
  * continue after the copied ones). Skipped unless FOLIO_TEST_DATABASE_URL is set (it is the
  * admin URL used to create and drop the target databases).
  */
+import { cleanEnv } from '../helpers/spawn';
 import { Database as SqliteFile } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -56,14 +57,6 @@ afterAll(async () => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('FOLIO_') || k === 'PORT' || k === 'HOST' || k === 'DATABASE_URL') continue;
-    env[k] = v;
-  }
-  return env;
-}
 
 interface Run {
   code: number;
