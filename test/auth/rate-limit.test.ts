@@ -59,6 +59,15 @@ describe('windows on an injected clock', () => {
     expect(await hit(limits, '192.0.2.10', '/api/auth/forgot-password')).toBe('ok');
   });
 
+  it('never asks to wait longer than a window, even when the window was opened by a hit that read the clock later', async () => {
+    // Concurrent requests read the clock before they reach the store: the first to arrive may hold the later time.
+    const clock = { t: 4_000_500 };
+    const limits = limiter(1, 60_000, clock);
+    expect(await hit(limits, '192.0.2.20')).toBe('ok');
+    clock.t = 4_000_000;
+    expect(await hit(limits, '192.0.2.20')).toMatchObject({ status: 429, headers: { 'retry-after': '60' } });
+  });
+
   it('lets everything through with a limit of 0', async () => {
     const limits = limiter(0, 10_000, { t: 3_000_000 });
     for (let i = 0; i < 5; i++) expect(await hit(limits)).toBe('ok');

@@ -6,6 +6,7 @@
  */
 import { RateLimitError } from '../../errors';
 import type { Database } from '../database';
+import { SYSTEM } from '../layout';
 import { sql } from '../sql';
 
 interface Window {
@@ -36,7 +37,7 @@ class MemoryWindows implements WindowStore {
   }
 }
 
-const TABLE_NAME = 'folio_rate_limits';
+const TABLE_NAME = SYSTEM.rateLimits;
 const TABLE = sql.id(TABLE_NAME);
 const KEY = sql.id('key');
 const COUNT = sql.id('count');
@@ -91,6 +92,8 @@ export class RateLimiter {
     const key = `${ip} ${path.toLowerCase().replace(/\/+$/, '')}`;
     const now = this.now();
     const window = await this.store.hit(key, now, this.windowMs);
-    if (window.count > this.max) throw new RateLimitError((window.resetAt - now) / 1000);
+    // Concurrent hits read the clock before they reach the store, so the window may have been
+    // opened by one whose `now` was a little later than this one's: never more than a window.
+    if (window.count > this.max) throw new RateLimitError(Math.min(window.resetAt - now, this.windowMs) / 1000);
   }
 }
