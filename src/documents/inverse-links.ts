@@ -13,6 +13,7 @@ import * as store from '../db/store/links';
 import { versionIds } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { ContentType, Registry, RelationAttribute } from '../registry/types';
+import { distinctKeyBetween, gapBefore } from './order-keys';
 import type { RelationTarget, RelationWrite } from './relation-input';
 
 export interface InverseContext {
@@ -116,6 +117,6 @@ async function writeInverse(tx: Queryable, registry: Registry, attribute: Relati
       }
       index = 'before' in position ? at : at + 1;
     }
-    await link(t, generateKeyBetween(list[index - 1]?.rank ?? null, list[index]?.rank ?? null));
+    await link(t, distinctKeyBetween(...gapBefore(list.map((l) => l.rank), index)));
   }
 }

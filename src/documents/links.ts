@@ -10,7 +10,6 @@
  * (./locks.ts: the source's document for its list, the target's incoming links for the
  * inverse list) for the whole transaction.
  */
-import { randomInt } from 'node:crypto';
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/links';
@@ -18,6 +17,7 @@ import type { LinkKey, StoredLink } from '../db/store/links';
 import { existingVersions } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
+import { distinctKeyBetween, gapBefore } from './order-keys';
 import type { RelationTarget, RelationWrite } from './relation-input';
 import { inverseIsToOne, linksToLock } from './locks';
 
@@ -88,19 +88,13 @@ async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: 
   }
 }
 
-const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /**
  * Next inverse key for a target: after the last link pointing at it. Writers appending to
  * one target's list run side by side (they share its lock, ./locks.ts) and may read the same
- * last key, so the key gets a random fraction: still after every key the writer saw and
- * before the next whole key, and (8 base-62 digits, the last never 0) distinct from theirs.
+ * last key, so the key is made distinct from theirs (order-keys.ts).
  */
 async function nextInverseKey(tx: Queryable, attribute: RelationAttribute, key: LinkKey): Promise<string> {
-  const last = await store.lastInverseRank(tx, attribute, key);
-  let fraction = '';
-  for (let i = 0; i < 7; i++) fraction += DIGITS[randomInt(62)];
-  return generateKeyBetween(last, null) + fraction + DIGITS[1 + randomInt(61)];
+  return distinctKeyBetween(await store.lastInverseRank(tx, attribute, key), null);
 }
 
 /**
@@ -223,7 +217,7 @@ async function patchLinks(
       }
       index = 'before' in position ? at : at + 1;
     }
-    const keyBetween = generateKeyBetween(without[index - 1]?.rank ?? null, without[index]?.rank ?? null);
+    const keyBetween = generateKeyBetween(...gapBefore(without.map((l) => l.rank), index));
     if (old) {
       await store.setRank(tx, attribute, old.id, keyBetween);
       old.rank = keyBetween;
