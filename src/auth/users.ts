@@ -17,7 +17,7 @@ import { checkFilters, parseFilters } from '../query/filters';
 import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { USER_MODEL } from './user-model';
-import { checkAccountFields, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AccountFields } from './user-fields';
+import { checkAccountFields, type AccountFields } from './user-fields';
 
 export interface User {
   id: number;
@@ -36,9 +36,6 @@ export interface User {
 // A constant (Bun.password.hash('folio-timing-equaliser'), argon2id with Bun's defaults):
 // hashing it at load cost every process ~155 ms and ~64 MiB of RSS before doing anything.
 export const DUMMY_HASH = '$argon2id$v=19$m=65536,t=2,p=1$+0TNN/aNNbsssk5h9eStBWczNniLc+A+wlDDTwHkeqE$FBBcOUDMdRBJ60r5O866c5TehT+G7PDt43r9ebJkRMI';
-
-export const MIN_PASSWORD_LENGTH = PASSWORD_MIN_LENGTH;
-export const MAX_PASSWORD_LENGTH = PASSWORD_MAX_LENGTH;
 
 /** How passwords are hashed and checked. Replaceable, so a test can see which hash a login verified against. */
 export interface PasswordHasher {

@@ -8,6 +8,7 @@ import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
 import type { CheckMode, ScalarField } from '../registry/fields';
 import { label, readRelation, type RelationWrite } from './relation-input';
+import { isObject } from '../json';
 
 export interface ComponentWrite {
   uid: string;
@@ -36,7 +37,6 @@ export interface InputOptions {
 const IGNORED_KEYS = new Set(['locale', 'publishedAt']);
 
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks `data` against `model`; throws ValidationError listing every problem found. */
 export function readModelInput(registry: Registry, model: AnyModel, data: Record<string, unknown>, options: InputOptions): ModelWrite {

@@ -23,6 +23,7 @@
 import type { ScalarField } from '../registry/fields/field';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
 import { readRelation } from './relation-input';
+import { isObject } from '../json';
 
 /** A single type has one document: its lock names the type, so it can be taken before the document is looked up. */
 export function documentLock(ct: ContentType, documentId: string): string {
@@ -37,7 +38,6 @@ export function uniqueLock(ct: ContentType, field: ScalarField, locale: string, 
   return `unique\0${ct.uid}\0${field.name}\0${locale}\0${String(field.toColumn(value))}`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether the other side of a bidirectional relation holds one link only (oneToOne, manyToOne). */
 export function inverseIsToOne(registry: Registry, attribute: RelationAttribute): boolean {

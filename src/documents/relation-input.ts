@@ -9,6 +9,7 @@
 import { ValidationError } from '../errors';
 import type { RelationAttribute } from '../registry/types';
 import { unstorableText } from '../text';
+import { isObject } from '../json';
 
 /** An anchor's own `locale` / `status` (Strapi's position keys) pick which link it names. */
 type AnchorPin = { locale?: string; status?: 'draft' | 'published' };
@@ -32,7 +33,6 @@ export type RelationWrite =
 export const label = (path: (string | number)[]) =>
   path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const POSITION_KEYS = ['before', 'after', 'start', 'end'] as const;
 const STATUSES = ['draft', 'published'];

@@ -16,11 +16,11 @@ import { versionsByRowId } from '../db/store/links';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
 import { mapRowIds, type RowTarget } from './relation-input';
+import { isObject } from '../json';
 
 type Path = (string | number)[];
 type Visit = (attribute: RelationAttribute, target: ContentType, value: unknown, at: Path) => unknown;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A copy of `data` with each relation value replaced by `visit`'s answer (components and dynamic zones included). */
 function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Path, visit: Visit): unknown {

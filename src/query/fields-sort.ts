@@ -8,9 +8,9 @@ import type { AnyModel, Registry } from '../registry/types';
 import { isSelectable } from '../registry/fields';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
 import type { CanRead, SortItem } from './types';
+import { isObject } from '../json';
 
 export type Raw = Record<string, unknown>;
-export const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const BOOLEAN_WORDS: Record<string, boolean> = { true: true, t: true, '1': true, false: false, f: false, '0': false };
 

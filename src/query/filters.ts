@@ -9,6 +9,7 @@ import { INVALID, scalarFieldOf, type ColumnValue, type ScalarField } from '../r
 import type { AnyModel, Registry } from '../registry/types';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
 import type { CanRead, Condition, TextOperator } from './types';
+import { isObject } from '../json';
 
 export const OPERATORS = new Set([
   '$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn', '$contains', '$notContains',
@@ -22,7 +23,6 @@ const TEXT_OPERATORS = new Set<string>([
 const COMPARISONS = { $lt: '<', $lte: '<=', $gt: '>', $gte: '>=' } as const;
 
 type Raw = Record<string, unknown>;
-const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : isObject(v) ? Object.values(v) : [v]);
 const isIndexKeyed = (v: Raw) => {
   const keys = Object.keys(v);

@@ -6,7 +6,8 @@
 import { PaginationError, ValidationError } from '../errors';
 import type { ContentType, Registry } from '../registry/types';
 import { scalarFieldOf, visibleScalars } from '../registry/fields';
-import { BOOLEAN_WORDS, invalidParameter, isObject, parseFields, parseSort, type Raw } from './fields-sort';
+import { isObject } from '../json';
+import { BOOLEAN_WORDS, invalidParameter, parseFields, parseSort, type Raw } from './fields-sort';
 import { checkFilters, newFilterBudget, parseFilters } from './filters';
 import { REQUEST_LIMITS as L, paginationOutOfRange } from './limits';
 import { parsePopulate } from './populate-params';

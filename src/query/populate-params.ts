@@ -7,7 +7,8 @@
 import { ValidationError } from '../errors';
 import type { AnyModel, Registry } from '../registry/types';
 import { FILE_MODEL } from '../registry/file-model';
-import { BOOLEAN_WORDS, isObject, parseFields, parseSort, type Raw } from './fields-sort';
+import { isObject } from '../json';
+import { BOOLEAN_WORDS, parseFields, parseSort, type Raw } from './fields-sort';
 import { checkFilters, newFilterBudget, parseFilters, type FilterBudget } from './filters';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
 import type { CanRead, PopulateMap, PopulateSpec } from './types';

@@ -13,12 +13,13 @@ import {
   type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
   type ScalarType, type UserExtension,
 } from './types.ts';
+import { isObject } from '../json';
 import { compileFields } from './fields';
 import { BUILTIN_CUSTOM_FIELDS, CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, customFieldType } from './fields/custom.ts';
 import { unknownKeyWarnings } from './known-keys.ts';
 import { findLayout } from './strapi-layout.ts';
 import {
-  checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, isObject, parseSchema, type Json,
+  checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, parseSchema, type Json,
 } from './validate.ts';
 
 /**

@@ -8,6 +8,7 @@ import {
   RESERVED_ATTRIBUTE_NAMES, SCALAR_TYPES, SchemaError,
   type Component, type ContentType, type Model, type RelationAttribute, type RelationKind,
 } from './types.ts';
+import { isObject } from '../json';
 
 export type Json = Record<string, unknown>;
 
@@ -21,7 +22,6 @@ const INVERSE_KIND: Record<RelationKind, RelationKind> = {
 };
 const KEBAB_HINT = 'must be kebab-case: lowercase letters, digits and dashes, starting with a letter (e.g. "blog-post")';
 
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 const aOrAn = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 const describe = (v: unknown): string =>

@@ -14,10 +14,10 @@ import { parseFields, parsePagination, parseSort, type QueryLimits } from '../qu
 import { orderBy, whereSql } from '../query/compile';
 import type { Registry } from '../registry/types';
 import { FILE_COLUMNS, FILE_MODEL, toFileObject, type FileObject } from './file-row';
+import { isObject } from '../json';
 
 const TOP_LEVEL_PAGINATION = ['page', 'pageSize', 'start', 'limit'] as const;
 const KEYS = new Set(['filters', 'sort', 'fields', 'pagination', 'populate', ...TOP_LEVEL_PAGINATION]);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function listFiles(db: Queryable, registry: Registry, raw: Record<string, unknown>, limits: QueryLimits): Promise<FileObject[]> {
   for (const key of Object.keys(raw)) {

@@ -7,6 +7,7 @@
  * is iterative and capped in depth and node count, so no value can stall or overflow it.
  */
 import { unstorableText } from '../../text';
+import { isObject } from '../../json';
 
 /** Nodes nested deeper than this (a list in a list in a list…) are refused. */
 export const BLOCKS_MAX_DEPTH = 32;
@@ -70,7 +71,6 @@ export function hasBlockedScheme(url: string): boolean {
 
 const oneOf = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]!);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `body[0].children[1]`, the same labels input.ts gives attribute paths. */
 const labelOf = (label: string, path: Path) => path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : `${out}.${p}`), label);
