@@ -24,6 +24,7 @@ import { DocumentService } from './documents/service';
 import { loadRegistry } from './registry/load';
 import type { Registry } from './registry/types';
 import { UploadService } from './upload/service';
+import { USER_UID } from './registry/system-models';
 
 export interface Instance {
   config: Config;
@@ -94,7 +95,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         ? await loadSharedSecrets(db, config.secrets)
         : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir, config.secrets));
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
-    const users = new Users(db);
+    const users = new Users(db, registry.contentType(USER_UID));
     const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
     let uploads: UploadService | undefined;
     return {

@@ -11,6 +11,7 @@ import { looksLikeJwt, type Jwt } from './jwt';
 import type { Roles } from './roles';
 import type { ApiTokens, TokenType } from './tokens';
 import type { User, Users } from './users';
+import { readAction } from '../registry/system-models';
 
 export type Principal =
   | { kind: 'public' }
@@ -69,5 +70,5 @@ export class Access {
 
 /** Content types whose `find` the caller holds (`can`, from grants): populate, filters and sort may only go through these. */
 export function readableBy(can: (action: string) => boolean, registry: Registry): Set<string> {
-  return new Set(registry.contentTypes.map((ct) => ct.uid).filter((uid) => can(`${uid}.find`)));
+  return new Set([...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter((uid) => can(readAction(uid))));
 }

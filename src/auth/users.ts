@@ -15,9 +15,10 @@ import { FolioError, ValidationError } from '../errors';
 import { orderBy, whereSql } from '../query/compile';
 import { checkFilters, parseFilters } from '../query/filters';
 import { parseFields, parsePagination, parseSort, type QueryLimits } from '../query/parse';
-import type { Registry } from '../registry/types';
-import { USER_MODEL } from './user-model';
-import { checkAccountFields, type AccountFields } from './user-fields';
+import type { ScalarField } from '../registry/fields/field';
+import { BUILT_IN_USER_ATTRIBUTES, userModel } from '../registry/system-models';
+import type { ContentType, Registry } from '../registry/types';
+import { checkAccountFields, FieldErrors, type AccountFields } from './user-fields';
 
 export interface User {
   id: number;
@@ -48,13 +49,10 @@ export const bunPasswords: PasswordHasher = {
   verify: (password, hash) => Bun.password.verify(password, hash),
 };
 
-const toUser = (row: UserRow): User => {
-  const user: Record<string, unknown> = {};
-  for (const c of USER_PUBLIC_COLUMNS) user[c] = row[c];
-  user.confirmed = !!row.confirmed;
-  user.blocked = !!row.blocked;
-  return user as unknown as User;
-};
+/** Scalar attributes of the project's user extension schema (registry/system-models.ts). */
+function extensionFields(model: ContentType): ScalarField[] {
+  return Object.values(model.fields).filter((f): f is ScalarField => f.kind === 'scalar' && !BUILT_IN_USER_ATTRIBUTES.has(f.name));
+}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -82,8 +80,53 @@ const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefi
 
 export class Users {
   passwords: PasswordHasher = bunPasswords;
+  /** The extension's scalar attributes: stored in the users table, shown (unless private) and written like the built-in ones. */
+  private extension: ScalarField[];
 
-  constructor(private db: Database) {}
+  constructor(private db: Database, private model: ContentType = userModel()) {
+    this.extension = extensionFields(model);
+  }
+
+  /** Names of the extension attributes a write may carry (passwords excepted: only the account's own has a route). */
+  get extensionNames(): string[] {
+    return this.extension.filter((f) => f.type !== 'password').map((f) => f.name);
+  }
+
+  /** A user as the API shows it: public columns, then the visible extension attributes. */
+  private toUser(row: UserRow): User {
+    const user: Record<string, unknown> = {};
+    for (const c of USER_PUBLIC_COLUMNS) user[c] = row[c];
+    user.confirmed = !!row.confirmed;
+    user.blocked = !!row.blocked;
+    for (const f of this.extension) if (f.visible) user[f.name] = f.fromColumn((row as unknown as Record<string, unknown>)[f.name] ?? null);
+    return user as unknown as User;
+  }
+
+  /** The extension values of a write, checked as their fields check them (every problem at once), as column values. */
+  private extensionColumns(input: Record<string, unknown>, mode: 'create' | 'update'): Record<string, string | number | bigint | null> {
+    const errors = new FieldErrors();
+    const out: Record<string, string | number | bigint | null> = {};
+    for (const f of this.extension) {
+      if (f.type === 'password') continue;
+      let value = input[f.name];
+      if (value === undefined) {
+        if (mode === 'create' && f.attribute.default !== undefined) value = f.attribute.default;
+        else if (mode === 'create' && f.attribute.required) errors.add(f.name, `${f.name} must be defined.`, value);
+        if (value === undefined) continue;
+      }
+      if (value === null) {
+        if (f.attribute.required) errors.add(f.name, `${f.name} must be defined.`, value);
+        else out[f.name] = null;
+        continue;
+      }
+      const normal = f.normalise(value);
+      const problem = f.check(normal, 'published', f.name);
+      if (problem) errors.add(f.name, problem.message, value);
+      else out[f.name] = f.toColumn(normal);
+    }
+    errors.throwIfAny();
+    return out;
+  }
 
   /** Checks what a new or changed account may contain; throws 400 otherwise. */
   static checkFields(fields: AccountFields) {
@@ -93,6 +136,7 @@ export class Users {
   async create(input: NewUser): Promise<User> {
     // All three are required here; a partial update checks only what it carries.
     checkAccountFields(input, ['username', 'email', 'password']);
+    const extra = this.extensionColumns(input as unknown as Record<string, unknown>, 'create');
     const email = input.email.toLowerCase();
     if (await emailOrUsernameTaken(this.db, email, input.username)) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
     const roleId = await this.roleId(input.role ?? 'authenticated');
@@ -107,6 +151,7 @@ export class Users {
       blocked: input.blocked ? 1 : 0,
       roleId,
       now,
+      extra,
     });
     return (await this.find(id))!;
   }
@@ -122,13 +167,13 @@ export class Users {
 
   async find(id: number): Promise<User | undefined> {
     const row = await findUserById(this.db, id);
-    return row && toUser(row);
+    return row && this.toUser(row);
   }
 
   /** The user, its role type and its token version (see migration 0004_token_version), for request authentication. */
   async principal(id: number): Promise<{ user: User; roleType: string | null; tokenVersion: number } | undefined> {
     const row = await findUserById(this.db, id);
-    return row && { user: toUser(row), roleType: row.roleType, tokenVersion: Number(row.tokenVersion) };
+    return row && { user: this.toUser(row), roleType: row.roleType, tokenVersion: Number(row.tokenVersion) };
   }
 
   /**
@@ -140,15 +185,15 @@ export class Users {
     for (const key of Object.keys(raw)) {
       if (!LIST_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
     }
-    const fields = parseFields(USER_MODEL, raw.fields);
+    const fields = parseFields(this.model, raw.fields);
     const scope = { status: 'published' as const, locale: '' };
     let where = sql.empty;
     if (raw.filters !== undefined) {
       if (typeof raw.filters !== 'object' || raw.filters === null || Array.isArray(raw.filters)) throw new ValidationError('Invalid filters: expected an object');
       checkFilters(raw.filters);
-      where = whereSql(this.db.dialect, registry, USER_MODEL, parseFilters(registry, USER_MODEL, raw.filters as Record<string, unknown>), scope);
+      where = whereSql(this.db.dialect, registry, this.model, parseFilters(registry, this.model, raw.filters as Record<string, unknown>), scope);
     }
-    const order = orderBy(registry, USER_MODEL, parseSort(registry, USER_MODEL, raw.sort), scope);
+    const order = orderBy(registry, this.model, parseSort(registry, this.model, raw.sort), scope);
     const paging = PAGINATION_KEYS.filter((key) => raw[key] !== undefined);
     let page: { limit: number; offset: number } | undefined;
     if (paging.length) {
@@ -157,7 +202,7 @@ export class Users {
       const { start, limit } = parsePagination(pagination, { defaultLimit: limits?.defaultLimit ?? 25, maxLimit: Number.MAX_SAFE_INTEGER });
       page = { limit, offset: start };
     }
-    const users = (await listUsers(this.db, { where, order, page })).map(toUser);
+    const users = (await listUsers(this.db, { where, order, page })).map((row) => this.toUser(row));
     if (!fields) return users;
     const shown = new Set(['id', 'documentId', ...fields]);
     return users.map((user) => Object.fromEntries(Object.entries(user).filter(([key]) => shown.has(key))) as Partial<User>);
@@ -181,7 +226,7 @@ export class Users {
   async authenticate(identifier: string, password: string): Promise<{ user: User; tokenVersion: number } | undefined> {
     const row = await findUserByIdentifier(this.db, identifier.toLowerCase(), identifier);
     const ok = await this.passwords.verify(password, row?.password ?? DUMMY_HASH);
-    return row?.password && ok ? { user: toUser(row), tokenVersion: Number(row.tokenVersion) } : undefined;
+    return row?.password && ok ? { user: this.toUser(row), tokenVersion: Number(row.tokenVersion) } : undefined;
   }
 
   async checkPassword(id: number, password: string): Promise<boolean> {
@@ -209,7 +254,7 @@ export class Users {
 
   async findByResetCode(code: string): Promise<User | undefined> {
     const row = await findUserByResetToken(this.db, sha256(code));
-    return row && toUser(row);
+    return row && this.toUser(row);
   }
 
   /**
@@ -218,7 +263,10 @@ export class Users {
    * business (the route); this checks only what the values may be.
    */
   async update(id: number, fields: UserChanges): Promise<User | undefined> {
-    checkAccountFields(fields);
+    const extension = Object.fromEntries(this.extensionNames.filter((n) => n in fields).map((n) => [n, (fields as Record<string, unknown>)[n]]));
+    const builtIn = Object.fromEntries(Object.entries(fields).filter(([n]) => !(n in extension)));
+    checkAccountFields(builtIn);
+    const extra = this.extensionColumns(extension, 'update');
     const { username, email, password, blocked, confirmed, provider, role } = fields as {
       username?: string; email?: string; password?: string; blocked?: boolean; confirmed?: boolean; provider?: string; role?: string | number;
     };
@@ -237,7 +285,7 @@ export class Users {
         throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
       }
     }
-    await updateUser(this.db, id, changes, new Date().toISOString());
+    await updateUser(this.db, id, changes, new Date().toISOString(), extra);
     return this.find(id);
   }
 

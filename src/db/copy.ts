@@ -33,7 +33,8 @@ export interface CopyReport {
 
 /** Tables to copy, parents before children (content, components, then link tables). */
 function tablesInOrder(target: PostgresDatabase, registry: Registry): string[] {
-  return [...SYSTEM_TABLES, ...desiredTables(target, registry).map((t) => t.name)];
+  // The users table is a system table that schema sync only extends: it is copied with the system tables.
+  return [...SYSTEM_TABLES, ...desiredTables(target, registry).filter((t) => !t.extended).map((t) => t.name)];
 }
 
 async function countRows(db: Queryable, table: string): Promise<number | undefined> {

@@ -14,6 +14,8 @@ import type { Database } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
 import { COMPONENT_ID, COMPONENT_OWNER, LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
+import { planSearchIndexes } from './search-index';
+import { USER_UID } from '../registry/system-models';
 
 // Kept for the modules that still import the owner columns from here (layout.ts owns them).
 export { COMPONENT_OWNER as COMPONENT_OWNER_COLUMNS } from './layout';
@@ -38,6 +40,8 @@ interface TableSpec {
   indexes: { name: string; sql: string }[];
   /** Columns that belonged to attributes; others are system columns. */
   attributeColumns: Set<string>;
+  /** A system table (made by a migration) that only gains the columns of extension attributes. */
+  extended?: boolean;
 }
 
 const id = (name: string) => sql.id(name);
@@ -122,6 +126,15 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
     ownerTables.push({ model: ct });
   }
 
+  // The users table gains the columns of the project's user extension schema; its links and
+  // components are kept like any model's.
+  const user = registry.contentType(USER_UID);
+  if (user) {
+    const attrs = attributeColumns(db, user);
+    tables.push({ name: user.tableName, columns: attrs, constraints: [], indexes: [], attributeColumns: new Set(attrs.map((c) => c.name)), extended: true });
+    ownerTables.push({ model: user });
+  }
+
   for (const component of registry.components) {
     const attrs = attributeColumns(db, component);
     const t = component.tableName;
@@ -175,6 +188,7 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
   }
 
   for (const table of tables) {
+    if (table.extended) continue;
     if (table.name.startsWith(SYSTEM_TABLE_PREFIX) || RESERVED_TABLES.has(table.name)) {
       throw new Error(`Table name "${table.name}" is reserved for Folio's system tables; choose another collectionName`);
     }
@@ -200,7 +214,7 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
         });
       }
       const wanted = new Set(table.columns.map((c) => c.name));
-      for (const column of have) {
+      for (const column of table.extended ? [] : have) {
         if (!wanted.has(column)) {
           steps.push({ description: `keep column ${table.name}.${column} (no attribute uses it any more; data kept)` });
         }
@@ -212,6 +226,8 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
       }
     }
   }
+  // Last: the `_q` indexes read the tables and columns made above.
+  steps.push(...(await planSearchIndexes(db, registry, existing.indexes)));
   return steps;
 }
 

@@ -11,26 +11,26 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   SchemaError,
   type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
-  type ScalarType, type UserExtension,
+  type ScalarType, type RelationAttribute,
 } from './types.ts';
 import { isObject } from '../json';
 import { compileFields } from './fields';
 import { BUILTIN_CUSTOM_FIELDS, CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, customFieldType } from './fields/custom.ts';
 import { unknownKeyWarnings } from './known-keys.ts';
 import { findLayout } from './strapi-layout.ts';
+import { BUILT_IN_USER_ATTRIBUTES, USERS_TABLE, USER_UID, systemTypes, userModel } from './system-models.ts';
 import {
   checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, parseSchema, type Json,
 } from './validate.ts';
 
 /**
- * Strapi's own content types. A relation to one of them starts but is ignored (no table, not
- * writable, not readable): Folio has no admin users, and links to users, roles and upload
- * files through the content API are not implemented yet.
+ * Strapi's own types that Folio does not hold as relation targets. A relation to one of them
+ * starts but is ignored (no table, not writable, not readable): Folio has no admin users (and
+ * Strapi's content API never populates them), upload folders or locale documents. Users, roles
+ * and upload files are real targets (system-models.ts).
  */
 export const IGNORED_TARGETS = new Set([
-  'admin::user', 'admin::role',
-  'plugin::users-permissions.user', 'plugin::users-permissions.role',
-  'plugin::upload.file', 'plugin::upload.folder', 'plugin::i18n.locale',
+  'admin::user', 'admin::role', 'plugin::upload.folder', 'plugin::i18n.locale',
 ]);
 
 /** What every model file of one folder is read with. */
@@ -66,16 +66,17 @@ export function loadRegistry(dir: string): Registry {
   const contentTypes = layout.contentTypes.map((f) => toContentType(display(...f.parts), read(f.parts), context, f.uid));
   const components = layout.components.map((c) =>
     toComponent(display(...c.parts), c.category, c.name, read(c.parts), context));
-  const userExtension = layout.userExtension
-    ? toUserExtension(display(...layout.userExtension), read(layout.userExtension), context)
-    : undefined;
+  const user = layout.userExtension
+    ? toUserModel(display(...layout.userExtension), read(layout.userExtension), context)
+    : userModel();
 
   const byUid = (a: { uid: string }, b: { uid: string }) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
   contentTypes.sort(byUid);
   components.sort(byUid);
-  checkRegistry(contentTypes, components);
-  resolveInverseLinkTables(contentTypes);
-  return makeRegistry(contentTypes, components, context, userExtension);
+  const system = systemTypes(user);
+  checkRegistry(contentTypes, components, system);
+  resolveInverseLinkTables([...contentTypes, ...system]);
+  return makeRegistry(contentTypes, components, context, system);
 }
 
 /** `custom-fields.json`: `{ "plugin::<plugin>.<field>": "<storage type>" }`. */
@@ -118,14 +119,19 @@ function withCustomFieldTypes(file: string, raw: Json, context: LoadContext): Js
   return { ...raw, attributes };
 }
 
-function toUserExtension(file: string, raw: Json, context: LoadContext): UserExtension {
+/**
+ * The user model with the attributes of Strapi's user extension schema. The schema repeats the
+ * built-in attributes (username, email, role, …): those stay as Folio stores them.
+ */
+function toUserModel(file: string, raw: Json, context: LoadContext): ContentType {
   context.warnings.push(...unknownKeyWarnings(file, raw));
   const resolved = withCustomFieldTypes(file, raw, context);
   checkUserExtensionFile(file, resolved);
-  const builtIn = new Set(['username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked', 'role']);
-  const attributes: UserExtension['attributes'] = {};
-  for (const [name, a] of Object.entries(resolved.attributes as Json)) if (!builtIn.has(name)) attributes[name] = a as Json;
-  return { file, attributes };
+  const extra: Json = {};
+  for (const [name, a] of Object.entries(resolved.attributes as Json)) if (!BUILT_IN_USER_ATTRIBUTES.has(name)) extra[name] = a;
+  // The users table is a system table: links the user owns get Strapi's `up_users_…` names, which no schema can claim.
+  const attributes = toAttributes(extra, { uid: USER_UID, tableName: USERS_TABLE.replace(/^folio_/, 'up_'), file }, false, context);
+  return userModel(attributes, file);
 }
 
 function toContentType(file: string, source: Json, context: LoadContext, uid?: string): ContentType {
@@ -239,15 +245,17 @@ function resolveInverseLinkTables(contentTypes: ContentType[]): void {
   const byUid = new Map(contentTypes.map((ct) => [ct.uid, ct]));
   for (const ct of contentTypes) {
     for (const a of Object.values(ct.attributes)) {
-      if (a.kind === 'relation' && !a.owner) a.linkTable = `${byUid.get(a.target)!.tableName}_${a.mappedBy}_lnk`;
+      if (a.kind !== 'relation' || a.owner) continue;
+      // checkRegistry made sure the owning side exists and points back.
+      const owning = byUid.get(a.target)!.attributes[a.mappedBy!] as RelationAttribute;
+      a.linkTable = owning.linkTable;
     }
   }
 }
 
-function makeRegistry(
-  contentTypes: ContentType[], components: Component[], context: LoadContext, userExtension: UserExtension | undefined,
-): Registry {
-  const cts = new Map(contentTypes.map((ct) => [ct.uid, ct]));
+function makeRegistry(contentTypes: ContentType[], components: Component[], context: LoadContext, system: ContentType[]): Registry {
+  // Relations reach the system types by uid; routes and table sync only see the project's types.
+  const cts = new Map([...system, ...contentTypes].map((ct) => [ct.uid, ct]));
   const cmps = new Map(components.map((c) => [c.uid, c]));
   // Collection types are addressed by plural (/api/articles), single types by singular (/api/homepage).
   const routes = new Map(contentTypes.map((ct) => [ct.kind === 'collectionType' ? ct.pluralName : ct.singularName, ct]));
@@ -260,7 +268,7 @@ function makeRegistry(
     byRouteId: (id) => routes.get(id),
     warnings: context.warnings,
     ignored: context.ignored,
-    ...(userExtension ? { userExtension } : {}),
+    systemTypes: system,
   };
 }
 

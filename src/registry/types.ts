@@ -130,6 +130,8 @@ export interface ContentType extends Model {
   description?: string;
   draftAndPublish: boolean;
   localized: boolean;
+  /** One of Strapi's own types (users, roles, upload files): a relation target with no route or synced table of its own. */
+  system?: boolean;
 }
 
 export interface Component extends Model {
@@ -158,8 +160,11 @@ export interface Registry {
    * upload files) that Folio accepts but ignores: no table, not writable, not readable.
    */
   ignored: IgnoredAttribute[];
-  /** Extra attributes of users-permissions users, from Strapi's user extension schema (not applied yet). */
-  userExtension?: UserExtension;
+  /**
+   * Strapi's own types a relation may target (users with the project's extension attributes,
+   * roles, upload files: registry/system-models.ts). `contentType(uid)` finds them too.
+   */
+  systemTypes: ContentType[];
 }
 
 export interface IgnoredAttribute {
@@ -170,11 +175,6 @@ export interface IgnoredAttribute {
   target: string;
 }
 
-export interface UserExtension {
-  file: string;
-  /** Attributes beyond the built-in user ones (username, email, password, role, …), as written. */
-  attributes: Record<string, Record<string, unknown>>;
-}
 
 /**
  * Attribute names no schema may declare: the document model owns them. `status` only on

@@ -245,7 +245,7 @@ function checkDefault(fail: (d: string) => SchemaError, type: string, a: Json): 
 }
 
 /** Checks that need every model: unique API ids and tables, existing targets, matching relation sides, no component cycles. */
-export function checkRegistry(contentTypes: ContentType[], components: Component[]): void {
+export function checkRegistry(contentTypes: ContentType[], components: Component[], systemTypes: ContentType[] = []): void {
   const apiIds = new Map<string, ContentType>();
   for (const ct of contentTypes) {
     for (const id of [ct.singularName, ct.pluralName]) {
@@ -267,15 +267,18 @@ export function checkRegistry(contentTypes: ContentType[], components: Component
     tables.set(table, `${by} (${file})`);
   };
   for (const m of models) claimTable(m.tableName, m.uid, m.file);
+  // Users may carry relations from the project's extension schema: checked like any model's.
+  models.push(...systemTypes);
   for (const m of models) {
     for (const a of Object.values(m.attributes)) {
       if (a.kind === 'relation' && a.owner) claimTable(a.linkTable, `the link table of ${m.uid}.${a.name}`, m.file, a.name);
     }
   }
 
-  const ctByUid = new Map(contentTypes.map((ct) => [ct.uid, ct]));
+  const ctByUid = new Map([...systemTypes, ...contentTypes].map((ct) => [ct.uid, ct]));
   const cmpByUid = new Map(components.map((c) => [c.uid, c]));
-  const knownCts = `known content types: ${[...ctByUid.keys()].join(', ') || '(none)'}`;
+  const knownCts = `known content types: ${contentTypes.map((ct) => ct.uid).join(', ') || '(none)'}` +
+    (systemTypes.length ? `, and Strapi's ${systemTypes.map((ct) => ct.uid).join(', ')}` : '');
   const knownCmps = `known components: ${[...cmpByUid.keys()].join(', ') || '(none)'}`;
   for (const m of models) {
     for (const a of Object.values(m.attributes)) {

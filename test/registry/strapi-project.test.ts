@@ -1,9 +1,8 @@
 /**
  * A Strapi project's schema folder served unmodified (test/fixtures/strapi-project): Strapi's
  * layout (src/api/<api>/content-types/<name>/schema.json), custom fields stored as their
- * plugin's type, an attribute named `status` on a type without draft & publish, relations to
- * Strapi's own types (admin users, upload files, users) that start and are ignored, and the
- * users-permissions user extension. Real servers, `qs`-built URLs, both engines.
+ * plugin's type, an attribute named `status` on a type without draft & publish, and a
+ * relation to admin users that starts and is ignored. Real servers, `qs`-built URLs, both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { resolve } from 'node:path';
@@ -35,16 +34,12 @@ describe('a Strapi project folder', () => {
     expect(product.fields.color.kind).toBe('scalar');
   });
 
-  it('ignores relations to admin users, upload files and users, and keeps the user extension aside', () => {
+  it('ignores only the relation to admin users (relations to users, roles and files are real: test/relations/system-targets)', () => {
     const registry = loadRegistry(PROJECT);
     const product = registry.contentType('api::product.product')!;
-    for (const name of ['reviewer', 'manual', 'buyer']) expect(product.attributes[name]).toBeUndefined();
-    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual([
-      'reviewer -> admin::user', 'manual -> plugin::upload.file', 'buyer -> plugin::users-permissions.user',
-    ]);
-    expect(registry.userExtension?.file).toBe('strapi-project/src/extensions/users-permissions/content-types/user/schema.json');
-    expect(Object.keys(registry.userExtension!.attributes)).toEqual(['nickname', 'favoriteColor', 'purchases']);
-    expect(registry.userExtension!.attributes.favoriteColor).toMatchObject({ type: 'string', customField: 'plugin::color-picker.color' });
+    expect(product.attributes.reviewer).toBeUndefined();
+    for (const name of ['manual', 'buyer', 'audience']) expect(product.attributes[name]?.kind).toBe('relation');
+    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['reviewer -> admin::user']);
   });
 
   it('warns about an unknown schema key, naming the file and the key, and about nothing Strapi itself writes', () => {

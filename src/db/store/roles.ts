@@ -42,8 +42,9 @@ export function insertRole(
   db: Queryable,
   role: { documentId: string; name: string; description: string | null; type: string; now: string },
 ): Promise<number> {
-  return db.insert(sql`INSERT INTO ${ROLES} ("documentId", "name", "description", "type", "createdAt", "updatedAt")
-    VALUES (${role.documentId}, ${role.name}, ${role.description}, ${role.type}, ${role.now}, ${role.now})`);
+  // publishedAt: a role is a relation target without draft & publish, published when made (migration 0007).
+  return db.insert(sql`INSERT INTO ${ROLES} ("documentId", "name", "description", "type", "createdAt", "updatedAt", "publishedAt")
+    VALUES (${role.documentId}, ${role.name}, ${role.description}, ${role.type}, ${role.now}, ${role.now}, ${role.now})`);
 }
 
 export async function updateRole(db: Queryable, id: number, set: { name: string; description: string | null; now: string }): Promise<void> {

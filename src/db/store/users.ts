@@ -5,6 +5,7 @@
 import type { Queryable } from '../database';
 import { SYSTEM } from '../layout';
 import { sql, type Sql } from '../sql';
+import type { ColumnValue } from '../../registry/fields/field';
 
 const USERS = sql.id(SYSTEM.users);
 const ROLES = sql.id(SYSTEM.roles);
@@ -33,8 +34,8 @@ export interface UserRow {
   tokenVersion: number;
 }
 
-const SELECT_USER = sql`SELECT ${sql.join(USER_PUBLIC_COLUMNS.map((c) => sql.id('u', c)))}, u."password", u."roleId", u."tokenVersion", r."type" AS "roleType"
-  FROM ${USERS} u LEFT JOIN ${ROLES} r ON r."id" = u."roleId"`;
+// Every column: the project's user extension adds its own (auth/users.ts picks what a user object shows).
+const SELECT_USER = sql`SELECT u.*, r."type" AS "roleType" FROM ${USERS} u LEFT JOIN ${ROLES} r ON r."id" = u."roleId"`;
 
 const oneUser = (db: Queryable, where: Sql) => db.get<UserRow>(sql`${SELECT_USER} WHERE ${where}`);
 
@@ -58,7 +59,7 @@ export interface UserListQuery {
 export function listUsers(db: Queryable, query: UserListQuery): Promise<UserRow[]> {
   const where = query.where.isEmpty ? sql.empty : sql` WHERE ${query.where}`;
   const page = query.page ? sql` LIMIT ${query.page.limit} OFFSET ${query.page.offset}` : sql.empty;
-  return db.all<UserRow>(sql`SELECT ${sql.join(USER_PUBLIC_COLUMNS.map((c) => sql.id('t', c)))} FROM ${USERS} t${where} ORDER BY ${query.order}${page}`);
+  return db.all<UserRow>(sql`SELECT t.* FROM ${USERS} t${where} ORDER BY ${query.order}${page}`);
 }
 
 export async function countUsers(db: Queryable): Promise<number> {
@@ -86,11 +87,16 @@ export interface NewUserRow {
   roleId: number;
   /** createdAt, updatedAt and publishedAt. */
   now: string;
+  /** Columns of the user extension's attributes (names from the compiled model, never from a request). */
+  extra?: Record<string, ColumnValue>;
 }
 
 export function insertUser(db: Queryable, u: NewUserRow): Promise<number> {
-  return db.insert(sql`INSERT INTO ${USERS} ("documentId", "username", "email", "provider", "password", "confirmed", "blocked", "roleId", "createdAt", "updatedAt", "publishedAt")
-    VALUES (${u.documentId}, ${u.username}, ${u.email}, ${u.provider}, ${u.password}, ${u.confirmed}, ${u.blocked}, ${u.roleId}, ${u.now}, ${u.now}, ${u.now})`);
+  const extra = Object.entries(u.extra ?? {});
+  const names = extra.length ? sql`, ${sql.join(extra.map(([n]) => sql.id(n)))}` : sql.empty;
+  const values = extra.length ? sql`, ${sql.join(extra.map(([, v]) => sql`${v}`))}` : sql.empty;
+  return db.insert(sql`INSERT INTO ${USERS} ("documentId", "username", "email", "provider", "password", "confirmed", "blocked", "roleId", "createdAt", "updatedAt", "publishedAt"${names})
+    VALUES (${u.documentId}, ${u.username}, ${u.email}, ${u.provider}, ${u.password}, ${u.confirmed}, ${u.blocked}, ${u.roleId}, ${u.now}, ${u.now}, ${u.now}${values})`);
 }
 
 /** Columns an update may set; a new password hash also takes the two below along (see `passwordSet`). */
@@ -113,8 +119,9 @@ const CHANGEABLE = ['username', 'email', 'password', 'blocked', 'confirmed', 'pr
 const passwordSet = (hash: string) => sql`"password" = ${hash}, "resetPasswordToken" = NULL, "tokenVersion" = "tokenVersion" + 1`;
 
 /** Sets the given columns (at least one) and `updatedAt`. */
-export async function updateUser(db: Queryable, id: number, changes: UserChangesRow, now: string): Promise<void> {
-  const sets: Sql[] = [];
+export async function updateUser(db: Queryable, id: number, changes: UserChangesRow, now: string, extra: Record<string, ColumnValue> = {}): Promise<void> {
+  // Extension columns are named by the compiled user model, never by the request.
+  const sets: Sql[] = Object.entries(extra).map(([name, value]) => sql`${sql.id(name)} = ${value}`);
   // A fixed list, so only these columns can ever be named, whatever object arrives.
   for (const column of CHANGEABLE) {
     const value = changes[column];

@@ -61,7 +61,7 @@ export function usersRoutes(instance: Instance, allow: Guard) {
       '/api/users',
       async ({ request }) => {
         await caller(request, 'user.create');
-        const input = await objectBody(request, config.bodyLimit, ['username', 'email', 'password', 'role', 'blocked', 'confirmed']);
+        const input = await objectBody(request, config.bodyLimit, ['username', 'email', 'password', 'role', 'blocked', 'confirmed', ...users.extensionNames]);
         // Users.create checks every value (types and caps), not only the ones a caller should send.
         return json(await users.create(input as never), 201);
       },
@@ -74,7 +74,7 @@ export function usersRoutes(instance: Instance, allow: Guard) {
         const id = numericId(params.id);
         ownAccountOnly(principal, id);
         if (!(await users.find(id))) throw new NotFoundError();
-        const input = await objectBody(request, config.bodyLimit, [...PROFILE_FIELDS, ...ADMIN_FIELDS, 'password']);
+        const input = await objectBody(request, config.bodyLimit, [...PROFILE_FIELDS, ...users.extensionNames, ...ADMIN_FIELDS, 'password']);
         if (principal.kind !== 'token') {
           if (Object.keys(input).some((k) => ADMIN_FIELDS.includes(k))) throw new ForbiddenError();
           // change-password asks for the current one; a stolen JWT alone must not set a new one.

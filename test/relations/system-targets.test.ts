@@ -1,0 +1,169 @@
+/**
+ * Relations to Strapi's own types, as real projects declare them (test/fixtures/strapi-project):
+ * a product's `buyer` and `watchers` are users, `audience` a role, `manual` an upload file; the
+ * project's user extension schema adds `nickname`, `favoriteColor`, the inverse `purchases` and an
+ * owning `favorites` whose inverse is the product's `fans`. Writes by row id and documentId,
+ * populate without a single private field, filters and sort through them, all checked against
+ * the caller's `find` permission of the target (`plugin::users-permissions.user.find`, …).
+ * Real servers, `qs`-built URLs and `@strapi/client`, both engines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { resolve } from 'node:path';
+import { strapi } from '@strapi/client';
+import qs from 'qs';
+import { loadRegistry } from '../../src/registry/load.ts';
+import { startServer, type TestServer } from '../helpers/server';
+import { makeImage, upload } from '../upload/helpers';
+
+const PROJECT = resolve(import.meta.dir, '../fixtures/strapi-project');
+const PRIVATE_USER_FIELDS = ['password', 'resetPasswordToken', 'confirmationToken', 'tokenVersion', 'roleId'];
+
+describe('relations to users, roles and upload files in the registry', () => {
+  it('are relations like any other, with the user extension applied to the user model', () => {
+    const registry = loadRegistry(PROJECT);
+    const product = registry.contentType('api::product.product')!;
+    expect(product.attributes.buyer).toMatchObject({ kind: 'relation', target: 'plugin::users-permissions.user', owner: true });
+    expect(product.attributes.audience).toMatchObject({ kind: 'relation', target: 'plugin::users-permissions.role', owner: true });
+    expect(product.attributes.manual).toMatchObject({ kind: 'relation', target: 'plugin::upload.file', owner: true });
+    // Folio has no admin users: that one alone stays ignored (Strapi's content API never populates it).
+    expect(product.attributes.reviewer).toBeUndefined();
+    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['reviewer -> admin::user']);
+
+    const user = registry.contentType('plugin::users-permissions.user')!;
+    expect(user.file).toBe('strapi-project/src/extensions/users-permissions/content-types/user/schema.json');
+    expect(Object.keys(user.attributes)).toContain('nickname');
+    expect(user.attributes.favoriteColor).toMatchObject({ type: 'string', customField: 'plugin::color-picker.color' });
+    // The inverse side reads the owner's link table; the user's own links get Strapi's up_users_… name.
+    expect(user.attributes.purchases).toMatchObject({ owner: false, linkTable: product.attributes.buyer!.kind === 'relation' ? (product.attributes.buyer as { linkTable: string }).linkTable : '' });
+    expect(user.attributes.favorites).toMatchObject({ owner: true, linkTable: 'up_users_favorites_lnk' });
+    expect(product.attributes.fans).toMatchObject({ owner: false, linkTable: 'up_users_favorites_lnk' });
+    // No route of their own: /api/users belongs to the users-permissions routes.
+    expect(registry.byRouteId('users')).toBeUndefined();
+    expect(registry.contentTypes.map((c) => c.uid)).toEqual(['api::product.product', 'api::shop.category']);
+  });
+});
+
+describe('serving relations to users, roles and upload files', () => {
+  let server: TestServer;
+  let ann: { id: number; documentId: string };
+  let bob: { id: number; documentId: string };
+  let editorRole: { id: number; documentId: string };
+  let file: { id: number; documentId: string; name: string };
+  const asAdmin = () => ({ authorization: `Bearer ${server.tokens.fullAccess}` });
+  const get = (path: string, query: Record<string, unknown>, headers: Record<string, string> = asAdmin()) =>
+    server.call('GET', `${path}?${qs.stringify(query, { encodeValuesOnly: true })}`, { headers });
+
+  beforeAll(async () => {
+    server = await startServer({ contentTypes: PROJECT });
+    const register = async (username: string) =>
+      (await server.call('POST', '/api/auth/local/register', { body: { username, email: `${username}@example.com`, password: 'secret123' } })).body.user;
+    ann = await register('ann');
+    bob = await register('bob');
+    const roles = (await server.call('GET', '/api/users-permissions/roles', { headers: asAdmin() })).body.roles;
+    editorRole = roles.find((r: { type: string }) => r.type === 'authenticated');
+    const uploaded = await upload(server.url, { files: [{ bytes: await makeImage(4, 4), filename: 'manual.png' }], headers: asAdmin() });
+    file = uploaded.body[0];
+  });
+  afterAll(() => server.stop());
+
+  it('writes users, a role and a file by row id and by documentId, and populates them without a private field', async () => {
+    const made = await server.call('POST', '/api/products', {
+      headers: asAdmin(),
+      body: { data: { name: 'Lamp', buyer: ann.id, watchers: { connect: [bob.documentId, { id: ann.id }] }, audience: editorRole.documentId, manual: file.id } },
+    });
+    expect(made.status).toBe(201);
+    const read = await get(`/api/products/${made.body.data.documentId}`, { populate: ['buyer', 'watchers', 'audience', 'manual'] });
+    expect(read.status).toBe(200);
+    const data = read.body.data;
+    expect(data.buyer).toMatchObject({ id: ann.id, documentId: ann.documentId, username: 'ann', email: 'ann@example.com', nickname: null, blocked: false, confirmed: true });
+    expect(data.watchers.map((u: { username: string }) => u.username)).toEqual(['bob', 'ann']);
+    expect(data.audience).toMatchObject({ documentId: editorRole.documentId, type: 'authenticated', name: 'Authenticated' });
+    expect(data.manual).toMatchObject({ id: file.id, documentId: file.documentId, name: 'manual.png', mime: 'image/png' });
+    const text = JSON.stringify(read.body);
+    for (const key of PRIVATE_USER_FIELDS) expect(text).not.toContain(`"${key}"`);
+    expect(text).not.toContain('$argon2');
+  });
+
+  it('filters and sorts through a relation to users, and refuses private user fields as filters', async () => {
+    await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Desk', buyer: { id: bob.id } } } });
+    const names = (body: { data: { name: string }[] }) => body.data.map((d) => d.name);
+    expect(names((await get('/api/products', { filters: { buyer: { username: { $eq: 'bob' } } } })).body)).toEqual(['Desk']);
+    expect(names((await get('/api/products', { filters: { buyer: { id: { $notNull: true } } }, sort: ['buyer.username:desc'] })).body)).toEqual(['Desk', 'Lamp']);
+    expect(names((await get('/api/products', { filters: { watchers: { email: { $startsWith: 'bob@' } } } })).body)).toEqual(['Lamp']);
+    expect(names((await get('/api/products', { filters: { audience: { type: 'authenticated' } } })).body)).toEqual(['Lamp']);
+    for (const key of ['password', 'resetPasswordToken', 'confirmationToken']) {
+      const refused = await get('/api/products', { filters: { buyer: { [key]: { $null: false } } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe(`Invalid key ${key} at buyer.${key}`);
+    }
+  });
+
+  it('leaves users, roles and files out for a caller without their find permission, until it is granted', async () => {
+    const anonymous = await get('/api/products', { populate: ['buyer', 'audience', 'manual'], sort: 'name' }, {});
+    expect(anonymous.status).toBe(200);
+    for (const product of anonymous.body.data) {
+      expect(product).not.toHaveProperty('buyer');
+      expect(product).not.toHaveProperty('audience');
+      expect(product).not.toHaveProperty('manual');
+    }
+    expect((await get('/api/products', { filters: { buyer: { username: 'ann' } } }, {})).status).toBe(400);
+
+    await server.instance.roles.grant('public', ['plugin::users-permissions.user.find', 'plugin::upload.content-api.find']);
+    try {
+      const granted = await get('/api/products', { populate: ['buyer', 'audience', 'manual'], filters: { name: 'Lamp' } }, {});
+      expect(granted.body.data[0].buyer.username).toBe('ann');
+      expect(granted.body.data[0].manual.name).toBe('manual.png');
+      expect(granted.body.data[0]).not.toHaveProperty('audience');
+      expect((await get('/api/products', { filters: { buyer: { username: 'ann' } } }, {})).body.data.map((p: { name: string }) => p.name)).toEqual(['Lamp']);
+    } finally {
+      await server.instance.roles.revoke('public', ['plugin::users-permissions.user.find', 'plugin::upload.content-api.find']);
+    }
+  });
+
+  it('refuses a user or role id that names nothing, changing nothing', async () => {
+    const before = (await get('/api/products', {})).body.meta.pagination.total;
+    const missing = await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Ghost', buyer: 9999 } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('1 relation(s) of type plugin::users-permissions.user associated with this entity do not exist');
+    const unknownDocument = await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Ghost', audience: 'nosuchroleatall00000000' } } });
+    expect(unknownDocument.status).toBe(400);
+    expect((await get('/api/products', {})).body.meta.pagination.total).toBe(before);
+  });
+
+  it('is the inverse side of a relation the user extension owns, and reads the owning side back from products', async () => {
+    const made = await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Rug', fans: [ann.id, bob.documentId] } } });
+    expect(made.status).toBe(201);
+    const read = await get(`/api/products/${made.body.data.documentId}`, { populate: { fans: { fields: ['username'], sort: 'username:desc' } } });
+    expect(read.body.data.fans.map((u: { username: string }) => u.username)).toEqual(['bob', 'ann']);
+    expect((await get('/api/products', { filters: { fans: { username: 'ann' } } })).body.data.map((p: { name: string }) => p.name)).toEqual(['Rug']);
+  });
+
+  it('shows and writes the extension attributes on /api/users, checked like any attribute', async () => {
+    const changed = await server.call('PUT', `/api/users/${ann.id}`, { headers: asAdmin(), body: { nickname: 'Annie', favoriteColor: '#00FF00' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ username: 'ann', nickname: 'Annie', favoriteColor: '#00FF00' });
+    const tooLong = await server.call('PUT', `/api/users/${ann.id}`, { headers: asAdmin(), body: { nickname: 'x'.repeat(41) } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.details.errors[0].path).toEqual(['nickname']);
+    const listed = await get('/api/users', { filters: { nickname: { $eq: 'Annie' } }, fields: ['username', 'nickname'] });
+    expect(listed.body).toEqual([{ id: ann.id, documentId: ann.documentId, username: 'ann', nickname: 'Annie' }]);
+    const created = await server.call('POST', '/api/users', {
+      headers: asAdmin(), body: { username: 'cat', email: 'cat@example.com', password: 'secret123', role: 'authenticated', nickname: 'Kitty' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ username: 'cat', nickname: 'Kitty', favoriteColor: null });
+    expect(JSON.stringify(created.body)).not.toContain('password');
+    // Populated through a product, the user carries its extension values too.
+    const populated = await get('/api/products', { filters: { name: 'Lamp' }, populate: { buyer: { fields: ['nickname'] } } });
+    expect(populated.body.data[0].buyer).toEqual({ id: ann.id, documentId: ann.documentId, nickname: 'Annie' });
+  });
+
+  it('answers @strapi/client as a front end uses it: a product with its buyer and fans', async () => {
+    const client = strapi({ baseURL: `${server.url}/api`, auth: server.tokens.fullAccess });
+    const products = client.collection('products');
+    await products.create({ name: 'Vase', buyer: bob.documentId, fans: { connect: [{ id: ann.id }] } });
+    const found: any = await products.find({ filters: { name: 'Vase' }, populate: { buyer: { fields: ['username'] }, fans: { fields: ['username'] } } });
+    expect(found.data[0].buyer.username).toBe('bob');
+    expect(found.data[0].fans.map((u: { username: string }) => u.username)).toEqual(['ann']);
+  });
+});
