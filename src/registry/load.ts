@@ -145,7 +145,7 @@ function toContentType(file: string, source: Json, context: LoadContext, uid?: s
   const ct: ContentType = {
     modelType: 'contentType',
     uid: uid ?? `api::${singularName}.${singularName}`,
-    kind: raw.kind as ContentType['kind'],
+    kind: (raw.kind ?? 'collectionType') as ContentType['kind'],
     singularName,
     pluralName,
     displayName: typeof info.displayName === 'string' && info.displayName ? info.displayName : singularName,

@@ -44,10 +44,8 @@ export function parseSchema(file: string, text: string): Json {
 
 export function checkContentTypeFile(file: string, raw: Json): void {
   const fail = (detail: string) => new SchemaError(file, undefined, detail);
-  if (raw.kind === undefined) {
-    throw fail('is missing "kind"; set it to "collectionType" (many entries) or "singleType" (one entry)');
-  }
-  if (raw.kind !== 'collectionType' && raw.kind !== 'singleType') {
+  // Without a kind, Strapi makes a collection type (its content-type loader defaults it); so does load.ts.
+  if (raw.kind !== undefined && raw.kind !== 'collectionType' && raw.kind !== 'singleType') {
     throw fail(`"kind" must be "collectionType" or "singleType", got ${show(raw.kind)}`);
   }
   const info = raw.info;

@@ -222,7 +222,6 @@ describe('schema validation', () => {
   const cases: [string, Files, string, string | undefined, ...string[]][] = [
     ['rejects a file that is not valid JSON', { 'post.json': '{ "kind": ' }, P, undefined, 'is not valid JSON: '],
     ['rejects a file whose top level is not an object', { 'post.json': '[]' }, P, undefined, 'top level', 'array'],
-    ['rejects a content type without a kind', { 'post.json': noKind }, P, undefined, 'missing "kind"'],
     ['rejects a kind other than collectionType or singleType', { 'post.json': post({}, { kind: 'component' }) }, P, undefined, '"kind" must be "collectionType" or "singleType", got "component"'],
     ['rejects a content type without info.singularName', { 'post.json': post({}, { info: { pluralName: 'posts' } }) }, P, undefined, 'missing "info.singularName"'],
     ['rejects a content type without info.pluralName', { 'post.json': post({}, { info: { singularName: 'post' } }) }, P, undefined, 'missing "info.pluralName"'],
@@ -274,6 +273,12 @@ describe('schema validation', () => {
     ['rejects a Strapi project without any content type', { 'post.json': null, 'tag.json': null, 'api/shop/routes/shop.txt': 'x' }, 'content-types', undefined, 'holds a Strapi project but no content type'],
     ['rejects bidirectional relations inside components', { 'components/shared/seo.json': seoWith({ post: { type: 'relation', relation: 'manyToOne', target: 'api::post.post', inversedBy: 'seos' } }) }, S, 'post', 'relations in components must be one-way'],
   ];
+  it('reads a content type without a kind as a collection type, as Strapi does', () => {
+    const registry = loadRegistry(writeSchemas({ 'post.json': noKind }));
+    expect(registry.contentType('api::post.post')!.kind).toBe('collectionType');
+    expect(registry.byRouteId('posts')?.uid).toBe('api::post.post');
+  });
+
   for (const [name, overrides, file, attribute, ...fragments] of cases) {
     it(name, () => {
       let error: unknown;
