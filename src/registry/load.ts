@@ -20,7 +20,7 @@ import { unknownKeyWarnings } from './known-keys.ts';
 import { findLayout } from './strapi-layout.ts';
 import { BUILT_IN_USER_ATTRIBUTES, USERS_TABLE, USER_UID, systemTypes, userModel } from './system-models.ts';
 import {
-  checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, parseSchema, type Json,
+  checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, MORPH_KINDS, parseSchema, type Json,
 } from './validate.ts';
 
 /**
@@ -190,6 +190,13 @@ function toAttributes(
   const out: Record<string, Attribute> = {};
   for (const [name, value] of Object.entries(raw)) {
     const a = value as Json;
+    if (a.type === 'relation' && MORPH_KINDS.includes(a.relation as string)) {
+      // Polymorphic links (each naming a type and a document) are not stored yet: the type starts without it.
+      context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: `${a.relation}${a.target ? ` ${a.target}` : ''}` });
+      context.warnings.push(`${model.file} (attribute "${name}"): polymorphic relation ${a.relation} is ignored: ` +
+        'Folio does not store it yet, accepts no value for it and never returns it');
+      continue;
+    }
     if (a.type === 'relation' && IGNORED_TARGETS.has(a.target as string)) {
       // As Strapi's content API never populates admin users, and until links to users, roles
       // and files exist: the relation is left out of the model, so nothing stores, accepts or shows it.

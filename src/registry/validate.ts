@@ -189,14 +189,20 @@ function checkTargetField(fail: (d: string) => SchemaError, target: unknown, sib
   }
 }
 
+/** Strapi's polymorphic relation kinds. */
+export const MORPH_KINDS: readonly string[] = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'];
+
 function checkRelationShape(fail: (d: string) => SchemaError, a: Json, inComponent: boolean): void {
   const rel = a.relation;
-  if (typeof rel === 'string' && rel.startsWith('morph')) {
-    throw fail(`polymorphic relation "${rel}" is not supported; point the relation at one content type with ` +
-      `${RELATION_KINDS.join(', ')}`);
+  if (MORPH_KINDS.includes(rel as string)) {
+    // Polymorphic relations start (load.ts sets them aside with a warning): only their shape is checked.
+    if ((rel === 'morphOne' || rel === 'morphMany') && (typeof a.target !== 'string' || a.target === '')) {
+      throw fail(`a ${rel} relation needs "target": the uid of the type whose morphTo attribute points here`);
+    }
+    return;
   }
   if (!RELATION_KINDS.includes(rel as RelationKind)) {
-    throw fail(`"relation" must be one of ${RELATION_KINDS.join(', ')}, got ${show(rel)}`);
+    throw fail(`"relation" must be one of ${[...RELATION_KINDS, ...MORPH_KINDS].join(', ')}, got ${show(rel)}`);
   }
   if (typeof a.target !== 'string' || a.target === '') {
     throw fail('a relation needs "target": the uid of a content type (e.g. "api::article.article")');
