@@ -613,6 +613,7 @@ async function scaleRun(count: number): Promise<ScaleResult> {
       get('scale_list', 'list, first page', '/api/articles'),
       get('scale_deep_populate', 'deep populate, first page', `/api/articles?${deep}`),
       get('scale_find_one', 'get one', `/api/articles/${readLastArticle(join(dataDir, 'folio.db'))}`),
+      get('scale_search', '_q over title and summary (bench/search.ts seeds faster)', '/api/articles?_q=article%204242'),
     ];
     const results: ScenarioResult[] = [];
     for (const s of scenarios) results.push(await measure(server.url, pid, s, SECONDS, 1));

@@ -95,6 +95,22 @@ export const SYSTEM_TABLE_PREFIX = 'folio_';
 /** Tables outside the prefix that Folio owns all the same (Strapi's names, kept for familiarity). */
 export const RESERVED_TABLES: ReadonlySet<string> = new Set([FILES_TABLE, MEDIA_LINKS.table]);
 
+/**
+ * The substring index behind `_q` (db/search-index.ts), named under the system prefix so no
+ * content table can take a name it uses. SQLite: an FTS5 trigram table per content type (its
+ * shadow tables end in _data, _idx, _docsize, _config: the `_fts` suffix keeps one type's
+ * table from being another's shadow) and the triggers keeping it in step. PostgreSQL: one
+ * pg_trgm index per searched column, within the 63-byte identifier limit (a hash keeps
+ * shortened names apart).
+ */
+export const SEARCH = {
+  prefix: `${SYSTEM_TABLE_PREFIX}search_`,
+  ftsTable: (table: string) => `${SEARCH.prefix}${table}_fts`,
+  trigger: (table: string, event: 'insert' | 'update' | 'delete') => `${SEARCH.prefix}${table}_${event}`,
+  trgmIndex: (table: string, column: string) =>
+    `${SEARCH.prefix}${`${table}_${column}`.slice(0, 40)}_${new Bun.CryptoHasher('sha1').update(`${table}\0${column}`).digest('hex').slice(0, 8)}`,
+};
+
 /** The table of a content type or component, as an identifier. */
 export const tableOf = (model: AnyModel): Sql => sql.id(model.tableName);
 

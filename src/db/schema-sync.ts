@@ -14,6 +14,7 @@ import type { Database } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
 import { COMPONENT_ID, COMPONENT_OWNER, LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
+import { planSearchIndexes } from './search-index';
 import { USER_UID } from '../registry/system-models';
 
 // Kept for the modules that still import the owner columns from here (layout.ts owns them).
@@ -225,6 +226,8 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
       }
     }
   }
+  // Last: the `_q` indexes read the tables and columns made above.
+  steps.push(...(await planSearchIndexes(db, registry, existing.indexes)));
   return steps;
 }
 

@@ -29,12 +29,20 @@ function openConnection(path: string): BunDatabase {
   db.run('PRAGMA cache_size = -8000');
   // Gathers planner statistics where they are missing or stale (cheap, SQLite's advice for long-lived connections).
   db.run('PRAGMA optimize = 0x10002');
-  // LOWER() folds ASCII only; filters promise case-insensitivity for all of Unicode.
-  // Numbers compare as their text, as LOWER() does elsewhere.
+  registerFunctions(db);
+  return db;
+}
+
+/**
+ * Folio's SQL functions. `folio_lower`: LOWER() folds ASCII only; filters promise
+ * case-insensitivity for all of Unicode (numbers compare as their text, as LOWER() does
+ * elsewhere). The `_q` index triggers call it too (db/search-index.ts), so any other program
+ * writing to a content table must register it first (a plain sqlite3 shell can read, not write).
+ */
+export function registerFunctions(db: BunDatabase): void {
   db.function('folio_lower', { deterministic: true }, (value: string | number | null) =>
     value === null ? null : String(value).toLowerCase(),
   );
-  return db;
 }
 
 /** One connection with its own statement cache (bun's built-in cache keeps only 20). */

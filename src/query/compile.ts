@@ -6,7 +6,8 @@
  * plan is already checked (parse.ts, filters.ts): nothing here can fail on input.
  */
 import type { Dialect } from '../db/dialect';
-import { VERSION as V, column, tableOf } from '../db/layout';
+import { SEARCH, VERSION as V, column, tableOf } from '../db/layout';
+import { ftsPhrase, indexable } from '../db/search-index';
 import { sql, type Sql } from '../db/sql';
 import { visibleScalars, type ScalarField } from '../registry/fields';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
@@ -123,12 +124,16 @@ function compile(w: Walk, model: AnyModel, alias: string, c: Condition, negated:
       return compile(w, model, alias, c.part, !negated);
     case 'related':
       return related(w, model, alias, c, negated);
+    case 'search': {
+      const found = searchSql(w, model, alias, c);
+      return negated ? sql.not(found) : found;
+    }
   }
   const leaf = leafSql(w, alias, c);
   return negated ? sql.not(leaf) : leaf;
 }
 
-function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'related' }>): Sql {
+function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'related' | 'search' }>): Sql {
   const col = column(alias, c.field.name);
   switch (c.kind) {
     case 'compare':
@@ -143,6 +148,29 @@ function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | '
     case 'text':
       return textCondition(w.dialect, NUMERIC.has(c.field.type) ? sql`CAST(${col} AS TEXT)` : col, col, c.op, c.value);
   }
+}
+
+/**
+ * `_q` (see db/search-index.ts). Either way it means "the folded text contains the folded
+ * search", as `$containsi` on each attribute would. SQLite: a search of 3 characters or more
+ * over the text attributes alone is a phrase query on the type's FTS5 trigram table, which
+ * holds each attribute folded by the same folio_lower, so it finds exactly the same rows;
+ * shorter ones (trigrams cannot serve them) and those that also look at id or numbers read
+ * the rows. PostgreSQL: LIKE over the ICU-folded column, the expression the pg_trgm indexes
+ * are built on; `%`, `_` and `\` are escaped, so the pattern is the literal text (folding
+ * leaves those three alone, and they are not letters, so no context-dependent fold changes).
+ */
+function searchSql(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, { kind: 'search' }>): Sql {
+  const scan = (fields: ScalarField[]) => fields.map((field) => leafSql(w, alias, { kind: 'text', field, op: '$containsi', value: c.value }));
+  if (w.dialect.name === 'sqlite') {
+    // What folio_lower makes of it (db/sqlite.ts): the FTS table holds the attributes folded so.
+    const folded = c.value.toLowerCase();
+    if (c.others.length > 0 || c.text.length === 0 || !indexable(folded)) return sql.or(scan([...c.others, ...c.text]));
+    const fts = sql.id(SEARCH.ftsTable(model.tableName));
+    return sql`${column(alias, V.id)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
+  }
+  const pattern = w.dialect.lower(sql`${`%${c.value.replace(/[\\%_]/g, '\\$&')}%`}`);
+  return sql.or([...scan(c.others), ...c.text.map((f) => sql`${w.dialect.lower(column(alias, f.name))} LIKE ${pattern}`)]);
 }
 
 /**

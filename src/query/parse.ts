@@ -11,6 +11,7 @@ import { BOOLEAN_WORDS, invalidParameter, parseFields, parseSort, type Raw } fro
 import { checkFilters, newFilterBudget, parseFilters } from './filters';
 import { REQUEST_LIMITS as L, paginationOutOfRange } from './limits';
 import { parsePopulate } from './populate-params';
+import { searchableFields, searchedTextFields } from '../db/search-index';
 import type { CanRead, Condition, Pagination, ReadQuery, Status } from './types';
 
 export { parseFields, parseSort } from './fields-sort';
@@ -125,21 +126,24 @@ export function parsePagination(raw: unknown, limits: QueryLimits = DEFAULT_LIMI
   return { mode: 'page', start, limit: pageSize, withCount };
 }
 
-const SEARCHED_TEXT = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 const SEARCHED_NUMBERS = new Set(['integer', 'biginteger', 'float', 'decimal']);
 
 /**
- * `_q`: Strapi's search, a case-insensitive substring of `id` or of any text attribute (and of
- * the number attributes when `_q` reads as a number), combined with the filters. Private and
- * password attributes are never searched: a match would reveal what they hold. No index
- * serves it: each search reads the rows of the locale and status it looks at.
+ * `_q`: Strapi's search (database/src/query/helpers/search.ts), a case-insensitive substring
+ * of `id` or of any text attribute, and of the number attributes when `_q` reads as a number,
+ * combined with the filters. Private and password attributes are never searched: a match
+ * would reveal what they hold. `id` is left out when `_q` has anything but digits, as its text
+ * never matches then: the text attributes alone can use the search index.
  */
 export function parseSearch(contentType: ContentType, raw: unknown): Condition | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (typeof raw !== 'string') throw invalidParameter('_q', 'a string', JSON.stringify(raw));
   const numeric = raw.trim() !== '' && Number.isFinite(Number(raw));
-  const fields = visibleScalars(contentType).filter((f) => SEARCHED_TEXT.has(f.type) || (numeric && SEARCHED_NUMBERS.has(f.type)));
-  return { kind: 'or', parts: [scalarFieldOf(contentType, 'id')!, ...fields].map((field) => ({ kind: 'text', field, op: '$containsi', value: raw })) };
+  const others = [
+    ...(/^[0-9]+$/.test(raw) ? [scalarFieldOf(contentType, 'id')!] : []),
+    ...(numeric ? searchableFields(contentType).filter((f) => SEARCHED_NUMBERS.has(f.type)) : []),
+  ];
+  return { kind: 'search', value: raw, text: searchedTextFields(contentType), others };
 }
 
 /**

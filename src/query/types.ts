@@ -40,6 +40,11 @@ export type Condition =
   | { kind: 'between'; field: ScalarField; low: ColumnValue; high: ColumnValue }
   | { kind: 'null'; field: ScalarField; isNull: boolean }
   | { kind: 'text'; field: ScalarField; op: TextOperator; value: string }
+  /**
+   * `_q`: `value` is a case-insensitive substring of one of `text` (served by the search index,
+   * db/search-index.ts, when it is long enough) or of `others` (id and numbers, read as text).
+   */
+  | { kind: 'search'; value: string; text: ScalarField[]; others: ScalarField[] }
   /** A related row (relation target or component) matches `condition`; `none`: no related row does (or, without a condition, exists). */
   | { kind: 'related'; name: string; none: boolean; condition?: Condition };
 

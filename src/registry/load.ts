@@ -243,7 +243,7 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
     default:
       return {
         ...base, kind: 'scalar', type: type as ScalarType, unique: a.unique === true,
-        ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField', 'customField']),
+        ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField', 'customField', 'searchable']),
       };
   }
 }

@@ -60,6 +60,8 @@ export interface ScalarAttribute extends AttributeBase {
   targetField?: string;
   /** A Strapi custom field (`plugin::color-picker.color`) stored as `type`; kept for OpenAPI and admin tools. */
   customField?: string;
+  /** Strapi's `searchable: false`: left out of `_q`. */
+  searchable?: boolean;
 }
 
 export interface MediaAttribute extends AttributeBase {

@@ -183,7 +183,8 @@ describe('schema evolution', () => {
     expect(applied.stdout).toMatch(/^add column articles\.subtitle$/m);
     // A string attribute is sortable, so it gets its (locale, column) index too.
     expect(applied.stdout).toMatch(/^create index articles_subtitle_idx$/m);
-    expect(applied.stdout).toMatch(/^2 change\(s\) applied$/m);
+    // The new text attribute is searched by `_q`: its index is rebuilt with it (db/search-index.ts).
+    expect(applied.stdout).toMatch(/^fill search index folio_search_articles_fts \(.*subtitle.*\)$/m);
     expect(columnNames(data, 'articles')).toContain('subtitle');
 
     withDb(data, (db) => db.run('UPDATE articles SET "subtitle" = ? WHERE "documentId" = ?', ['A subtitle', documentId]));
@@ -196,12 +197,16 @@ describe('schema evolution', () => {
     const dry = cli(['migrate', '--dry-run'], { data, contentTypes: types });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^keep column articles\.subtitle .*data kept/m);
-    expect(dry.stdout).not.toMatch(/DROP/i);
+    // Only the derived `_q` index is dropped (and refilled); never a table or column holding data.
+    expect(dry.stdout.split('\n').filter((line) => /DROP/i.test(line) && !/folio_search_articles_/.test(line))).toEqual([]);
 
     const run = cli(['migrate'], { data, contentTypes: types });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^keep column articles\.subtitle/m);
-    expect(run.stdout).toContain('content tables are up to date');
+    // Nothing but the `_q` index follows the attribute out (it no longer searches subtitle).
+    expect(run.stdout).toMatch(/^fill search index folio_search_articles_fts \(title, slug, summary, kind\)$/m);
+    expect(run.stdout.split('\n').filter((line) => /^(add|create|drop)/.test(line) && !/ folio_search_articles_/.test(line))).toEqual([]);
+    expect(cli(['migrate'], { data, contentTypes: types }).stdout).toContain('content tables are up to date');
     expect(run.stderr).toBe('');
 
     expect(columnNames(data, 'articles')).toContain('subtitle');

@@ -5,6 +5,7 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { registerFunctions } from '../../src/db/sqlite';
 
 /** The tables in the data dir's database; none when the file does not exist. */
 export function tableNames(dataDir: string): string[] {
@@ -27,9 +28,13 @@ export function columnNames(dataDir: string, table: string): string[] {
   }
 }
 
-/** Opens the data dir's database for `fn` (read-write) and closes it again. */
+/**
+ * Opens the data dir's database for `fn` (read-write) and closes it again, with Folio's SQL
+ * functions registered: the `_q` index triggers call them on every write to a content table.
+ */
 export function withDb<T>(dataDir: string, fn: (db: Database) => T): T {
   const db = new Database(join(dataDir, 'folio.db'));
+  registerFunctions(db);
   try {
     return fn(db);
   } finally {

@@ -1,0 +1,138 @@
+/**
+ * The substring index behind `_q` (issue #15), made and kept up by schema sync.
+ *
+ * SQLite: per content type with searched text attributes, an FTS5 table with the trigram
+ * tokenizer, contentless (it stores no copy of the text, only the index) and keyed by the
+ * version's row id. It indexes each attribute folded by `folio_lower`, the very function the
+ * unindexed search compares with, and is case-sensitive itself: a phrase query of the folded
+ * search text is then exactly "a substring of some folded attribute", with no second folding
+ * that could disagree (FTS5's own case folding knows older Unicode than JS does). Triggers on
+ * the content table keep it in step, so every write path (documents, publish, locales,
+ * `folio import`) is covered without knowing about it. When the attributes change, the
+ * table and its triggers are dropped and rebuilt from the content table.
+ *
+ * PostgreSQL: a pg_trgm GIN index per searched column, on the same ICU-folded expression the
+ * compiler's LIKE reads (query/compile.ts). Installing pg_trgm may be refused to the role:
+ * then Folio starts without these indexes, with one warning line.
+ */
+import { SEARCH, VERSION } from './layout';
+import { sql } from './sql';
+import { visibleScalars, type ScalarField } from '../registry/fields';
+import type { ContentType, Registry } from '../registry/types';
+import type { Database } from './database';
+
+/** One step of schema sync (the shape of schema-sync's SyncStep). */
+interface Step {
+  description: string;
+  sql?: string;
+}
+
+/** Strapi's searched attribute types (database/src/utils/types.ts `isString`). */
+const SEARCHED_TEXT = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
+
+/** Trigrams: shorter searches cannot be served by the index and read the rows instead. */
+export const MIN_INDEXED_SEARCH = 3;
+
+/** Attributes `_q` may look at: shown ones (never private or password) not marked `searchable: false`. */
+export const searchableFields = (ct: ContentType): ScalarField[] => visibleScalars(ct).filter((f) => f.attribute.searchable !== false);
+
+/** The attributes `_q` searches as text. */
+export function searchedTextFields(ct: ContentType): ScalarField[] {
+  return searchableFields(ct).filter((f) => SEARCHED_TEXT.has(f.type));
+}
+
+/** Whether `folded` (already folded by folio_lower) is long enough for the trigram index. */
+export const indexable = (folded: string): boolean => [...folded].length >= MIN_INDEXED_SEARCH;
+
+/** An FTS5 phrase matching `text` literally: everything inside double quotes is text, `"` doubled. */
+export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
+
+const id = (name: string) => sql.id(name).toString();
+
+/** The FTS table and its three triggers for `ct`, as CREATE statements (compared with what exists). */
+function sqliteObjects(ct: ContentType, fields: ScalarField[]): { name: string; sql: string }[] {
+  const t = ct.tableName;
+  const fts = id(SEARCH.ftsTable(t));
+  const columns = fields.map((_, i) => `c${i}`);
+  const values = (row: string) => [`${row}.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(${row}.${id(f.name)})`)].join(', ');
+  const insert = `INSERT INTO ${fts}(rowid, ${columns.join(', ')}) VALUES (${values('new')});`;
+  const remove = `DELETE FROM ${fts} WHERE rowid = old.${id(VERSION.id)};`;
+  const watched = [VERSION.id, ...fields.map((f) => f.name)].map(id).join(', ');
+  return [
+    {
+      name: SEARCH.ftsTable(t),
+      sql: `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns.join(', ')}, tokenize='trigram case_sensitive 1', content='', contentless_delete=1)`,
+    },
+    { name: SEARCH.trigger(t, 'insert'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'insert'))} AFTER INSERT ON ${id(t)} BEGIN ${insert} END` },
+    { name: SEARCH.trigger(t, 'update'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'update'))} AFTER UPDATE OF ${watched} ON ${id(t)} BEGIN ${remove} ${insert} END` },
+    { name: SEARCH.trigger(t, 'delete'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'delete'))} AFTER DELETE ON ${id(t)} BEGIN ${remove} END` },
+  ];
+}
+
+async function sqliteSteps(db: Database, registry: Registry): Promise<Step[]> {
+  // What exists under the prefix; the FTS shadow tables are FTS5's business and left out.
+  const rows = await db.all<{ type: string; name: string; sql: string | null }>(
+    sql`SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') AND substr(name, 1, ${SEARCH.prefix.length}) = ${SEARCH.prefix}`,
+  );
+  const existing = new Map(rows.filter((r) => r.type === 'trigger' || r.sql?.startsWith('CREATE VIRTUAL TABLE')).map((r) => [r.name, r]));
+  const steps: Step[] = [];
+  const drop = (name: string) => {
+    const found = existing.get(name);
+    if (found) steps.push({ description: `drop search ${found.type} ${name}`, sql: `DROP ${found.type === 'trigger' ? 'TRIGGER' : 'TABLE'} ${id(name)}` });
+    existing.delete(name);
+  };
+  const kept = new Set<string>();
+  for (const ct of registry.contentTypes) {
+    const fields = searchedTextFields(ct);
+    if (fields.length === 0) continue;
+    const objects = sqliteObjects(ct, fields);
+    for (const o of objects) kept.add(o.name);
+    if (objects.every((o) => existing.get(o.name)?.sql === o.sql)) continue;
+    // Triggers first: they write into the table.
+    for (const o of [...objects].reverse()) drop(o.name);
+    for (const o of objects) steps.push({ description: `create search ${o === objects[0] ? 'index' : 'trigger'} ${o.name}`, sql: o.sql });
+    const fts = id(SEARCH.ftsTable(ct.tableName));
+    const select = [id(VERSION.id), ...fields.map((f) => `folio_lower(${id(f.name)})`)].join(', ');
+    steps.push({
+      description: `fill search index ${SEARCH.ftsTable(ct.tableName)} (${fields.map((f) => f.name).join(', ')})`,
+      sql: `INSERT INTO ${fts}(rowid, ${fields.map((_, i) => `c${i}`).join(', ')}) SELECT ${select} FROM ${id(ct.tableName)}`,
+    });
+  }
+  // A type that is gone or has no searched text any more: its index would only cost writes.
+  for (const name of [...existing.keys()].filter((n) => existing.get(n)!.type === 'trigger' && !kept.has(n))) drop(name);
+  for (const name of [...existing.keys()].filter((n) => !kept.has(n))) drop(name);
+  return steps;
+}
+
+/** Whether this role may install pg_trgm: a superuser, or a trusted extension and CREATE on the database. */
+const CAN_INSTALL_TRGM = sql`SELECT 1 AS ok FROM pg_available_extension_versions v
+  WHERE v.name = 'pg_trgm'
+    AND v.version = (SELECT default_version FROM pg_available_extensions WHERE name = 'pg_trgm')
+    AND ((SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR (v.trusted AND has_database_privilege(current_database(), 'CREATE')))`;
+
+/** The note (and warning line) when pg_trgm cannot be had. */
+export const TRGM_MISSING = 'extension pg_trgm is not installed and this role may not install it: _q searches read every row (install it as a superuser: CREATE EXTENSION pg_trgm)';
+
+async function postgresSteps(db: Database, registry: Registry, existingIndexes: ReadonlySet<string>): Promise<Step[]> {
+  const missing: Step[] = [];
+  for (const ct of registry.contentTypes) {
+    for (const field of searchedTextFields(ct)) {
+      const name = SEARCH.trgmIndex(ct.tableName, field.name);
+      if (existingIndexes.has(name.toLowerCase())) continue;
+      const folded = db.dialect.lower(sql.id(field.name)).compile('numbered').text;
+      missing.push({ description: `create search index ${name}`, sql: `CREATE INDEX ${id(name)} ON ${id(ct.tableName)} USING gin ((${folded}) gin_trgm_ops)` });
+    }
+  }
+  if (missing.length === 0) return [];
+  if (await db.get(sql`SELECT 1 AS ok FROM pg_extension WHERE extname = 'pg_trgm'`)) return missing;
+  if (!(await db.get(CAN_INSTALL_TRGM))) {
+    console.error(`[folio] warning: ${TRGM_MISSING}`);
+    return [{ description: `warning: ${TRGM_MISSING}` }];
+  }
+  return [{ description: 'create extension pg_trgm', sql: 'CREATE EXTENSION IF NOT EXISTS pg_trgm' }, ...missing];
+}
+
+/** Schema-sync steps bringing the search indexes in line with the registry (after the tables' own steps). */
+export async function planSearchIndexes(db: Database, registry: Registry, existingIndexes: ReadonlySet<string>): Promise<Step[]> {
+  return db.dialect.name === 'sqlite' ? sqliteSteps(db, registry) : postgresSteps(db, registry, existingIndexes);
+}
