@@ -36,6 +36,8 @@ export interface Config {
   strictParams: boolean;
   /** User JWT lifetime, as `jose` reads it (`30d`, `12h`). */
   jwtExpiresIn: string;
+  /** Wait after a webhook's first failed attempt, doubled for each later one (6 attempts: about an hour at the default 2 min). */
+  webhookRetryBaseMs: number;
   /** Secrets the environment sets (FOLIO_API_TOKEN_SALT, FOLIO_JWT_SECRET); the others are generated once and kept. */
   secrets: { apiTokenSalt?: string; jwtSecret?: string };
 }
@@ -100,6 +102,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
     strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS'), true),
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
+    webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },
   };
 }

@@ -21,6 +21,9 @@ import { SqliteDatabase } from './db/sqlite';
 import { RateLimiter } from './db/store/rate-limits';
 import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
+import { Deliverer } from './events/deliverer';
+import { Events } from './events/log';
+import { Webhooks } from './events/webhooks';
 import { loadRegistry } from './registry/load';
 import type { Registry } from './registry/types';
 import { UploadService } from './upload/service';
@@ -42,6 +45,12 @@ export interface Instance {
   access: Access;
   /** The upload plugin's files: stored bytes and their rows. */
   uploads: UploadService;
+  /** Records events in the transactions of the writes that cause them (src/events/log.ts). */
+  events: Events;
+  /** Sends webhook deliveries in the background; a server starts it (http/app.ts), close() stops it. */
+  deliverer: Deliverer;
+  /** Webhook management (`folio webhook`). */
+  webhooks: Webhooks;
   /** Counts requests to /api/auth/* per client and path (shared by instances on one PostgreSQL). */
   authLimiter: RateLimiter;
   /** What the schema sync did at open (or would do, with `dryRun`). */
@@ -98,12 +107,16 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const users = new Users(db, registry.contentType(USER_UID));
     const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
     let uploads: UploadService | undefined;
+    const events = new Events(db, registry);
+    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
+    // Only a serving instance has started the deliverer; waking a stopped one does nothing.
+    events.onCommit = () => deliverer.wake();
     return {
       config,
       registry,
       db,
       secrets,
-      documents: new DocumentService(db, registry, locales),
+      documents: new DocumentService(db, registry, locales, events),
       locales,
       roles,
       tokens,
@@ -114,13 +127,20 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.
       get uploads() {
-        return (uploads ??= new UploadService({ db, registry, locales, config }));
+        return (uploads ??= new UploadService({ db, registry, locales, config, events }));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
       authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
       syncPlan,
       migrationsApplied,
-      close: () => db.close(),
+      events,
+      deliverer,
+      webhooks: new Webhooks(db),
+      // The deliverer first: its timers go and a send in flight is aborted before the database closes.
+      close: () => {
+        deliverer.stop();
+        db.close();
+      },
     };
   } catch (error) {
     db.close();

@@ -4,10 +4,15 @@
  */
 import type { ContentType, Registry } from '../registry/types';
 
-export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete' | DocumentActionName;
+
+/** The document actions of types with draft & publish (POST …/actions/publish|unpublish|discard-draft). */
+export type DocumentActionName = 'publish' | 'unpublish' | 'discardDraft';
+export const DOCUMENT_ACTIONS: readonly DocumentActionName[] = ['publish', 'unpublish', 'discardDraft'];
 
 export function contentActions(ct: ContentType): ContentAction[] {
-  return ct.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
+  const crud: ContentAction[] = ct.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
+  return ct.draftAndPublish ? [...crud, ...DOCUMENT_ACTIONS] : crud;
 }
 
 export const actionName = (ct: ContentType, action: ContentAction) => `${ct.uid}.${action}`;

@@ -16,6 +16,7 @@ import { permissionsCommand } from './permissions';
 import { serveCommand } from './serve';
 import { tokenCommand } from './token';
 import { roleCommand, userCommand } from './users';
+import { webhookCommand } from './webhook';
 
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
@@ -26,7 +27,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, webhookCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -22,6 +22,11 @@ const SYSTEM_TABLES = [
   SYSTEM.users,
   FILES_TABLE,
   MEDIA_LINKS.table,
+  // Webhooks with their outbox and delivery log: pending deliveries go on from the copy.
+  SYSTEM.webhooks,
+  SYSTEM.outbox,
+  SYSTEM.webhookDeliveries,
+  SYSTEM.webhookAttempts,
 ];
 
 const BATCH = 500;

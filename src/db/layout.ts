@@ -87,6 +87,14 @@ export const SYSTEM = {
   store: 'folio_store',
   /** Rate-limit windows several instances share (PostgreSQL only). */
   rateLimits: 'folio_rate_limits',
+  /** Events written in the transaction of the change that caused them (src/events/). */
+  outbox: 'folio_outbox',
+  /** Webhooks managed with `folio webhook`. */
+  webhooks: 'folio_webhooks',
+  /** One row per (event, webhook): what is still to send, and when. */
+  webhookDeliveries: 'folio_webhook_deliveries',
+  /** One row per attempt to send (`folio webhook deliveries`). */
+  webhookAttempts: 'folio_webhook_attempts',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -4,7 +4,11 @@
  *
  *  - create: the draft, then (unless `status: 'draft'`) a published copy of it;
  *  - update: writes the draft (or creates a new locale), then republishes unless draft;
- *  - delete: every version of the locale (or of all locales with '*').
+ *  - delete: every version of the locale (or of all locales with '*');
+ *  - publish, unpublish, discardDraft: ./actions.ts.
+ *
+ * Each write records Strapi's events (entry.create, .update, .delete, .publish) in its own
+ * transaction, through the EventLog that src/events/log.ts hands it.
  */
 import { createId } from '@paralleldrive/cuid2';
 import { ChangeCache } from '../db/cache';
@@ -14,6 +18,8 @@ import type { ScalarField } from '../registry/fields/field';
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import type { ReadQuery } from '../query/types';
+import type { EventLog, Events } from '../events/log';
+import { runAction, type ActionOptions } from './actions';
 import { writeOwnedParts, copyComponents } from './components';
 import { readModelInput, type ModelWrite } from './input';
 import { writeInverseLinks } from './inverse-links';
@@ -62,6 +68,7 @@ export class DocumentService {
     readonly db: Database,
     readonly registry: Registry,
     readonly locales: Locales,
+    readonly events: Events,
   ) {
     this.counts = new ChangeCache(db);
   }
@@ -114,14 +121,14 @@ export class DocumentService {
       await hashPasswords(this.registry, ct, input);
       inputs.push(input);
     }
-    return this.db.transaction(async (tx) => {
+    return this.events.transaction(async (tx, log) => {
       const ids = inputs.map(() => createId());
       await take(tx, mergeLocks(items.map((data, i) => writeLocks(this.registry, ct, ids[i]!, data, true))));
-      return this.createIn(tx, ct, ids, inputs, locale, defaultLocale, publish);
+      return this.createIn(tx, log, ct, ids, inputs, locale, defaultLocale, publish);
     }, LOCKED);
   }
 
-  private async createIn(tx: Queryable, ct: ContentType, ids: string[], inputs: ModelWrite[], locale: string, defaultLocale: string, publish: boolean) {
+  private async createIn(tx: Queryable, log: EventLog, ct: ContentType, ids: string[], inputs: ModelWrite[], locale: string, defaultLocale: string, publish: boolean) {
     // Every item's unique values in one call (see ./locks.ts: one call cannot deadlock another).
     if (publish) await tx.lock(inputs.flatMap((input) => this.uniqueValues(ct, input).map(([a, v]) => uniqueLock(ct, a, locale, v))));
     const context = this.context(ct, locale, defaultLocale);
@@ -131,6 +138,7 @@ export class DocumentService {
       if (publish) await this.assertUnique(tx, ct, key, inputs[i]!, undefined, false);
       await this.insertNew(tx, ct, key, inputs[i]!, publish, context);
       await this.writeInverse(tx, ct, key, inputs[i]!, publish, defaultLocale);
+      await this.recordWrite(log, ct, key, 'entry.create', publish);
       written.push({ ...key, status: publish ? 'published' : 'draft' });
     }
     return written;
@@ -150,15 +158,16 @@ export class DocumentService {
   async update(ct: ContentType, documentId: string, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written | null> {
     const locale = await this.writeLocale(ct, options.locale);
     const defaultLocale = await this.locales.defaultCode();
-    return this.db.transaction(async (tx) => {
+    return this.events.transaction(async (tx, log) => {
       const body = (await resolveRowIds(tx, this.registry, ct, [data]))[0]!;
       await take(tx, writeLocks(this.registry, ct, documentId, body));
-      return this.updateIn(tx, ct, documentId, body, locale, defaultLocale, options);
+      return this.updateIn(tx, log, ct, documentId, body, locale, defaultLocale, options);
     }, LOCKED);
   }
 
   private async updateIn(
     tx: Queryable,
+    log: EventLog,
     ct: ContentType,
     documentId: string,
     data: Record<string, unknown>,
@@ -194,6 +203,8 @@ export class DocumentService {
       await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published');
     }
     await this.writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
+    // A new locale is a create, as in Strapi.
+    await this.recordWrite(log, ct, key, rowId === undefined ? 'entry.create' : 'entry.update', publish);
     return { ...key, status: publish ? 'published' : 'draft' };
   }
 
@@ -226,6 +237,12 @@ export class DocumentService {
     if (componentFields.length) await copyComponents(tx, this.registry, ct, baseId, draftId, componentFields);
     if (mediaFields.length) await copyMedia(tx, ct, baseId, draftId, mediaFields);
     return { draftId, input };
+  }
+
+  /** Strapi's events for a write: create/update of the draft (the only version without D&P), then publish. */
+  private async recordWrite(log: EventLog, ct: ContentType, key: VersionKey, event: 'entry.create' | 'entry.update', publish: boolean) {
+    await log.entries(event, ct, key.documentId, key.locale, ct.draftAndPublish ? 'draft' : 'published');
+    if (ct.draftAndPublish && publish) await log.entries('entry.publish', ct, key.documentId, key.locale, 'published');
   }
 
   /** Relation writes on inverse sides change links owned by the other documents. */
@@ -270,9 +287,13 @@ export class DocumentService {
   /** Deletes every version in a locale ('*' = all locales); returns how many rows went. */
   async delete(ct: ContentType, documentId: string, options: { locale?: string } = {}): Promise<number> {
     const locale = ct.localized ? (options.locale === '*' ? undefined : (options.locale ?? (await this.locales.defaultCode()))) : undefined;
-    return this.db.transaction(async (tx) => {
+    return this.events.transaction(async (tx, log) => {
       await take(tx, deleteLocks(ct, documentId));
       const ids = await versionIds(tx, ct, documentId, locale);
+      // One entry.delete per version, read before it goes (as Strapi emits them).
+      for (const status of ct.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const)) {
+        await log.entries('entry.delete', ct, documentId, locale, status);
+      }
       await deleteVersions(tx, this.registry, ct, ids);
       const remaining = locale === undefined ? [] : await versionIds(tx, ct, documentId, undefined);
       // Links pointing at the deleted versions go too; the documents holding them stay.
@@ -289,19 +310,34 @@ export class DocumentService {
     const locale = await this.writeLocale(ct, options.locale);
     const defaultLocale = await this.locales.defaultCode();
     const publish = !ct.draftAndPublish || options.status !== 'draft';
-    return this.db.transaction(async (tx) => {
+    return this.events.transaction(async (tx, log) => {
       const data = (await resolveRowIds(tx, this.registry, ct, [given]))[0]!;
       const documentId = createId();
       // A single type's locks name the type, whichever documentId it turns out to have.
       await take(tx, writeLocks(this.registry, ct, documentId, data));
       const existing = await this.singleDocumentId(ct, tx);
       if (existing) {
-        const written = await this.updateIn(tx, ct, existing, data, locale, defaultLocale, options);
+        const written = await this.updateIn(tx, log, ct, existing, data, locale, defaultLocale, options);
         if (written) return written;
       }
       const input = readModelInput(this.registry, ct, data, { mode: publish ? 'published' : 'draft', creating: true });
       await hashPasswords(this.registry, ct, input);
-      return (await this.createIn(tx, ct, [documentId], [input], locale, defaultLocale, publish))[0]!;
+      return (await this.createIn(tx, log, ct, [documentId], [input], locale, defaultLocale, publish))[0]!;
     }, LOCKED);
+  }
+
+  /** Publishes the draft (./actions.ts); `documentId` undefined = the single type's document. Null: no such document or locale. */
+  publish(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
+    return runAction(this, ct, documentId, 'publish', options);
+  }
+
+  /** Removes the published version; the draft stays. */
+  unpublish(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
+    return runAction(this, ct, documentId, 'unpublish', options);
+  }
+
+  /** Resets the draft to the published version. */
+  discardDraft(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
+    return runAction(this, ct, documentId, 'discardDraft', options);
   }
 }

@@ -8,6 +8,7 @@ import { NotFoundError } from '../errors';
 import type { Instance } from '../instance';
 import { guard } from './guard';
 import { authRoutes } from './routes/auth';
+import { actionRoutes } from './routes/actions';
 import { contentRoutes } from './routes/content';
 import { rolesRoutes } from './routes/roles';
 import { systemRoutes } from './routes/system';
@@ -51,7 +52,9 @@ export function createApp(instance: Instance, options: { precompile?: boolean } 
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))
     .use(rolesRoutes(instance, allow));
-  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow));
+  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow)).use(actionRoutes(instance, ct, allow));
   app.use(uploadRoutes(instance, allow));
+  // A server delivers webhooks in the background (never on a request); instance.close() stops it.
+  instance.deliverer.start();
   return app;
 }

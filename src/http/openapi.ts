@@ -81,6 +81,19 @@ const queryParams = ['fields', 'filters', 'sort', 'pagination', 'populate', 'sta
   description: `Strapi REST ${name} parameter (qs bracket syntax)`,
 }));
 
+/** POST …/actions/publish|unpublish|discard-draft, on types with draft & publish (src/http/routes/actions.ts). */
+function actionPaths(ct: ContentType, base: string, one: Schema, errors: Schema, parameters: Schema[]): Schema {
+  if (!ct.draftAndPublish) return {};
+  const locale = { name: 'locale', in: 'query', required: false, schema: { type: 'string' }, description: 'A locale code, or * for every locale of the document' };
+  const described = { publish: 'Publishes the draft (answers the published version)', unpublish: 'Removes the published version; the draft stays', 'discard-draft': 'Resets the draft to the published version' };
+  return Object.fromEntries(
+    Object.entries(described).map(([segment, summary]) => [
+      `${base}/actions/${segment}`,
+      { post: { tags: [ct.displayName], summary, parameters: [...parameters, locale], responses: { '200': one, '404': { description: 'NotFoundError' }, ...errors } } },
+    ]),
+  );
+}
+
 function paths(ct: ContentType): Schema {
   const name = schemaName(ct);
   const tags = [ct.displayName];
@@ -98,6 +111,7 @@ function paths(ct: ContentType): Schema {
         put: { tags, parameters: queryParams, requestBody: body, responses: { '200': one, ...errors } },
         delete: { tags, responses: { '204': { description: 'Deleted' }, ...errors } },
       },
+      ...actionPaths(ct, `/api/${ct.singularName}`, one, errors, []),
     };
   }
   return {
@@ -110,6 +124,7 @@ function paths(ct: ContentType): Schema {
       put: { tags, parameters: [documentId, ...queryParams], requestBody: body, responses: { '200': one, '404': { description: 'NotFoundError' }, ...errors } },
       delete: { tags, parameters: [documentId], responses: { '204': { description: 'Deleted' }, ...errors } },
     },
+    ...actionPaths(ct, `/api/${ct.pluralName}/{documentId}`, one, errors, [documentId]),
   };
 }
 

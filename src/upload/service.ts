@@ -2,7 +2,8 @@
  * The upload plugin's work: store new files (and attach them to an entry), update their
  * metadata, replace their content, list, read and delete them. Bytes go to disk before
  * the database commits and are removed again if it does not, so a failed request leaves
- * neither a row nor a stray file.
+ * neither a row nor a stray file. Each change records its media event (media.create, .update,
+ * .delete) in its own transaction (src/events/log.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
@@ -10,6 +11,7 @@ import type { Database, Queryable } from '../db/database';
 import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from '../db/store/files';
 import type { Locales } from '../documents/locales';
 import { NotFoundError, ValidationError } from '../errors';
+import type { Events } from '../events/log';
 import type { QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
@@ -23,6 +25,7 @@ export interface UploadDeps {
   db: Database;
   registry: Registry;
   locales: Locales;
+  events: Events;
   config: { uploadsDir: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[] };
 }
 
@@ -88,12 +91,13 @@ export class UploadService {
           await this.storage.write(name, bytes);
         }
       }
-      return await this.db.transaction(async (tx) => {
+      return await this.deps.events.transaction(async (tx, log) => {
         const ids: number[] = [];
         for (const file of prepared) ids.push(await this.insert(tx, file));
         if (target) await attachFiles(tx, target, await targetRows(tx, target, defaultLocale), ids);
         const out: FileObject[] = [];
         for (const id of ids) out.push((await this.findOne(id, tx))!);
+        for (const file of out) await log.media('media.create', file);
         return out;
       });
     } catch (error) {
@@ -128,13 +132,17 @@ export class UploadService {
   async updateInfo(id: string, info: FileInfo): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    await updateFile(this.db, existing.id, {
-      name: info.name ?? (existing.name as string),
-      alternativeText: info.alternativeText ?? (existing.alternativeText as string | null),
-      caption: info.caption ?? (existing.caption as string | null),
-      updatedAt: new Date().toISOString(),
+    return this.deps.events.transaction(async (tx, log) => {
+      await updateFile(tx, existing.id, {
+        name: info.name ?? (existing.name as string),
+        alternativeText: info.alternativeText ?? (existing.alternativeText as string | null),
+        caption: info.caption ?? (existing.caption as string | null),
+        updatedAt: new Date().toISOString(),
+      });
+      const updated = (await this.findOne(id, tx))!;
+      await log.media('media.update', updated);
+      return updated;
     });
-    return (await this.findOne(id))!;
   }
 
   /**
@@ -166,7 +174,10 @@ export class UploadService {
       };
       if (prepared.alternativeText != null) set.alternativeText = prepared.alternativeText;
       if (prepared.caption != null) set.caption = prepared.caption;
-      await updateFile(this.db, existing.id, set);
+      await this.deps.events.transaction(async (tx, log) => {
+        await updateFile(tx, existing.id, set);
+        await log.media('media.update', (await this.findOne(id, tx))!);
+      });
       for (const [from, to] of staged) this.storage.rename(from, to);
       // Formats the old content had and the new one does not would otherwise linger.
       const kept = new Set(staged.map(([, to]) => to));
@@ -182,7 +193,8 @@ export class UploadService {
   async remove(id: string): Promise<FileObject | undefined> {
     const existing = await this.findOne(id);
     if (!existing) return undefined;
-    await this.db.transaction(async (tx) => {
+    await this.deps.events.transaction(async (tx, log) => {
+      await log.media('media.delete', existing);
       await deleteFile(tx, existing.id);
     });
     this.storage.remove(namesOnDisk(existing));

@@ -1,0 +1,91 @@
+/**
+ * `folio webhook create|list|delete|test|deliveries`: webhooks are managed here (there is
+ * no HTTP route for them). Secrets are stored as given and never printed; of the extra
+ * headers only the names are listed, as their values are often credentials.
+ */
+import { EVENT_NAMES } from '../events/names';
+import { subcommand, withInstance, UsageError, type Command } from './command';
+
+const usage = `Usage:
+  folio webhook create --name NAME --url URL --events entry.create,entry.update,… [--secret SECRET] [--header 'K: V']…
+  folio webhook list
+  folio webhook delete NAME
+  folio webhook test NAME
+  folio webhook deliveries NAME
+
+Events: ${EVENT_NAMES.join(', ')}.
+Each event is POSTed as JSON ({ event, createdAt, model, uid, entry }; media events carry
+{ event, createdAt, media }) with X-Folio-Event: <event> and, with --secret,
+X-Folio-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. A failed
+delivery is retried with exponential backoff (6 attempts, about an hour; env
+FOLIO_WEBHOOK_RETRY_BASE_MS sets the first wait). "folio serve" delivers them.
+deliveries prints one line per attempt: time, event, HTTP status or error, attempt number.`;
+
+function oneName(args: string[]): string {
+  if (args.length !== 1) throw new UsageError('Expected the webhook name');
+  return args[0]!;
+}
+
+export const webhookCommand: Command = {
+  name: 'webhook',
+  summary: 'create, list, test and delete webhooks; show their deliveries',
+  usage,
+  options: {
+    name: { type: 'string' },
+    url: { type: 'string' },
+    events: { type: 'string' },
+    secret: { type: 'string' },
+    header: { type: 'string', multiple: true },
+  },
+  async run({ values, positionals }) {
+    const [action, args] = subcommand(positionals, ['create', 'list', 'delete', 'test', 'deliveries']);
+    if (action === 'create') {
+      if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
+      if (!values.name) throw new UsageError('Missing --name');
+      if (!values.url) throw new UsageError('Missing --url');
+      if (!values.events) throw new UsageError('Missing --events');
+    } else if (['name', 'url', 'events', 'secret', 'header'].some((flag) => values[flag] !== undefined)) {
+      throw new UsageError(`--name, --url, --events, --secret and --header go with "create" only`);
+    }
+    return withInstance(values, async ({ webhooks }) => {
+      if (action === 'create') {
+        const hook = await webhooks.create({
+          name: values.name as string,
+          url: values.url as string,
+          events: (values.events as string).split(','),
+          secret: values.secret as string | undefined,
+          headers: (values.header as string[] | undefined) ?? [],
+        });
+        console.log(`created webhook "${hook.name}" → ${hook.url} (${hook.events.join(', ')})${hook.signed ? ', signed' : ''}`);
+        return 0;
+      }
+      if (action === 'list') {
+        if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
+        const list = await webhooks.list();
+        for (const w of list) {
+          const headers = w.headerNames.length ? `\theaders ${w.headerNames.join(',')}` : '';
+          console.log(`${w.name}\t${w.url}\t${w.events.join(',')}\t${w.signed ? 'signed' : 'unsigned'}${headers}`);
+        }
+        if (list.length === 0) console.log('no webhooks');
+        return 0;
+      }
+      const name = oneName(args);
+      if (action === 'delete') {
+        if (!(await webhooks.delete(name))) throw new Error(`No webhook named "${name}"`);
+        console.log(`deleted webhook "${name}"`);
+        return 0;
+      }
+      if (action === 'test') {
+        const result = await webhooks.test(name);
+        if (!result) throw new Error(`No webhook named "${name}"`);
+        console.log(result.status !== null ? `HTTP ${result.status} in ${result.durationMs} ms` : `error: ${result.error}`);
+        return result.ok ? 0 : 1;
+      }
+      const attempts = await webhooks.deliveries(name);
+      if (!attempts) throw new Error(`No webhook named "${name}"`);
+      for (const a of attempts) console.log(`${a.at}\t${a.event}\t${a.status !== null ? `HTTP ${a.status}` : `error: ${a.error}`}\tattempt ${a.attempt}`);
+      if (attempts.length === 0) console.log('no deliveries yet');
+      return 0;
+    });
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * Rows of the outbox (`folio_outbox`) and of the delivery queue (`folio_webhook_deliveries`).
+ * Appending runs inside the write transaction of the change; claiming runs in a short
+ * transaction of its own, so that of several instances sharing PostgreSQL exactly one takes
+ * each due delivery (`FOR UPDATE SKIP LOCKED`; SQLite has one writer at a time already).
+ */
+import type { Queryable } from '../database';
+import { SYSTEM } from '../layout';
+import { sql } from '../sql';
+import { encodeEvents } from './webhooks';
+
+const OUTBOX = sql.id(SYSTEM.outbox);
+const DELIVERIES = sql.id(SYSTEM.webhookDeliveries);
+const WEBHOOKS = sql.id(SYSTEM.webhooks);
+
+export interface OutboxEvent {
+  event: string;
+  uid: string;
+  body: string;
+  createdAt: string;
+}
+
+/** Appends an event and queues it for every webhook subscribed to it; returns its position. */
+export async function appendEvent(tx: Queryable, e: OutboxEvent, dueAt: number): Promise<number> {
+  const id = await tx.insert(sql`INSERT INTO ${OUTBOX} ("event", "uid", "body", "createdAt") VALUES (${e.event}, ${e.uid}, ${e.body}, ${e.createdAt})`);
+  await tx.run(sql`INSERT INTO ${DELIVERIES} ("webhookId", "outboxId", "state", "attempts", "dueAt", "createdAt", "updatedAt")
+    SELECT "id", ${id}, 'pending', 0, ${dueAt}, ${e.createdAt}, ${e.createdAt} FROM ${WEBHOOKS} WHERE "events" LIKE ${`%${encodeEvents([e.event])}%`}`);
+  return id;
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  id: number;
+  /** This attempt's number (1 for the first). */
+  attempts: number;
+  webhookId: number;
+  url: string;
+  secret: string | null;
+  headers: string;
+  event: string;
+  body: string;
+}
+
+/**
+ * Claims up to `limit` due deliveries: counts the attempt and moves `dueAt` to `leaseUntil`,
+ * so no one else takes them while they are in flight (and a process that dies mid-send
+ * leaves them due again once the lease lapses). Run it in its own transaction.
+ */
+export async function claimDue(tx: Queryable, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+  const skipLocked = tx.dialect.name === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql.empty;
+  const claimed = await tx.all<{ id: number }>(sql`UPDATE ${DELIVERIES} SET "attempts" = "attempts" + 1, "dueAt" = ${leaseUntil}
+    WHERE "id" IN (SELECT "id" FROM ${DELIVERIES} WHERE "state" = 'pending' AND "dueAt" <= ${now} ORDER BY "id" LIMIT ${limit}${skipLocked})
+    RETURNING "id"`);
+  if (claimed.length === 0) return [];
+  return tx.all<ClaimedDelivery>(sql`SELECT d."id", d."attempts", d."webhookId", w."url", w."secret", w."headers", o."event", o."body"
+    FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w."id" = d."webhookId" JOIN ${OUTBOX} o ON o."id" = d."outboxId"
+    WHERE d."id" IN (${sql.list(claimed.map((c) => c.id))}) ORDER BY d."id"`);
+}
+
+/** After an attempt: delivered, failed for good, or pending again at `dueAt`. */
+export async function settleDelivery(tx: Queryable, id: number, state: 'pending' | 'delivered' | 'failed', dueAt: number, now: string): Promise<void> {
+  await tx.run(sql`UPDATE ${DELIVERIES} SET "state" = ${state}, "dueAt" = ${dueAt}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+}
+
+/** When the next pending delivery is due (ms since the epoch), if any. */
+export async function nextDue(db: Queryable): Promise<number | undefined> {
+  const row = await db.get<{ due: number | string | null }>(sql`SELECT MIN("dueAt") AS "due" FROM ${DELIVERIES} WHERE "state" = 'pending'`);
+  return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
+}

@@ -1,0 +1,46 @@
+/**
+ * One webhook request: the JSON body, `X-Folio-Event`, with a secret `X-Folio-Signature`
+ * (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, the Stripe scheme: the
+ * timestamp inside the signed text lets receivers refuse replays), the webhook's own headers,
+ * and a timeout. It never throws: the outcome is a status or an error message.
+ */
+import { createHmac } from 'node:crypto';
+
+export interface SendTarget {
+  url: string;
+  secret: string | null;
+  headers: Record<string, string>;
+}
+
+export interface SendResult {
+  /** The HTTP status, or null when no response came (then `error` says why). */
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  ok: boolean;
+}
+
+export function signature(secret: string, body: string, unixSeconds: number): string {
+  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+export async function sendWebhook(target: SendTarget, event: string, body: string, options: { timeoutMs: number; signal?: AbortSignal; now?: () => number }): Promise<SendResult> {
+  const now = options.now ?? Date.now;
+  // The webhook's own headers first: the event and signature headers cannot be overridden.
+  const headers: Record<string, string> = { ...target.headers, 'content-type': 'application/json', 'x-folio-event': event };
+  if (target.secret) headers['x-folio-signature'] = signature(target.secret, body, Math.floor(now() / 1000));
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const response = await fetch(target.url, { method: 'POST', headers, body, signal });
+    // The answer's body is not needed; reading it frees the connection.
+    await response.arrayBuffer().catch(() => undefined);
+    return { status: response.status, error: null, durationMs: elapsed(), ok: response.status >= 200 && response.status < 300 };
+  } catch (error) {
+    const message = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+    return { status: null, error: message, durationMs: elapsed(), ok: false };
+  }
+}

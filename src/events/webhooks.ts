@@ -1,0 +1,125 @@
+/**
+ * Managing webhooks (what `folio webhook` calls): checked input, rows through
+ * db/store/webhooks.ts, the attempt log, and a test send outside the queue.
+ */
+import type { Database } from '../db/database';
+import { deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, type AttemptRow, type WebhookRow } from '../db/store/webhooks';
+import { ValidationError } from '../errors';
+import { unstorableText } from '../text';
+import { EVENT_NAMES, TEST_EVENT } from './names';
+import { sendWebhook, type SendResult } from './send';
+
+export interface WebhookInput {
+  name: string;
+  url: string;
+  events: string[];
+  secret?: string;
+  /** `Name: value` lines, as curl's -H takes them. */
+  headers?: string[];
+}
+
+/** A webhook as listed: never its secret, and only the names of its headers (their values may be credentials). */
+export interface WebhookSummary {
+  name: string;
+  url: string;
+  events: string[];
+  signed: boolean;
+  headerNames: string[];
+  createdAt: string;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the deliverer sets itself or that would break the request. */
+const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'transfer-encoding', 'x-folio-event', 'x-folio-signature']);
+
+function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    const name = at < 0 ? '' : line.slice(0, at).trim();
+    const value = at < 0 ? '' : line.slice(at + 1).trim();
+    if (!HEADER_NAME.test(name)) throw new ValidationError(`Invalid header "${line}" (expected 'Name: value')`);
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new ValidationError(`Header "${name}" is set by Folio and cannot be given`);
+    if (/[\r\n\0]/.test(value)) throw new ValidationError(`Header "${name}" has a line break or NUL in its value`);
+    headers[name] = value;
+  }
+  return headers;
+}
+
+function checkUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ValidationError(`Invalid URL "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`Webhook URLs must be http:// or https://, got "${raw}"`);
+  return url.toString();
+}
+
+export class Webhooks {
+  constructor(
+    private db: Database,
+    private timeoutMs = 10_000,
+  ) {}
+
+  async create(input: WebhookInput): Promise<WebhookSummary> {
+    const name = input.name.trim();
+    if (!name || unstorableText(name) || name.length > 200) throw new ValidationError('A webhook name is 1 to 200 characters of text');
+    const url = checkUrl(input.url);
+    const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
+    if (events.length === 0) throw new ValidationError(`Name at least one event (${EVENT_NAMES.join(', ')})`);
+    const unknown = events.filter((e) => !EVENT_NAMES.includes(e));
+    if (unknown.length) throw new ValidationError(`Unknown event "${unknown[0]}" (one of: ${EVENT_NAMES.join(', ')})`);
+    const secret = input.secret === undefined || input.secret === '' ? null : input.secret;
+    if (secret !== null && unstorableText(secret)) throw new ValidationError('The secret cannot hold NUL or lone surrogate characters');
+    const headers = parseHeaders(input.headers ?? []);
+    if (await findWebhook(this.db, name)) throw new ValidationError(`A webhook named "${name}" already exists`);
+    await insertWebhook(this.db, { name, url, events, secret, headers, now: new Date().toISOString() });
+    return (await this.get(name))!;
+  }
+
+  async list(): Promise<WebhookSummary[]> {
+    return (await listWebhooks(this.db)).map(summary);
+  }
+
+  async get(name: string): Promise<WebhookSummary | undefined> {
+    const row = await findWebhook(this.db, name);
+    return row && summary(row);
+  }
+
+  /** False when there is no such webhook. */
+  delete(name: string): Promise<boolean> {
+    return deleteWebhook(this.db, name);
+  }
+
+  /** Every attempt to reach the webhook, oldest first; undefined when there is no such webhook. */
+  async deliveries(name: string): Promise<AttemptRow[] | undefined> {
+    const row = await findWebhook(this.db, name);
+    return row && listAttempts(this.db, row.id);
+  }
+
+  /** Sends a `trigger-test` event now (as Strapi's trigger button does) and records the attempt. */
+  async test(name: string): Promise<SendResult | undefined> {
+    const row = await findWebhook(this.db, name);
+    if (!row) return undefined;
+    const createdAt = new Date().toISOString();
+    const body = JSON.stringify({ event: TEST_EVENT, createdAt });
+    const result = await sendWebhook(row, TEST_EVENT, body, { timeoutMs: this.timeoutMs });
+    await insertAttempt(this.db, {
+      webhookId: row.id,
+      deliveryId: null,
+      event: TEST_EVENT,
+      attempt: 1,
+      status: result.status,
+      error: result.error,
+      durationMs: result.durationMs,
+      at: createdAt,
+    });
+    return result;
+  }
+}
+
+function summary(row: WebhookRow): WebhookSummary {
+  return { name: row.name, url: row.url, events: row.events, signed: row.secret !== null, headerNames: Object.keys(row.headers), createdAt: row.createdAt };
+}
