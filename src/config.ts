@@ -3,6 +3,7 @@
  * reader of process.env: everything else takes its settings from the Config it is given.
  */
 import { resolve } from 'node:path';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 
 export interface Config {
   /** Database file, secrets and uploads live here (with SQLite). */
@@ -40,6 +41,10 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** Secrets the environment sets (FOLIO_API_TOKEN_SALT, FOLIO_JWT_SECRET); the others are generated once and kept. */
   secrets: { apiTokenSalt?: string; jwtSecret?: string };
+  /** `text` (default) or `json`: every log line one JSON object (FOLIO_LOG_FORMAT, `serve --log-format`). */
+  logFormat: LogFormat;
+  /** Lowest level written: debug, info (default: one line per request), warn, error (FOLIO_LOG_LEVEL). */
+  logLevel: LogLevel;
 }
 
 export interface ConfigInput {
@@ -49,6 +54,7 @@ export interface ConfigInput {
   uploads?: string;
   port?: string | number;
   host?: string;
+  logFormat?: string;
 }
 
 const env = (name: string) => (process.env[name] === '' ? undefined : process.env[name]);
@@ -78,6 +84,13 @@ function flag(name: string, raw: string | undefined, fallback: boolean): boolean
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback;
+  const value = raw.trim().toLowerCase() as T;
+  if (!allowed.includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return value;
+}
+
 export function resolveConfig(input: ConfigInput = {}): Config {
   const dataDir = resolve(input.data ?? env('FOLIO_DATA') ?? './data');
   return {
@@ -104,5 +117,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
     webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },
+    logFormat: oneOf('FOLIO_LOG_FORMAT', input.logFormat ?? env('FOLIO_LOG_FORMAT'), LOG_FORMATS, 'text'),
+    logLevel: oneOf('FOLIO_LOG_LEVEL', env('FOLIO_LOG_LEVEL'), LOG_LEVELS, 'info'),
   };
 }

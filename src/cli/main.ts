@@ -15,6 +15,7 @@ import { migrateCommand } from './migrate';
 import { permissionsCommand } from './permissions';
 import { serveCommand } from './serve';
 import { tokenCommand } from './token';
+import { VERSION } from './version';
 import { roleCommand, userCommand } from './users';
 import { webhookCommand } from './webhook';
 
@@ -34,6 +35,7 @@ function mainUsage(): string {
   return `Folio: a headless content API speaking the Strapi v5 REST dialect.
 
 Usage: folio <command> [options]
+       folio --version
 
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
@@ -47,6 +49,10 @@ const commandUsage = (command: Command) => `${command.usage}\n\n${COMMON_USAGE}`
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(VERSION);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(mainUsage());
     return name ? 0 : 2;

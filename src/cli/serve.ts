@@ -1,35 +1,127 @@
+import { relative } from 'node:path';
+import type { Config } from '../config';
 import { createApp } from '../http/app';
-import { openInstance } from '../instance';
+import { openInstance, type Instance } from '../instance';
+import { createLogger, type Logger } from '../log';
+import { SchemaError } from '../registry/types';
 import { configFrom, UsageError, type Command } from './command';
+import { VERSION } from './version';
+
+/** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
+const shellWord = (word: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** A database URL with its password hidden: the start-up screen is a log, and logs are shared. */
+function maskedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * `folio COMMAND… FLAGS` as this Folio was started, so it can be pasted as it is: the
+ * compiled binary by its path (Bun.main lives in its embedded file system), the source run
+ * as the README writes it; then the flags that chose this installation.
+ */
+function commandLine(command: string[], values: Record<string, unknown>): string {
+  const pathFromHere = (path: string) => {
+    const rel = relative(process.cwd(), path);
+    return !rel || rel.startsWith('..') ? path : rel.includes('/') ? rel : `./${rel}`;
+  };
+  const compiled = Bun.main.startsWith('/$bunfs/') || /^[A-Z]:[\\/]~BUN[\\/]/.test(Bun.main);
+  const words = [...(compiled ? [pathFromHere(process.execPath)] : ['npx', 'bun', pathFromHere(Bun.main)]), ...command];
+  for (const flag of ['data', 'content-types', 'database']) {
+    const value = values[flag];
+    if (typeof value === 'string') words.push(`--${flag}`, flag === 'database' ? maskedUrl(value) : value);
+  }
+  return words.map(shellWord).join(' ');
+}
+
+/** Routes of each content type, and what to run when no role may read anything yet. */
+async function startupScreen(instance: Instance, log: Logger, values: Record<string, unknown>) {
+  const json = log.format === 'json';
+  const { contentTypes } = instance.registry;
+  log.info(`Folio ${VERSION}: ${contentTypes.length} content type(s)`, json ? { version: VERSION } : undefined);
+  const width = Math.max(0, ...contentTypes.map((ct) => ct.uid.length));
+  for (const ct of contentTypes) {
+    const routes =
+      ct.kind === 'collectionType'
+        ? [`GET|POST /api/${ct.pluralName}`, `GET|PUT|DELETE /api/${ct.pluralName}/:documentId`]
+        : [`GET|PUT|DELETE /api/${ct.singularName}`];
+    if (json) log.info('content type', { uid: ct.uid, kind: ct.kind, routes });
+    else log.info(`  ${ct.uid.padEnd(width)}  ${routes.join('  ')}`);
+  }
+  // A new installation grants the public and authenticated roles only account actions.
+  const grants = await instance.roles.permissions();
+  if (grants.some((g) => g.action.startsWith('api::'))) return;
+  const first = contentTypes.find((ct) => ct.kind === 'collectionType') ?? contentTypes[0];
+  const actions = first ? (first.kind === 'collectionType' ? ['find', 'findOne'] : ['find']).map((a) => `${first.uid}.${a}`) : [];
+  const grant = commandLine(['permissions', 'grant', 'public', ...actions], values);
+  const token = commandLine(['token', 'create', '--name', 'dev', '--type', 'full-access'], values);
+  const message = 'No role grants any content action: every content route answers 403 until one does (or the caller sends an API token).';
+  // Information, not a warning (stdout): a new installation is meant to start this way.
+  if (json) {
+    log.info(message, { grant, tokenCreate: token });
+    return;
+  }
+  log.info(message);
+  log.info(`  Let anyone read ${first?.pluralName ?? 'a type'}:  ${grant}`);
+  log.info(`  Or create a token (send it as "Authorization: Bearer <key>"):  ${token}`);
+}
+
+/** Opens the installation, prints the start-up screen and listens; closes what it opened if that fails. */
+async function start(config: Config, log: Logger, values: Record<string, unknown>) {
+  const instance = await openInstance(config);
+  for (const warning of instance.registry.warnings) log.warn(`[folio] warning: ${warning}`);
+  const changes = instance.syncPlan.filter((s) => s.sql).length;
+  if (changes) log.info(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
+  try {
+    await startupScreen(instance, log, values);
+    // Routes compile on their first request (under 1 ms each); precompiling them all added
+    // ~27 ms to every cold start (bench: 70 → 43 ms median to the first /_health).
+    // Elysia asks Bun for SO_REUSEPORT by default, which let a second `folio serve` share a
+    // port already in use and split the traffic with the first, silently. Not here: fail.
+    const app = createApp(instance, { precompile: false, log }).listen({ port: config.port, hostname: config.host, reusePort: false });
+    return { app, instance };
+  } catch (error) {
+    instance.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE') throw new Error(`Port ${config.port} on ${config.host} is already in use`);
+    throw error;
+  }
+}
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the API server',
-  usage: `Usage: folio serve [--port 1337] [--host 127.0.0.1]
+  usage: `Usage: folio serve [--port 1337] [--host 127.0.0.1] [--log-format text|json]
 
-Starts the content API. Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 1048576).`,
-  options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+Starts the content API and logs one line per request (method, path without the query
+string, status, duration, bytes). Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 1048576),
+FOLIO_LOG_FORMAT (text or json: every line one JSON object), FOLIO_LOG_LEVEL (debug, info,
+warn, error; default info).`,
+  options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, 'log-format': { type: 'string' } },
   async run({ values, positionals }) {
     if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
-    const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined });
-    const instance = await openInstance(config);
-    for (const warning of instance.registry.warnings) console.error(`[folio] warning: ${warning}`);
-    const changes = instance.syncPlan.filter((s) => s.sql).length;
-    if (changes) console.log(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
-    // Routes compile on their first request (under 1 ms each); precompiling them all added
-    // ~27 ms to every cold start (bench: 70 → 43 ms median to the first /_health).
-    let app: ReturnType<typeof createApp>;
+    const logFormat = values['log-format'] as string | undefined;
+    if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new UsageError('--log-format must be text or json');
+    const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined, logFormat });
+    const log = createLogger({ level: config.logLevel, format: config.logFormat });
+    let started: Awaited<ReturnType<typeof start>>;
     try {
-      // Elysia asks Bun for SO_REUSEPORT by default, which let a second `folio serve` share a
-      // port already in use and split the traffic with the first, silently. Not here: fail.
-      app = createApp(instance, { precompile: false }).listen({ port: config.port, hostname: config.host, reusePort: false });
+      started = await start(config, log, values);
     } catch (error) {
-      instance.close();
-      if ((error as { code?: string }).code === 'EADDRINUSE') throw new Error(`Port ${config.port} on ${config.host} is already in use`);
-      throw error;
+      // With JSON logs, a failed start is a JSON line too (a collector would drop plain text);
+      // in text mode main.ts prints it as for every command.
+      if (log.format !== 'json') throw error;
+      log.error(error instanceof SchemaError ? `Invalid content type: ${error.message}` : (error as Error).message ?? String(error));
+      return 1;
     }
+    const { app, instance } = started;
     const url = `http://${config.host}:${app.server!.port}`;
-    console.log(`Folio listening on ${url}`);
+    log.info(`Folio listening on ${url}`, log.format === 'json' ? { url } : undefined);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

@@ -16,6 +16,9 @@ import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
+import { tagContentResponse } from './etag';
+import { requestIdOf, requestLog } from './request-log';
+import { createLogger, type Logger } from '../log';
 
 /**
  * Bun refuses a request whose head (request line and headers) exceeds 16 KiB with a bare 431
@@ -29,8 +32,13 @@ function raiseHeaderLimit() {
   if (http.maxHeaderSize < MAX_REQUEST_HEAD) (http as { maxHeaderSize: number }).maxHeaderSize = MAX_REQUEST_HEAD;
 }
 
-export function createApp(instance: Instance, options: { precompile?: boolean } = {}) {
+/**
+ * `log` gets a line per request (serve passes the configured logger); without one, as in
+ * tests that build the app directly, only unexpected errors are logged.
+ */
+export function createApp(instance: Instance, options: { precompile?: boolean; log?: Logger } = {}) {
   raiseHeaderLimit();
+  const log = options.log ?? createLogger({ level: 'warn', format: instance.config.logFormat });
   // Every route family authenticates and authorizes through this one guard.
   const allow = guard(instance);
   const app = new Elysia({
@@ -41,12 +49,16 @@ export function createApp(instance: Instance, options: { precompile?: boolean } 
       maxRequestBodySize: Math.max(instance.config.bodyLimit * 2, 16 * 1024 * 1024, instance.config.uploadLimit + 2 * MULTIPART_OVERHEAD),
     },
   })
-    .onError({ as: 'global' }, ({ code, error }) => {
+    // Elysia's hook around its whole fetch handler: every answer (404s, errors, answers given
+    // before routing) passes through it, which no lifecycle hook guarantees.
+    .wrap(requestLog(log))
+    .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') return fromError(new NotFoundError());
       if (code === 'PARSE') return errorResponse(400, 'ValidationError', 'Invalid request body');
       if (code === 'VALIDATION') return errorResponse(400, 'ValidationError', 'Invalid request');
-      return fromError(error);
+      return fromError(error, (e) => log.error('unexpected error', { requestId: requestIdOf(request), error: e }));
     })
+    .onAfterHandle({ as: 'global' }, ({ request, responseValue, set }) => tagContentResponse(request, responseValue, set.headers.vary))
     .use(securityHeaders(instance.config.corsOrigins))
     .use(systemRoutes(instance, allow))
     .use(authRoutes(instance, allow))

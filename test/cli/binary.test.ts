@@ -118,16 +118,6 @@ describe('the compiled binary', () => {
     expect(readdirSync(join(work, 'data'))).toContain('secrets.json');
   });
 
-  it('ignores a .env file in the working directory', () => {
-    const dir = tempDir('folio-bin-dotenv-');
-    writeFileSync(join(dir, '.env'), 'FOLIO_DATA=./from-dotenv\nFOLIO_CONTENT_TYPES=./nowhere\n');
-    expect(run(['init', './content-types'], dir).code).toBe(0);
-    const migrate = run(['migrate'], dir);
-    expect(migrate.code).toBe(0);
-    expect(existsSync(join(dir, 'data', 'folio.db'))).toBe(true);
-    expect(existsSync(join(dir, 'from-dotenv'))).toBe(false);
-  });
-
   it('exits 1 naming the file when a content type is broken', () => {
     const dir = tempDir('folio-bin-broken-');
     expect(run(['init', './content-types'], dir).code).toBe(0);

@@ -88,12 +88,12 @@ describe('permissions', () => {
     expect(cli(['permissions', 'list', 'authenticated'], { data }).stdout).not.toContain('api::');
   });
 
-  it('expands api::article.article.* to the five actions of the collection type', () => {
+  it('expands api::article.article.* to the eight actions of a collection type with draft & publish', () => {
     const data = tempDir();
     expect(cli(['permissions', 'grant', 'public', 'api::article.article.*'], { data }).code).toBe(0);
     const list = cli(['permissions', 'list', 'public'], { data });
     expect(contentOnly(list.stdout).sort()).toEqual(
-      ['create', 'delete', 'find', 'findOne', 'update'].map((a) => `public\tapi::article.article.${a}`),
+      ['create', 'delete', 'discardDraft', 'find', 'findOne', 'publish', 'unpublish', 'update'].map((a) => `public\tapi::article.article.${a}`),
     );
   });
 

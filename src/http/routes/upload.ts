@@ -13,6 +13,7 @@ import { declaredPartTypes } from '../../upload/multipart';
 import { parseFileInfo } from '../../upload/prepare';
 import { servedFileHeaders } from '../../upload/serve-headers';
 import { readJsonBody } from '../body';
+import { isNotModified, notModified } from '../etag';
 import type { Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
@@ -85,7 +86,7 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
    * Stored bytes with the type their extension names; `nosniff` so browsers never guess
    * otherwise, a sandboxing CSP, and anything but media as a download (serve-headers.ts).
    */
-  function serve(raw: string, head: boolean, set: { headers: Record<string, unknown> }) {
+  function serve(request: Request, raw: string, head: boolean, set: { headers: Record<string, unknown> }) {
     let name: string;
     try {
       // Route params arrive still percent-encoded; decoded `..%2F` is refused by the storage.
@@ -96,9 +97,14 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
     const path = service.storage.existing(name);
     if (!path) throw new NotFoundError();
     const file = Bun.file(path);
-    const headers = servedFileHeaders(name, file.type, file.size);
+    const headers = servedFileHeaders(name, file.type, file.size, file.lastModified);
     // The app-wide security headers are set on every response before routing; these replace them.
     Object.assign(set.headers, headers);
+    if (isNotModified(request.headers, headers.etag!, file.lastModified)) {
+      // Only the caching headers: a 304 has no body, so no Content-Length or Content-Type.
+      for (const name of ['content-length', 'content-type', 'content-disposition']) delete set.headers[name];
+      return notModified(headers);
+    }
     return new Response(head ? null : file, { headers });
   }
 
@@ -144,6 +150,6 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
       if (!file) throw fileNotFound();
       return json(file);
     })
-    .get('/uploads/*', ({ params, set }) => serve((params as { '*': string })['*'], false, set))
-    .head('/uploads/*', ({ params, set }) => serve((params as { '*': string })['*'], true, set));
+    .get('/uploads/*', ({ request, params, set }) => serve(request, (params as { '*': string })['*'], false, set))
+    .head('/uploads/*', ({ request, params, set }) => serve(request, (params as { '*': string })['*'], true, set));
 }
