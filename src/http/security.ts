@@ -18,7 +18,9 @@ function targetLength(url: string): number {
   return path < 0 ? 0 : url.length - path;
 }
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Strapi-Response-Format';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Strapi-Response-Format, If-None-Match, If-Modified-Since, X-Request-Id';
+/** Answer headers a browser script on an allowed origin may read (beyond the CORS-safelisted ones). */
+const EXPOSED_HEADERS = 'ETag, X-Request-Id, Retry-After';
 const ALLOWED_METHODS = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
 
 export function securityHeaders(corsOrigins: string[]) {
@@ -33,6 +35,7 @@ export function securityHeaders(corsOrigins: string[]) {
     const origin = request.headers.get('origin');
     if (allowed(origin)) {
       set.headers['access-control-allow-origin'] = any ? '*' : origin!;
+      set.headers['access-control-expose-headers'] = EXPOSED_HEADERS;
       if (!any) set.headers['vary'] = 'Origin';
     }
     // Checked before routing, with the headers above, so even a 404 path gets the envelope.
