@@ -221,7 +221,7 @@ describe('the roles API', () => {
     expect(one.body.role.permissions['plugin::users-permissions'].controllers.user.me.enabled).toBe(true);
     expect(one.body.role.permissions['api::article'].controllers.article.find.enabled).toBe(false);
     const perms = await server.call('GET', '/api/users-permissions/permissions', { headers: full() });
-    expect(Object.keys(perms.body.permissions['api::tag'].controllers.tag).sort()).toEqual(['create', 'delete', 'find', 'findOne', 'update']);
+    expect(Object.keys(perms.body.permissions['api::tag'].controllers.tag).sort()).toEqual(['create', 'delete', 'discardDraft', 'find', 'findOne', 'publish', 'unpublish', 'update']);
     expect(perms.body.permissions['api::global'].controllers.global).toHaveProperty('update');
   });
 
