@@ -33,7 +33,7 @@ export class Roles {
   private granted: ChangeCache<string, Set<string>>;
 
   constructor(private db: Database) {
-    this.granted = new ChangeCache(db);
+    this.granted = ChangeCache.settings(db);
   }
 
   async ensureDefaults(): Promise<void> {

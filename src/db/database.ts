@@ -72,6 +72,11 @@ export interface Database extends Queryable {
    * undefined when the engine cannot tell cheaply; small caches key on it.
    */
   changeMarker(): Promise<number | undefined>;
+  /**
+   * A number that changes whenever roles, grants, API tokens or locales change (by anyone:
+   * triggers keep it, migration 0005), or undefined when it cannot be read; settings caches key on it.
+   */
+  settingsVersion(): Promise<number | undefined>;
   /** Runs `fn` while holding a lock shared by every process using this database. */
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /**

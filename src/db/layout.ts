@@ -87,6 +87,8 @@ export const SYSTEM = {
   store: 'folio_store',
   /** Rate-limit windows several instances share (PostgreSQL only). */
   rateLimits: 'folio_rate_limits',
+  /** One row, rewritten by triggers on every settings write (migration 0005): what settings caches key on. */
+  settingsVersion: 'folio_settings_version',
   /** Events written in the transaction of the change that caused them (src/events/). */
   outbox: 'folio_outbox',
   /** Webhooks managed with `folio webhook`. */

@@ -14,6 +14,7 @@ import { ServiceUnavailableError } from '../errors';
 import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement, TransactionOptions } from './database';
 import { postgresDialect } from './dialect';
 import { Sql, sql as sqlTag } from './sql';
+import { readSettingsVersion } from './store/settings';
 
 // serialization_failure, deadlock_detected, unique_violation (two writers inserting one key).
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
@@ -240,6 +241,11 @@ export class PostgresDatabase extends PgQueryable implements Database {
   /** No cheap signal across instances: callers read settings afresh each time. */
   async changeMarker(): Promise<undefined> {
     return undefined;
+  }
+
+  /** One read of the version row (instances share no cheaper signal): still less than re-reading the settings. */
+  settingsVersion(): Promise<number | undefined> {
+    return readSettingsVersion(this);
   }
 
   async schema(): Promise<ExistingSchema> {

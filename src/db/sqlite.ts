@@ -10,6 +10,7 @@ import { Database as BunDatabase, type Statement } from 'bun:sqlite';
 import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement as SqlStatement, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
 import { Sql, sql } from './sql';
+import { readSettingsVersion } from './store/settings';
 
 const STATEMENT_CACHE_SIZE = 500;
 /** Asked before every cached read of settings: built once. */
@@ -146,6 +147,8 @@ export class SqliteDatabase implements Database {
   private writer: Connection;
   private reader: Connection;
   private writeLock = new Lock();
+  /** The settings version last read, and the data_version it was read at. */
+  private settings: { dataVersion: number; version: number | undefined } | undefined;
 
   constructor(readonly path: string) {
     this.writer = new Connection(openConnection(path), this.counter);
@@ -180,6 +183,19 @@ export class SqliteDatabase implements Database {
    */
   async changeMarker(): Promise<number> {
     return (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
+  }
+
+  /**
+   * No commit since the last read (data_version unchanged): the settings cannot have changed
+   * either, and one pragma answers. Otherwise one read of the version row. data_version is
+   * read first, so the version read after it is at least as new as what it is stored with.
+   */
+  async settingsVersion(): Promise<number | undefined> {
+    const dataVersion = await this.changeMarker();
+    if (this.settings?.dataVersion === dataVersion) return this.settings.version;
+    const version = await readSettingsVersion(this.reader);
+    this.settings = { dataVersion, version };
+    return version;
   }
 
   /** One file, and each step already runs in an IMMEDIATE transaction: nothing more to lock. */

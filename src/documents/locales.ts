@@ -17,7 +17,7 @@ export class Locales {
   private cache: ChangeCache<string, string | boolean>;
 
   constructor(private db: Database) {
-    this.cache = new ChangeCache(db);
+    this.cache = ChangeCache.settings(db);
   }
 
   async list(): Promise<Locale[]> {

@@ -53,9 +53,10 @@ export async function copyVersion(
   owned?: OwnedFields,
 ): Promise<number> {
   const id = await store.copyVersionRow(tx, ct, fromId, set);
-  await copyComponents(tx, registry, ct, fromId, id, owned?.components);
+  // The components' read also tells whether the row holds media links (false: nothing to copy).
+  const media = await copyComponents(tx, registry, ct, fromId, id, owned?.components);
   await copyOwnedLinks(tx, ct, fromId, id, registry, owned?.relations);
-  await copyMedia(tx, ct, fromId, id, owned?.media);
+  if (media !== false) await copyMedia(tx, ct, fromId, id, owned?.media);
   return id;
 }
 

@@ -10,6 +10,7 @@ import system from './0001_system';
 import upload from './0002_upload';
 import users from './0003_users';
 import tokenVersion from './0004_token_version';
+import settingsVersion from './0005_settings_version';
 import events from './0006_events';
 import relationTargets from './0007_relation_targets';
 
@@ -24,7 +25,7 @@ export const migrations: readonly Migration[] = [
   { name: '0002_upload', sql: upload },
   { name: '0003_users', sql: users },
   { name: '0004_token_version', sql: tokenVersion },
+  { name: '0005_settings_version', sql: settingsVersion },
   { name: '0006_events', sql: events },
-  // 0005 and 0006 are taken by work landing alongside (settings version, events).
   { name: '0007_relation_targets', sql: relationTargets },
 ];

@@ -18,6 +18,25 @@ export function columnFields(model: AnyModel, engine: Engine): ScalarField[] {
 /** The columns of some fields, as identifiers (a copy lists them on both sides). */
 export const columnsOf = (fields: readonly ScalarField[]): Sql[] => fields.map((f) => sql.id(f.name));
 
+/**
+ * `, "a", "b", …`: the columns of a model's stored fields after a leading comma (empty when it has
+ * none), as copies list them after the system columns. Built once per model and engine, so its
+ * text is rendered once. Keyed by the model object, not its uid: two installations in one
+ * process have their own models, and so their own lists, even for one uid.
+ */
+const columnTails = new WeakMap<AnyModel, Partial<Record<Engine, Sql>>>();
+
+export function columnTail(model: AnyModel, engine: Engine): Sql {
+  let byEngine = columnTails.get(model);
+  if (!byEngine) columnTails.set(model, (byEngine = {}));
+  let tail = byEngine[engine];
+  if (!tail) {
+    const columns = columnsOf(columnFields(model, engine));
+    byEngine[engine] = tail = columns.length ? sql`, ${sql.join(columns)}` : sql.empty;
+  }
+  return tail;
+}
+
 /** Column identifiers and stored values of JSON values by attribute name; names without a column are skipped. */
 export function columnValues(model: AnyModel, values: Record<string, unknown>): { columns: Sql[]; values: SqlValue[] } {
   const columns: Sql[] = [];

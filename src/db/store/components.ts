@@ -5,11 +5,13 @@
  */
 import type { Component } from '../../registry/types';
 import type { Queryable } from '../database';
-import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, tableOf } from '../layout';
+import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, MEDIA_LINKS, tableOf } from '../layout';
 import { sql, type Sql } from '../sql';
-import { columnFields, columnsOf, insertRow } from './columns';
+import { columnTail, insertRow } from './columns';
 
 const id = (name: string) => sql.id(name);
+/** The owner columns a copied row is written with, in order. */
+const OWNER_COLUMNS = sql.join([O.type, O.id, O.field, O.order].map(id));
 
 /** Where a component row sits: its owner row's type and id, the owner's field, the place in it. */
 export interface ComponentOwner {
@@ -37,33 +39,107 @@ export function insertComponent(tx: Queryable, component: Component, owner: Comp
 const ownedBy = (ownerType: string, field: string, ownerIds: number[]): Sql =>
   sql`${id(O.type)} = ${ownerType} AND ${id(O.field)} = ${field} AND ${id(O.id)} IN (${sql.list(ownerIds)})`;
 
-/** Ids of the rows of one component held by a field of some owner rows. */
-export async function componentIds(tx: Queryable, component: Component, ownerType: string, field: string, ownerIds: number[]): Promise<number[]> {
-  if (ownerIds.length === 0) return [];
-  const rows = await tx.all<Record<string, number>>(sql`SELECT ${id(ROW_ID)} FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, ownerIds)}`);
-  return rows.map((r) => r[ROW_ID]!);
+/** Which component table holds rows for which field of an owner (a dynamic zone has several). */
+export interface ComponentSource {
+  component: Component;
+  field: string;
 }
 
-/** Ids of the rows of one component held by a field of one owner row, in order. */
-export async function orderedComponentIds(tx: Queryable, component: Component, ownerType: string, ownerId: number, field: string): Promise<number[]> {
-  const rows = await tx.all<Record<string, number>>(
-    sql`SELECT ${id(ROW_ID)} FROM ${tableOf(component)} WHERE ${id(O.type)} = ${ownerType} AND ${id(O.id)} = ${ownerId} AND ${id(O.field)} = ${field} ORDER BY ${id(O.order)}`,
+/** Bound values per statement, well under both engines' limits (SQLite 32,766, PostgreSQL 65,535). */
+const PARAMETERS_PER_STATEMENT = 10_000;
+/** SQLite caps a compound SELECT at 500 terms. */
+const SOURCES_PER_STATEMENT = 100;
+
+type OwnedRow = { s: number; i: number; p: number; o: number };
+
+/** What the owner rows hold: component rows per source, and which rows hold media links. */
+export interface OwnedParts {
+  /** Ids of the component rows of each source, in owner and field order. */
+  rows: number[][];
+  /** Owner rows holding media links (asked with `ownerMedia`). */
+  ownerMedia: Set<number>;
+  /** Per source, its rows holding media links (asked for sources whose component has media fields). */
+  componentMedia: Set<number>[];
+}
+
+const MEDIA = sql.id(MEDIA_LINKS.table);
+
+/** `relatedType = … AND relatedId IN (…)`: the media links of some rows of one model. */
+const mediaOf = (relatedType: string, rowIds: Sql) => sql`${id(MEDIA_LINKS.relatedType)} = ${relatedType} AND ${id(MEDIA_LINKS.relatedId)} IN (${rowIds})`;
+
+/**
+ * The rows several component fields of some owner rows hold, in one statement (UNION ALL over
+ * the component tables) instead of one per table, and in the same statement which of the
+ * owners (`ownerMedia`) and which component rows (sources in `withMedia`) hold media links, so
+ * callers copy or delete only what exists. Many owners or terms are asked in chunks that keep
+ * the bound values within both engines' limits.
+ */
+export async function ownedParts(
+  tx: Queryable,
+  ownerType: string,
+  ownerIds: number[],
+  sources: readonly ComponentSource[],
+  media: { ownerMedia?: boolean; withMedia?: (source: ComponentSource) => boolean } = {},
+): Promise<OwnedParts> {
+  const n = sources.length;
+  // Terms by their index s: 0..n-1 component rows, n the owners' media links, n+1+k source k's media links.
+  const terms: { s: number; select: (owners: number[]) => Sql }[] = sources.map(({ component, field }, k) => ({
+    s: k,
+    select: (owners) =>
+      sql`SELECT ${sql.raw(String(k))} AS s, ${id(ROW_ID)} AS i, ${id(O.id)} AS p, ${id(O.order)} AS o FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, owners)}`,
+  }));
+  const link = (s: number, where: Sql) => sql`SELECT ${sql.raw(String(s))} AS s, ${id(MEDIA_LINKS.relatedId)} AS i, 0 AS p, 0 AS o FROM ${MEDIA} WHERE ${where}`;
+  if (media.ownerMedia) terms.push({ s: n, select: (owners) => link(n, mediaOf(ownerType, sql.list(owners))) });
+  sources.forEach((source, k) => {
+    if (!media.withMedia?.(source)) return;
+    const rowsOf = (owners: number[]) => sql`SELECT ${id(ROW_ID)} FROM ${tableOf(source.component)} WHERE ${ownedBy(ownerType, source.field, owners)}`;
+    terms.push({ s: n + 1 + k, select: (owners) => link(n + 1 + k, mediaOf(source.component.uid, rowsOf(owners))) });
+  });
+  const rows: OwnedRow[] = [];
+  const idsPerStatement = PARAMETERS_PER_STATEMENT / 2;
+  for (let first = 0; first < ownerIds.length; first += idsPerStatement) {
+    const owners = ownerIds.slice(first, first + idsPerStatement);
+    const perStatement = Math.max(1, Math.min(SOURCES_PER_STATEMENT, Math.floor(PARAMETERS_PER_STATEMENT / (owners.length + 3))));
+    for (let start = 0; start < terms.length; start += perStatement) {
+      const selects = terms.slice(start, start + perStatement).map((term) => term.select(owners));
+      for (const row of await tx.all<OwnedRow>(sql.join(selects, ' UNION ALL '))) rows.push(row);
+    }
+  }
+  // Ordered here, not by the statement: an ORDER BY over a compound SELECT costs SQLite a
+  // temporary b-tree per term, ten times the read itself.
+  rows.sort((a, b) => Number(a.s) - Number(b.s) || Number(a.p) - Number(b.p) || Number(a.o) - Number(b.o));
+  const parts: OwnedParts = { rows: sources.map(() => []), ownerMedia: new Set(), componentMedia: sources.map(() => new Set()) };
+  for (const row of rows) {
+    const s = Number(row.s);
+    if (s < n) parts.rows[s]!.push(Number(row.i));
+    else if (s === n) parts.ownerMedia.add(Number(row.i));
+    else parts.componentMedia[s - n - 1]!.add(Number(row.i));
+  }
+  return parts;
+}
+
+/** Deletes component rows by id (their own columns only). */
+export async function deleteComponentRows(tx: Queryable, component: Component, rowIds: number[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await tx.run(sql`DELETE FROM ${tableOf(component)} WHERE ${id(ROW_ID)} IN (${sql.list(rowIds)})`);
+}
+
+/**
+ * Copies every row of one component a field of one owner holds to another owner, in one
+ * statement (same places, kept in `__order`, which readers sort by): for components that own
+ * nothing else, so no new id is needed.
+ */
+export async function copyComponentRows(tx: Queryable, component: Component, ownerType: string, field: string, fromId: number, toOwnerId: number): Promise<void> {
+  const columns = columnTail(component, tx.dialect.name);
+  await tx.run(
+    sql`INSERT INTO ${tableOf(component)} (${OWNER_COLUMNS}${columns}) SELECT ${id(O.type)}, ${toOwnerId}, ${id(O.field)}, ${id(O.order)}${columns} FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, [fromId])}`,
   );
-  return rows.map((r) => r[ROW_ID]!);
-}
-
-/** Deletes the rows of one component held by a field of some owner rows (their own columns only). */
-export async function deleteComponents(tx: Queryable, component: Component, ownerType: string, field: string, ownerIds: number[]): Promise<void> {
-  if (ownerIds.length === 0) return;
-  await tx.run(sql`DELETE FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, ownerIds)}`);
 }
 
 /** Copies one component row's own columns to a new row of another owner (same type, field and place). */
 export function copyComponentRow(tx: Queryable, component: Component, rowId: number, toOwnerId: number): Promise<number> {
-  const columns = columnsOf(columnFields(component, tx.dialect.name));
-  const target = [id(O.type), id(O.id), id(O.field), id(O.order), ...columns];
-  const source = [id(O.type), sql`${toOwnerId}`, id(O.field), id(O.order), ...columns];
+  const columns = columnTail(component, tx.dialect.name);
   return tx.insert(
-    sql`INSERT INTO ${tableOf(component)} (${sql.join(target)}) SELECT ${sql.join(source)} FROM ${tableOf(component)} WHERE ${id(ROW_ID)} = ${rowId}`,
+    sql`INSERT INTO ${tableOf(component)} (${OWNER_COLUMNS}${columns}) SELECT ${id(O.type)}, ${toOwnerId}, ${id(O.field)}, ${id(O.order)}${columns} FROM ${tableOf(component)} WHERE ${id(ROW_ID)} = ${rowId}`,
   );
 }

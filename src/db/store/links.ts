@@ -36,11 +36,15 @@ const pointsAt = (target: LinkTarget, alias?: string): Sql => {
   return sql`${col(L.targetDocumentId)} = ${target.documentId} AND ${col(L.targetLocale)} = ${target.locale}`;
 };
 
+// Column lists every call spells the same: built once, so their text is rendered once.
+const FROM_COLUMNS = sql.join([L.id, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position].map(id));
+const INSERT_COLUMNS = sql.join([L.sourceId, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id));
+const COPIED_COLUMNS = sql.join([L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id));
+
 /** The links of one source row, in list order. */
 export async function linksFrom(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<StoredLink[]> {
-  const columns = [L.id, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position].map(id);
   const rows = await tx.all<Record<string, string | number>>(
-    sql`SELECT ${sql.join(columns)} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId} ORDER BY ${id(L.position)}`,
+    sql`SELECT ${FROM_COLUMNS} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId} ORDER BY ${id(L.position)}`,
   );
   return rows.map((r) => ({
     id: r[L.id] as number,
@@ -53,9 +57,8 @@ export async function linksFrom(tx: Queryable, attribute: RelationAttribute, row
 
 /** Inserts a link; returns its id. */
 export function insertLink(tx: Queryable, attribute: RelationAttribute, rowId: number, key: LinkKey, rank: string, inverseRank: string): Promise<number> {
-  const columns = [L.sourceId, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id);
   return tx.insert(
-    sql`INSERT INTO ${linkTableOf(attribute)} (${sql.join(columns)}) VALUES (${sql.list([rowId, key.documentId, key.locale, key.status, rank, inverseRank])})`,
+    sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES (${sql.list([rowId, key.documentId, key.locale, key.status, rank, inverseRank])})`,
   );
 }
 
@@ -111,9 +114,8 @@ export async function unlinkOtherDocuments(tx: Queryable, owner: AnyModel, attri
 
 /** Copies every link of one source row to another (same targets, same places in both lists). */
 export async function copyLinks(tx: Queryable, attribute: RelationAttribute, fromId: number, toId: number): Promise<void> {
-  const columns = sql.join([L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id));
   await tx.run(
-    sql`INSERT INTO ${linkTableOf(attribute)} (${id(L.sourceId)}, ${columns}) SELECT ${toId}, ${columns} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${fromId}`,
+    sql`INSERT INTO ${linkTableOf(attribute)} (${id(L.sourceId)}, ${COPIED_COLUMNS}) SELECT ${toId}, ${COPIED_COLUMNS} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${fromId}`,
   );
 }
 

@@ -10,6 +10,8 @@ import { sql, type Sql } from '../sql';
 
 const id = (name: string) => sql.id(name);
 const LINKS = sql.id(M.table);
+/** Built once: its text is rendered once. */
+const ALL_COLUMNS = sql.join([M.fileId, M.relatedType, M.relatedId, M.field, M.position].map(id));
 // Two columns of the upload plugin's file rows (typed by layout's list, so a rename fails to compile).
 const FILE_ID = 'id' satisfies FileColumn;
 const FILE_MIME = 'mime' satisfies FileColumn;
@@ -29,18 +31,15 @@ const inFields = (fields: string[] | undefined): Sql => (fields ? sql` AND ${id(
 export async function replaceMediaLinks(tx: Queryable, relatedType: string, rowId: number, field: string, fileIds: number[]): Promise<void> {
   await tx.run(sql`DELETE FROM ${LINKS} WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} = ${rowId} AND ${id(M.field)} = ${field}`);
   if (fileIds.length === 0) return;
-  const columns = sql.join([M.fileId, M.relatedType, M.relatedId, M.field, M.position].map(id));
   const rows = fileIds.map((fileId, position) => sql`(${sql.list([fileId, relatedType, rowId, field, position])})`);
-  await tx.run(sql`INSERT INTO ${LINKS} (${columns}) VALUES ${sql.join(rows)}`);
+  await tx.run(sql`INSERT INTO ${LINKS} (${ALL_COLUMNS}) VALUES ${sql.join(rows)}`);
 }
 
 /** Copies the media links of one row to another; `fields` limits which (an empty list copies nothing). */
 export async function copyMediaLinks(tx: Queryable, relatedType: string, fromId: number, toId: number, fields?: string[]): Promise<void> {
   if (fields && fields.length === 0) return;
-  const columns = [M.fileId, M.relatedType, M.relatedId, M.field, M.position].map(id);
-  const values = [id(M.fileId), id(M.relatedType), sql`${toId}`, id(M.field), id(M.position)];
   await tx.run(
-    sql`INSERT INTO ${LINKS} (${sql.join(columns)}) SELECT ${sql.join(values)} FROM ${LINKS} WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} = ${fromId}${inFields(fields)}`,
+    sql`INSERT INTO ${LINKS} (${ALL_COLUMNS}) SELECT ${id(M.fileId)}, ${id(M.relatedType)}, ${toId}, ${id(M.field)}, ${id(M.position)} FROM ${LINKS} WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} = ${fromId}${inFields(fields)}`,
   );
 }
 

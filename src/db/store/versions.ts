@@ -9,7 +9,7 @@ import type { ContentType } from '../../registry/types';
 import type { Queryable, SqlValue } from '../database';
 import { tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
-import { columnFields, columnsOf, columnValues, insertRow, scalarValues } from './columns';
+import { columnsOf, columnTail, columnValues, insertRow, scalarValues } from './columns';
 
 export type VersionStatus = 'draft' | 'published';
 
@@ -21,9 +21,20 @@ export interface VersionTimes {
 }
 
 const id = (name: string) => sql.id(name);
+/** The system columns a copied row is written with, in order. */
+const SYSTEM_COLUMNS = sql.join([V.documentId, V.locale, V.createdAt, V.updatedAt, V.publishedAt].map(id));
 
 /** The condition selecting the versions of one status (a draft has no publication time). */
 export const statusIs = (status: VersionStatus): Sql => sql`${id(V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL`;
+
+/**
+ * The same condition written as the expression of the version key's unique index
+ * (`(publishedAt IS NULL)`, db/schema-sync.ts): with documentId and locale it pins the index
+ * to one row whatever the planner's statistics say. Written `publishedAt IS NULL`, SQLite
+ * without fresh statistics (a table that grew since the last ANALYZE) may pick the
+ * (locale, publishedAt) list index instead and scan every version of the locale.
+ */
+const versionKeyStatus = (status: VersionStatus): Sql => sql`(${id(V.publishedAt)} IS NULL) = ${sql.raw(status === 'draft' ? 'TRUE' : 'FALSE')}`;
 
 /** Inserts a version row with its attribute values (JSON form); returns its id. */
 export function insertVersion(
@@ -60,7 +71,7 @@ export async function versionIds(
   const where = sql.and([
     sql`${id(V.documentId)} = ${documentId}`,
     locale === undefined ? sql.empty : sql`${id(V.locale)} = ${locale}`,
-    status && ct.draftAndPublish ? statusIs(status) : sql.empty,
+    status && ct.draftAndPublish ? versionKeyStatus(status) : sql.empty,
   ]);
   const order = ordered ? sql` ORDER BY ${id(V.id)}` : sql.empty;
   const rows = await tx.all<Record<string, number>>(sql`SELECT ${id(V.id)} FROM ${tableOf(ct)} WHERE ${where}${order}`);
@@ -114,19 +125,10 @@ export interface VersionCopy {
 
 /** Copies a version row's own columns into a new row; returns its id. */
 export function copyVersionRow(tx: Queryable, ct: ContentType, fromId: number, set: VersionCopy): Promise<number> {
-  const columns = columnsOf(columnFields(ct, tx.dialect.name));
+  const columns = columnTail(ct, tx.dialect.name);
   const keep = (name: string, value: string | undefined) => (value === undefined ? id(name) : sql`${value}`);
-  const system = [V.documentId, V.locale, V.createdAt, V.updatedAt, V.publishedAt].map(id);
-  const values = [
-    id(V.documentId),
-    keep(V.locale, set.locale),
-    keep(V.createdAt, set.createdAt),
-    keep(V.updatedAt, set.updatedAt),
-    sql`${set.publishedAt}`,
-  ];
-  return tx.insert(
-    sql`INSERT INTO ${tableOf(ct)} (${sql.join([...system, ...columns])}) SELECT ${sql.join([...values, ...columns])} FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${fromId}`,
-  );
+  const values = sql`${id(V.documentId)}, ${keep(V.locale, set.locale)}, ${keep(V.createdAt, set.createdAt)}, ${keep(V.updatedAt, set.updatedAt)}, ${set.publishedAt}`;
+  return tx.insert(sql`INSERT INTO ${tableOf(ct)} (${SYSTEM_COLUMNS}${columns}) SELECT ${values}${columns} FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${fromId}`);
 }
 
 /** Copies the values of some fields from one version row to others. */
