@@ -2,6 +2,7 @@
  * Routes that are not content types: locales, health, the OpenAPI document.
  */
 import { Elysia } from 'elysia';
+import { ping } from '../../db/store/health';
 import { ServiceUnavailableError } from '../../errors';
 import type { Instance } from '../../instance';
 import type { Guard } from '../guard';
@@ -22,7 +23,7 @@ async function databaseAnswers(instance: Instance): Promise<void> {
     timer = setTimeout(() => reject(new Error('the database did not answer in time')), HEALTH_TIMEOUT_MS);
   });
   try {
-    await Promise.race([instance.db.get('SELECT 1 AS ok'), late]);
+    await Promise.race([ping(instance.db), late]);
   } finally {
     clearTimeout(timer);
   }
