@@ -190,24 +190,31 @@ function toAttributes(
   const out: Record<string, Attribute> = {};
   for (const [name, value] of Object.entries(raw)) {
     const a = value as Json;
-    if (a.type === 'relation' && MORPH_KINDS.includes(a.relation as string)) {
-      // Polymorphic links (each naming a type and a document) are not stored yet: the type starts without it.
-      context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: `${a.relation}${a.target ? ` ${a.target}` : ''}` });
-      context.warnings.push(`${model.file} (attribute "${name}"): polymorphic relation ${a.relation} is ignored: ` +
-        'Folio does not store it yet, accepts no value for it and never returns it');
-      continue;
-    }
-    if (a.type === 'relation' && IGNORED_TARGETS.has(a.target as string)) {
-      // As Strapi's content API never populates admin users, and until links to users, roles
-      // and files exist: the relation is left out of the model, so nothing stores, accepts or shows it.
-      context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: a.target as string });
-      context.warnings.push(`${model.file} (attribute "${name}"): relation to ${a.target} is ignored: ` +
-        'Folio does not store it, accepts no value for it and never returns it');
+    const ignored = ignoredRelation(a);
+    if (ignored) {
+      // Left out of the model, so nothing stores, accepts or shows it.
+      context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: ignored.target });
+      context.warnings.push(`${model.file} (attribute "${name}"): ${ignored.what} is ignored: ` +
+        `Folio does not store it${ignored.yet ? ' yet' : ''}, accepts no value for it and never returns it`);
       continue;
     }
     out[name] = toAttribute(name, a, model.tableName, modelLocalized);
   }
   return out;
+}
+
+/**
+ * A relation Folio starts without: a polymorphic one (links naming a type and a document are not
+ * stored yet) or one to a type it does not hold (IGNORED_TARGETS; Strapi's content API never
+ * populates admin users either).
+ */
+function ignoredRelation(a: Json): { target: string; what: string; yet: boolean } | undefined {
+  if (a.type !== 'relation') return undefined;
+  if (MORPH_KINDS.includes(a.relation as string)) {
+    return { target: `${a.relation}${a.target ? ` ${a.target}` : ''}`, what: `polymorphic relation ${a.relation}`, yet: true };
+  }
+  if (IGNORED_TARGETS.has(a.target as string)) return { target: a.target as string, what: `relation to ${a.target}`, yet: false };
+  return undefined;
 }
 
 function toAttribute(name: string, a: Json, tableName: string, modelLocalized: boolean): Attribute {
