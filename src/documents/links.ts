@@ -254,7 +254,8 @@ export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: num
 
 /** Removes every link pointing at a document (in one locale, or in all when no locale is given). */
 export async function deleteLinksTo(tx: Queryable, registry: Registry, target: ContentType, documentId: string, locale?: string) {
-  for (const model of [...registry.contentTypes, ...registry.components]) {
+  // Users own links too (relations from the project's user extension).
+  for (const model of [...registry.contentTypes, ...registry.systemTypes, ...registry.components]) {
     for (const attribute of Object.values(model.attributes)) {
       if (attribute.kind !== 'relation' || !attribute.owner || attribute.target !== target.uid) continue;
       await store.deleteLinksTo(tx, attribute, documentId, locale);

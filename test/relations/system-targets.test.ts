@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { resolve } from 'node:path';
 import { strapi } from '@strapi/client';
 import qs from 'qs';
+import { sql } from '../../src/db/sql';
 import { loadRegistry } from '../../src/registry/load.ts';
 import { startServer, type TestServer } from '../helpers/server';
 import { makeImage, upload } from '../upload/helpers';
@@ -136,6 +137,15 @@ describe('serving relations to users, roles and upload files', () => {
     const read = await get(`/api/products/${made.body.data.documentId}`, { populate: { fans: { fields: ['username'], sort: 'username:desc' } } });
     expect(read.body.data.fans.map((u: { username: string }) => u.username)).toEqual(['bob', 'ann']);
     expect((await get('/api/products', { filters: { fans: { username: 'ann' } } })).body.data.map((p: { name: string }) => p.name)).toEqual(['Rug']);
+  });
+
+  it('drops the links users hold to a product when the product is deleted', async () => {
+    const made = await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Stool', fans: [ann.id] } } });
+    const documentId = made.body.data.documentId;
+    const links = () => server.instance.db.all(sql`SELECT * FROM ${sql.id('up_users_favorites_lnk')} WHERE ${sql.id('targetDocumentId')} = ${documentId}`);
+    expect(await links()).toHaveLength(1);
+    expect((await server.call('DELETE', `/api/products/${documentId}`, { headers: asAdmin() })).status).toBe(204);
+    expect(await links()).toEqual([]);
   });
 
   it('shows and writes the extension attributes on /api/users, checked like any attribute', async () => {
