@@ -10,6 +10,7 @@ import { parseReadQuery } from '../../src/query/parse';
 import { REQUEST_LIMITS } from '../../src/query/limits';
 import { startServer, type TestServer } from '../helpers/server';
 import { seedExampleData } from './example-data';
+import { mentorChain, widePopulate } from '../helpers/populate-shapes';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -126,30 +127,18 @@ describe('filters', () => {
 });
 
 describe('populate', () => {
-  /** author → mentor × n: n + 1 levels. */
-  const chain = (n: number): object => {
-    let node: object = { populate: '*' };
-    for (let i = 0; i < n; i++) node = { populate: { mentor: node } };
-    return { author: node };
-  };
-  /** `levels` levels of related articles, 10 attributes each, and author's 3 relations on the first `authors` levels. */
-  const wide = (levels: number, authors: number, level = 1): object => ({
-    cover: true, gallery: true, category: true, tags: true, seo: true, links: true, blocks: true, localizations: true,
-    author: level <= authors ? { populate: { avatar: true, articles: true, mentor: true } } : true,
-    related: level < levels ? { populate: wide(levels, authors, level + 1) } : true,
-  });
 
   it('answers populate nested 8 levels deep and refuses 9, naming the path', async () => {
-    const ok = await get({ populate: chain(6) });
+    const ok = await get({ populate: mentorChain(6) });
     expect(ok.status).toBe(200);
     expect(ok.body.data[0].author.mentor).toBeDefined();
-    const response = await get({ populate: chain(7) });
+    const response = await get({ populate: mentorChain(7) });
     expect(response.body).toEqual(refused('populate', 'populate may nest at most 8 levels deep', 8, { path: `author.${Array(7).fill('mentor').join('.')}.avatar` }));
   });
   it('answers 98 populated relations, components and media, and refuses 101', async () => {
-    const ok = await get({ populate: wide(8, 6) });
+    const ok = await get({ populate: widePopulate(8, 6) });
     expect(ok.status).toBe(200);
-    const response = await get({ populate: wide(8, 7) });
+    const response = await get({ populate: widePopulate(8, 7) });
     expect(response.body).toEqual(refused('populate', 'at most 100 relations, components and media may be populated in one request', 100));
   });
   it('refuses a populate whose shared targets would repeat past 10,000 entries, and answers a smaller page of it', async () => {

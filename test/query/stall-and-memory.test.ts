@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import qs from 'qs';
 import { EXAMPLE_CONTENT_TYPES, startServer, type TestServer } from '../helpers/server';
 import { seedExampleData } from './example-data';
+import { mentorChain, widePopulate } from '../helpers/populate-shapes';
 
 const CPU_BUDGET_MS = 100;
 /** Bun refuses a request line past 16 KiB; the long shapes stay just under it. */
@@ -59,17 +60,6 @@ async function cpuOf(query: string): Promise<{ status: number; cpuMs: number; wa
 const F = ['name', 'email', 'bio', 'birthday', 'id', 'documentId', 'createdAt', 'updatedAt'];
 const OWN = ['title', 'slug', 'summary', 'kind', 'views', 'rating', 'featured', 'publishDate', 'id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
 const mentorPath = (hops: number, field: string) => ['author', ...Array(hops - 1).fill('mentor'), field].join('.');
-/** author → mentor × n → *: n + 2 levels. */
-const chain = (mentors: number): object => {
-  let node: object = { populate: '*' };
-  for (let i = 0; i < mentors; i++) node = { populate: { mentor: node } };
-  return { author: node };
-};
-const wide = (levels: number, authors: number, level = 1): object => ({
-  cover: true, gallery: true, category: true, tags: true, seo: true, links: true, blocks: true, localizations: true,
-  author: level <= authors ? { populate: { avatar: true, articles: true, mentor: true } } : true,
-  related: level < levels ? { populate: wide(levels, authors, level + 1) } : true,
-});
 const multiplied = { author: { populate: { articles: { populate: { author: { populate: { articles: true } } } } } } };
 const mentorFilter = (hops: number): object => {
   let node: object = { name: 'Author 4' };
@@ -84,9 +74,9 @@ const SHAPES: [string, string, number][] = [
   ['a 500-key sort over every sortable field', `sort=${Array.from({ length: 500 }, (_, i) => [...OWN, ...F.map((f) => `author.${f}`)][i % 22]).join(',')}`, 400],
   ['the costliest sort within the limits (5 keys through 4 relations each)', `sort=${F.slice(0, 5).map((f) => mentorPath(4, f)).join(',')}`, 200],
   ['20 sort keys through one relation each', `sort=${[...F.map((f) => `author.${f}`), 'category.name', 'category.slug', 'category.id', 'category.documentId', 'category.createdAt', 'category.updatedAt', 'category.publishedAt', 'category.locale', 'seo.metaTitle', 'seo.metaDescription', 'seo.id', 'title'].join(',')}`, 200],
-  ['populate 8 levels deep with * at the bottom', encode({ populate: chain(6) }), 200],
-  ['populate 9 levels deep', encode({ populate: chain(7) }), 400],
-  ['the widest populate within the limits (98 entries)', encode({ populate: wide(8, 6) }), 200],
+  ['populate 8 levels deep with * at the bottom', encode({ populate: mentorChain(6) }), 200],
+  ['populate 9 levels deep', encode({ populate: mentorChain(7) }), 400],
+  ['the widest populate within the limits (98 entries)', encode({ populate: widePopulate(8, 6) }), 200],
   ['populate=* on a page of 100', encode({ populate: '*', pagination: { pageSize: 100 } }), 200],
   ['a populate multiplying shared targets past 10,000 entries', encode({ populate: multiplied }), 400],
   ['the largest multiplied populate under the cap (8,840 entries)', encode({ populate: multiplied, pagination: { pageSize: 20 } }), 200],
