@@ -73,8 +73,8 @@ export type UserChanges = AccountFields;
 const PAGINATION_KEYS = ['page', 'pageSize', 'start', 'limit'] as const;
 const LIST_KEYS = new Set<string>(['filters', 'sort', 'fields', 'populate', ...PAGINATION_KEYS]);
 /**
- * The user model has no relations, so filters and sort never hop to another type and the
- * registry is not consulted; the CLI lists users without one.
+ * For a list with neither filters nor sort (the CLI's), which never hops to another type. The
+ * route passes the instance's registry: the user extension's relations lead to other types.
  */
 const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefined } as unknown as Registry;
 
