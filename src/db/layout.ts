@@ -12,7 +12,7 @@
  *    fractional keys on both sides;
  *  - media links (one system table): which file sits in which field of which row, in order.
  */
-import type { AnyModel, RelationAttribute } from '../registry/types';
+import type { AnyModel, MorphAttribute, RelationAttribute } from '../registry/types';
 import { sql, type Sql } from './sql';
 
 /** System columns of every content table. */
@@ -51,6 +51,21 @@ export const LINK = {
   position: 'position',
   /** Order of the sources in the target's (inverse) list. */
   inversePosition: 'inversePosition',
+} as const;
+
+/**
+ * Columns of a polymorphic link table (one per morphToOne / morphToMany attribute): a link
+ * belongs to the source version and names its target by type uid and documentId (+ locale,
+ * + pinned status), like a relation link; there is no inverse order (Strapi keeps none).
+ */
+export const MORPH_LINK = {
+  id: 'id',
+  sourceId: 'sourceId',
+  targetType: 'targetType',
+  targetDocumentId: 'targetDocumentId',
+  targetLocale: 'targetLocale',
+  targetStatus: 'targetStatus',
+  position: 'position',
 } as const;
 
 /** The media-link table and its columns (Strapi's upload plugin names). */
@@ -125,7 +140,7 @@ export const SEARCH = {
 export const tableOf = (model: AnyModel): Sql => sql.id(model.tableName);
 
 /** The link table of a relation attribute (owning or inverse side), as an identifier. */
-export const linkTableOf = (attribute: RelationAttribute): Sql => sql.id(attribute.linkTable);
+export const linkTableOf = (attribute: RelationAttribute | MorphAttribute): Sql => sql.id(attribute.linkTable);
 
 /** `alias.column` as an identifier. */
 export const column = (alias: string, name: string): Sql => sql.id(alias, name);

@@ -12,7 +12,7 @@
  */
 import type { Database } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
-import { COMPONENT_ID, COMPONENT_OWNER, LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
+import { COMPONENT_ID, COMPONENT_OWNER, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
 import { planSearchIndexes } from './search-index';
 import { USER_UID } from '../registry/system-models';
@@ -187,6 +187,12 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
     }
   }
 
+  for (const ct of registry.contentTypes) {
+    for (const attribute of Object.values(ct.attributes)) {
+      if (attribute.kind === 'morph' && attribute.owner) tables.push(morphLinkTable(db, ct, attribute.linkTable, rowId));
+    }
+  }
+
   for (const table of tables) {
     if (table.extended) continue;
     if (table.name.startsWith(SYSTEM_TABLE_PREFIX) || RESERVED_TABLES.has(table.name)) {
@@ -194,6 +200,31 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
     }
   }
   return tables;
+}
+
+/** The link table of a morphToOne / morphToMany attribute: links name a type and a document (layout.ts MORPH_LINK). */
+function morphLinkTable(db: Database, owner: ContentType, t: string, rowId: Sql): TableSpec {
+  const m = MORPH_LINK;
+  const text = db.dialect.textType;
+  const type = (definition: string) => sql.raw(definition);
+  return {
+    name: t,
+    columns: [
+      { name: m.id, definition: rowId },
+      { name: m.sourceId, definition: sql`INTEGER NOT NULL REFERENCES ${id(owner.tableName)}(${id(VERSION.id)}) ON DELETE CASCADE` },
+      { name: m.targetType, definition: type(`${text} NOT NULL`) },
+      { name: m.targetDocumentId, definition: type(`${text} NOT NULL`) },
+      { name: m.targetLocale, definition: type(`${text} NOT NULL DEFAULT ''`) },
+      { name: m.targetStatus, definition: type(`${text} NOT NULL DEFAULT ''`) },
+      { name: m.position, definition: type(`${db.dialect.orderKeyType} NOT NULL`) },
+    ],
+    constraints: [],
+    indexes: [
+      indexSpec(`${t}_source_idx`, t, [m.sourceId, m.position].map(id)),
+      indexSpec(`${t}_target_idx`, t, [m.targetType, m.targetDocumentId, m.targetLocale].map(id)),
+    ],
+    attributeColumns: new Set(),
+  };
 }
 
 /** What syncing would do, step by step; empty when the database already matches. */

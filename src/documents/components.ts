@@ -9,6 +9,7 @@ import { copyComponentRow, copyComponentRows, deleteComponentRows, insertCompone
 import type { AnyModel, Component, Registry } from '../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
 import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from './links';
+import { writeMorphLinks } from './morph-links';
 import { copyMedia, deleteMedia, writeMedia } from './media';
 
 /** Component uids a component or dynamic-zone attribute may hold. */
@@ -55,6 +56,7 @@ export async function writeOwnedParts(
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
   await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
+  if (Object.keys(input.morphs).length) await writeMorphLinks(tx, registry, model, rowId, input.morphs, context);
   for (const [field, ids] of Object.entries(input.media)) {
     if (!fresh || ids.length) await writeMedia(tx, model, rowId, field, ids);
   }

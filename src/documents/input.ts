@@ -8,6 +8,7 @@ import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
 import type { CheckMode, ScalarField } from '../registry/fields';
 import { label, readRelation, type RelationWrite } from './relation-input';
+import { readMorph, type MorphWrite } from './morph-input';
 import { isObject } from '../json';
 
 export interface ComponentWrite {
@@ -21,6 +22,8 @@ export interface ModelWrite {
   /** Single component → one write or null; repeatable component or dynamic zone → a list. */
   components: Record<string, ComponentWrite | ComponentWrite[] | null>;
   relations: Record<string, RelationWrite>;
+  /** Polymorphic (morphTo) attribute → link operations (./morph-input.ts). */
+  morphs: Record<string, MorphWrite>;
   /** Media attribute → file ids in order (empty clears). */
   media: Record<string, number[]>;
 }
@@ -59,7 +62,7 @@ function readAttributes(
   path: (string | number)[],
   errors: FieldError[],
 ): ModelWrite {
-  const write: ModelWrite = { scalars: {}, components: {}, relations: {}, media: {} };
+  const write: ModelWrite = { scalars: {}, components: {}, relations: {}, morphs: {}, media: {} };
   const strict = options.mode === 'published';
   const fail = (at: (string | number)[], message: string, value: unknown) =>
     errors.push({ path: at, message, name: 'ValidationError', value });
@@ -115,6 +118,9 @@ function readAttributes(
         break;
       case 'relation':
         write.relations[attribute.name] = readRelation(attribute, value, at);
+        break;
+      case 'morph':
+        write.morphs[attribute.name] = readMorph(registry, attribute, value, at);
         break;
       case 'media':
         write.media[attribute.name] = readMedia(attribute, value, at);

@@ -20,6 +20,7 @@ import type { AnyModel, ContentType, Registry, RelationAttribute } from '../regi
 import { distinctKeyBetween, gapBefore } from './order-keys';
 import type { RelationTarget, RelationWrite } from './relation-input';
 import { inverseIsToOne, linksToLock } from './locks';
+import { copyMorphLinks, deleteMorphLinksTo } from './morph-links';
 
 /** Where the written row sits: the locale and status of the content version that owns it. */
 export interface LinkContext {
@@ -250,6 +251,7 @@ export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: num
       for (const key of await store.linksFrom(tx, attribute, toId)) await dropOtherOwners(tx, model, attribute, toId, key);
     }
   }
+  await copyMorphLinks(tx, model, fromId, toId, fields);
 }
 
 /** Removes every link pointing at a document (in one locale, or in all when no locale is given). */
@@ -261,4 +263,5 @@ export async function deleteLinksTo(tx: Queryable, registry: Registry, target: C
       await store.deleteLinksTo(tx, attribute, documentId, locale);
     }
   }
+  await deleteMorphLinksTo(tx, registry, target, documentId, locale);
 }

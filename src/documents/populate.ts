@@ -5,11 +5,12 @@
  */
 import type { Queryable } from '../db/database';
 import type { Sql } from '../db/sql';
-import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
 import type { Row, RowReader } from '../query/compile';
 import {
-  componentStatement, inverseRelationStatement, localizationsStatement, mediaStatement, owningRelationStatement, rowLocalesStatement,
+  componentStatement, inverseRelationStatement, localizationsStatement, mediaStatement, morphSourcesStatement, morphTargetsStatement,
+  morphTypesStatement, owningRelationStatement, rowLocalesStatement,
 } from '../query/populate-statements';
 import type { VersionScope } from '../query/resolve';
 import type { PopulateMap, PopulateSpec } from '../query/types';
@@ -49,6 +50,10 @@ export async function populateRows(
     switch (attribute.kind) {
       case 'relation':
         await populateRelation(db, registry, model, attribute, rows, spec, scope);
+        break;
+      case 'morph':
+        if (attribute.owner) await populateMorphTargets(db, registry, attribute, rows, spec, scope);
+        else await populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope);
         break;
       case 'component':
         await populateComponents(db, registry, model, name, [attribute.component], rows, spec, scope, !attribute.repeatable);
@@ -154,6 +159,51 @@ async function populateRelation(
     await populateRows(db, registry, target, found, spec.populate, scope);
   }
   attach(rows, attribute.name, parentKey, groups, !attribute.toMany, spec);
+}
+
+/**
+ * The targets of a morphTo side: one query for the types the page links to, then one per
+ * type. Each item carries `__type` (after its own keys, as Strapi puts it), and items of
+ * several types interleave in their stored order. Types the caller may not read, or that
+ * `on` does not name, are left out.
+ */
+async function populateMorphTargets(db: Queryable, registry: Registry, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope) {
+  const ids = rows.map((r) => r.id as number);
+  const linked = (await db.all<{ t: string }>(morphTypesStatement(attribute, ids))).map((r) => r.t);
+  const all: Row[] = [];
+  for (const uid of linked) {
+    const type = registry.contentType(uid);
+    // A type gone from the schema, one the caller may not read, or one `on` leaves out.
+    if (!type || (spec.types && !spec.types.includes(uid)) || (spec.on && !spec.on[uid])) continue;
+    const sub = spec.on?.[uid] ?? {};
+    const { statement, reader } = morphTargetsStatement(db.dialect, registry, attribute, type, ids, sub, scope);
+    const found = (await db.all<Row>(statement)).map((r) => ({ __parent: r.__parent, __order: r.__order, ...reader.read(r), __type: uid }));
+    all.push(...found);
+    checkFound(all, spec);
+    if (sub.populate && !spec.count) await populateRows(db, registry, type, found, sub.populate, scope);
+  }
+  // Parents by id, then each parent's links by their fractional keys (plain ASCII: code-unit order is the stored order).
+  const byOrder = (a: Row, b: Row) => (a.__order as string) < (b.__order as string) ? -1 : (a.__order as string) > (b.__order as string) ? 1 : 0;
+  all.sort((a, b) => (a.__parent as number) - (b.__parent as number) || byOrder(a, b));
+  for (const row of all) delete row.__order;
+  attach(rows, attribute.name, 'id', group(all, '__parent'), !attribute.toMany, spec);
+}
+
+/** The documents of a morphOne / morphMany side: those of its target whose morphTo links name each row's document. */
+async function populateMorphSources(
+  db: Queryable, registry: Registry, model: ContentType, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope,
+) {
+  const localeOf = await parentLocales(db, model, rows, scope.locale);
+  const locales = [...new Set(rows.map(localeOf))];
+  const compiled = morphSourcesStatement(db.dialect, registry, model, attribute, rows.map((r) => r.documentId as string), locales, spec, scope);
+  const found = (await db.all<Row>(compiled.statement)).map((r) => {
+    const row: Row = { ...compiled.reader.read(r), __parent: `${r.__parent}\0${r.__locale}` };
+    return row;
+  });
+  checkFound(found, spec);
+  const groups = group(found, '__parent');
+  if (spec.populate && !spec.count) await populateRows(db, registry, registry.contentType(attribute.target!)!, found, spec.populate, scope);
+  attach(rows, attribute.name, (row) => `${row.documentId}\0${localeOf(row)}`, groups, !attribute.toMany, spec);
 }
 
 /** Each row's locale ('' for types without i18n), looked up when `fields` left it out. */

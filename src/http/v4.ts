@@ -18,6 +18,8 @@ function wrapEntry(registry: Registry, model: AnyModel | undefined, value: unkno
 
 /** A document (or file) as `{ id, documentId, attributes }`. */
 function entry(registry: Registry, model: AnyModel | undefined, doc: Doc): Doc {
+  // A polymorphic relation's items name their own type.
+  if (!model && typeof doc.__type === 'string') model = registry.contentType(doc.__type);
   const { id, documentId, ...rest } = doc;
   return { id, documentId, attributes: model ? fields(registry, model, rest) : rest };
 }
@@ -29,6 +31,7 @@ function fields(registry: Registry, model: AnyModel, doc: Doc): Doc {
     const attribute = model.attributes[key];
     if (key === 'localizations') out[key] = wrapEntry(registry, model, value);
     else if (attribute?.kind === 'relation') out[key] = wrapEntry(registry, registry.contentType(attribute.target), value);
+    else if (attribute?.kind === 'morph') out[key] = wrapEntry(registry, attribute.target ? registry.contentType(attribute.target) : undefined, value);
     else if (attribute?.kind === 'media') out[key] = wrapEntry(registry, undefined, value);
     else if (attribute?.kind === 'component') {
       const component = registry.component(attribute.component)!;

@@ -5,7 +5,7 @@
  * without the caller's permissions and strips such relations from the answer).
  */
 import { ValidationError } from '../errors';
-import type { AnyModel, Registry } from '../registry/types';
+import type { AnyModel, Attribute, Registry } from '../registry/types';
 import { FILE_MODEL } from '../registry/file-model';
 import { isObject } from '../json';
 import { BOOLEAN_WORDS, parseFields, parseSort, type Raw } from './fields-sort';
@@ -63,8 +63,8 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
     if (dotted === '*') {
       // `*` is never refused: it leaves out what the caller may not see.
       for (const a of populatable) {
-        if (a.private || (a.kind === 'relation' && canRead && !canRead(a.target))) continue;
-        if (!map[a.name]) add(a.name, {});
+        if (a.private || !readable(a.name)) continue;
+        if (!map[a.name]) add(a.name, morphSpec(a.name));
       }
       if (model.modelType === 'contentType' && model.localized && !map.localizations) add('localizations', {});
       return;
@@ -83,7 +83,18 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
     const attribute = model.attributes[name];
     const isLocalizations = name === 'localizations' && model.modelType === 'contentType' && model.localized;
     if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.private)) throw invalid(name);
-    return add(name, spec);
+    return add(name, { ...morphSpec(name), ...spec });
+  };
+  /** Whether the caller may read what an attribute leads to (a relation's or a morphOne/morphMany side's target). */
+  const readable = (name: string) => {
+    const target = singleTarget(model.attributes[name]);
+    return !target || !canRead || canRead(target);
+  };
+  /** A morphTo side reaches every type: only those the caller may read are populated. */
+  const morphSpec = (name: string): PopulateSpec => {
+    const attribute = model.attributes[name];
+    if (attribute?.kind !== 'morph' || !attribute.owner || !canRead) return {};
+    return { types: [...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter(canRead) };
   };
   /**
    * Reads one attribute's entry. A relation to a type the caller may not read is still checked
@@ -91,8 +102,7 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
    * then left out: its key is absent from the answer, at any depth, rather than a 400 for the page.
    */
   const entry = (name: string, read: () => void) => {
-    const attribute = model.attributes[name];
-    if (attribute?.kind !== 'relation' || !canRead || canRead(attribute.target)) return read();
+    if (readable(name)) return read();
     ctx.canRead = undefined;
     try {
       read();
@@ -118,8 +128,10 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
           // `populate[x]=*` is `populate[x][populate]=*`: for a dynamic zone, each component's own
           // relations, media and components, as Strapi does.
           addAttribute(name, {});
-          if (model.attributes[name]?.kind === 'dynamiczone') add(name, populateSpec(ctx, model, name, { populate: '*' }, [...path, name], depth));
-          else add(name, { populate: populateMap(ctx, targetModel(registry, model, name) ?? model, '*', [...path, name], depth + 1) });
+          const kind = model.attributes[name]?.kind;
+          if (kind === 'dynamiczone' || (kind === 'morph' && !targetModel(registry, model, name))) {
+            add(name, populateSpec(ctx, model, name, { populate: '*' }, [...path, name], depth));
+          } else add(name, { populate: populateMap(ctx, targetModel(registry, model, name) ?? model, '*', [...path, name], depth + 1) });
           return;
         }
         if (!isObject(value)) throw invalid(name);
@@ -139,6 +151,10 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
   const spec: PopulateSpec = {};
   for (const [key, value] of Object.entries(raw)) {
     if (!POPULATE_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
+    if (attribute?.kind === 'morph' && attribute.owner) {
+      morphOption(ctx, spec, attribute.name, key, value, path, depth);
+      continue;
+    }
     if (key === 'on') {
       if (attribute?.kind !== 'dynamiczone' || !isObject(value)) {
         throw new ValidationError(`Using fragments is not permitted to populate "${name}" in "${model.uid}"`);
@@ -174,6 +190,37 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
   return spec;
 }
 
+/**
+ * One option of a populated morphTo side. As for dynamic zones, Strapi takes only fragments per
+ * type (`on`), `populate=*` (each type's own relations, media and components) and `count`.
+ */
+function morphOption(ctx: PopulateContext, spec: PopulateSpec, name: string, key: string, value: unknown, path: string[], depth: number) {
+  const { registry, canRead } = ctx;
+  const readableTypes = () => [...registry.contentTypes, ...registry.systemTypes].filter((ct) => !canRead || canRead(ct.uid));
+  if (key === 'count') {
+    const word = BOOLEAN_WORDS[String(value)];
+    if (word === undefined) throw new ValidationError(`Invalid populate count for "${name}": expected a boolean`);
+    spec.count = word;
+  } else if (key === 'on' && isObject(value)) {
+    spec.on = {};
+    for (const [uid, sub] of Object.entries(value)) {
+      const type = registry.contentType(uid);
+      if (!type) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
+      countNode(ctx, [...path, uid], depth);
+      // A type the caller may not read is checked like the others, then left out.
+      const options = sub === true || sub === 'true' ? {} : isObject(sub) ? nestedOptions(ctx, type, sub, [...path, uid], depth) : {};
+      if (!canRead || canRead(uid)) spec.on[uid] = options;
+    }
+  } else if (key === 'populate' && value === '*') {
+    spec.on = {};
+    for (const type of readableTypes()) {
+      spec.on[type.uid] = { populate: populateMap(ctx, type, '*', [...path, type.uid], depth + 1) };
+    }
+  } else {
+    throw new ValidationError(`Invalid nested populate for "${name}": expected a fragment ("on"), populate=* or "count"`);
+  }
+}
+
 /** fields, sort, filters, populate and count for the entries of `target` populated at `depth`. */
 function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: string[], depth: number): PopulateSpec {
   const spec: PopulateSpec = {};
@@ -191,11 +238,21 @@ function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: s
   return spec;
 }
 
+/** The one content type a relation or a morphOne / morphMany side leads to (a morphTo side leads to any). */
+function singleTarget(attribute: Attribute | undefined): string | undefined {
+  if (attribute?.kind === 'relation') return attribute.target;
+  if (attribute?.kind === 'morph' && !attribute.owner) return attribute.target;
+  return undefined;
+}
+
 /** The model an attribute leads to (relation target, component), if it is a single model. */
 export function targetModel(registry: Registry, model: AnyModel, name: string): AnyModel | undefined {
   const attribute = model.attributes[name];
   if (name === 'localizations' && model.modelType === 'contentType') return model;
-  if (attribute?.kind === 'relation') return registry.contentType(attribute.target);
+  if (attribute?.kind === 'relation' || attribute?.kind === 'morph') {
+    const target = singleTarget(attribute);
+    return target === undefined ? undefined : registry.contentType(target);
+  }
   if (attribute?.kind === 'component') return registry.component(attribute.component);
   if (attribute?.kind === 'media') return FILE_MODEL;
   return undefined;

@@ -5,9 +5,9 @@
  * documents/populate.ts runs these, groups the rows and attaches them.
  */
 import type { Dialect } from '../db/dialect';
-import { COMPONENT_OWNER as O, FILES_TABLE, LINK as L, MEDIA_LINKS as M, VERSION as V, column, linkTableOf, tableOf } from '../db/layout';
+import { COMPONENT_OWNER as O, FILES_TABLE, LINK as L, MEDIA_LINKS, MORPH_LINK as M, VERSION as V, column, linkTableOf, tableOf } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
-import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { orderBy, rowReader, whereSql, type RowReader } from './compile';
 import { inverseSourceScope, linkedVersion, statusCondition, type VersionScope } from './resolve';
 import type { PopulateSpec } from './types';
@@ -28,12 +28,37 @@ const where = (parts: Sql[]) => {
 export function owningRelationStatement(
   dialect: Dialect, registry: Registry, attribute: RelationAttribute, ids: number[], spec: PopulateSpec, scope: VersionScope,
 ): { statement: Sql; reader: RowReader } {
-  const target = registry.contentType(attribute.target)!;
+  return linkedTargetsStatement(dialect, registry, registry.contentType(attribute.target)!, linkTableOf(attribute), ids, spec, scope);
+}
+
+/**
+ * Targets of one type that a polymorphic (morphTo) attribute of parent rows `ids` links to,
+ * each with its place in its parent's list (`__order`), so several types' rows interleave.
+ */
+export function morphTargetsStatement(
+  dialect: Dialect, registry: Registry, attribute: MorphAttribute, target: ContentType, ids: number[], spec: PopulateSpec, scope: VersionScope,
+): { statement: Sql; reader: RowReader } {
+  return linkedTargetsStatement(dialect, registry, target, linkTableOf(attribute), ids, spec, scope, {
+    select: sql`${column('l', M.position)} AS __order, `,
+    where: sql`${column('l', M.targetType)} = ${target.uid}`,
+  });
+}
+
+/** The target types a polymorphic attribute of parent rows `ids` links to. */
+export function morphTypesStatement(attribute: MorphAttribute, ids: number[]): Sql {
+  return sql`SELECT DISTINCT ${sql.id(M.targetType)} AS t FROM ${linkTableOf(attribute)} WHERE ${sql.id(M.sourceId)} IN (${sql.list(ids)})`;
+}
+
+/** Target versions reached through the link rows of `links` (relation and polymorphic link tables share these columns). */
+function linkedTargetsStatement(
+  dialect: Dialect, registry: Registry, target: ContentType, links: Sql, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  extra: { select?: Sql; where?: Sql } = {},
+): { statement: Sql; reader: RowReader } {
   const reader = rowReader(target, spec.fields, 't');
   const order = spec.sort?.length ? orderBy(registry, target, spec.sort, scope) : column('l', L.position);
   const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
-  const statement = sql`SELECT ${column('l', L.sourceId)} AS __parent, ${reader.columns} FROM ${linkTableOf(attribute)} l
-      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't')}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, filters])}
+  const statement = sql`SELECT ${column('l', L.sourceId)} AS __parent, ${extra.select ?? sql.empty}${reader.columns} FROM ${links} l
+      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't')}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}
       ORDER BY ${column('l', L.sourceId)}, ${order}`;
   return { statement, reader };
 }
@@ -47,18 +72,41 @@ export function inverseRelationStatement(
   documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
 ): { statement: Sql; reader: RowReader } {
   const target = registry.contentType(attribute.target)!;
+  return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
+    order: column('l', L.inversePosition),
+  });
+}
+
+/** Sources of a morphOne / morphMany side: rows of its target whose morphTo links name these documents of `parent`. */
+export function morphSourcesStatement(
+  dialect: Dialect, registry: Registry, parent: ContentType, attribute: MorphAttribute,
+  documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
+): { statement: Sql; reader: RowReader } {
+  const target = registry.contentType(attribute.target!)!;
+  // No inverse order is kept for polymorphic links: the sources come in the order they linked.
+  return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
+    order: column('l', M.id),
+    where: sql`${column('l', M.targetType)} = ${parent.uid}`,
+  });
+}
+
+function linkingSourcesStatement(
+  dialect: Dialect, registry: Registry, parent: ContentType, target: ContentType, links: Sql,
+  documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope, extra: { order: Sql; where?: Sql },
+): { statement: Sql; reader: RowReader } {
   const reader = rowReader(target, spec.fields, 't');
   // A link pinned to one status of a parent without draft & publish is read by that status only.
   const pinned = target.draftAndPublish || !parent.draftAndPublish ? sql.empty : sql`${column('l', L.targetStatus)} IN ('', ${scope.status})`;
-  const order = spec.sort?.length ? orderBy(registry, target, spec.sort, scope) : column('l', L.inversePosition);
+  const order = spec.sort?.length ? orderBy(registry, target, spec.sort, scope) : extra.order;
   const conditions = [
     sql`${column('l', L.targetDocumentId)} IN (${sql.list(documentIds)})`,
     sql`${column('l', L.targetLocale)} IN (${sql.list(locales)})`,
+    extra.where ?? sql.empty,
     pinned,
     inverseSourceScope(parent, target, scope, 't'),
     spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty,
   ];
-  const statement = sql`SELECT ${column('l', L.targetDocumentId)} AS __parent, ${column('l', L.targetLocale)} AS __locale, ${reader.columns} FROM ${linkTableOf(attribute)} l
+  const statement = sql`SELECT ${column('l', L.targetDocumentId)} AS __parent, ${column('l', L.targetLocale)} AS __locale, ${reader.columns} FROM ${links} l
       JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}
       ORDER BY ${order}`;
   return { statement, reader };
@@ -86,10 +134,10 @@ export function componentStatement(
 
 /** Files of one media field of these owner rows, in order; `columns` of the file table. */
 export function mediaStatement(owner: AnyModel, field: string, ids: number[], columns: readonly string[]): Sql {
-  return sql`SELECT ${column('r', M.relatedId)} AS __parent, ${sql.join(columns.map((c) => column('f', c)))} FROM ${sql.id(M.table)} r
-      JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', M.fileId)}
-      WHERE ${column('r', M.relatedType)} = ${owner.uid} AND ${column('r', M.field)} = ${field} AND ${column('r', M.relatedId)} IN (${sql.list(ids)})
-      ORDER BY ${column('r', M.relatedId)}, ${column('r', M.position)}`;
+  return sql`SELECT ${column('r', MEDIA_LINKS.relatedId)} AS __parent, ${sql.join(columns.map((c) => column('f', c)))} FROM ${sql.id(MEDIA_LINKS.table)} r
+      JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
+      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${owner.uid} AND ${column('r', MEDIA_LINKS.field)} = ${field} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})
+      ORDER BY ${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
 }
 
 /**

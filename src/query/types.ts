@@ -55,8 +55,10 @@ export interface PopulateSpec {
   populate?: PopulateMap;
   /** `{ count: true }`: answer `{ count: n }` instead of the items. */
   count?: boolean;
-  /** Dynamic zones: per component uid. */
+  /** Dynamic zones: per component uid; morphTo sides: per content type uid (only those types are populated). */
   on?: Record<string, PopulateSpec>;
+  /** A morphTo side: the types the caller may read (undefined: every type). */
+  types?: string[];
 }
 
 /** Attribute name → how to populate it. */

@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   SchemaError,
   type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
-  type ScalarType, type RelationAttribute,
+  type ScalarType, type RelationAttribute, type MorphAttribute, type MorphKind,
 } from './types.ts';
 import { isObject } from '../json';
 import { compileFields } from './fields';
@@ -157,7 +157,7 @@ function toContentType(file: string, source: Json, context: LoadContext, uid?: s
     file,
   };
   if (typeof info.description === 'string') ct.description = info.description;
-  ct.attributes = toAttributes(raw.attributes as Json, ct, localized, context);
+  ct.attributes = toAttributes(raw.attributes as Json, { ...ct, morphs: true }, localized, context);
   ct.fields = compileFields(ct.attributes);
   return ct;
 }
@@ -184,13 +184,14 @@ function toComponent(file: string, category: string, name: string, source: Json,
   };
 }
 
+/** `morphs`: the model may hold polymorphic relations (project content types; not components or users). */
 function toAttributes(
-  raw: Json, model: { uid: string; tableName: string; file: string }, modelLocalized: boolean, context: LoadContext,
+  raw: Json, model: { uid: string; tableName: string; file: string; morphs?: boolean }, modelLocalized: boolean, context: LoadContext,
 ): Record<string, Attribute> {
   const out: Record<string, Attribute> = {};
   for (const [name, value] of Object.entries(raw)) {
     const a = value as Json;
-    const ignored = ignoredRelation(a);
+    const ignored = ignoredRelation(a, model.morphs === true);
     if (ignored) {
       // Left out of the model, so nothing stores, accepts or shows it.
       context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: ignored.target });
@@ -204,14 +205,15 @@ function toAttributes(
 }
 
 /**
- * A relation Folio starts without: a polymorphic one (links naming a type and a document are not
- * stored yet) or one to a type it does not hold (IGNORED_TARGETS; Strapi's content API never
- * populates admin users either).
+ * A relation Folio starts without: a polymorphic one where it does not store them (components,
+ * the users extension) or one to a type it does not hold (IGNORED_TARGETS; Strapi's content API
+ * never populates admin users either).
  */
-function ignoredRelation(a: Json): { target: string; what: string; yet: boolean } | undefined {
+function ignoredRelation(a: Json, morphs: boolean): { target: string; what: string; yet: boolean } | undefined {
   if (a.type !== 'relation') return undefined;
   if (MORPH_KINDS.includes(a.relation as string)) {
-    return { target: `${a.relation}${a.target ? ` ${a.target}` : ''}`, what: `polymorphic relation ${a.relation}`, yet: true };
+    if (morphs) return undefined;
+    return { target: `${a.relation}${a.target ? ` ${a.target}` : ''}`, what: `polymorphic relation ${a.relation} outside a content type`, yet: true };
   }
   if (IGNORED_TARGETS.has(a.target as string)) return { target: a.target as string, what: `relation to ${a.target}`, yet: false };
   return undefined;
@@ -231,6 +233,7 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
         ...(a.allowedTypes ? { allowedTypes: a.allowedTypes as string[] } : {}),
       };
     case 'relation': {
+      if (MORPH_KINDS.includes(a.relation as string)) return toMorph(base, a, tableName);
       const relation = a.relation as RelationKind;
       const mappedBy = a.mappedBy as string | undefined;
       return {
@@ -255,10 +258,28 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
   }
 }
 
+/** A polymorphic relation: the morphTo side owns a link table naming (type, document) pairs. */
+function toMorph(base: Omit<MorphAttribute, 'kind' | 'relation' | 'toMany' | 'owner' | 'linkTable'>, a: Json, tableName: string): MorphAttribute {
+  const relation = a.relation as MorphKind;
+  const owner = relation === 'morphToOne' || relation === 'morphToMany';
+  return {
+    ...base, kind: 'morph', relation, owner,
+    toMany: relation === 'morphToMany' || relation === 'morphMany',
+    // The other side reads the morphTo side's table; filled in once every table name is known.
+    linkTable: owner ? `${tableName}_${base.name}_mph` : '',
+    ...(owner ? {} : pick(a, ['target', 'morphBy'])),
+  };
+}
+
 function resolveInverseLinkTables(contentTypes: ContentType[]): void {
   const byUid = new Map(contentTypes.map((ct) => [ct.uid, ct]));
   for (const ct of contentTypes) {
     for (const a of Object.values(ct.attributes)) {
+      if (a.kind === 'morph' && !a.owner) {
+        // checkRegistry made sure the morphTo side exists.
+        a.linkTable = (byUid.get(a.target!)!.attributes[a.morphBy!] as MorphAttribute).linkTable;
+        continue;
+      }
       if (a.kind !== 'relation' || a.owner) continue;
       // checkRegistry made sure the owning side exists and points back.
       const owning = byUid.get(a.target)!.attributes[a.mappedBy!] as RelationAttribute;

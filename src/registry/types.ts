@@ -87,6 +87,27 @@ export interface RelationAttribute extends AttributeBase {
   ownerAttribute?: string;
 }
 
+/** Strapi's polymorphic relation kinds: a morphTo side names (type, document) pairs; morphOne/morphMany read them back. */
+export type MorphKind = 'morphToOne' | 'morphToMany' | 'morphOne' | 'morphMany';
+
+/**
+ * A polymorphic relation. The morphTo side (`morphToOne` / `morphToMany`, no target) stores
+ * links naming any content type's documents; the other side (`morphOne` / `morphMany`, with
+ * `target` and `morphBy`) lists the documents of `target` whose `morphBy` attribute links here.
+ */
+export interface MorphAttribute extends AttributeBase {
+  kind: 'morph';
+  relation: MorphKind;
+  toMany: boolean;
+  /** The morphTo side: it stores the links. */
+  owner: boolean;
+  /** Link table of the morphTo side (shared with the sides that read it back). */
+  linkTable: string;
+  /** The other side: the type whose morphTo attribute `morphBy` points here. */
+  target?: string;
+  morphBy?: string;
+}
+
 export interface ComponentAttribute extends AttributeBase {
   kind: 'component';
   /** Component uid (`shared.seo`). */
@@ -107,6 +128,7 @@ export type Attribute =
   | ScalarAttribute
   | MediaAttribute
   | RelationAttribute
+  | MorphAttribute
   | ComponentAttribute
   | DynamicZoneAttribute;
 

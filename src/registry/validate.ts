@@ -195,9 +195,11 @@ export const MORPH_KINDS: readonly string[] = ['morphToOne', 'morphToMany', 'mor
 function checkRelationShape(fail: (d: string) => SchemaError, a: Json, inComponent: boolean): void {
   const rel = a.relation;
   if (MORPH_KINDS.includes(rel as string)) {
-    // Polymorphic relations start (load.ts sets them aside with a warning): only their shape is checked.
     if ((rel === 'morphOne' || rel === 'morphMany') && (typeof a.target !== 'string' || a.target === '')) {
       throw fail(`a ${rel} relation needs "target": the uid of the type whose morphTo attribute points here`);
+    }
+    if ((rel === 'morphOne' || rel === 'morphMany') && (typeof a.morphBy !== 'string' || a.morphBy === '')) {
+      throw fail(`a ${rel} relation needs "morphBy": the name of the morphToOne/morphToMany attribute of "${a.target}" that points here`);
     }
     return;
   }
@@ -275,7 +277,7 @@ export function checkRegistry(contentTypes: ContentType[], components: Component
   models.push(...systemTypes);
   for (const m of models) {
     for (const a of Object.values(m.attributes)) {
-      if (a.kind === 'relation' && a.owner) claimTable(a.linkTable, `the link table of ${m.uid}.${a.name}`, m.file, a.name);
+      if ((a.kind === 'relation' || a.kind === 'morph') && a.owner) claimTable(a.linkTable, `the link table of ${m.uid}.${a.name}`, m.file, a.name);
     }
   }
 
@@ -295,6 +297,14 @@ export function checkRegistry(contentTypes: ContentType[], components: Component
         }
         if (a.inversedBy !== undefined) checkInverse(m, a, target, a.inversedBy, 'mappedBy');
         if (a.mappedBy !== undefined) checkInverse(m, a, target, a.mappedBy, 'inversedBy');
+      } else if (a.kind === 'morph' && !a.owner) {
+        const target = ctByUid.get(a.target!);
+        if (!target) throw fail(`${a.relation} target "${a.target}" does not exist; ${knownCts}`);
+        const by = target.attributes[a.morphBy!];
+        if (by?.kind !== 'morph' || !by.owner) {
+          throw fail(`morphBy "${a.morphBy}": ${target.uid} (${target.file}) has no morphToOne/morphToMany attribute of that name; ` +
+            `add "${a.morphBy}": { "type": "relation", "relation": "morphToMany" } there`);
+        }
       } else if (a.kind === 'component' && !cmpByUid.has(a.component)) {
         throw fail(`component "${a.component}" does not exist; ${knownCmps}`);
       } else if (a.kind === 'dynamiczone') {

@@ -154,6 +154,7 @@ const post = (attributes: Files = {}, top: Files = {}) => ({
   attributes: { ...postAttributes, ...attributes }, ...top,
 });
 const tagWith = (posts: unknown) => ({ ...tag, attributes: { ...tag.attributes, posts } });
+const tagPlus = (attributes: Files) => ({ ...tag, attributes: { ...tag.attributes, ...attributes } });
 const seoWith = (attributes: Files) => ({ ...seo, attributes: { ...seo.attributes, ...attributes } });
 
 const roots: string[] = [];
@@ -258,6 +259,8 @@ describe('schema validation', () => {
     ['rejects a relation whose inverse side does not point back', { 'tag.json': tagWith({ type: 'relation', relation: 'manyToMany', target: 'api::post.post' }) }, P, 'tags', 'api::tag.tag attribute "posts" (content-types/tag.json) does not point back to api::post.post attribute "tags"'],
     ['rejects a mappedBy whose owning side does not name it in inversedBy', { 'post.json': post({ tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag' } }) }, T, 'posts', 'mappedBy "tags"', 'api::post.post attribute "tags" (content-types/post.json) does not point back to api::tag.tag attribute "posts"'],
     ['rejects bidirectional relations whose kinds do not match', { 'tag.json': tagWith({ ...tag.attributes.posts, relation: 'manyToOne' }) }, P, 'tags', 'this side is manyToMany, so api::tag.tag attribute "posts" (content-types/tag.json) must be manyToMany, but it is manyToOne'],
+    ['rejects a morphMany side without morphBy', { 'tag.json': tagPlus({ notes: { type: 'relation', relation: 'morphMany', target: 'api::post.post' } }) }, T, 'notes', 'needs "morphBy"'],
+    ['rejects a morphMany side whose morphBy is not a morphTo attribute', { 'tag.json': tagPlus({ notes: { type: 'relation', relation: 'morphMany', target: 'api::post.post', morphBy: 'title' } }) }, T, 'notes', 'morphBy "title": api::post.post (content-types/post.json) has no morphToOne/morphToMany attribute of that name'],
     ['rejects a component attribute naming a component that does not exist', { 'post.json': post({ seo: { type: 'component', component: 'shared.seoo' } }) }, P, 'seo', 'component "shared.seoo" does not exist; known components: shared.seo'],
     ['rejects a component attribute whose repeatable is not a boolean', { 'post.json': post({ seo: { type: 'component', component: 'shared.seo', repeatable: 1 } }) }, P, 'seo', '"repeatable" must be true or false'],
     ['rejects a dynamic zone without components', { 'post.json': post({ body: { type: 'dynamiczone', components: [] } }) }, P, 'body', 'non-empty "components" array'],
@@ -273,16 +276,22 @@ describe('schema validation', () => {
     ['rejects a Strapi project without any content type', { 'post.json': null, 'tag.json': null, 'api/shop/routes/shop.txt': 'x' }, 'content-types', undefined, 'holds a Strapi project but no content type'],
     ['rejects bidirectional relations inside components', { 'components/shared/seo.json': seoWith({ post: { type: 'relation', relation: 'manyToOne', target: 'api::post.post', inversedBy: 'seos' } }) }, S, 'post', 'relations in components must be one-way'],
   ];
-  it('starts with polymorphic relations, setting them aside with a warning naming the file and attribute', () => {
+  it('reads polymorphic relations: the morphTo side owns a link table the morphMany side reads', () => {
     const registry = loadRegistry(writeSchemas({
-      'post.json': post({ related: { type: 'relation', relation: 'morphToMany' }, notes: { type: 'relation', relation: 'morphMany', target: 'api::tag.tag', morphBy: 'owner' } }),
+      'post.json': post({ related: { type: 'relation', relation: 'morphToMany' } }),
+      'tag.json': tagPlus({ notes: { type: 'relation', relation: 'morphMany', target: 'api::post.post', morphBy: 'related' } }),
     }));
-    const model = registry.contentType('api::post.post')!;
-    expect(model.attributes.related).toBeUndefined();
-    expect(model.attributes.notes).toBeUndefined();
-    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['related -> morphToMany', 'notes -> morphMany api::tag.tag']);
-    expect(registry.warnings).toContain('content-types/post.json (attribute "related"): polymorphic relation morphToMany is ignored: ' +
-      'Folio does not store it yet, accepts no value for it and never returns it');
+    const related = registry.contentType('api::post.post')!.attributes.related;
+    expect(related).toMatchObject({ kind: 'morph', relation: 'morphToMany', owner: true, toMany: true, linkTable: 'posts_related_mph' });
+    expect(registry.contentType('api::tag.tag')!.attributes.notes).toMatchObject({ kind: 'morph', owner: false, linkTable: 'posts_related_mph' });
+    expect(registry.warnings.filter((w) => w.includes('polymorphic'))).toEqual([]);
+  });
+
+  it('sets a polymorphic relation in a component aside with a warning naming the file and attribute', () => {
+    const registry = loadRegistry(writeSchemas({ 'components/shared/seo.json': seoWith({ about: { type: 'relation', relation: 'morphToOne' } }) }));
+    expect(registry.component('shared.seo')!.attributes.about).toBeUndefined();
+    expect(registry.warnings).toContain('content-types/components/shared/seo.json (attribute "about"): polymorphic relation morphToOne ' +
+      'outside a content type is ignored: Folio does not store it yet, accepts no value for it and never returns it');
   });
 
   it('reads a content type without a kind as a collection type, as Strapi does', () => {

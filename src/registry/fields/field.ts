@@ -10,7 +10,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import type {
-  ComponentAttribute, DynamicZoneAttribute, MediaAttribute, RelationAttribute, ScalarAttribute, ScalarType,
+  ComponentAttribute, DynamicZoneAttribute, MediaAttribute, MorphAttribute, RelationAttribute, ScalarAttribute, ScalarType,
 } from '../types';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -72,6 +72,8 @@ interface Reference<K extends string, A> {
 
 /** Links to documents of another content type, in a link table. */
 export type RelationField = Reference<'relation', RelationAttribute>;
+/** Links naming documents of any content type (with their type), in a link table. */
+export type MorphField = Reference<'morph', MorphAttribute>;
 /** Files of the media library, in the media-link table. */
 export type MediaField = Reference<'media', MediaAttribute>;
 /** Rows of a component table owned by this row's field. */
@@ -79,4 +81,4 @@ export type ComponentField = Reference<'component', ComponentAttribute>;
 /** Rows of several component tables owned by this row's field, in one order. */
 export type DynamicZoneField = Reference<'dynamiczone', DynamicZoneAttribute>;
 
-export type Field = ScalarField | RelationField | MediaField | ComponentField | DynamicZoneField;
+export type Field = ScalarField | RelationField | MorphField | MediaField | ComponentField | DynamicZoneField;

@@ -25,6 +25,8 @@ export function compileField(attribute: Attribute): Field {
   switch (attribute.kind) {
     case 'relation':
       return { ...reference, kind: 'relation', attribute };
+    case 'morph':
+      return { ...reference, kind: 'morph', attribute };
     case 'media':
       return { ...reference, kind: 'media', attribute };
     case 'component':
