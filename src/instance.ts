@@ -79,7 +79,7 @@ export function openDatabase(config: Config): Database {
 }
 
 // Any constant will do: it only has to be the same for every Folio instance.
-const SCHEMA_LOCK = 0x466f6c69;
+export const SCHEMA_LOCK = 0x466f6c69;
 
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
   const registry = loadRegistry(config.contentTypesDir);

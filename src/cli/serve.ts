@@ -76,6 +76,8 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
 async function start(config: Config, log: Logger, values: Record<string, unknown>) {
   const instance = await openInstance(config);
   for (const warning of instance.registry.warnings) log.warn(`[folio] warning: ${warning}`);
+  // Schema changes that could lose or hide data (db/schema-changes.ts): removed, renamed-looking, retyped attributes…
+  for (const step of instance.syncPlan) if (step.warning) log.warn(`[folio] ${step.description}`);
   const changes = instance.syncPlan.filter((s) => s.sql).length;
   if (changes) log.info(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
   try {

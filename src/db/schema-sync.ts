@@ -15,6 +15,7 @@ import type { ContentType, Model, Registry } from '../registry/types';
 import { COMPONENT_ID, COMPONENT_OWNER, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
 import { planSearchIndexes } from './search-index';
+import { planSchemaChanges } from './schema-changes';
 import { USER_UID } from '../registry/system-models';
 
 // Kept for the modules that still import the owner columns from here (layout.ts owns them).
@@ -23,8 +24,12 @@ export { COMPONENT_OWNER as COMPONENT_OWNER_COLUMNS } from './layout';
 export interface SyncStep {
   /** One line for humans (`migrate` prints it). */
   description: string;
-  /** DDL to run; absent for notes that change nothing. */
+  /** DDL to run; absent for notes that change nothing. With `statements`, only their text, shown by `migrate`. */
   sql?: string;
+  /** Statements with bound values (db/schema-changes.ts: defaults, the snapshot), run instead of `sql`. */
+  statements?: Sql[];
+  /** A note about data that could be lost or hidden: `serve` logs it as a warning, `migrate` prints it. */
+  warning?: boolean;
 }
 
 interface ColumnSpec {
@@ -230,7 +235,9 @@ function morphLinkTable(db: Database, owner: ContentType, t: string, rowId: Sql)
 /** What syncing would do, step by step; empty when the database already matches. */
 export async function planSchemaSync(db: Database, registry: Registry): Promise<SyncStep[]> {
   const existing = await db.schema();
-  const steps: SyncStep[] = [];
+  // Warnings, type conversions and the snapshot (db/schema-changes.ts); a refused conversion throws here, before anything runs.
+  const changes = await planSchemaChanges(db, registry, existing);
+  const steps: SyncStep[] = [...changes.before];
   for (const table of desiredTables(db, registry)) {
     const have = existing.columns.get(table.name.toLowerCase());
     // A system table a migration makes (a dry run plans before the migrations ran): nothing to plan.
@@ -261,14 +268,19 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
   }
   // Last: the `_q` indexes read the tables and columns made above.
   steps.push(...(await planSearchIndexes(db, registry, existing.indexes)));
+  // After the columns exist: defaults written into old rows, then the snapshot of what was applied.
+  steps.push(...changes.after);
   return steps;
 }
 
 /** Applies the plan in one transaction: a failing step leaves the database as it was. */
 export async function applySchemaSync(db: Database, steps: SyncStep[]): Promise<void> {
-  const ddl = steps.filter((s) => s.sql);
+  const ddl = steps.filter((s) => s.sql || s.statements);
   if (ddl.length === 0) return;
   await db.transaction(async (tx) => {
-    for (const step of ddl) await tx.exec(step.sql!);
+    for (const step of ddl) {
+      if (step.statements) for (const statement of step.statements) await tx.run(statement);
+      else await tx.exec(step.sql!);
+    }
   });
 }

@@ -136,3 +136,22 @@ async function postgresSteps(db: Database, registry: Registry, existingIndexes: 
 export async function planSearchIndexes(db: Database, registry: Registry, existingIndexes: ReadonlySet<string>): Promise<Step[]> {
   return db.dialect.name === 'sqlite' ? sqliteSteps(db, registry) : postgresSteps(db, registry, existingIndexes);
 }
+
+/**
+ * For `migrate --rename` (db/schema-rename.ts): the `_q` objects to drop before a column of
+ * `table` is renamed or dropped. SQLite: the type's FTS table and triggers (the triggers name
+ * the columns, and SQLite refuses to drop a column a trigger uses); PostgreSQL: the trigram
+ * indexes of those columns, named after them. Schema sync, which runs next, finds them
+ * missing and makes (and fills) them again under the new names. `IF EXISTS`: several renames
+ * of one type in one call each ask for the same drops.
+ */
+export async function searchObjectDrops(db: Pick<Database, 'dialect'>, table: string, columns: string[]): Promise<Step[]> {
+  if (db.dialect.name === 'postgres') {
+    return columns.map((column) => SEARCH.trgmIndex(table, column)).map((name) => ({ description: `drop search index ${name}`, sql: `DROP INDEX IF EXISTS ${id(name)}` }));
+  }
+  const triggers = (['insert', 'update', 'delete'] as const).map((event) => SEARCH.trigger(table, event));
+  return [
+    ...triggers.map((name) => ({ description: `drop search trigger ${name}`, sql: `DROP TRIGGER IF EXISTS ${id(name)}` })),
+    { description: `drop search index ${SEARCH.ftsTable(table)}`, sql: `DROP TABLE IF EXISTS ${id(SEARCH.ftsTable(table))}` },
+  ];
+}

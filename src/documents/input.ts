@@ -34,6 +34,13 @@ export interface InputOptions {
   creating: boolean;
   /** Current stored values, so publishing an update still checks required attributes. */
   existing?: Record<string, unknown>;
+  /**
+   * Whether the stored version passed the published checks when it was written (by default:
+   * on a type without draft & publish, every version did). Then an attribute the update leaves
+   * out is not checked against `existing`; a draft being published for the first time is.
+   * Per attribute when it depends on one (documents/service.ts: what the published version lacks too).
+   */
+  storedWasValid?: boolean | ((attribute: string) => boolean);
 }
 
 /** Keys a body may carry that are not attributes and are ignored, as Strapi does. */
@@ -77,7 +84,12 @@ function readAttributes(
       else if ((attribute.kind === 'component' && attribute.repeatable) || attribute.kind === 'dynamiczone') value = [];
     }
     const stored = options.existing?.[attribute.name];
-    const missing = value === null || (value === undefined && (options.creating || stored === null || stored === undefined));
+    // A stored version that was valid when written (see `storedWasValid`) lacks a required value
+    // only because the attribute became required later (README "migrate"): an update that does
+    // not send it must not start failing. Sending null still fails, as in Strapi.
+    const valid = options.storedWasValid ?? (model.modelType === 'contentType' && !model.draftAndPublish);
+    const keep = !options.creating && (typeof valid === 'function' ? valid(attribute.name) : valid);
+    const missing = value === null || (value === undefined && !keep && (options.creating || stored === null || stored === undefined));
     if (attribute.required && strict && missing && attribute.kind === 'scalar') {
       fail(at, (model.fields[attribute.name] as ScalarField).typeMessage(label(at), null), null);
       continue;

@@ -13,6 +13,7 @@ import tokenVersion from './0004_token_version';
 import settingsVersion from './0005_settings_version';
 import events from './0006_events';
 import relationTargets from './0007_relation_targets';
+import schemaSnapshot from './0008_schema_snapshot';
 
 export interface Migration {
   name: string;
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   { name: '0005_settings_version', sql: settingsVersion },
   { name: '0006_events', sql: events },
   { name: '0007_relation_targets', sql: relationTargets },
+  { name: '0008_schema_snapshot', sql: schemaSnapshot },
 ];
