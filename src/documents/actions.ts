@@ -16,6 +16,7 @@
  * document service has no publish/unpublish/discardDraft methods for them, so Folio answers
  * a 400 naming the type instead.
  */
+import { componentFieldsOf, storedComponents } from './stored-components';
 import type { Queryable } from '../db/database';
 import { existingVersions, firstDocumentId, storedValues, valueTaken } from '../db/store/versions';
 import { ValidationError, type FieldError } from '../errors';
@@ -108,7 +109,8 @@ const ACTIONS: Record<DocumentAction, (step: Step, key: VersionKey) => Promise<v
  */
 async function checkPublishable(tx: Queryable, registry: Registry, ct: ContentType, key: VersionKey, draftId: number) {
   const existing = await storedValues(tx, ct, draftId);
-  readModelInput(registry, ct, {}, { mode: 'published', creating: false, existing });
+  const components = await storedComponents(tx, registry, ct, draftId, componentFieldsOf(ct));
+  readModelInput(registry, ct, components, { mode: 'published', creating: false, existing });
   const unique = Object.values(ct.fields).flatMap((field) =>
     field.kind === 'scalar' && (field.attribute.unique || field.type === 'uid') && existing[field.name] !== null && existing[field.name] !== undefined ? [field] : [],
   );

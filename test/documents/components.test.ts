@@ -138,3 +138,49 @@ describe('components and dynamic zones', () => {
     expect(again.seo.metaTitle).toBe('FR');
   });
 });
+
+describe('publishing a draft checks the components it holds', () => {
+  // A draft may hold components that miss required values (drafts skip those checks).
+  const incompleteDraft = async () => {
+    const response = await server.call('POST', '/api/articles?status=draft', {
+      body: { data: { title: 'incomplete', seo: { metaDescription: 'no title yet' }, blocks: [{ __component: 'shared.quote', body: 'q' }], links: [{ label: 'a' }] } },
+    });
+    expect(response.status).toBe(201);
+    return response.body.data.documentId as string;
+  };
+  const isPublished = async (documentId: string) => (await server.call('GET', `/api/articles/${documentId}`)).status === 200;
+
+  it('a PUT that publishes without resending the components is a 400 naming each missing value, and publishes nothing', async () => {
+    const documentId = await incompleteDraft();
+    const response = await server.call('PUT', `/api/articles/${documentId}`, { body: { data: { summary: 'now publish' } } });
+    expect(response.status).toBe(400);
+    const paths = response.body.error.details.errors.map((e: any) => e.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['seo.metaTitle', 'links.0.url']));
+    expect(await isPublished(documentId)).toBe(false);
+    const draft = await server.call('GET', `/api/articles/${documentId}?status=draft`);
+    expect(draft.body.data.summary).toBeNull();
+  });
+
+  it('the publish action refuses the same draft', async () => {
+    const documentId = await incompleteDraft();
+    const response = await server.call('POST', `/api/articles/${documentId}/actions/publish`, { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.errors.map((e: any) => e.path.join('.'))).toContain('seo.metaTitle');
+    expect(await isPublished(documentId)).toBe(false);
+  });
+
+  it('a PUT that resends complete components publishes', async () => {
+    const documentId = await incompleteDraft();
+    const response = await server.call('PUT', `/api/articles/${documentId}`, {
+      body: { data: { seo: { metaTitle: 'T' }, links: [{ label: 'a', url: 'https://a' }] } },
+    });
+    expect(response.status).toBe(200);
+    expect(await isPublished(documentId)).toBe(true);
+  });
+
+  it('a draft PUT still accepts the incomplete components', async () => {
+    const documentId = await incompleteDraft();
+    const response = await server.call('PUT', `/api/articles/${documentId}?status=draft`, { body: { data: { summary: 'still a draft' } } });
+    expect(response.status).toBe(200);
+  });
+});
