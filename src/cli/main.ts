@@ -18,6 +18,8 @@ import { tokenCommand } from './token';
 import { VERSION } from './version';
 import { roleCommand, userCommand } from './users';
 import { webhookCommand } from './webhook';
+import { openapiCommand } from './openapi';
+import { typesCommand } from './types';
 
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
@@ -28,7 +30,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, webhookCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, webhookCommand, openapiCommand, typesCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
