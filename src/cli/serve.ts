@@ -82,15 +82,27 @@ async function start(config: Config, log: Logger, values: Record<string, unknown
   if (changes) log.info(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
   try {
     await startupScreen(instance, log, values);
+    return { app: listen(instance, log), instance };
+  } catch (error) {
+    instance.close();
+    throw error;
+  }
+}
+
+/**
+ * The HTTP server of an opened installation on its configured port and host (0: a free one).
+ * `folio serve` and the library entry (src/index.ts, startFolio) both start their server here.
+ */
+export function listen(instance: Instance, log: Logger) {
+  const { port, host } = instance.config;
+  try {
     // Routes compile on their first request (under 1 ms each); precompiling them all added
     // ~27 ms to every cold start (bench: 70 → 43 ms median to the first /_health).
     // Elysia asks Bun for SO_REUSEPORT by default, which let a second `folio serve` share a
     // port already in use and split the traffic with the first, silently. Not here: fail.
-    const app = createApp(instance, { precompile: false, log }).listen({ port: config.port, hostname: config.host, reusePort: false });
-    return { app, instance };
+    return createApp(instance, { precompile: false, log }).listen({ port, hostname: host, reusePort: false });
   } catch (error) {
-    instance.close();
-    if ((error as { code?: string }).code === 'EADDRINUSE') throw new Error(`Port ${config.port} on ${config.host} is already in use`);
+    if ((error as { code?: string }).code === 'EADDRINUSE') throw new Error(`Port ${port} on ${host} is already in use`);
     throw error;
   }
 }
