@@ -18,6 +18,7 @@ import { tokenCommand } from './token';
 import { VERSION } from './version';
 import { roleCommand, userCommand } from './users';
 import { webhookCommand } from './webhook';
+import { adminCommand } from './admin';
 import { openapiCommand } from './openapi';
 import { typesCommand } from './types';
 
@@ -30,7 +31,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, webhookCommand, openapiCommand, typesCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, webhookCommand, adminCommand, openapiCommand, typesCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -19,6 +19,7 @@ import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
 import { requestIdOf, requestLog } from './request-log';
 import { createLogger, type Logger } from '../log';
+import { adminRoutes } from '../admin/server';
 
 /**
  * Bun refuses a request whose head (request line and headers) exceeds 16 KiB with a bare 431
@@ -66,6 +67,7 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
     .use(rolesRoutes(instance, allow));
   for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow)).use(actionRoutes(instance, ct, allow));
   app.use(uploadRoutes(instance, allow));
+  app.use(adminRoutes(instance, log));
   // A server delivers webhooks in the background (never on a request); instance.close() stops it.
   instance.deliverer.start();
   return app;

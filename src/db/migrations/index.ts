@@ -14,6 +14,7 @@ import settingsVersion from './0005_settings_version';
 import events from './0006_events';
 import relationTargets from './0007_relation_targets';
 import schemaSnapshot from './0008_schema_snapshot';
+import admin from './0009_admin';
 
 export interface Migration {
   name: string;
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   { name: '0006_events', sql: events },
   { name: '0007_relation_targets', sql: relationTargets },
   { name: '0008_schema_snapshot', sql: schemaSnapshot },
+  { name: '0009_admin', sql: admin },
 ];

@@ -1,0 +1,112 @@
+/**
+ * Admin accounts and their sessions: the people who log in to /admin. Apart from the API's
+ * end users (auth/users.ts) on purpose: an admin session is a cookie that only /admin/api
+ * reads, and an API token or user JWT is never looked up here.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../db/database';
+import {
+  countAdminUsers, deleteAdminSession, deleteExpiredAdminSessions, findAdminByEmail, findSessionUser, insertAdminSession,
+  insertAdminUser, listAdminUsers, type AdminUserRow,
+} from '../db/store/admin-users';
+import { ForbiddenError, ValidationError } from '../errors';
+import { isEmail, unstorableText } from '../text';
+
+export const ADMIN_ROLES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
+export type AdminRole = keyof typeof ADMIN_ROLES;
+
+/** What each role may reach: a Super Admin everything, an Editor content and media only. */
+export function adminMay(role: string, area: 'content' | 'media' | 'settings'): boolean {
+  return role === 'super-admin' || (role === 'editor' && area !== 'settings');
+}
+
+export interface AdminUser {
+  id: number;
+  email: string;
+  role: AdminRole;
+}
+
+/** A session lives this long from login; logging in again starts a new one. */
+export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
+// Hashing an over-long password is the cost an attacker would choose; nobody types this much.
+const MAX_PASSWORD_LENGTH = 256;
+const MIN_PASSWORD_LENGTH = 8;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const publicUser = (row: AdminUserRow): AdminUser => ({ id: row.id, email: row.email, role: row.role as AdminRole });
+
+/** Verified against when the email is unknown, so a wrong email costs the same time as a wrong password. */
+let dummyHash: Promise<string> | undefined;
+
+export class AdminAccounts {
+  constructor(
+    private db: Database,
+    private now: () => number = Date.now,
+  ) {}
+
+  count(): Promise<number> {
+    return countAdminUsers(this.db);
+  }
+
+  async list(): Promise<AdminUser[]> {
+    return (await listAdminUsers(this.db)).map(publicUser);
+  }
+
+  /**
+   * Creates an admin; every problem with the input is a 400 naming its field. `first`: only
+   * while there is none (the first-run form), checked in the write's own (serializable)
+   * transaction, so two first-run forms sent at once cannot both succeed.
+   */
+  async create(input: { email: unknown; password: unknown; role?: unknown }, options: { first?: boolean } = {}): Promise<AdminUser> {
+    const errors: { path: string[]; message: string }[] = [];
+    const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
+    if (!isEmail(email) || unstorableText(email)) errors.push({ path: ['email'], message: 'email must be a valid email' });
+    const password = typeof input.password === 'string' ? input.password : '';
+    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH || unstorableText(password)) {
+      errors.push({ path: ['password'], message: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` });
+    }
+    const role = input.role ?? 'super-admin';
+    if (typeof role !== 'string' || !(role in ADMIN_ROLES)) {
+      errors.push({ path: ['role'], message: `role must be one of: ${Object.keys(ADMIN_ROLES).join(', ')}` });
+    }
+    if (errors.length) throw new ValidationError(errors.length === 1 ? errors[0]!.message : `${errors.length} errors occurred`, { errors });
+    const hash = await Bun.password.hash(password);
+    return this.db.transaction(async (tx) => {
+      if (options.first && (await countAdminUsers(tx)) > 0) throw new ForbiddenError('An admin already exists: log in instead');
+      if (await findAdminByEmail(tx, email)) {
+        throw new ValidationError('An admin with this email already exists', { errors: [{ path: ['email'], message: 'email is already taken' }] });
+      }
+      const id = await insertAdminUser(tx, { email, password: hash, role: role as string, now: new Date(this.now()).toISOString() });
+      return { id, email, role: role as AdminRole };
+    });
+  }
+
+  /** The admin with these credentials, or undefined (same answer and cost for an unknown email). */
+  async verify(email: unknown, password: unknown): Promise<AdminUser | undefined> {
+    if (typeof email !== 'string' || typeof password !== 'string' || password.length > MAX_PASSWORD_LENGTH || unstorableText(email)) return undefined;
+    const row = await findAdminByEmail(this.db, email.trim().toLowerCase());
+    const hash = row?.password ?? (await (dummyHash ??= Bun.password.hash(randomBytes(16).toString('hex'))));
+    const ok = await Bun.password.verify(password, hash).catch(() => false);
+    return ok && row && !row.blocked ? publicUser(row) : undefined;
+  }
+
+  /** Starts a session; returns the cookie's value (only its hash is stored). */
+  async startSession(user: AdminUser): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    await deleteExpiredAdminSessions(this.db, now);
+    await insertAdminSession(this.db, { tokenHash: sha256(token), userId: user.id, expiresAt: now + SESSION_LIFETIME_MS, now: new Date(now).toISOString() });
+    return token;
+  }
+
+  async sessionUser(token: string | undefined): Promise<AdminUser | undefined> {
+    if (!token || token.length > 128) return undefined;
+    const row = await findSessionUser(this.db, sha256(token), this.now());
+    return row ? publicUser(row) : undefined;
+  }
+
+  async endSession(token: string | undefined): Promise<void> {
+    if (token && token.length <= 128) await deleteAdminSession(this.db, sha256(token));
+  }
+}

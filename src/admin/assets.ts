@@ -1,0 +1,64 @@
+/**
+ * The admin app's files, all held in memory: the HTML shell every page path answers, the
+ * script (bundled by a macro: embedded in the compiled binary), the style sheet. Nothing is
+ * loaded from another host, and the Content-Security-Policy says so to the browser too.
+ */
+import { adminBundle } from './bundle' with { type: 'macro' };
+import { ADMIN_CSS } from './ui/style';
+
+/** Scripts, styles, images and requests from this origin only; no framing, no inline code. */
+export const ADMIN_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+interface Asset {
+  type: string;
+  body: Uint8Array<ArrayBuffer>;
+  gzip: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+
+function asset(type: string, text: string): Asset {
+  const body = new TextEncoder().encode(text);
+  return { type, body, gzip: Bun.gzipSync(body, { level: 9 }), etag: `"${Bun.hash(body).toString(36)}"` };
+}
+
+const script = asset('text/javascript; charset=utf-8', adminBundle());
+const style = asset('text/css; charset=utf-8', ADMIN_CSS);
+
+const html = asset(
+  'text/html; charset=utf-8',
+  `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Folio Admin</title>
+<link rel="stylesheet" href="/admin/assets/app.css?v=${style.etag.slice(1, -1)}">
+<script type="module" src="/admin/assets/app.js?v=${script.etag.slice(1, -1)}"></script>
+</head>
+<body><div id="app"></div></body>
+</html>
+`,
+);
+
+const FILES: Record<string, Asset> = { 'app.js': script, 'app.css': style };
+
+/** Sizes for the report and the tests: the script as sent compressed. */
+export const SCRIPT_GZIP_BYTES = script.gzip.length;
+
+function send(file: Asset, request: Request, cacheControl: string): Response {
+  const headers: Record<string, string> = { 'content-type': file.type, 'cache-control': cacheControl, etag: file.etag, vary: 'Accept-Encoding' };
+  if (request.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
+  const gzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
+  if (gzip) headers['content-encoding'] = 'gzip';
+  return new Response(gzip ? file.gzip : file.body, { status: 200, headers });
+}
+
+/** The app's HTML; the script routes in the browser. */
+export const pageResponse = (request: Request) => send(html, request, 'no-cache');
+
+/** A file under /admin/assets/, or null. The URLs carry the content's hash, so a year of caching is safe. */
+export function assetResponse(name: string, request: Request): Response | null {
+  const file = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
+  return file ? send(file, request, 'public, max-age=31536000, immutable') : null;
+}

@@ -1,0 +1,189 @@
+/**
+ * /admin/api: the content manager's reads and writes, on the same services as the content
+ * API (DocumentService for documents and their validation, query/parse.ts for list
+ * queries, the document actions), with an admin session instead of an API grant. Writes
+ * save drafts; publishing is its own action, as in Strapi's admin.
+ *
+ *   GET    /admin/api/schema                                   content types, locales
+ *   GET    /admin/api/content/:uid                             list (sort, pagination, _q, locale) + badges
+ *   POST   /admin/api/content/:uid                             create (a draft)
+ *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type)
+ *   PUT    /admin/api/content/:uid/:documentId                 save the draft
+ *   DELETE /admin/api/content/:uid/:documentId
+ *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
+ */
+import { Elysia } from 'elysia';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import type { Instance } from '../instance';
+import { checkParameters, parseLocale, parseReadQuery, READ_PARAMETERS } from '../query/parse';
+import type { ContentType } from '../registry/types';
+import { unstorableText } from '../text';
+import { readJsonBody } from '../http/body';
+import { parseQueryString } from '../http/query-string';
+import { json, noContent } from '../http/respond';
+import { adminMay, type AdminAccounts } from './accounts';
+import { checkCsrf } from './csrf';
+import { requireAdmin } from './session';
+import { schemaOf } from './schema';
+
+type Raw = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const ACTIONS = { publish: 'publish', unpublish: 'unpublish', 'discard-draft': 'discardDraft' } as const;
+
+/** Refuses text no column can hold, anywhere in a parsed query (PostgreSQL refuses NUL with an error). */
+function checkText(value: unknown, at = ''): void {
+  if (typeof value === 'string') {
+    const why = unstorableText(value);
+    if (why) throw new ValidationError(`Invalid parameter at '${at}': ${why}`, { source: 'query', param: at });
+  } else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) checkText(key, at), checkText(child, at ? `${at}[${key}]` : key);
+  }
+}
+
+export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) {
+  const { documents, registry, locales, config } = instance;
+  const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
+
+  /** The session's admin (401 without), allowed content (403), and for writes the CSRF checks. */
+  async function begin(request: Request) {
+    const { user, token } = await requireAdmin(accounts, request);
+    if (!adminMay(user.role, 'content')) throw new ForbiddenError();
+    if (request.method !== 'GET' && request.method !== 'HEAD') checkCsrf(request, token, config.trustProxy);
+    return user;
+  }
+
+  function typeOf(uid: string): ContentType {
+    const ct = registry.contentType(uid);
+    if (!ct || ct.system) throw new NotFoundError(`No content type "${uid}"`);
+    return ct;
+  }
+
+  function query(request: Request, known: ReadonlySet<string>): Raw {
+    const raw = checkParameters(parseQueryString(request.url), known, true);
+    checkText(raw);
+    return raw;
+  }
+
+  const localeOf = (raw: Raw) => (raw.locale === undefined ? undefined : parseLocale(raw.locale, '') || undefined);
+
+  function documentIdOf(ct: ContentType, id: string): string | undefined {
+    if (ct.kind === 'singleType') {
+      if (id !== 'single') throw new NotFoundError();
+      return undefined;
+    }
+    const why = unstorableText(id);
+    if (why) throw new ValidationError(`Invalid documentId: ${why}`, { source: 'path', param: 'documentId' });
+    return id;
+  }
+
+  async function dataOf(request: Request): Promise<Raw> {
+    const body = (await readJsonBody(request, config.bodyLimit)) as Raw | undefined;
+    const data = body && typeof body === 'object' && !Array.isArray(body) ? body.data : undefined;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ValidationError('Missing "data" payload in the request body');
+    return data as Raw;
+  }
+
+  /**
+   * Each draft's badge: `draft` (never published), `published` (the published version is
+   * the draft as it was published: publishing copies updatedAt) or `modified` (saved since).
+   */
+  async function badges(ct: ContentType, drafts: Row[], locale: string): Promise<Record<string, string>> {
+    if (!ct.draftAndPublish || drafts.length === 0) return {};
+    const ids = drafts.map((d) => d.documentId as string);
+    const published = await documents.findMany(
+      ct,
+      parseReadQuery(registry, ct, { status: 'published', locale, filters: { documentId: { $in: ids } }, pagination: { page: 1, pageSize: ids.length } }, await locales.defaultCode(), {
+        defaultLimit: ids.length,
+        maxLimit: Math.max(ids.length, limits.maxLimit),
+      }),
+    );
+    const at = new Map(published.data.map((p) => [`${p.documentId}\u0000${p.locale ?? ''}`, p.updatedAt]));
+    const badge: Record<string, string> = {};
+    for (const d of drafts) {
+      const key = `${d.documentId}\u0000${d.locale ?? ''}`;
+      badge[`${d.documentId}:${d.locale ?? ''}`] = !at.has(key) ? 'draft' : at.get(key) === d.updatedAt ? 'published' : 'modified';
+    }
+    return badge;
+  }
+
+  /** The draft of a document (or its only version without draft & publish), with its badge. */
+  async function readDocument(ct: ContentType, documentId: string | undefined, locale: string | undefined) {
+    const defaultLocale = await locales.defaultCode();
+    const raw: Raw = { status: ct.draftAndPublish ? 'draft' : 'published', ...(locale ? { locale } : {}) };
+    const doc = await documents.findOne(ct, documentId, parseReadQuery(registry, ct, raw, defaultLocale));
+    if (!doc) throw new NotFoundError();
+    const badge = (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
+    return json({ data: doc, meta: { status: badge ?? null } });
+  }
+
+  return new Elysia({ name: 'admin:content' })
+    .get('/admin/api/schema', async ({ request }) => {
+      await begin(request);
+      const list = await locales.list();
+      return json({ data: { contentTypes: registry.contentTypes.filter((ct) => !ct.system).map(schemaOf), locales: list, defaultLocale: await locales.defaultCode() } });
+    })
+    .get('/admin/api/content/:uid', async ({ request, params }) => {
+      await begin(request);
+      const ct = typeOf(params.uid);
+      const raw = query(request, READ_PARAMETERS);
+      if (ct.draftAndPublish) raw.status = 'draft';
+      const read = parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits);
+      const { data, pagination } = await documents.findMany(ct, read);
+      return json({ data, meta: { pagination, status: await badges(ct, data, read.locale) } });
+    })
+    .post(
+      '/admin/api/content/:uid',
+      async ({ request, params }) => {
+        await begin(request);
+        const ct = typeOf(params.uid);
+        if (ct.kind === 'singleType') throw new NotFoundError();
+        const locale = localeOf(query(request, new Set(['locale'])));
+        const written = await documents.create(ct, await dataOf(request), { status: 'draft', locale });
+        return readDocument(ct, written.documentId, written.locale || undefined).then((r) => new Response(r.body, { status: 201, headers: r.headers }));
+      },
+      { parse: 'none' },
+    )
+    .get('/admin/api/content/:uid/:documentId', async ({ request, params }) => {
+      await begin(request);
+      const ct = typeOf(params.uid);
+      return readDocument(ct, documentIdOf(ct, params.documentId), localeOf(query(request, new Set(['locale']))));
+    })
+    .put(
+      '/admin/api/content/:uid/:documentId',
+      async ({ request, params }) => {
+        await begin(request);
+        const ct = typeOf(params.uid);
+        const documentId = documentIdOf(ct, params.documentId);
+        const locale = localeOf(query(request, new Set(['locale'])));
+        const data = await dataOf(request);
+        const written =
+          documentId === undefined ? await documents.upsertSingle(ct, data, { status: 'draft', locale }) : await documents.update(ct, documentId, data, { status: 'draft', locale });
+        if (!written) throw new NotFoundError();
+        return readDocument(ct, written.documentId, written.locale || undefined);
+      },
+      { parse: 'none' },
+    )
+    .delete('/admin/api/content/:uid/:documentId', async ({ request, params }) => {
+      await begin(request);
+      const ct = typeOf(params.uid);
+      const locale = localeOf(query(request, new Set(['locale'])));
+      const documentId = documentIdOf(ct, params.documentId) ?? (await documents.singleDocumentId(ct));
+      if (!documentId || !(await documents.delete(ct, documentId, { locale }))) throw new NotFoundError();
+      return noContent();
+    })
+    .post(
+      '/admin/api/content/:uid/:documentId/actions/:action',
+      async ({ request, params }) => {
+        await begin(request);
+        const ct = typeOf(params.uid);
+        const action = Object.hasOwn(ACTIONS, params.action) ? ACTIONS[params.action as keyof typeof ACTIONS] : undefined;
+        if (!action) throw new NotFoundError();
+        const locale = localeOf(query(request, new Set(['locale'])));
+        const written = await documents[action](ct, documentIdOf(ct, params.documentId), { locale });
+        if (!written) throw new NotFoundError();
+        return readDocument(ct, written.documentId, written.locale || undefined);
+      },
+      { parse: 'none' },
+    );
+}

@@ -1,0 +1,141 @@
+/**
+ * Folio Admin over HTTP: the app's pages and assets under /admin (every page path answers
+ * the app's HTML, so each view is deep-linkable), and its own API under /admin/api, which
+ * only an admin session cookie opens (an Authorization header is never read here) and the
+ * content API never honours. An HTTP layer beside src/http/: it calls the same services.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Elysia } from 'elysia';
+import { NotFoundError } from '../errors';
+import type { Instance } from '../instance';
+import type { Logger } from '../log';
+import { readJsonBody } from '../http/body';
+import { clientAddress } from '../http/rate-limit';
+import { json } from '../http/respond';
+import { AdminAccounts, type AdminUser } from './accounts';
+import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
+import { adminContentRoutes } from './content';
+import { checkCsrf, checkOrigin, csrfToken } from './csrf';
+import { clearedCookie, overHttps, requireAdmin, sessionCookie, sessionToken } from './session';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+type Body = Record<string, unknown>;
+
+async function objectBody(request: Request, limit: number): Promise<Body> {
+  const body = await readJsonBody(request, limit);
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
+}
+
+export function adminRoutes(instance: Instance, log: Logger) {
+  const { config, authLimiter } = instance;
+  const accounts = new AdminAccounts(instance.db);
+  // The first-run form answers from this machine; from elsewhere it needs this code, which
+  // only someone who can read the server's log knows. It dies with the process.
+  const setupCode = randomBytes(6).toString('hex');
+  // Said once the server listens (a start that fails prints only its error), as start-up
+  // information: FOLIO_LOG_LEVEL=warn keeps it out, as every other start-up line.
+  const announce = () =>
+    accounts
+      .count()
+      .then((n) => n === 0 && log.info(`No admin user yet: open /admin from this machine to create one, or enter the one-time code ${setupCode} (or run: folio admin create --email E --password P)`))
+      .catch(() => {});
+
+  /**
+   * A loopback peer with no proxy header: a reverse proxy on the same machine connects from
+   * loopback too, and then the request came from anywhere.
+   */
+  const fromLoopback = (request: Request, peer: string | undefined) =>
+    !!peer && LOOPBACK.has(peer) && !request.headers.has('x-forwarded-for') && !request.headers.has('forwarded');
+
+  const codeMatches = (code: unknown) =>
+    typeof code === 'string' && code.length === setupCode.length && timingSafeEqual(Buffer.from(code), Buffer.from(setupCode));
+
+  /** Logs the user in: a new session, its cookie, and what the app needs to know. */
+  async function loggedIn(request: Request, user: AdminUser) {
+    const token = await accounts.startSession(user);
+    const secure = overHttps(request, config.trustProxy);
+    return json({ data: { user, csrfToken: csrfToken(token), setupRequired: false } }, 200, { 'set-cookie': sessionCookie(token, secure), 'cache-control': 'no-store' });
+  }
+
+  /** Any page path: the app's HTML, with the policy that lets it load its own script and style. */
+  const page = ({ request, path, set }: { request: Request; path: string; set: { headers: Record<string, string | number> } }) => {
+    if (path.startsWith('/admin/api/') || path.startsWith('/admin/assets/')) throw new NotFoundError();
+    set.headers['content-security-policy'] = ADMIN_CSP;
+    return pageResponse(request);
+  };
+
+  const peerOf = (server: { requestIP(r: Request): { address: string } | null } | null, request: Request) => server?.requestIP(request)?.address;
+
+  return new Elysia({ name: 'admin' })
+    .onStart(() => void announce())
+    .get('/admin/api/session', async ({ request, server }) => {
+      const token = sessionToken(request);
+      const user = await accounts.sessionUser(token);
+      const setupRequired = !user && (await accounts.count()) === 0;
+      return json(
+        {
+          data: {
+            user: user ?? null,
+            csrfToken: user && token ? csrfToken(token) : null,
+            setupRequired,
+            setupNeedsCode: setupRequired && !fromLoopback(request, peerOf(server, request)),
+          },
+        },
+        200,
+        { 'cache-control': 'no-store' },
+      );
+    })
+    .post(
+      '/admin/api/setup',
+      async ({ request, server }) => {
+        const peer = peerOf(server, request);
+        await authLimiter.hit(clientAddress(request, peer, config.trustProxy), '/admin/api/setup');
+        checkOrigin(request, config.trustProxy);
+        const body = await objectBody(request, config.bodyLimit);
+        if (!fromLoopback(request, peer) && !codeMatches(body.code)) {
+          return json({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Enter the one-time code from the server log', details: { errors: [{ path: ['code'], message: 'Enter the one-time code from the server log' }] } } }, 403);
+        }
+        const user = await accounts.create({ email: body.email, password: body.password }, { first: true });
+        log.info(`admin user created: ${user.email}`);
+        return loggedIn(request, user);
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/admin/api/login',
+      async ({ request, server }) => {
+        // Counted before anything else runs, so a guesser pays for every attempt.
+        await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), '/admin/api/login');
+        checkOrigin(request, config.trustProxy);
+        const body = await objectBody(request, config.bodyLimit);
+        const user = await accounts.verify(body.email, body.password);
+        if (!user) return json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Invalid email or password', details: {} } }, 401);
+        return loggedIn(request, user);
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/admin/api/logout',
+      async ({ request }) => {
+        const { token } = await requireAdmin(accounts, request);
+        checkCsrf(request, token, config.trustProxy);
+        await accounts.endSession(token);
+        return new Response(null, { status: 204, headers: { 'set-cookie': clearedCookie(overHttps(request, config.trustProxy)) } });
+      },
+      { parse: 'none' },
+    )
+    .use(adminContentRoutes(instance, accounts))
+    .get('/admin/assets/:name', ({ params, request, set }) => {
+      const response = assetResponse(params.name, request);
+      if (!response) throw new NotFoundError();
+      set.headers['content-security-policy'] = ADMIN_CSP;
+      return response;
+    })
+    .get('/admin', page)
+    .get('/admin/*', page)
+    // Unknown API paths are 404 envelopes, never the app's page (a wildcard of its own loses to /admin/*).
+    .all('/admin/api/*', () => {
+      throw new NotFoundError();
+    });
+}

@@ -1,0 +1,123 @@
+/**
+ * A collection type's entries: columns from its attributes, search (`_q`), sort by column,
+ * pagination and locale in the URL (so a list view is a link too), a badge per row.
+ */
+import { valueOf } from './dom';
+import { h } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { AdminContentType } from '../schema';
+import { api, uidPath } from './api';
+import type { Schema } from './main';
+import { Link, navigate } from './router';
+
+/** Kinds a table cell can show as short text. */
+const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+export const BADGE_TEXT: Record<string, string> = { draft: 'Draft', published: 'Published', modified: 'Modified' };
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  const text = String(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL }) {
+  const { ct, url } = props;
+  const base = `/admin/content/${encodeURIComponent(ct.uid)}`;
+  const columns = ct.attributes.filter((a) => LISTABLE.has(a.type)).slice(0, 4).map((a) => a.name);
+  const q = url.searchParams.get('q') ?? '';
+  const sort = url.searchParams.get('sort') ?? '';
+  const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
+  const locale = ct.localized ? (url.searchParams.get('locale') ?? props.schema.defaultLocale) : undefined;
+  const [result, setResult] = useState<{ data: any[]; meta: any } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [search, setSearch] = useState(q);
+
+  /** The same list with some parameters changed (page back to 1 unless it is the change). */
+  const withParams = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(url.search);
+    if (!('page' in changes)) next.delete('page');
+    for (const [k, v] of Object.entries(changes)) v ? next.set(k, v) : next.delete(k);
+    const text = next.toString();
+    return text ? `${base}?${text}` : base;
+  };
+
+  useEffect(() => {
+    const params = new URLSearchParams({ 'pagination[page]': String(page), 'pagination[pageSize]': '20' });
+    if (q) params.set('_q', q);
+    if (sort) params.set('sort', sort);
+    if (locale) params.set('locale', locale);
+    setError(null);
+    api('GET', `/content/${uidPath(ct.uid)}?${params}`).then(setResult, (e) => setError((e as Error).message));
+  }, [url.search]);
+
+  const [sortField, sortDir] = sort.split(':');
+  const header = (name: string) => {
+    const current = sortField === name;
+    const nextDir = current && sortDir !== 'desc' ? 'desc' : 'asc';
+    return h(
+      'th',
+      { scope: 'col', 'aria-sort': current ? (sortDir === 'desc' ? 'descending' : 'ascending') : 'none' },
+      h('button', { type: 'button', class: 'sort', onClick: () => navigate(withParams({ sort: `${name}:${nextDir}` })) }, [
+        name,
+        h('span', { 'aria-hidden': 'true' }, current ? (sortDir === 'desc' ? ' ▼' : ' ▲') : ''),
+      ]),
+    );
+  };
+
+  const pagination = result?.meta.pagination;
+  return h('div', null, [
+    h('div', { class: 'title-row' }, [h('h1', null, ct.displayName), h(Link, { href: `${base}/new${locale ? `?locale=${locale}` : ''}`, class: 'button primary' }, 'Create new entry')]),
+    h('div', { class: 'toolbar' }, [
+      h(
+        'form',
+        { role: 'search', onSubmit: (e: Event) => (e.preventDefault(), navigate(withParams({ q: search.trim() || undefined }))) },
+        [
+          h('label', { for: 'list-search' }, 'Search'),
+          h('input', { id: 'list-search', type: 'search', value: search, onInput: (e: Event) => setSearch(valueOf(e)) }),
+          h('button', { type: 'submit' }, 'Search'),
+        ],
+      ),
+      locale
+        ? h('div', { class: 'field inline' }, [
+            h('label', { for: 'list-locale' }, 'Locale'),
+            h(
+              'select',
+              { id: 'list-locale', value: locale, onChange: (e: Event) => navigate(withParams({ locale: valueOf(e) })) },
+              props.schema.locales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+            ),
+          ])
+        : null,
+    ]),
+    error ? h('p', { class: 'error', role: 'alert' }, error) : null,
+    !result
+      ? h('p', { role: 'status' }, 'Loading…')
+      : result.data.length === 0
+        ? h('p', { role: 'status' }, q ? `No entry matches "${q}".` : 'No entries yet.')
+        : h('table', { class: 'entries' }, [
+            h('caption', { class: 'visually-hidden' }, `${ct.displayName} entries`),
+            h('thead', null, h('tr', null, [...columns.map(header), header('updatedAt'), ct.draftAndPublish ? h('th', { scope: 'col' }, 'Status') : null])),
+            h(
+              'tbody',
+              null,
+              result.data.map((row) => {
+                const href = `${base}/${encodeURIComponent(row.documentId)}${locale ? `?locale=${locale}` : ''}`;
+                const badge = result.meta.status?.[`${row.documentId}:${row.locale ?? ''}`];
+                return h('tr', { key: row.documentId }, [
+                  ...columns.map((c, i) => h('td', null, i === 0 ? h(Link, { href }, cell(row[c]) === '—' ? `(${row.documentId})` : cell(row[c])) : cell(row[c]))),
+                  h('td', null, new Date(row.updatedAt).toLocaleString()),
+                  ct.draftAndPublish ? h('td', null, h('span', { class: `badge badge-${badge}` }, BADGE_TEXT[badge] ?? '')) : null,
+                ]);
+              }),
+            ),
+          ]),
+    pagination && pagination.pageCount > 1
+      ? h('nav', { 'aria-label': 'Pagination', class: 'pager' }, [
+          h('button', { type: 'button', disabled: page <= 1, onClick: () => navigate(withParams({ page: String(page - 1) })) }, 'Previous page'),
+          h('span', null, `Page ${pagination.page} of ${pagination.pageCount} (${pagination.total} entries)`),
+          h('button', { type: 'button', disabled: page >= pagination.pageCount, onClick: () => navigate(withParams({ page: String(page + 1) })) }, 'Next page'),
+        ])
+      : pagination
+        ? h('p', { class: 'muted' }, `${pagination.total} entries`)
+        : null,
+  ]);
+}

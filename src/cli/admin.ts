@@ -1,0 +1,34 @@
+import { AdminAccounts, ADMIN_ROLES } from '../admin/accounts';
+import { subcommand, withInstance, UsageError, type Command } from './command';
+
+export const adminCommand: Command = {
+  name: 'admin',
+  summary: 'create and list admin users (Folio Admin at /admin)',
+  usage: `Usage:
+  folio admin create --email E --password P [--role super-admin|editor]
+  folio admin list
+
+Admin users log in to /admin. They are not API users: an admin session opens nothing
+on /api, and API tokens and user JWTs open nothing under /admin. A Super Admin may do
+everything; an Editor manages content and media only.`,
+  options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+  async run({ values, positionals }) {
+    const [action, args] = subcommand(positionals, ['create', 'list']);
+    if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
+    if (action === 'create') {
+      if (!values.email) throw new UsageError('Missing --email');
+      if (!values.password) throw new UsageError('Missing --password');
+    }
+    await withInstance(values, async ({ db }) => {
+      const accounts = new AdminAccounts(db);
+      if (action === 'create') {
+        const user = await accounts.create({ email: values.email, password: values.password, role: values.role ?? 'super-admin' });
+        console.log(`created admin ${user.email} (${ADMIN_ROLES[user.role]})`);
+        return;
+      }
+      const list = await accounts.list();
+      for (const u of list) console.log(`${u.id}\t${u.email}\t${ADMIN_ROLES[u.role] ?? u.role}`);
+      if (list.length === 0) console.log('no admin users');
+    });
+  },
+};

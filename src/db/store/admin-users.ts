@@ -1,0 +1,53 @@
+/**
+ * Rows of `folio_admin_users` and `folio_admin_sessions` (migration 0009). Hashing and
+ * the rules (who may log in, how long a session lives) are src/admin/accounts.ts's; this
+ * reads and writes rows as it is given them.
+ */
+import type { Queryable } from '../database';
+import { sql } from '../sql';
+
+const USERS = sql.id('folio_admin_users');
+const SESSIONS = sql.id('folio_admin_sessions');
+
+export interface AdminUserRow {
+  id: number;
+  email: string;
+  /** The password hash; never sent anywhere. */
+  password: string;
+  role: string;
+  blocked: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export async function countAdminUsers(db: Queryable): Promise<number> {
+  return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS}`))?.n ?? 0;
+}
+
+export const findAdminByEmail = (db: Queryable, email: string) => db.get<AdminUserRow>(sql`SELECT * FROM ${USERS} WHERE "email" = ${email}`);
+
+export const listAdminUsers = (db: Queryable) => db.all<AdminUserRow>(sql`SELECT * FROM ${USERS} ORDER BY "id"`);
+
+export function insertAdminUser(db: Queryable, row: { email: string; password: string; role: string; now: string }): Promise<number> {
+  return db.insert(sql`INSERT INTO ${USERS} ("email", "password", "role", "blocked", "createdAt", "updatedAt")
+    VALUES (${row.email}, ${row.password}, ${row.role}, 0, ${row.now}, ${row.now})`);
+}
+
+export async function insertAdminSession(db: Queryable, row: { tokenHash: string; userId: number; expiresAt: number; now: string }): Promise<void> {
+  await db.run(sql`INSERT INTO ${SESSIONS} ("tokenHash", "userId", "expiresAt", "createdAt") VALUES (${row.tokenHash}, ${row.userId}, ${row.expiresAt}, ${row.now})`);
+}
+
+/** The live session's user (not blocked), or undefined. */
+export async function findSessionUser(db: Queryable, tokenHash: string, now: number): Promise<AdminUserRow | undefined> {
+  return db.get<AdminUserRow>(sql`SELECT u.* FROM ${SESSIONS} s JOIN ${USERS} u ON u."id" = s."userId"
+    WHERE s."tokenHash" = ${tokenHash} AND s."expiresAt" > ${now} AND u."blocked" = 0`);
+}
+
+export async function deleteAdminSession(db: Queryable, tokenHash: string): Promise<void> {
+  await db.run(sql`DELETE FROM ${SESSIONS} WHERE "tokenHash" = ${tokenHash}`);
+}
+
+/** Sessions past their time; called on each login so the table does not grow without end. */
+export async function deleteExpiredAdminSessions(db: Queryable, now: number): Promise<void> {
+  await db.run(sql`DELETE FROM ${SESSIONS} WHERE "expiresAt" <= ${now}`);
+}
