@@ -39,6 +39,12 @@ export interface Config {
   jwtExpiresIn: string;
   /** Wait after a webhook's first failed attempt, doubled for each later one (6 attempts: about an hour at the default 2 min). */
   webhookRetryBaseMs: number;
+  /** How long attempts stay in the webhook attempt log (FOLIO_WEBHOOK_LOG_DAYS, 30). */
+  webhookLogDays: number;
+  /** A comment line on every realtime stream this often, so proxies keep idle streams open (FOLIO_REALTIME_HEARTBEAT_MS, 15000; 0: none). */
+  realtimeHeartbeatMs: number;
+  /** Events stay resumable (Last-Event-ID) this long after the last realtime subscriber left (FOLIO_REALTIME_RESUME_SECONDS, 600). */
+  realtimeResumeWindowMs: number;
   /** Secrets the environment sets (FOLIO_API_TOKEN_SALT, FOLIO_JWT_SECRET); the others are generated once and kept. */
   secrets: { apiTokenSalt?: string; jwtSecret?: string };
   /** `text` (default) or `json`: every log line one JSON object (FOLIO_LOG_FORMAT, `serve --log-format`). */
@@ -116,6 +122,9 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS'), true),
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
     webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
+    webhookLogDays: positiveInteger('FOLIO_WEBHOOK_LOG_DAYS', env('FOLIO_WEBHOOK_LOG_DAYS'), 30),
+    realtimeHeartbeatMs: positiveInteger('FOLIO_REALTIME_HEARTBEAT_MS', env('FOLIO_REALTIME_HEARTBEAT_MS'), 15_000),
+    realtimeResumeWindowMs: positiveInteger('FOLIO_REALTIME_RESUME_SECONDS', env('FOLIO_REALTIME_RESUME_SECONDS'), 600) * 1000,
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },
     logFormat: oneOf('FOLIO_LOG_FORMAT', input.logFormat ?? env('FOLIO_LOG_FORMAT'), LOG_FORMATS, 'text'),
     logLevel: oneOf('FOLIO_LOG_LEVEL', env('FOLIO_LOG_LEVEL'), LOG_LEVELS, 'info'),

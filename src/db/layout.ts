@@ -112,6 +112,8 @@ export const SYSTEM = {
   webhookDeliveries: 'folio_webhook_deliveries',
   /** One row per attempt to send (`folio webhook deliveries`). */
   webhookAttempts: 'folio_webhook_attempts',
+  /** One row: until when writes record events for realtime subscribers (src/events/realtime.ts). */
+  realtimeLease: 'folio_realtime_lease',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
 } as const;

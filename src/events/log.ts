@@ -10,12 +10,21 @@
  *            transaction with the API's own reader and no populate (private attributes are
  *            never selected), in the locale and status the event is about;
  *   media    `{ event, createdAt, media }`, the file as the upload API answers it.
- * An event no webhook subscribes to is not written at all: a write with no webhook pays one
- * small query (a bulk import one per batch), not a read-back per document.
+ * An event is written only when a webhook subscribes to it or the realtime lease is live
+ * (someone streams /api/realtime, or did within the resume window): both come from one
+ * small query per transaction (a bulk import one per batch), so a write nobody listens to
+ * pays that query and no read-back per document.
+ *
+ * Rows are appended at the end of the transaction, just before it commits. While the lease
+ * is live they are appended under one lock (PostgreSQL; SQLite has one writer anyway), so
+ * outbox ids become visible in the order they were given and the feed, which reads
+ * `id > last position`, can never skip a row committed late below one it already read. The
+ * lock is taken last and its holder only commits after it, so it cannot close a cycle with
+ * the document locks.
  */
 import type { Database, Queryable, TransactionOptions } from '../db/database';
 import { appendEvent } from '../db/store/outbox';
-import { subscribedEvents } from '../db/store/webhooks';
+import { wantedEvents, type WantedEvents } from '../db/store/realtime';
 import { findMany } from '../documents/read';
 import { parseReadQuery } from '../query/parse';
 import type { ContentType, Registry } from '../registry/types';
@@ -24,10 +33,14 @@ import { FILE_UID, type EntryEvent, type MediaEvent } from './names';
 /** Enough rows for every locale and status of one document. */
 const VERSIONS_LIMIT = { defaultLimit: 1000, maxLimit: 1000 };
 
+/** The lock that orders appends while the realtime feed reads the outbox (any constant name). */
+const OUTBOX_ORDER_LOCK = 'folio:outbox-order';
+
 export class EventLog {
-  /** Events appended so far in this transaction. */
+  /** Events appended in this transaction (counted once written, just before the commit). */
   recorded = 0;
-  private subscribed: Promise<Set<string>> | undefined;
+  private wanted: Promise<WantedEvents> | undefined;
+  private pending: { event: string; uid: string; body: string; createdAt: string }[] = [];
 
   constructor(
     readonly tx: Queryable,
@@ -35,10 +48,11 @@ export class EventLog {
     private now: () => number,
   ) {}
 
-  /** Whether any webhook listens to `event`; the webhooks are read once per transaction. */
+  /** Whether a webhook listens to `event` or the realtime lease is live; read once per transaction. */
   async wants(event: string): Promise<boolean> {
-    this.subscribed ??= subscribedEvents(this.tx);
-    return (await this.subscribed).has(event);
+    this.wanted ??= wantedEvents(this.tx, this.now());
+    const wanted = await this.wanted;
+    return wanted.realtime || wanted.events.has(event);
   }
 
   /**
@@ -71,15 +85,23 @@ export class EventLog {
 
   private async append(event: string, uid: string, payload: Record<string, unknown>): Promise<void> {
     const createdAt = new Date(this.now()).toISOString();
-    const body = JSON.stringify({ event, createdAt, ...payload });
-    await appendEvent(this.tx, { event, uid, body, createdAt }, this.now());
-    this.recorded++;
+    this.pending.push({ event, uid, body: JSON.stringify({ event, createdAt, ...payload }), createdAt });
+  }
+
+  /** Writes the recorded events; Events.transaction calls it as the last step before the commit. */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    if ((await this.wanted)?.realtime) await this.tx.lock([OUTBOX_ORDER_LOCK]);
+    for (const e of this.pending) await appendEvent(this.tx, e, this.now());
+    this.recorded += this.pending.length;
+    this.pending = [];
   }
 }
 
 export class Events {
   /** Called after a transaction that recorded events has committed (the deliverer's wake). */
   onCommit?: () => void;
+  private listeners = new Set<() => void>();
 
   constructor(
     private db: Database,
@@ -87,17 +109,28 @@ export class Events {
     private now: () => number = Date.now,
   ) {}
 
+  /** Also calls `listener` after each commit that recorded events (the realtime hub); returns the way to stop. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /**
    * Runs `fn` as one write transaction with an EventLog bound to it. On PostgreSQL a retried
    * transaction starts again with a fresh log, so only the attempt that committed counts.
    */
   async transaction<T>(fn: (tx: Queryable, log: EventLog) => Promise<T>, options?: TransactionOptions): Promise<T> {
     let log: EventLog | undefined;
-    const result = await this.db.transaction((tx) => {
+    const result = await this.db.transaction(async (tx) => {
       log = new EventLog(tx, this.registry, this.now);
-      return fn(tx, log);
+      const value = await fn(tx, log);
+      await log.flush();
+      return value;
     }, options);
-    if (log && log.recorded > 0) this.onCommit?.();
+    if (log && log.recorded > 0) {
+      this.onCommit?.();
+      for (const listener of this.listeners) listener();
+    }
     return result;
   }
 }

@@ -11,6 +11,7 @@ import { authRoutes } from './routes/auth';
 import { actionRoutes } from './routes/actions';
 import { contentRoutes } from './routes/content';
 import { rolesRoutes } from './routes/roles';
+import { realtimeRoutes } from './routes/realtime';
 import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
@@ -68,6 +69,7 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
   for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow)).use(actionRoutes(instance, ct, allow));
   app.use(uploadRoutes(instance, allow));
   app.use(adminRoutes(instance, log));
+  app.use(realtimeRoutes(instance, allow));
   // A server delivers webhooks in the background (never on a request); instance.close() stops it.
   instance.deliverer.start();
   return app;

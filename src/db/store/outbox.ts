@@ -67,3 +67,29 @@ export async function nextDue(db: Queryable): Promise<number | undefined> {
   const row = await db.get<{ due: number | string | null }>(sql`SELECT MIN("dueAt") AS "due" FROM ${DELIVERIES} WHERE "state" = 'pending'`);
   return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
 }
+
+const ATTEMPTS = sql.id(SYSTEM.webhookAttempts);
+
+/**
+ * Deletes up to `limit` outbox rows created before `before` (an ISO time) that no webhook
+ * still has to send: every delivery delivered or failed, or none at all (an event recorded
+ * for the realtime feed only). Their deliveries go with them (ON DELETE CASCADE); their
+ * attempts stay in the log, detached first, and age out on their own (`pruneAttempts`).
+ * Returns how many rows went. Run it in a transaction.
+ */
+export async function pruneOutbox(tx: Queryable, before: string, limit: number): Promise<number> {
+  const rows = await tx.all<{ id: number }>(sql`SELECT o."id" FROM ${OUTBOX} o WHERE o."createdAt" < ${before}
+    AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES} d WHERE d."outboxId" = o."id" AND d."state" = 'pending') ORDER BY o."id" LIMIT ${limit}`);
+  if (rows.length === 0) return 0;
+  const ids = sql.list(rows.map((r) => Number(r.id)));
+  await tx.run(sql`UPDATE ${ATTEMPTS} SET "deliveryId" = NULL WHERE "deliveryId" IN (SELECT "id" FROM ${DELIVERIES} WHERE "outboxId" IN (${ids}))`);
+  // The state is checked again: a delivery cannot become pending after its event was written,
+  // but the condition costs nothing and keeps a pending one safe whatever happens between.
+  return (await tx.run(sql`DELETE FROM ${OUTBOX} WHERE "id" IN (${ids})
+    AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES} d WHERE d."outboxId" = ${OUTBOX}."id" AND d."state" = 'pending')`)).changes;
+}
+
+/** Deletes attempt-log rows older than `before` (an ISO time); returns how many. */
+export async function pruneAttempts(db: Queryable, before: string): Promise<number> {
+  return (await db.run(sql`DELETE FROM ${ATTEMPTS} WHERE "at" < ${before}`)).changes;
+}

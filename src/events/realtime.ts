@@ -1,0 +1,190 @@
+/**
+ * The realtime hub: one reader per serving instance that follows the outbox and fans its
+ * events out to the open streams of GET /api/realtime (src/http/routes/realtime.ts).
+ *
+ *  - While it has subscribers it keeps the realtime lease live (db/store/realtime.ts), so
+ *    every instance's writes record their events, and pushes it to now + the resume window
+ *    so a client that reconnects within the window finds what it missed.
+ *  - It reads `id > position` (a range of the primary key) every `pollMs` while it has
+ *    subscribers, at once when a local commit recorded events (Events.listen), and not at
+ *    all without subscribers. Writes of other instances arrive within one poll.
+ *  - Each subscriber has its own position: one resuming from Last-Event-ID is caught up from
+ *    the outbox first, one joining fresh starts at the newest event. Ticks never overlap, so
+ *    a subscriber sees every event once, in order.
+ *  - A subscriber takes a batch or refuses it (its buffer is full: the client reads too
+ *    slowly); a refusing subscriber is dropped, never allowed to grow memory.
+ * Its timers are unref'd and stop() ends them, so it never keeps a process alive.
+ */
+import type { Database } from '../db/database';
+import { eventsAfter, lastPosition, renewLease, type FeedRow } from '../db/store/realtime';
+
+export type FeedEvent = FeedRow;
+
+export interface Subscriber {
+  /** Whether this subscriber may and wants to see the event (permissions, `types`). */
+  accepts(event: FeedEvent): boolean;
+  /** Takes a batch of accepted events; false when its buffer is full (the hub then drops it). */
+  send(events: FeedEvent[]): boolean;
+  /** The hub let go of it (too slow, or the hub stopped): end its stream. */
+  dropped(): void;
+}
+
+export interface RealtimeOptions {
+  /** How long after the last subscriber left writes keep recording events (the resume window). */
+  resumeWindowMs: number;
+  /** Between looks at the outbox while someone subscribes (default 250 ms). */
+  pollMs?: number;
+  /** Rows read per statement (default 500). */
+  batch?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  subscriber: Subscriber;
+  /** The last position this subscriber has been given (or skipped). */
+  position: number;
+}
+
+export class RealtimeHub {
+  private entries = new Set<Entry>();
+  /** The last position read for live subscribers; undefined while nobody subscribes. */
+  private position: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private renewedAt = -Infinity;
+  private readonly pollMs: number;
+  private readonly batch: number;
+  private readonly now: () => number;
+
+  constructor(
+    private db: Database,
+    private options: RealtimeOptions,
+  ) {
+    this.pollMs = options.pollMs ?? 250;
+    this.batch = options.batch ?? 500;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Open subscribers (tests and diagnostics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Registers a subscriber after `after` (a Last-Event-ID; undefined: from now on). The
+   * lease is live when this resolves, so any write that starts later records its events.
+   * Returns the function that unsubscribes.
+   */
+  async subscribe(subscriber: Subscriber, after?: number): Promise<() => void> {
+    if (this.stopped) throw new Error('The realtime hub is stopped');
+    await this.renew();
+    const newest = await lastPosition(this.db);
+    // A position beyond the newest event (a client's invention) would silence the stream.
+    const entry: Entry = { subscriber, position: after === undefined ? newest : Math.min(after, newest) };
+    this.position ??= newest;
+    this.entries.add(entry);
+    if (entry.position < this.position) this.wake();
+    else this.schedule(this.pollMs);
+    return () => this.remove(entry);
+  }
+
+  /** Look at the outbox now (a local commit recorded events). */
+  wake(): void {
+    if (this.stopped || this.entries.size === 0) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const entry of [...this.entries]) this.drop(entry);
+  }
+
+  private remove(entry: Entry): void {
+    this.entries.delete(entry);
+    // Nobody left: stop polling. The lease runs out on its own after the resume window.
+    if (this.entries.size === 0) {
+      this.position = undefined;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private drop(entry: Entry): void {
+    this.remove(entry);
+    entry.subscriber.dropped();
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Pushes the lease forward, at most every quarter of its length: it always stays well
+   * ahead. It lasts the resume window, and never less than a few polls, so that a tiny (or
+   * zero) window cannot let it lapse between two ticks while someone subscribes.
+   */
+  private async renew(): Promise<void> {
+    const now = this.now();
+    const length = Math.max(this.options.resumeWindowMs, 4 * this.pollMs);
+    if (now - this.renewedAt < length / 4) return;
+    await renewLease(this.db, now + length);
+    this.renewedAt = now;
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    if (this.stopped || this.running || this.entries.size === 0) return;
+    this.running = true;
+    try {
+      await this.renew();
+      await this.catchUp();
+      await this.follow();
+    } catch (error) {
+      // A database hiccup must not end the feed: the next tick reads from the same position.
+      if (!this.stopped) console.error(`[folio] realtime feed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.running = false;
+    }
+    if (this.stopped || this.entries.size === 0) return;
+    const wait = this.again ? 0 : this.pollMs;
+    this.again = false;
+    this.schedule(wait);
+  }
+
+  /** Subscribers resuming from before the live position read their part of the outbox alone. */
+  private async catchUp(): Promise<void> {
+    for (const entry of [...this.entries]) {
+      while (this.entries.has(entry) && this.position !== undefined && entry.position < this.position) {
+        const rows = await eventsAfter(this.db, entry.position, this.batch, this.position);
+        if (rows.length === 0) entry.position = this.position;
+        else this.deliver(entry, rows);
+      }
+    }
+  }
+
+  /** Reads past the live position and gives each subscriber what it has not had. */
+  private async follow(): Promise<void> {
+    while (this.position !== undefined && this.entries.size > 0) {
+      const rows = await eventsAfter(this.db, this.position, this.batch);
+      if (rows.length === 0) return;
+      for (const entry of [...this.entries]) this.deliver(entry, rows.filter((r) => r.id > entry.position));
+      if (this.position === undefined) return;
+      this.position = rows[rows.length - 1]!.id;
+      if (rows.length < this.batch) return;
+    }
+  }
+
+  private deliver(entry: Entry, rows: FeedEvent[]): void {
+    if (rows.length === 0) return;
+    entry.position = rows[rows.length - 1]!.id;
+    const accepted = rows.filter((r) => entry.subscriber.accepts(r));
+    if (accepted.length > 0 && !entry.subscriber.send(accepted)) this.drop(entry);
+  }
+}
