@@ -9,6 +9,9 @@ import { refreshStatistics } from '../db/statistics';
 import { readModelInput } from '../documents/input';
 import type { ContentType, Registry } from '../registry/types';
 import { withInstance, UsageError, type Command } from './command';
+import { importStrapiCommand } from './import-strapi';
+import { looksLikeArchive } from '../transfer/archive';
+import { restoreFromArchive } from './restore';
 
 /** A line that cannot be imported: its 1-based number and why. */
 export class ImportLineError extends Error {
@@ -101,11 +104,16 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
     batch: { type: 'string' },
     status: { type: 'string' },
     locale: { type: 'string' },
+    force: { type: 'boolean' },
+    ...importStrapiCommand.options,
   },
   async run({ values, positionals }) {
+    if (positionals[0] === 'strapi') return importStrapiCommand.run({ values, positionals: positionals.slice(1) });
     if (positionals.length === 0) throw new UsageError('Missing FILE (a JSON Lines file, or - for stdin)');
     if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}"`);
     const file = positionals[0]!;
+    // A whole-installation archive (folio export / backup): gzip or tar magic, not JSON Lines.
+    if (file !== '-' && (await looksLikeArchive(file))) return restoreFromArchive(file, values);
     if (!values.type) throw new UsageError('Missing --type (the plural or singular API id, e.g. articles)');
     const batchSize = values.batch === undefined ? 1000 : Number(values.batch);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError('--batch must be a positive integer');

@@ -8,7 +8,11 @@ import { COMMON_OPTIONS, UsageError, type Command } from './command';
 import { SchemaError } from '../registry/types';
 import { FolioError } from '../errors';
 import { initCommand } from './init';
+import { adminCommand } from './admin';
 import { copyCommand } from './copy';
+import { backupCommand } from './backup';
+import { exportCommand } from './export';
+import { restoreCommand } from './restore';
 import { importCommand } from './import';
 import { localesCommand } from './locales';
 import { migrateCommand } from './migrate';
@@ -18,7 +22,6 @@ import { tokenCommand } from './token';
 import { VERSION } from './version';
 import { roleCommand, userCommand } from './users';
 import { webhookCommand } from './webhook';
-import { adminCommand } from './admin';
 import { openapiCommand } from './openapi';
 import { typesCommand } from './types';
 
@@ -31,7 +34,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, webhookCommand, adminCommand, openapiCommand, typesCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, typesCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,0 +1,171 @@
+/**
+ * The archive every transfer command writes and reads: a gzip-compressed tar, streamed both
+ * ways (tar-stream + node:zlib), so neither the uploads folder nor a large table is ever held
+ * in memory. Entries are written to a temp file beside the target and renamed into place at
+ * the end, so a failed backup never leaves a half-written archive under the name asked for.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import * as tar from 'tar-stream';
+
+/** The archive cannot be read: not one of Folio's, truncated or corrupt. */
+export class ArchiveError extends Error {}
+
+export class ArchiveWriter {
+  private pack = tar.pack();
+  private done: Promise<void>;
+  private temp: string;
+
+  constructor(readonly file: string) {
+    this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.partial`);
+    this.done = pipeline(this.pack, createGzip({ level: 6 }), createWriteStream(this.temp, { mode: 0o600 }));
+    // Surfaced by close(); without a handler a write error would be unhandled until then.
+    this.done.catch(() => {});
+  }
+
+  /** A small entry from memory (the manifest, secrets). */
+  async addText(name: string, text: string): Promise<void> {
+    const body = Buffer.from(text, 'utf8');
+    await new Promise<void>((resolve, reject) => this.pack.entry({ name, size: body.length, mode: 0o600 }, body, (e) => (e ? reject(e) : resolve())));
+  }
+
+  /** A file from disk, streamed; its size is read first (a tar header carries it). */
+  async addFile(name: string, path: string): Promise<void> {
+    const { size } = await stat(path);
+    if (size === 0) return this.addText(name, '');
+    const entry = this.pack.entry({ name, size, mode: 0o600 });
+    await pipeline(createReadStream(path, { start: 0, end: size - 1 }), entry);
+  }
+
+  /** Ends the archive and moves it to its name. */
+  async close(): Promise<void> {
+    this.pack.finalize();
+    await this.done;
+    await rename(this.temp, this.file);
+  }
+
+  /** Drops the partial file (after a failure). */
+  async abort(): Promise<void> {
+    this.pack.destroy();
+    await this.done.catch(() => {});
+    await rm(this.temp, { force: true });
+  }
+}
+
+/** Whether a file starts like an archive (gzip magic, or a tar header's `ustar`), read from its first bytes. */
+export async function looksLikeArchive(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const head = Buffer.alloc(265);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return true;
+    return bytesRead >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar';
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface ArchiveEntry {
+  name: string;
+  size: number;
+  /** The entry's bytes; must be read (or drained) before the next entry comes. */
+  body: AsyncIterable<Buffer>;
+}
+
+/**
+ * Reads the entries of an archive (gzip-compressed or plain tar) in order. A truncated or
+ * corrupt file ends in an ArchiveError naming the file, whatever stage noticed it.
+ */
+export async function* readArchive(file: string): AsyncGenerator<ArchiveEntry> {
+  const gzip = await isGzip(file);
+  const extract = tar.extract();
+  const source = createReadStream(file);
+  const feeding = gzip ? pipeline(source, createGunzip(), extract) : pipeline(source, extract);
+  let failure: unknown;
+  feeding.catch((error) => {
+    failure = error;
+    extract.destroy(error);
+  });
+  const damaged = (error: unknown) => {
+    const cause = failure ?? error;
+    return cause instanceof ArchiveError ? cause : new ArchiveError(`"${file}" is not a complete Folio archive (${(cause as Error).message})`);
+  };
+  // An entry's bytes fail the same way when the file ends early or the data is corrupt.
+  async function* guarded(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of body) yield chunk;
+    } catch (error) {
+      throw damaged(error);
+    }
+  }
+  try {
+    for await (const entry of extract) {
+      if (entry.header.type !== 'file') {
+        entry.resume();
+        continue;
+      }
+      yield { name: entry.header.name, size: entry.header.size ?? 0, body: guarded(entry as AsyncIterable<Buffer>) };
+      // Whatever the reader left unread is skipped.
+      entry.resume();
+    }
+    await feeding;
+  } catch (error) {
+    throw damaged(error);
+  } finally {
+    source.destroy();
+  }
+}
+
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a whole (small) entry as text. */
+export async function entryText(entry: ArchiveEntry): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of entry.body) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Yields the lines of an entry (JSON Lines), streamed; blank lines are skipped. */
+export async function* entryLines(entry: ArchiveEntry): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of entry.body) {
+    rest += decoder.decode(chunk, { stream: true });
+    let at: number;
+    let from = 0;
+    while ((at = rest.indexOf('\n', from)) >= 0) {
+      const line = rest.slice(from, at);
+      from = at + 1;
+      if (line.trim()) yield line;
+    }
+    rest = rest.slice(from);
+  }
+  rest += decoder.decode();
+  if (rest.trim()) yield rest;
+}
+
+/**
+ * The path an entry under `uploads/` is written to, or an ArchiveError for a name that would
+ * leave the folder (`..`, absolute paths): an archive is input, and input may be hostile.
+ */
+export function uploadPath(uploadsDir: string, entryName: string): string {
+  const relative = entryName.slice('uploads/'.length);
+  const parts = relative.split('/');
+  if (!relative || relative.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0'))) {
+    throw new ArchiveError(`The archive holds an unsafe file name "${entryName}"`);
+  }
+  return join(uploadsDir, ...parts);
+}

@@ -1,0 +1,40 @@
+/**
+ * `folio backup FILE`, safe while a server is serving. SQLite: `VACUUM INTO` makes a
+ * consistent copy of the file from one read snapshot (under WAL writers go on meanwhile),
+ * and the archive carries that copy, the secrets and the uploads. PostgreSQL: the portable
+ * archive of `folio export` (its secrets live in the database and travel in secrets.json).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { sqliteOnlineCopy, withSqliteSnapshot } from '../db/copy';
+import { SYSTEM } from '../db/layout';
+import { ArchiveWriter } from './archive';
+import { addUploads, describeTables, exportInstallation, manifestFor, uploadedFiles, type Source, type TransferReport } from './export';
+
+export async function backupInstallation(source: Source, file: string, progress: (line: string) => void = () => {}): Promise<TransferReport> {
+  if (!source.sqliteFile) return exportInstallation(source, file, progress);
+  const scratch = await mkdtemp(join(dirname(file), '.folio-backup-'));
+  const writer = new ArchiveWriter(file);
+  try {
+    const copy = join(scratch, 'folio.db');
+    sqliteOnlineCopy(source.sqliteFile, copy);
+    progress('copied the database');
+    const { tables, migrations } = await withSqliteSnapshot(copy, async (snapshot) => ({
+      tables: await describeTables(snapshot, source.db, source.registry),
+      migrations: (await snapshot.page(SYSTEM.migrations, ['name'], 0, 100_000)).map((r) => String(r.name)),
+    }));
+    const files = await uploadedFiles(source.uploadsDir);
+    await writer.addText('manifest.json', JSON.stringify(manifestFor('sqlite-backup', 'sqlite', migrations, tables, files.length), null, 2));
+    await writer.addText('secrets.json', JSON.stringify(source.secrets));
+    await writer.addFile('folio.db', copy);
+    await rm(copy);
+    const added = await addUploads(writer, source.uploadsDir, files);
+    await writer.close();
+    return { tables, files: added };
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

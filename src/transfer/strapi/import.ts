@@ -1,0 +1,158 @@
+/**
+ * `folio import strapi SOURCE`: a Strapi 5 project directory → a new Folio installation.
+ * Rows are written directly (not through the REST API), so ids, documentIds, versions,
+ * timestamps, password hashes and token hashes survive. Everything is read and mapped
+ * first (a row that cannot be mapped stops the import before anything is written), then
+ * written in one transaction with every table's count checked inside it: the import
+ * commits whole or not at all. Uploaded files are copied before the commit and removed
+ * again if it fails; the schemas and the token salt are written after it.
+ */
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../../config';
+import { writeSecret } from '../../db/store/secrets';
+import { openInstance } from '../../instance';
+import { loadRegistry } from '../../registry/load';
+import { contentPlan, mediaRows, type TableRows } from './content';
+import { Progress, type ProgressSink } from './progress';
+import { writeSchemas } from './schemas';
+import { StrapiImportError, StrapiSource } from './source';
+import { systemPlan } from './system';
+import { advanceSequences, clearTarget, countRows, holdsData, insertRows } from './target';
+
+export interface ImportOptions {
+  source: string;
+  config: Config;
+  dryRun?: boolean;
+  force?: boolean;
+  out?: ProgressSink;
+}
+
+export interface ImportReport {
+  tables: { table: string; label: string; rows: number; skipped: number }[];
+  documents: { uid: string; documents: number; versions: number }[];
+  files: number;
+  notes: string[];
+}
+
+const BATCH = 1000;
+
+/** Documents and versions per content type (the dry run's and the summary's first lines). */
+function documentCounts(plan: TableRows[], registry: ReturnType<typeof loadRegistry>): ImportReport['documents'] {
+  return registry.contentTypes.map((ct) => {
+    const rows = plan.find((p) => p.table === ct.tableName)?.rows ?? [];
+    return { uid: ct.uid, documents: new Set(rows.map((r) => r.documentId)).size, versions: rows.length };
+  });
+}
+
+/** Files of the project's uploads folder (names only: Strapi's local provider keeps them flat). */
+function uploadFiles(source: StrapiSource): string[] {
+  const dir = source.uploadsDir;
+  if (!dir) return [];
+  return readdirSync(dir).filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile());
+}
+
+export async function importStrapi(options: ImportOptions): Promise<ImportReport> {
+  const out = options.out ?? { write: (text: string) => process.stdout.write(text), isTTY: process.stdout.isTTY };
+  if (existsSync(options.source) && statSync(options.source).isFile()) {
+    throw new StrapiImportError(`${options.source}: importing a "strapi export" archive is not supported yet; import the project directory`);
+  }
+  const source = new StrapiSource(options.source);
+  try {
+    // Folio reads a Strapi project's layout as it is: the registry is the project's.
+    // (its src folder: the root holds package.json and other JSON files that are not schemas).
+    const schemaRoot = join(options.source, 'src');
+    const registry = loadRegistry(schemaRoot);
+    writeSchemas(schemaRoot, options.config.contentTypesDir, true);
+    const plan = [...systemPlan(source, registry), ...contentPlan(source, registry), mediaRows(source, registry)];
+    const uploads = uploadFiles(source);
+    const report: ImportReport = {
+      tables: plan.map((p) => ({ table: p.table, label: p.label, rows: p.rows.length, skipped: p.skipped })),
+      documents: documentCounts(plan, registry),
+      files: uploads.length,
+      notes: plan.flatMap((p) => p.notes),
+    };
+    const salt = source.env.API_TOKEN_SALT;
+    if (!salt && plan.some((p) => p.label === 'API tokens' && p.rows.length)) {
+      report.notes.push('the project has API tokens but its .env has no API_TOKEN_SALT: their keys will not work in Folio');
+    }
+    if (options.dryRun) return report;
+
+    const instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot });
+    const copied: string[] = [];
+    try {
+      const { db } = instance;
+      const occupied = await holdsData(db, instance.registry);
+      if (occupied && !options.force) {
+        throw new StrapiImportError(`the target installation is not empty (${occupied} has rows); use --force to replace its content`);
+      }
+      mkdirSync(options.config.uploadsDir, { recursive: true });
+      for (const name of uploads) {
+        const to = join(options.config.uploadsDir, name);
+        if (existsSync(to)) continue;
+        copyFileSync(join(source.uploadsDir!, name), to);
+        copied.push(to);
+      }
+      const progress = new Progress(plan.reduce((n, p) => n + p.rows.length, 0), out);
+      await db.transaction(async (tx) => {
+        await clearTarget(tx, db, instance.registry);
+        for (const part of plan) {
+          for (let at = 0; at < part.rows.length; at += BATCH) {
+            const batch = part.rows.slice(at, at + BATCH);
+            await insertRows(tx, part.table, batch);
+            progress.advance(part.label, batch.length);
+          }
+        }
+        await advanceSequences(tx, db, [...new Set(plan.map((p) => p.table))]);
+        // Every table holds exactly what was read for it (several parts may share one table).
+        const expected = new Map<string, number>();
+        for (const p of plan) expected.set(p.table, (expected.get(p.table) ?? 0) + p.rows.length);
+        for (const [table, rows] of expected) {
+          const counted = await countRows(tx, table);
+          if (counted !== rows) throw new StrapiImportError(`count check failed for ${table}: read ${rows} rows from Strapi, the target holds ${counted}`);
+        }
+        if (db.dialect.name === 'postgres') {
+          if (salt) await writeSecret(tx, 'apiTokenSalt', salt);
+          if (source.env.JWT_SECRET) await writeSecret(tx, 'jwtSecret', source.env.JWT_SECRET);
+        }
+      });
+    } catch (error) {
+      for (const file of copied) rmSync(file, { force: true });
+      throw error;
+    } finally {
+      instance.close();
+    }
+    if (!options.config.databaseUrl?.startsWith('postgres')) keepSecrets(options.config.dataDir, salt, source.env.JWT_SECRET);
+    if (options.config.secrets.apiTokenSalt && salt && options.config.secrets.apiTokenSalt !== salt) {
+      report.notes.push("FOLIO_API_TOKEN_SALT is set and differs from the project's API_TOKEN_SALT: imported API tokens work only without it");
+    }
+    writeSchemas(schemaRoot, options.config.contentTypesDir, false);
+    return report;
+  } finally {
+    source.close();
+  }
+}
+
+/** SQLite installations keep their secrets in the data dir (auth/secrets.ts): Strapi's salt and JWT secret go there. */
+function keepSecrets(dataDir: string, salt: string | undefined, jwtSecret: string | undefined): void {
+  const file = join(dataDir, 'secrets.json');
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+  if (salt) stored.apiTokenSalt = salt;
+  if (jwtSecret) stored.jwtSecret = jwtSecret;
+  writeFileSync(file, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+/** The summary `folio import strapi` prints (also the dry run's, with "would import"). */
+export function formatReport(report: ImportReport, dryRun: boolean): string {
+  const verb = dryRun ? 'would import' : 'imported';
+  const lines = report.documents.map((d) => `${verb} ${d.uid}: ${d.documents} document(s), ${d.versions} version row(s)`);
+  for (const t of report.tables) {
+    lines.push(`${verb} ${t.label}: ${t.rows} row(s)${t.skipped ? `, ${t.skipped} left out` : ''}`);
+  }
+  lines.push(`${verb} ${report.files} uploaded file(s)`);
+  for (const note of report.notes) lines.push(`note: ${note}`);
+  const total = report.tables.reduce((n, t) => n + t.rows, 0);
+  lines.push(dryRun ? `dry run: nothing written (${total} rows in ${report.tables.length} tables)` : `done: ${total} rows in ${report.tables.length} tables; counts checked`);
+  return lines.join('\n');
+}
