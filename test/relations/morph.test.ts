@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { resolve } from 'node:path';
+import { strapi } from '@strapi/client';
 import qs from 'qs';
 import { startServer, type TestServer } from '../helpers/server';
 
@@ -149,6 +150,16 @@ describe('a type with polymorphic relations', () => {
     expect(Number(rows[0]!.n)).toBe(0);
     const res = await server.call('GET', `/api/comments/${comment.documentId}?populate=mentions`);
     expect(res.body.data.mentions).toEqual([]);
+  });
+
+  test('@strapi/client writes { __type, id } items and reads them back populated', async () => {
+    const client = strapi({ baseURL: `${server.url}/api`, auth: server.tokens.fullAccess });
+    const comments = client.collection('comments');
+    const created = await comments.create({ body: 'from the client', mentions: [{ __type: 'api::video.video', id: video.id }] }, { status: 'published' } as never);
+    const read = await comments.findOne(created.data.documentId, { populate: { mentions: { on: { 'api::video.video': { fields: ['title'] } } } } } as never);
+    expect(read.data.mentions).toEqual([{ id: video.id, documentId: video.documentId, title: 'Intro', __type: 'api::video.video' }]);
+    const listed = await comments.find({ filters: { body: { $eq: 'from the client' } }, populate: { mentions: { count: true } } } as never);
+    expect(listed.data.map((c: any) => c.mentions)).toEqual([{ count: 1 }]);
   });
 
   test('the v4 response format wraps polymorphic items like relations', async () => {
