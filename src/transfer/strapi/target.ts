@@ -1,12 +1,13 @@
 /**
  * The writes of an import into Folio's tables: rows with their ids, in batches, inside the
- * one transaction the import runs in. Table names come from db/layout.ts and the registry;
- * this file only batches rows and keeps PostgreSQL's id sequences after the kept ids.
+ * one transaction the import runs in. Table names come from db/layout.ts and the registry,
+ * the statements from db/copy.ts (shared with `folio copy` and archive imports); this file
+ * only chooses the tables and batches rows within the engines' parameter limits.
  */
+import { advanceIdentity, clearTables, countRows as countTable, insertRows as insertBatch } from '../../db/copy';
 import type { Database, Queryable, SqlValue } from '../../db/database';
 import { FILES_TABLE, MEDIA_LINKS, SYSTEM } from '../../db/layout';
 import { desiredTables } from '../../db/schema-sync';
-import { sql } from '../../db/sql';
 import type { Registry } from '../../registry/types';
 
 /** Bound values per statement, well under both engines' limits. */
@@ -22,8 +23,7 @@ export function contentTables(db: Database, registry: Registry): string[] {
   return desiredTables(db, registry).filter((t) => !t.extended).map((t) => t.name).reverse();
 }
 
-const countOf = async (db: Queryable, table: string) =>
-  (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${sql.id(table)}`))?.n ?? 0;
+const countOf = async (db: Queryable, table: string) => (await countTable(db, table)) ?? 0;
 
 /**
  * Whether the installation holds anything a user made. A new installation has its default
@@ -38,29 +38,23 @@ export async function holdsData(db: Database, registry: Registry): Promise<strin
 
 /** Empties what the import writes (content, users, roles, tokens, locales, files), in the transaction. */
 export async function clearTarget(tx: Queryable, db: Database, registry: Registry): Promise<void> {
-  for (const table of [...contentTables(db, registry), ...IMPORTED_SYSTEM_TABLES]) await tx.run(sql`DELETE FROM ${sql.id(table)}`);
+  // clearTables takes parents first; these lists name children first.
+  await clearTables(tx, [...contentTables(db, registry), ...IMPORTED_SYSTEM_TABLES].reverse());
 }
 
 /** Inserts rows (same keys in each) into a table, in batches; returns how many. */
 export async function insertRows(tx: Queryable, table: string, rows: Record<string, SqlValue>[]): Promise<number> {
   if (rows.length === 0) return 0;
   const columns = Object.keys(rows[0]!);
-  const list = sql.join(columns.map((c) => sql.id(c)));
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / columns.length));
-  for (let at = 0; at < rows.length; at += perStatement) {
-    const tuples = rows.slice(at, at + perStatement).map((row) => sql`(${sql.list(columns.map((c) => row[c] ?? null))})`);
-    await tx.run(sql`INSERT INTO ${sql.id(table)} (${list}) VALUES ${sql.join(tuples)}`);
-  }
+  for (let at = 0; at < rows.length; at += perStatement) await insertBatch(tx, table, columns, rows.slice(at, at + perStatement));
   return rows.length;
 }
 
 /** PostgreSQL identity columns continue after the kept ids (SQLite's rowids do by themselves). */
 export async function advanceSequences(tx: Queryable, db: Database, tables: string[]): Promise<void> {
   if (db.dialect.name !== 'postgres') return;
-  const id = sql.id('id');
-  for (const table of tables) {
-    await tx.run(sql`SELECT setval(pg_get_serial_sequence(${sql.id(table).toString()}, 'id'), COALESCE((SELECT MAX(${id}) FROM ${sql.id(table)}), 0) + 1, false)`);
-  }
+  for (const table of tables) await advanceIdentity(tx, table);
 }
 
 /** Rows per table as the target holds them now (the import's count check). */
