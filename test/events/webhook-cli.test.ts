@@ -128,6 +128,9 @@ describe('durable delivery', () => {
     const created = await first.call('POST', '/api/authors', { body: { data: { name: 'Survivor' } } });
     expect(created.status).toBe(201);
     await waitFor('the first, failing attempt', () => hook.received.length === 1);
+    // Killed only once the attempt is recorded: a kill between the send and its record would leave
+    // the delivery claimed until its lease runs out, longer than this test waits.
+    await waitFor('the first attempt in the log', () => cli(['webhook', 'deliveries', 'h'], where).out.length === 1);
     await first.kill();
 
     hook.respond = () => 200;
