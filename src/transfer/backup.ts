@@ -7,9 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sqliteOnlineCopy, withSqliteSnapshot } from '../db/copy';
-import { SYSTEM } from '../db/layout';
 import { ArchiveWriter } from './archive';
-import { addUploads, describeTables, exportInstallation, manifestFor, uploadedFiles, type Source, type TransferReport } from './export';
+import { addUploads, appliedMigrations, describeTables, exportInstallation, manifestFor, uploadedFiles, type Source, type TransferReport } from './export';
 
 export async function backupInstallation(source: Source, file: string, progress: (line: string) => void = () => {}): Promise<TransferReport> {
   if (!source.sqliteFile) return exportInstallation(source, file, progress);
@@ -21,7 +20,7 @@ export async function backupInstallation(source: Source, file: string, progress:
     progress('copied the database');
     const { tables, migrations } = await withSqliteSnapshot(copy, async (snapshot) => ({
       tables: await describeTables(snapshot, source.db, source.registry),
-      migrations: (await snapshot.page(SYSTEM.migrations, ['name'], 0, 100_000)).map((r) => String(r.name)),
+      migrations: await appliedMigrations(snapshot),
     }));
     const files = await uploadedFiles(source.uploadsDir);
     await writer.addText('manifest.json', JSON.stringify(manifestFor('sqlite-backup', 'sqlite', migrations, tables, files.length), null, 2));

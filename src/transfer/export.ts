@@ -44,7 +44,7 @@ export async function uploadedFiles(uploadsDir: string): Promise<string[]> {
 }
 
 /** The system migrations the snapshot's database has applied. */
-async function appliedMigrations(snapshot: TableSnapshot): Promise<string[]> {
+export async function appliedMigrations(snapshot: TableSnapshot): Promise<string[]> {
   const rows = await snapshot.page(SYSTEM.migrations, ['name'], 0, 100_000);
   return rows.map((r) => String(r.name));
 }
