@@ -1,5 +1,5 @@
 import { AdminAccounts, ADMIN_ROLES } from '../admin/accounts';
-import { subcommand, withInstance, UsageError, type Command } from './command';
+import { accountAction, withInstance, type Command } from './command';
 
 export const adminCommand: Command = {
   name: 'admin',
@@ -13,12 +13,7 @@ on /api, and API tokens and user JWTs open nothing under /admin. A Super Admin m
 everything; an Editor manages content and media only.`,
   options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
   async run({ values, positionals }) {
-    const [action, args] = subcommand(positionals, ['create', 'list']);
-    if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
-    if (action === 'create') {
-      if (!values.email) throw new UsageError('Missing --email');
-      if (!values.password) throw new UsageError('Missing --password');
-    }
+    const action = accountAction(values, positionals);
     await withInstance(values, async ({ db }) => {
       const accounts = new AdminAccounts(db);
       if (action === 'create') {

@@ -45,6 +45,17 @@ export async function withInstance<T>(values: Record<string, unknown>, fn: (inst
 }
 
 /** The sub-command word and its arguments (`locales add fr`). */
+/** The sub-command of an account command (`user`, `admin`): `create` needs --email and --password; neither takes arguments. */
+export function accountAction(values: Record<string, unknown>, positionals: string[]): 'create' | 'list' {
+  const [action, args] = subcommand(positionals, ['create', 'list']);
+  if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
+  if (action === 'create') {
+    if (!values.email) throw new UsageError('Missing --email');
+    if (!values.password) throw new UsageError('Missing --password');
+  }
+  return action as 'create' | 'list';
+}
+
 export function subcommand(positionals: string[], known: string[]): [string, string[]] {
   const [word, ...rest] = positionals;
   if (!word) throw new UsageError(`Missing sub-command (one of: ${known.join(', ')})`);

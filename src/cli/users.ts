@@ -1,4 +1,4 @@
-import { subcommand, withInstance, UsageError, type Command } from './command';
+import { accountAction, subcommand, withInstance, UsageError, type Command } from './command';
 
 export const userCommand: Command = {
   name: 'user',
@@ -11,12 +11,7 @@ Users log in with POST /api/auth/local and call the API with the JWT they get; t
 role's grants apply (folio permissions grant ROLE ...).`,
   options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' }, role: { type: 'string' } },
   async run({ values, positionals }) {
-    const [action, args] = subcommand(positionals, ['create', 'list']);
-    if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
-    if (action === 'create') {
-      if (!values.email) throw new UsageError('Missing --email');
-      if (!values.password) throw new UsageError('Missing --password');
-    }
+    const action = accountAction(values, positionals);
     await withInstance(values, async ({ users }) => {
       if (action === 'create') {
         const email = values.email as string;
