@@ -8,7 +8,6 @@
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
-import { versionsByRowId } from '../db/store/links';
 import * as store from '../db/store/morph-links';
 import type { MorphKey, StoredMorphLink } from '../db/store/morph-links';
 import { existingVersions } from '../db/store/versions';
@@ -16,6 +15,7 @@ import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, MorphAttribute, Registry } from '../registry/types';
 import type { LinkContext } from './links';
 import type { MorphTarget, MorphWrite } from './morph-input';
+import { rowTargets } from './row-ids';
 
 const sameKey = (a: MorphKey, b: MorphKey) => a.type === b.type && a.documentId === b.documentId && a.locale === b.locale && a.status === b.status;
 
@@ -28,12 +28,7 @@ async function resolveRowIds(tx: Queryable, registry: Registry, targets: MorphTa
   const byType = new Map<string, number[]>();
   for (const t of targets) if (t.id !== undefined) byType.set(t.type, [...(byType.get(t.type) ?? []), t.id]);
   for (const [uid, ids] of byType) {
-    const type = registry.contentType(uid)!;
-    const rows = await versionsByRowId(tx, type, ids);
-    const missing = ids.filter((id) => !rows.has(id));
-    if (missing.length) {
-      throw new ValidationError(`${missing.length} relation(s) of type ${uid} associated with this entity do not exist`, { ids: missing });
-    }
+    const rows = await rowTargets(tx, registry.contentType(uid)!, ids);
     for (const t of targets) {
       if (t.type !== uid || t.id === undefined) continue;
       const row = rows.get(t.id)!;
@@ -41,8 +36,8 @@ async function resolveRowIds(tx: Queryable, registry: Registry, targets: MorphTa
         throw new ValidationError(`Invalid relation: id ${t.id} is not a version of document "${t.documentId}"`);
       }
       t.documentId = row.documentId;
-      if (type.localized) t.locale ??= row.locale;
-      if (type.draftAndPublish) t.status ??= row.status;
+      t.locale ??= row.locale;
+      t.status ??= row.status;
     }
   }
 }

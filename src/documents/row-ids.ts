@@ -47,6 +47,34 @@ function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Pa
   return out;
 }
 
+/**
+ * What each row id of `target` names: its documentId, and its locale and status where the type
+ * has them. An id that names no row is Strapi's 400 (its entity validator's relation check),
+ * with the path of the first such id when the caller knows it.
+ */
+export async function rowTargets(
+  tx: Queryable, target: ContentType, ids: number[], pathOf: (id: number) => Path | undefined = () => undefined,
+): Promise<Map<number, RowTarget>> {
+  const rows = await versionsByRowId(tx, target, ids);
+  const missing = [...new Set(ids)].filter((id) => !rows.has(id));
+  if (missing.length) {
+    const path = pathOf(missing[0]!);
+    throw new ValidationError(`${missing.length} relation(s) of type ${target.uid} associated with this entity do not exist`, {
+      ...(path ? { path } : {}),
+      ids: missing,
+    });
+  }
+  const targets = new Map<number, RowTarget>();
+  for (const [id, row] of rows) {
+    targets.set(id, {
+      documentId: row.documentId,
+      locale: target.localized ? row.locale : undefined,
+      status: target.draftAndPublish ? row.status : undefined,
+    });
+  }
+  return targets;
+}
+
 /** `bodies` with every relation target given by row id rewritten to its version's documentId, locale and status. */
 export async function resolveRowIds<T>(tx: Queryable, registry: Registry, ct: ContentType, bodies: T[]): Promise<T[]> {
   const wanted = new Map<ContentType, Map<number, Path>>();
@@ -63,25 +91,6 @@ export async function resolveRowIds<T>(tx: Queryable, registry: Registry, ct: Co
   if (wanted.size === 0) return bodies;
 
   const found = new Map<ContentType, Map<number, RowTarget>>();
-  for (const [target, ids] of wanted) {
-    const rows = await versionsByRowId(tx, target, [...ids.keys()]);
-    const missing = [...ids.keys()].filter((id) => !rows.has(id));
-    if (missing.length) {
-      // Strapi's message for ids that name no row (its entity validator's relation check).
-      throw new ValidationError(`${missing.length} relation(s) of type ${target.uid} associated with this entity do not exist`, {
-        path: ids.get(missing[0]!),
-        ids: missing,
-      });
-    }
-    const targets = new Map<number, RowTarget>();
-    for (const [id, row] of rows) {
-      targets.set(id, {
-        documentId: row.documentId,
-        locale: target.localized ? row.locale : undefined,
-        status: target.draftAndPublish ? row.status : undefined,
-      });
-    }
-    found.set(target, targets);
-  }
+  for (const [target, ids] of wanted) found.set(target, await rowTargets(tx, target, [...ids.keys()], (id) => ids.get(id)));
   return bodies.map((body) => mapRelations(registry, ct, body, [], (_a, target, value, at) => mapRowIds(value, at, (id) => found.get(target)?.get(id))) as T);
 }
