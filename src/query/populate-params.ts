@@ -94,7 +94,7 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
   const morphSpec = (name: string): PopulateSpec => {
     const attribute = model.attributes[name];
     if (attribute?.kind !== 'morph' || !attribute.owner || !canRead) return {};
-    return { types: [...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter(canRead) };
+    return { types: readableTypes(registry, canRead).map((ct) => ct.uid) };
   };
   /**
    * Reads one attribute's entry. A relation to a type the caller may not read is still checked
@@ -190,13 +190,16 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
   return spec;
 }
 
+/** Every content type a morphTo side may reach that the caller may read (all without a permission check). */
+const readableTypes = (registry: Registry, canRead?: CanRead) =>
+  [...registry.contentTypes, ...registry.systemTypes].filter((ct) => !canRead || canRead(ct.uid));
+
 /**
  * One option of a populated morphTo side. As for dynamic zones, Strapi takes only fragments per
  * type (`on`), `populate=*` (each type's own relations, media and components) and `count`.
  */
 function morphOption(ctx: PopulateContext, spec: PopulateSpec, name: string, key: string, value: unknown, path: string[], depth: number) {
   const { registry, canRead } = ctx;
-  const readableTypes = () => [...registry.contentTypes, ...registry.systemTypes].filter((ct) => !canRead || canRead(ct.uid));
   if (key === 'count') {
     const word = BOOLEAN_WORDS[String(value)];
     if (word === undefined) throw new ValidationError(`Invalid populate count for "${name}": expected a boolean`);
@@ -213,7 +216,7 @@ function morphOption(ctx: PopulateContext, spec: PopulateSpec, name: string, key
     }
   } else if (key === 'populate' && value === '*') {
     spec.on = {};
-    for (const type of readableTypes()) {
+    for (const type of readableTypes(registry, canRead)) {
       spec.on[type.uid] = { populate: populateMap(ctx, type, '*', [...path, type.uid], depth + 1) };
     }
   } else {
