@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
+import { createDocumentId } from '../documents/document-id';
 import {
   countAdminUsers, deleteAdminSession, deleteExpiredAdminSessions, findAdminByEmail, findSessionUser, insertAdminSession,
   insertAdminUser, listAdminUsers, type AdminUserRow,
@@ -77,7 +78,7 @@ export class AdminAccounts {
       if (await findAdminByEmail(tx, email)) {
         throw new ValidationError('An admin with this email already exists', { errors: [{ path: ['email'], message: 'email is already taken' }] });
       }
-      const id = await insertAdminUser(tx, { email, password: hash, role: role as string, now: new Date(this.now()).toISOString() });
+      const id = await insertAdminUser(tx, { documentId: createDocumentId(), email, password: hash, role: role as string, now: new Date(this.now()).toISOString() });
       return { id, email, role: role as AdminRole };
     });
   }

@@ -70,5 +70,8 @@ export class Access {
 
 /** Content types whose `find` the caller holds (`can`, from grants): populate, filters and sort may only go through these. */
 export function readableBy(can: (action: string) => boolean, registry: Registry): Set<string> {
-  return new Set([...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter((uid) => can(readAction(uid))));
+  return new Set([...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter((uid) => {
+    const action = readAction(uid);
+    return action !== undefined && can(action);
+  }));
 }

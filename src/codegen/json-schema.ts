@@ -8,6 +8,7 @@
  * types' names from codegen/names.ts, `UploadFile` among them).
  */
 import type { ScalarField } from '../registry/fields';
+import { shownByContentApi } from '../registry/system-models';
 import type { AnyModel, Attribute, Component, ContentType, Registry } from '../registry/types';
 import { nameOf } from './names';
 
@@ -58,7 +59,8 @@ function populatedSchema(ctx: SchemaContext, attribute: Attribute): Schema | und
     case 'scalar':
       return undefined;
     case 'relation':
-      return oneOrMany(named(attribute.target), attribute.toMany);
+      // A relation to admin users is stored but never populated through the content API.
+      return shownByContentApi(attribute.target) ? oneOrMany(named(attribute.target), attribute.toMany) : undefined;
     case 'morph':
       // The morphTo side holds documents of any type, each naming it in `__type`; the other side, its target's.
       return oneOrMany(attribute.target ? named(attribute.target) : ctx.ref('MorphTarget'), attribute.toMany);
@@ -164,7 +166,7 @@ export function inputSchema(ctx: SchemaContext, model: AnyModel, zoneUid?: strin
 /** Every named schema of the registry's models: documents, inputs, and the dynamic-zone entries of components. */
 export function modelSchemas(ctx: SchemaContext): Schema {
   const out: Schema = {};
-  const documents: ContentType[] = [...ctx.registry.systemTypes, ...ctx.registry.contentTypes];
+  const documents: ContentType[] = [...ctx.registry.systemTypes.filter((t) => shownByContentApi(t.uid)), ...ctx.registry.contentTypes];
   for (const ct of documents) out[nameOf(ctx.names, ct)] = outputSchema(ctx, ct);
   for (const ct of ctx.registry.contentTypes) out[`${nameOf(ctx.names, ct)}Input`] = inputSchema(ctx, ct);
   for (const component of ctx.registry.components as Component[]) {

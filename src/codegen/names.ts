@@ -6,15 +6,15 @@
  * schema in one and a type in the other are found by the same word.
  */
 import { FILE_UID } from '../registry/file-model';
-import { ROLE_UID, USER_UID } from '../registry/system-models';
+import { ADMIN_USER_UID, ROLE_UID, USER_UID } from '../registry/system-models';
 import type { AnyModel, Registry } from '../registry/types';
 
 /** Names front ends already use for Strapi's own types. */
-const SYSTEM_NAMES: Record<string, string> = { [USER_UID]: 'User', [ROLE_UID]: 'Role', [FILE_UID]: 'UploadFile' };
+const SYSTEM_NAMES: Record<string, string> = { [USER_UID]: 'User', [ROLE_UID]: 'Role', [FILE_UID]: 'UploadFile', [ADMIN_USER_UID]: 'AdminUser' };
 
 /** Names the generated files declare themselves (envelopes, errors, helpers): no model may take them. */
 export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
-  'User', 'Role', 'UploadFile', 'UploadFileFormat', 'Locale', 'Error', 'ErrorResponse', 'Pagination', 'PaginationByOffset',
+  'User', 'Role', 'UploadFile', 'AdminUser', 'UploadFileFormat', 'Locale', 'Error', 'ErrorResponse', 'Pagination', 'PaginationByOffset',
   'JsonValue', 'JsonObject', 'BlocksNode', 'BlocksText', 'BlocksLink', 'BlocksInline', 'BlocksListItem', 'BlocksList', 'BlocksImage',
   'RelationInput', 'RelationTarget', 'MorphTarget', 'MorphItem', 'MorphInput', 'ComponentInputMap', 'AuthResponse', 'UserInput', 'RoleInput', 'Ok',
   'StrapiResponse', 'StrapiListResponse', 'StrapiError', 'StrapiErrorResponse', 'ComponentMap', 'ZoneEntry', 'ZoneEntryInput',

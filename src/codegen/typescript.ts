@@ -9,7 +9,7 @@
  */
 import type { ScalarField } from '../registry/fields';
 import { FILE_UID } from '../registry/file-model';
-import { USER_UID } from '../registry/system-models';
+import { shownByContentApi, USER_UID } from '../registry/system-models';
 import type { AnyModel, Attribute, Registry } from '../registry/types';
 import { modelNames, nameOf } from './names';
 
@@ -100,7 +100,8 @@ function populatedType(names: Map<string, string>, attribute: Attribute): string
   const oneOrMany = (type: string, many: boolean) => (many ? `${type}[]` : `${type} | null`);
   switch (attribute.kind) {
     case 'relation':
-      return oneOrMany(named(attribute.target), attribute.toMany);
+      // A relation to admin users is stored but never populated through the content API.
+      return shownByContentApi(attribute.target) ? oneOrMany(named(attribute.target), attribute.toMany) : undefined;
     case 'morph':
       return oneOrMany(attribute.target ? named(attribute.target) : 'MorphTarget', attribute.toMany);
     case 'media':
@@ -186,7 +187,7 @@ export function generateTypes(registry: Registry): string {
     `/**\n * Types of a Folio API, written by \`folio types\` from its content types. Do not edit: run\n * \`folio types\` again after changing them. Relations, media, components and dynamic zones are\n * optional: responses carry them only when populated.\n */\n`,
     PRELUDE,
     '// Strapi\'s own types.',
-    ...registry.systemTypes.map((model) => outputDeclaration(names, model)),
+    ...registry.systemTypes.filter((t) => shownByContentApi(t.uid)).map((model) => outputDeclaration(names, model)),
     '// Content types.',
     ...registry.contentTypes.flatMap((ct) => [outputDeclaration(names, ct), inputDeclaration(names, ct)]),
     '// Components.',

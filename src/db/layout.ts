@@ -98,6 +98,8 @@ export const SYSTEM = {
   apiTokens: 'folio_api_tokens',
   apiTokenPermissions: 'folio_api_token_permissions',
   users: 'folio_users',
+  /** Folio Admin's accounts (migration 0009), relation targets as `admin::user` (0010). */
+  adminUsers: 'folio_admin_users',
   /** Installation secrets several instances share (PostgreSQL only; SQLite keeps them in the data dir). */
   store: 'folio_store',
   /** Rate-limit windows several instances share (PostgreSQL only). */

@@ -25,12 +25,12 @@ import {
 
 /**
  * Strapi's own types that Folio does not hold as relation targets. A relation to one of them
- * starts but is ignored (no table, not writable, not readable): Folio has no admin users (and
- * Strapi's content API never populates them), upload folders or locale documents. Users, roles
- * and upload files are real targets (system-models.ts).
+ * starts but is ignored (no table, not writable, not readable): Folio has no admin roles as
+ * documents, upload folders or locale documents. Users, roles, upload files and admin users are
+ * real targets (system-models.ts).
  */
 export const IGNORED_TARGETS = new Set([
-  'admin::user', 'admin::role', 'plugin::upload.folder', 'plugin::i18n.locale',
+  'admin::role', 'plugin::upload.folder', 'plugin::i18n.locale',
 ]);
 
 /** What every model file of one folder is read with. */
@@ -206,8 +206,7 @@ function toAttributes(
 
 /**
  * A relation Folio starts without: a polymorphic one where it does not store them (components,
- * the users extension) or one to a type it does not hold (IGNORED_TARGETS; Strapi's content API
- * never populates admin users either).
+ * the users extension) or one to a type it does not hold (IGNORED_TARGETS).
  */
 function ignoredRelation(a: Json, morphs: boolean): { target: string; what: string; yet: boolean } | undefined {
   if (a.type !== 'relation') return undefined;

@@ -37,7 +37,7 @@ describe('start-up messages for a Strapi project', () => {
     const run = runCli(['migrate'], { contentTypes: PROJECT, database: await database() });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('[folio] warning: strapi-project/src/api/shop/content-types/category/schema.json (attribute "name"): unknown key "requierd" (ignored); did you mean "required"?');
-    expect(run.stderr).toContain('(attribute "reviewer"): relation to admin::user is ignored');
+    expect(run.stderr).toContain('(attribute "folder"): relation to plugin::upload.folder is ignored');
     expect(run.stdout).toContain('change(s) applied');
   });
 

@@ -2,7 +2,7 @@
  * A Strapi project's schema folder served unmodified (test/fixtures/strapi-project): Strapi's
  * layout (src/api/<api>/content-types/<name>/schema.json), custom fields stored as their
  * plugin's type, an attribute named `status` on a type without draft & publish, and a
- * relation to admin users that starts and is ignored. Real servers, `qs`-built URLs, both engines.
+ * relation to upload folders that starts and is ignored. Real servers, `qs`-built URLs, both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { resolve } from 'node:path';
@@ -34,12 +34,12 @@ describe('a Strapi project folder', () => {
     expect(product.fields.color.kind).toBe('scalar');
   });
 
-  it('ignores only the relation to admin users (relations to users, roles and files are real: test/relations/system-targets)', () => {
+  it('ignores only the relation to upload folders (relations to users, roles, files and admin users are real: test/relations/system-targets)', () => {
     const registry = loadRegistry(PROJECT);
     const product = registry.contentType('api::product.product')!;
-    expect(product.attributes.reviewer).toBeUndefined();
-    for (const name of ['manual', 'buyer', 'audience']) expect(product.attributes[name]?.kind).toBe('relation');
-    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['reviewer -> admin::user']);
+    expect(product.attributes.folder).toBeUndefined();
+    for (const name of ['manual', 'buyer', 'audience', 'reviewer', 'approvers']) expect(product.attributes[name]?.kind).toBe('relation');
+    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['folder -> plugin::upload.folder']);
   });
 
   it('warns about an unknown schema key, naming the file and the key, and about nothing Strapi itself writes', () => {
@@ -105,13 +105,13 @@ describe('serving a Strapi project', () => {
   });
 
   it('answers a write to an ignored relation without storing or returning anything', async () => {
-    const written = await create({ name: 'Chair', reviewer: 1 });
+    const written = await create({ name: 'Chair', folder: 1 });
     expect(written.status).toBe(400);
-    expect(written.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key reviewer' });
+    expect(written.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key folder' });
     expect((await list({ filters: { name: 'Chair' } })).body.data).toEqual([]);
-    const populated = await list({ populate: ['reviewer'] });
+    const populated = await list({ populate: ['folder'] });
     expect(populated.status).toBe(400);
-    expect(populated.body.error.message).toContain('reviewer');
+    expect(populated.body.error.message).toContain('folder');
   });
 
   it('answers @strapi/client as a front end uses it: custom fields filtered and sorted like their storage type', async () => {

@@ -1,6 +1,8 @@
 /**
  * Relations to Strapi's own types, as real projects declare them (test/fixtures/strapi-project):
- * a product's `buyer` and `watchers` are users, `audience` a role, `manual` an upload file; the
+ * a product's `buyer` and `watchers` are users, `audience` a role, `manual` an upload file,
+ * `reviewer` (private) and `approvers` Folio Admin's accounts (`admin::user`: stored, never read
+ * through the content API, as in Strapi); the
  * project's user extension schema adds `nickname`, `favoriteColor`, the inverse `purchases` and an
  * owning `favorites` whose inverse is the product's `fans`. Writes by row id and documentId,
  * populate without a single private field, filters and sort through them, all checked against
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { resolve } from 'node:path';
 import { strapi } from '@strapi/client';
 import qs from 'qs';
+import { AdminAccounts } from '../../src/admin/accounts';
 import { sql } from '../../src/db/sql';
 import { loadRegistry } from '../../src/registry/load.ts';
 import { startServer, type TestServer } from '../helpers/server';
@@ -26,9 +29,10 @@ describe('relations to users, roles and upload files in the registry', () => {
     expect(product.attributes.buyer).toMatchObject({ kind: 'relation', target: 'plugin::users-permissions.user', owner: true });
     expect(product.attributes.audience).toMatchObject({ kind: 'relation', target: 'plugin::users-permissions.role', owner: true });
     expect(product.attributes.manual).toMatchObject({ kind: 'relation', target: 'plugin::upload.file', owner: true });
-    // Folio has no admin users: that one alone stays ignored (Strapi's content API never populates it).
-    expect(product.attributes.reviewer).toBeUndefined();
-    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['reviewer -> admin::user']);
+    expect(product.attributes.reviewer).toMatchObject({ kind: 'relation', target: 'admin::user', owner: true, private: true });
+    expect(product.attributes.approvers).toMatchObject({ kind: 'relation', target: 'admin::user', owner: true, toMany: true });
+    // Upload folders are not documents in Folio: that relation alone starts and is ignored.
+    expect(registry.ignored.map((i) => `${i.attribute} -> ${i.target}`)).toEqual(['folder -> plugin::upload.folder']);
 
     const user = registry.contentType('plugin::users-permissions.user')!;
     expect(user.file).toBe('strapi-project/src/extensions/users-permissions/content-types/user/schema.json');
@@ -175,5 +179,58 @@ describe('serving relations to users, roles and upload files', () => {
     const found: any = await products.find({ filters: { name: 'Vase' }, populate: { buyer: { fields: ['username'] }, fans: { fields: ['username'] } } });
     expect(found.data[0].buyer.username).toBe('bob');
     expect(found.data[0].fans.map((u: { username: string }) => u.username)).toEqual(['ann']);
+  });
+
+  it('stores links to admin users by id and documentId, and never reads them through the content API, not even with a full-access token', async () => {
+    const accounts = new AdminAccounts(server.instance.db);
+    const first = await accounts.create({ email: 'chief@example.com', password: 'correct horse battery' });
+    const second = await accounts.create({ email: 'second@example.com', password: 'correct horse battery', role: 'editor' });
+    const [secondRow] = await server.instance.db.all<{ documentId: string }>(sql`SELECT "documentId" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${second.id}`);
+    expect(secondRow!.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
+
+    const made = await server.call('POST', '/api/products', {
+      headers: asAdmin(), body: { data: { name: 'Desk', reviewer: first.id, approvers: [secondRow!.documentId, { id: first.id }] } },
+    });
+    expect(made.status).toBe(201);
+    const body = JSON.stringify(made.body);
+    for (const hidden of ['reviewer', 'approvers', 'chief@example.com', 'password']) expect(body).not.toContain(hidden);
+    const documentId = made.body.data.documentId;
+    const stored = await server.instance.db.all<{ attribute: string; target: string }>(sql`
+      SELECT 'reviewer' AS "attribute", ${sql.id('targetDocumentId')} AS "target" FROM ${sql.id('products_reviewer_lnk')} WHERE ${sql.id('sourceId')} = ${made.body.data.id}
+      UNION ALL SELECT 'approvers', ${sql.id('targetDocumentId')} FROM ${sql.id('products_approvers_lnk')} WHERE ${sql.id('sourceId')} = ${made.body.data.id}`);
+    const [firstRow] = await server.instance.db.all<{ documentId: string }>(sql`SELECT "documentId" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${first.id}`);
+    expect(stored.filter((l) => l.attribute === 'reviewer').map((l) => l.target)).toEqual([firstRow!.documentId]);
+    expect(stored.filter((l) => l.attribute === 'approvers').map((l) => l.target).sort()).toEqual([firstRow!.documentId, secondRow!.documentId].sort());
+
+    // Populate leaves them out (a named one and `*` alike), for every caller; filtering through them is refused.
+    for (const headers of [asAdmin(), {}]) {
+      const read = await get(`/api/products/${documentId}`, { populate: ['approvers', 'buyer'] }, headers);
+      expect(read.status).toBe(200);
+      expect(read.body.data).not.toHaveProperty('approvers');
+      const all = await get(`/api/products/${documentId}`, { populate: '*' }, headers);
+      expect(all.status).toBe(200);
+      expect(all.body.data).not.toHaveProperty('approvers');
+      expect(JSON.stringify(all.body)).not.toContain('chief@example.com');
+    }
+    expect((await get('/api/products', { populate: ['reviewer'] })).status).toBe(400);
+    expect((await get('/api/products', { filters: { approvers: { email: 'chief@example.com' } } })).status).toBe(400);
+
+    // An update keeps the links it does not name; an admin id that names nothing is refused, changing nothing.
+    expect((await server.call('PUT', `/api/products/${documentId}`, { headers: asAdmin(), body: { data: { name: 'Desk 2' } } })).status).toBe(200);
+    const missing = await server.call('PUT', `/api/products/${documentId}`, { headers: asAdmin(), body: { data: { approvers: [9999] } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('1 relation(s) of type admin::user associated with this entity do not exist');
+    const after = await server.instance.db.all(sql`SELECT * FROM ${sql.id('products_approvers_lnk')} WHERE ${sql.id('sourceId')} = ${made.body.data.id}`);
+    expect(after).toHaveLength(2);
+  });
+
+  it('leaves admin users out of the OpenAPI document and the generated types', async () => {
+    const openapi = await server.call('GET', '/api/openapi.json', { headers: asAdmin() });
+    expect(openapi.status).toBe(200);
+    const product = openapi.body.components.schemas.Product;
+    expect(product.properties).not.toHaveProperty('approvers');
+    expect(product.properties).toHaveProperty('buyer');
+    expect(openapi.body.components.schemas).not.toHaveProperty('AdminUser');
+    expect(openapi.body.components.schemas.ProductInput.properties).toHaveProperty('approvers');
   });
 });

@@ -15,6 +15,7 @@ import events from './0006_events';
 import relationTargets from './0007_relation_targets';
 import schemaSnapshot from './0008_schema_snapshot';
 import admin from './0009_admin';
+import adminUserTargets from './0010_admin_user_targets';
 import realtime from './0011_realtime';
 
 export interface Migration {
@@ -33,5 +34,6 @@ export const migrations: readonly Migration[] = [
   { name: '0007_relation_targets', sql: relationTargets },
   { name: '0008_schema_snapshot', sql: schemaSnapshot },
   { name: '0009_admin', sql: admin },
+  { name: '0010_admin_user_targets', sql: adminUserTargets },
   { name: '0011_realtime', sql: realtime },
 ];

@@ -28,9 +28,10 @@ export const findAdminByEmail = (db: Queryable, email: string) => db.get<AdminUs
 
 export const listAdminUsers = (db: Queryable) => db.all<AdminUserRow>(sql`SELECT * FROM ${USERS} ORDER BY "id"`);
 
-export function insertAdminUser(db: Queryable, row: { email: string; password: string; role: string; now: string }): Promise<number> {
-  return db.insert(sql`INSERT INTO ${USERS} ("email", "password", "role", "blocked", "createdAt", "updatedAt")
-    VALUES (${row.email}, ${row.password}, ${row.role}, 0, ${row.now}, ${row.now})`);
+/** An admin user is also a relation target (migration 0010): a documentId, published when created. */
+export function insertAdminUser(db: Queryable, row: { documentId: string; email: string; password: string; role: string; now: string }): Promise<number> {
+  return db.insert(sql`INSERT INTO ${USERS} ("documentId", "email", "password", "role", "blocked", "createdAt", "updatedAt", "publishedAt")
+    VALUES (${row.documentId}, ${row.email}, ${row.password}, ${row.role}, 0, ${row.now}, ${row.now}, ${row.now})`);
 }
 
 export async function insertAdminSession(db: Queryable, row: { tokenHash: string; userId: number; expiresAt: number; now: string }): Promise<void> {
