@@ -224,6 +224,55 @@ describe('serving relations to users, roles and upload files', () => {
     expect(after).toHaveLength(2);
   });
 
+  it('populates the user extension\'s relations on /api/users, /api/users/:id and /api/users/me, as content routes do', async () => {
+    const one = await get(`/api/users/${ann.id}`, { populate: { purchases: { fields: ['name'] }, favorites: { fields: ['name'], sort: 'name:desc' } } });
+    expect(one.status).toBe(200);
+    expect(one.body.purchases).toEqual([{ id: expect.any(Number), documentId: expect.any(String), name: 'Lamp' }]);
+    expect(one.body.favorites.map((p: { name: string }) => p.name)).toEqual(['Vase', 'Rug']);
+
+    const listed = await get('/api/users', { filters: { username: 'ann' }, populate: ['role', 'purchases'] });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toHaveLength(1);
+    expect(listed.body[0].role).toMatchObject({ type: 'authenticated' });
+    expect(listed.body[0].purchases.map((p: { name: string }) => p.name)).toEqual(['Lamp']);
+    // A populated product shows no private attribute (reviewer), a user no secret.
+    expect(listed.body[0].purchases[0]).not.toHaveProperty('reviewer');
+    for (const secret of PRIVATE_USER_FIELDS) expect(JSON.stringify(listed.body)).not.toContain(`"${secret}"`);
+
+    const all = await get(`/api/users/${ann.id}`, { populate: '*' });
+    expect(all.body.role).toMatchObject({ type: 'authenticated' });
+    expect(all.body.purchases.map((p: { name: string }) => p.name)).toEqual(['Lamp']);
+    expect(all.body.favorites.map((p: { name: string }) => p.name).sort()).toEqual(['Rug', 'Vase']);
+
+    // A user's own JWT reads its relations with its role's permissions: products once Authenticated may find them.
+    const login = await server.call('POST', '/api/auth/local', { body: { identifier: 'ann', password: 'secret123' } });
+    const me = () => server.call('GET', `/api/users/me?${qs.stringify({ populate: ['favorites'] })}`, { headers: { authorization: `Bearer ${login.body.jwt}` } });
+    expect((await me()).body).not.toHaveProperty('favorites');
+    await server.instance.roles.grant('authenticated', ['api::product.product.find']);
+    try {
+      expect((await me()).body.favorites.map((p: { name: string }) => p.name).sort()).toEqual(['Rug', 'Vase']);
+    } finally {
+      await server.instance.roles.revoke('authenticated', ['api::product.product.find']);
+    }
+
+    expect((await get(`/api/users/${ann.id}`, { populate: ['nosuch'] })).status).toBe(400);
+    expect((await get(`/api/users/${ann.id}`, { populate: ['password'] })).status).toBe(400);
+  });
+
+  it('leaves a user\'s relations out when the caller may not read their target', async () => {
+    await server.instance.roles.grant('public', ['plugin::users-permissions.user.findOne']);
+    await server.instance.roles.revoke('public', ['api::product.product.find']);
+    try {
+      const read = await get(`/api/users/${ann.id}`, { populate: ['purchases', 'role'] }, {});
+      expect(read.status).toBe(200);
+      expect(read.body).not.toHaveProperty('purchases');
+      expect(read.body.role).toMatchObject({ type: 'authenticated' });
+    } finally {
+      await server.instance.roles.grant('public', ['api::product.product.find']);
+      await server.instance.roles.revoke('public', ['plugin::users-permissions.user.findOne']);
+    }
+  });
+
   it('leaves admin users out of the OpenAPI document and the generated types', async () => {
     const openapi = await server.call('GET', '/api/openapi.json', { headers: asAdmin() });
     expect(openapi.status).toBe(200);

@@ -6,9 +6,10 @@
 import { Elysia } from 'elysia';
 import type { Principal } from '../../auth/access';
 import { FieldErrors } from '../../auth/user-fields';
+import { populateUserRelations, splitRole } from '../../auth/user-populate';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import type { Instance } from '../../instance';
-import type { Guard } from '../guard';
+import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
 import { numericId, objectBody, pluginGuard, userOf } from './users-permissions';
@@ -28,34 +29,41 @@ export function usersRoutes(instance: Instance, allow: Guard) {
   const guarded = pluginGuard(allow);
   const caller = async (request: Request, action: string) => (await guarded(request, action)).principal;
 
-  /** The user, with its role when the query asks `populate=role` (or `*`, or the object form). */
-  const withRole = async <U extends { id: number }>(request: Request, user: U) => {
-    const populate = parseQueryString(request.url).populate;
-    const wanted = populate === '*' || populate === 'role' || (Array.isArray(populate) && populate.includes('role')) ||
-      (typeof populate === 'object' && populate !== null && 'role' in populate);
-    return wanted ? { ...user, role: (await users.role(user.id)) ?? null } : user;
+  /**
+   * The users as asked by `populate`: the role (`populate=role`, `*`, or the object form) and the
+   * relations of the user extension, read with the caller's permissions (auth/user-populate.ts).
+   */
+  const populated = async <U extends { id: number }>(request: Request, allowed: Caller, list: U[]): Promise<U[]> => {
+    const { role, rest } = splitRole(parseQueryString(request.url).populate);
+    const rows = role ? await Promise.all(list.map(async (user) => ({ ...user, role: (await users.role(user.id)) ?? null }))) : list;
+    if (rest !== undefined) {
+      const readable = allowed.readableTypes();
+      await populateUserRelations(instance.db, instance.registry, rows, rest, (uid) => readable.has(uid), await instance.locales.defaultCode());
+    }
+    return rows;
   };
+  const one = async <U extends { id: number }>(request: Request, allowed: Caller, user: U) => (await populated(request, allowed, [user]))[0]!;
 
   return new Elysia({ name: 'users-permissions:users' })
     .get('/api/users/me', async ({ request }) => {
-      const user = userOf(await caller(request, 'user.me'));
-      return json(await withRole(request, user));
+      const allowed = await guarded(request, 'user.me');
+      return json(await one(request, allowed, userOf(allowed.principal)));
     })
     .get('/api/users/count', async ({ request }) => {
       await caller(request, 'user.count');
       return json(await users.count());
     })
     .get('/api/users', async ({ request }) => {
-      await caller(request, 'user.find');
+      const allowed = await guarded(request, 'user.find');
       const query = parseQueryString(request.url);
       const listed = await users.list(query, instance.registry, config);
-      return json(await Promise.all(listed.map((user) => withRole(request, user as { id: number }))));
+      return json(await populated(request, allowed, listed as { id: number }[]));
     })
     .get('/api/users/:id', async ({ request, params }) => {
-      await caller(request, 'user.findOne');
+      const allowed = await guarded(request, 'user.findOne');
       const user = await users.find(numericId(params.id));
       if (!user) throw new NotFoundError();
-      return json(await withRole(request, user));
+      return json(await one(request, allowed, user));
     })
     .post(
       '/api/users',
