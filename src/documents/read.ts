@@ -7,6 +7,7 @@ import type { ChangeCache } from '../db/cache';
 import type { Queryable } from '../db/database';
 import type { Sql } from '../db/sql';
 import type { ContentType, Registry } from '../registry/types';
+import { rarestTrigrams, type SearchGramSamples } from '../db/search-grams';
 import { findOneStatement, listStatements, type Row } from '../query/compile';
 import type { ReadQuery } from '../query/types';
 import { checkResponseSize, populateRows } from './populate';
@@ -25,6 +26,17 @@ export interface ReadContext {
   registry: Registry;
   /** Totals of list queries, reused until the next commit (counting a large table dominates a page). */
   counts?: ChangeCache<string, number>;
+  /** PostgreSQL: trigram samples of the searched tables, for `_q` (db/search-grams.ts). */
+  searchGrams?: SearchGramSamples;
+}
+
+/** PostgreSQL `_q`: the rarest trigrams of the search for its indexes to look up, when the table has a sample. */
+async function chooseSearchGrams(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
+  const f = query.filters;
+  const search = f?.kind === 'search' ? f : f?.kind === 'and' ? f.parts.find((p) => p.kind === 'search') : undefined;
+  if (!ctx.searchGrams || search?.kind !== 'search' || search.others.length > 0 || search.text.length === 0) return;
+  const frequencies = await ctx.searchGrams.frequencies(ct.tableName, search.text.map((field) => field.name));
+  if (frequencies) search.grams = rarestTrigrams(search.value.toLowerCase(), frequencies);
 }
 
 /**
@@ -41,6 +53,7 @@ function countKey(statement: Sql): string {
 }
 
 export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
+  await chooseSearchGrams(ctx, ct, query);
   const { page, count, reader } = listStatements(ctx.db.dialect, ctx.registry, ct, query);
   const { start, limit, withCount, mode } = query.pagination;
   const rows = (await ctx.db.all<Row>(page)).map(reader.read);

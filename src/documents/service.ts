@@ -14,6 +14,7 @@
 import { componentFieldsOf, storedComponents } from './stored-components';
 import { createDocumentId as createId } from './document-id';
 import { ChangeCache } from '../db/cache';
+import { SearchGramSamples } from '../db/search-grams';
 import type { Database, Queryable } from '../db/database';
 import { firstDocumentId, storedValues, updateVersion, valueTaken } from '../db/store/versions';
 import type { ScalarField } from '../registry/fields/field';
@@ -73,12 +74,15 @@ export class DocumentService {
     readonly events: Events,
   ) {
     this.counts = new ChangeCache(db);
+    this.searchGrams = db.dialect.name === 'postgres' ? new SearchGramSamples(db) : undefined;
   }
 
   private counts: ChangeCache<string, number>;
+  /** PostgreSQL: trigram samples behind `_q` (db/search-grams.ts); undefined on SQLite, whose FTS5 index needs none. */
+  readonly searchGrams: SearchGramSamples | undefined;
 
   findMany(ct: ContentType, query: ReadQuery) {
-    return findMany({ db: this.db, registry: this.registry, counts: this.counts }, ct, query);
+    return findMany({ db: this.db, registry: this.registry, counts: this.counts, searchGrams: this.searchGrams }, ct, query);
   }
 
   findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery) {

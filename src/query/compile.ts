@@ -159,6 +159,10 @@ function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | '
  * the rows. PostgreSQL: LIKE over the ICU-folded column, the expression the pg_trgm indexes
  * are built on; `%`, `_` and `\` are escaped, so the pattern is the literal text (folding
  * leaves those three alone, and they are not letters, so no context-dependent fold changes).
+ * With `grams` (db/search-grams.ts) the indexes look up only those rare trigrams, the exact
+ * test runs on the rows they find, and the page is read from that id list: walking the sort's
+ * index and testing every row (what the planner picks when it guesses the matches are many and
+ * evenly spread) took seconds on a million rows.
  */
 function searchSql(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, { kind: 'search' }>): Sql {
   const scan = (fields: ScalarField[]) => fields.map((field) => leafSql(w, alias, { kind: 'text', field, op: '$containsi', value: c.value }));
@@ -168,6 +172,16 @@ function searchSql(w: Walk, model: AnyModel, alias: string, c: Extract<Condition
     if (c.others.length > 0 || c.text.length === 0 || !indexable(folded)) return sql.or(scan([...c.others, ...c.text]));
     const fts = sql.id(SEARCH.ftsTable(model.tableName));
     return sql`${column(alias, V.id)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
+  }
+  if (c.grams && c.others.length === 0 && c.text.length > 0) {
+    const s = `${alias}_q`;
+    const needle = w.dialect.lower(sql`${c.value}`);
+    const hit = (field: ScalarField) => {
+      const folded = w.dialect.lower(column(s, field.name));
+      // The trigrams are lowercase ASCII letters and digits: nothing to escape in the pattern.
+      return sql.and([...c.grams!.map((gram) => sql`${folded} LIKE ${`%${gram}%`}`), sql`${w.dialect.position(folded, needle)} > 0`]);
+    };
+    return sql`${column(alias, V.id)} = ANY(ARRAY(SELECT ${column(s, V.id)} FROM ${tableOf(model)} ${sql.id(s)} WHERE ${sql.or(c.text.map(hit))}))`;
   }
   const pattern = w.dialect.lower(sql`${`%${c.value.replace(/[\\%_]/g, '\\$&')}%`}`);
   return sql.or([...scan(c.others), ...c.text.map((f) => sql`${w.dialect.lower(column(alias, f.name))} LIKE ${pattern}`)]);

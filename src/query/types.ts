@@ -44,7 +44,11 @@ export type Condition =
    * `_q`: `value` is a case-insensitive substring of one of `text` (served by the search index,
    * db/search-index.ts, when it is long enough) or of `others` (id and numbers, read as text).
    */
-  | { kind: 'search'; value: string; text: ScalarField[]; others: ScalarField[] }
+  | {
+      kind: 'search'; value: string; text: ScalarField[]; others: ScalarField[];
+      /** PostgreSQL: the trigrams its indexes should look up (db/search-grams.ts), chosen by the reader from a sample. */
+      grams?: string[];
+    }
   /** A related row (relation target or component) matches `condition`; `none`: no related row does (or, without a condition, exists). */
   | { kind: 'related'; name: string; none: boolean; condition?: Condition };
 
