@@ -4,14 +4,20 @@
  */
 import { resolve } from 'node:path';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
+import { parseMailbox, parseSmtpUrl } from './auth/mail-format';
+import { parseS3Url, type S3Location } from './upload/storage-s3-location';
 
 export interface Config {
   /** Database file, secrets and uploads live here (with SQLite). */
   dataDir: string;
   /** `postgres://…` selects PostgreSQL; absent or `sqlite:PATH` keeps SQLite (default `<dataDir>/folio.db`). */
   databaseUrl?: string;
-  /** Where uploaded files go; every instance must share it (default `<dataDir>/uploads`). */
+  /** Where uploaded files go; every instance must share it (default `<dataDir>/uploads`; unused with uploadsS3). */
   uploadsDir: string;
+  /** `FOLIO_UPLOADS=s3://bucket/prefix`: files live in that bucket (src/upload/storage-s3.ts), reached with the S3/AWS variables. */
+  uploadsS3?: S3Location;
+  /** FOLIO_UPLOADS_PUBLIC_URL: base URL that serves `<base>/<name>`; file `url`s point there instead of Folio's `/uploads/<name>`. */
+  uploadsPublicUrl?: string;
   contentTypesDir: string;
   port: number;
   host: string;
@@ -51,6 +57,12 @@ export interface Config {
   logFormat: LogFormat;
   /** Lowest level written: debug, info (default: one line per request), warn, error (FOLIO_LOG_LEVEL). */
   logLevel: LogLevel;
+  /** `smtp://user:pass@host:port` or `smtps://…` (FOLIO_SMTP_URL); unset: mails go to the log. */
+  smtpUrl?: string;
+  /** Sender of outgoing mail (FOLIO_EMAIL_FROM); default `no-reply@` the SMTP host's domain. */
+  emailFrom?: string;
+  /** Re-encode uploaded JPEG/PNG/WebP/AVIF originals when smaller (Strapi's sizeOptimization; FOLIO_IMAGE_OPTIMIZE, false). */
+  imageOptimize?: boolean;
 }
 
 export interface ConfigInput {
@@ -97,12 +109,39 @@ function oneOf<T extends string>(name: string, raw: string | undefined, allowed:
   return value;
 }
 
+/**
+ * `s3://bucket/prefix` and the bucket's endpoint, region and keys. The AWS SDKs' standard names
+ * first, then the `S3_*` ones Bun's S3 client also knows.
+ */
+function uploadsBucket(raw: string): S3Location {
+  return {
+    ...parseS3Url(raw),
+    endpoint: env('AWS_ENDPOINT_URL_S3') ?? env('AWS_ENDPOINT_URL') ?? env('S3_ENDPOINT'),
+    region: env('AWS_REGION') ?? env('AWS_DEFAULT_REGION') ?? env('S3_REGION'),
+    accessKeyId: env('AWS_ACCESS_KEY_ID') ?? env('S3_ACCESS_KEY_ID'),
+    secretAccessKey: env('AWS_SECRET_ACCESS_KEY') ?? env('S3_SECRET_ACCESS_KEY'),
+    sessionToken: env('AWS_SESSION_TOKEN') ?? env('S3_SESSION_TOKEN'),
+  };
+}
+
+/** An http(s) base URL without its trailing `/`, or undefined when unset. */
+function baseUrl(name: string): string | undefined {
+  const raw = env(name);
+  if (raw === undefined) return undefined;
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(raw)) throw new Error(`${name} must be an http(s) URL such as https://cdn.example.com/uploads, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
 export function resolveConfig(input: ConfigInput = {}): Config {
   const dataDir = resolve(input.data ?? env('FOLIO_DATA') ?? './data');
+  const uploads = input.uploads ?? env('FOLIO_UPLOADS');
+  const s3 = uploads?.startsWith('s3://') ? uploadsBucket(uploads) : undefined;
   return {
     dataDir,
     databaseUrl: input.database ?? env('DATABASE_URL'),
-    uploadsDir: resolve(input.uploads ?? env('FOLIO_UPLOADS') ?? resolve(dataDir, 'uploads')),
+    uploadsDir: resolve(s3 || uploads === undefined ? resolve(dataDir, 'uploads') : uploads),
+    uploadsS3: s3,
+    uploadsPublicUrl: baseUrl('FOLIO_UPLOADS_PUBLIC_URL'),
     contentTypesDir: resolve(input.contentTypes ?? env('FOLIO_CONTENT_TYPES') ?? './content-types'),
     port: positiveInteger('port', input.port ?? env('PORT'), 1337),
     host: input.host ?? env('HOST') ?? '127.0.0.1',
@@ -128,5 +167,9 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },
     logFormat: oneOf('FOLIO_LOG_FORMAT', input.logFormat ?? env('FOLIO_LOG_FORMAT'), LOG_FORMATS, 'text'),
     logLevel: oneOf('FOLIO_LOG_LEVEL', env('FOLIO_LOG_LEVEL'), LOG_LEVELS, 'info'),
+    // Checked now, so a typo stops start-up instead of the first password reset.
+    smtpUrl: env('FOLIO_SMTP_URL') && (parseSmtpUrl(env('FOLIO_SMTP_URL')!), env('FOLIO_SMTP_URL')),
+    emailFrom: env('FOLIO_EMAIL_FROM') && (parseMailbox(env('FOLIO_EMAIL_FROM')!), env('FOLIO_EMAIL_FROM')),
+    imageOptimize: flag('FOLIO_IMAGE_OPTIMIZE', env('FOLIO_IMAGE_OPTIMIZE'), false),
   };
 }

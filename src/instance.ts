@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Access } from './auth/access';
 import { Roles } from './auth/roles';
 import { loadSecrets, loadSharedSecrets, type Secrets } from './auth/secrets';
-import { logSender, type EmailSender } from './auth/email';
+import { emailSenderFor, type EmailSender } from './auth/email';
 import { Jwt } from './auth/jwt';
 import { ApiTokens } from './auth/tokens';
 import { Users } from './auth/users';
@@ -122,7 +122,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       tokens,
       users,
       jwt,
-      email: logSender,
+      email: emailSenderFor(config),
       access: new Access(roles, tokens, users, jwt),
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.

@@ -1,7 +1,13 @@
 /**
  * Outgoing e-mail (password resets). The default sender writes the message to the log,
- * so the flow works offline and in development; another sender can be plugged in.
+ * so the flow works offline and in development; with FOLIO_SMTP_URL it goes out over SMTP
+ * (smtp.ts). Another sender can be plugged in (instance.email).
  */
+import type { Config } from '../config';
+import { createLogger, type Logger } from '../log';
+import { defaultFrom, parseMailbox, parseSmtpUrl, type Mailbox } from './mail-format';
+import { sendMail } from './smtp';
+
 export interface EmailMessage {
   to: string;
   subject: string;
@@ -12,8 +18,39 @@ export interface EmailSender {
   send(message: EmailMessage): Promise<void>;
 }
 
-export const logSender: EmailSender = {
-  async send(message) {
-    console.log(`[folio] email to ${message.to}: ${message.subject}\n${message.text}`);
-  },
-};
+/** Writes each message to the log (one line; as JSON under FOLIO_LOG_FORMAT=json). */
+export function logSender(log: Logger = createLogger()): EmailSender {
+  return {
+    async send(message) {
+      log.info(`email to ${message.to}: ${message.subject}`, { to: message.to, subject: message.subject, text: message.text });
+    },
+  };
+}
+
+/**
+ * Sends over SMTP. A failure is logged (the server's reply, never the password, the
+ * message or its reset code) and swallowed: the caller's answer does not change, so
+ * forgot-password still cannot tell which addresses exist.
+ */
+export function smtpSender(url: string, from: Mailbox | undefined, log: Logger): EmailSender {
+  const settings = parseSmtpUrl(url);
+  const sender = from ?? defaultFrom(settings.host);
+  const server = `${settings.secure ? 'smtps' : 'smtp'}://${settings.host}:${settings.port}`;
+  return {
+    async send(message) {
+      try {
+        await sendMail(settings, { from: sender, to: message.to, subject: message.subject, text: message.text });
+        log.info('email sent', { to: message.to, subject: message.subject, server });
+      } catch (error) {
+        log.error('email not sent', { to: message.to, subject: message.subject, server, reason: (error as Error).message });
+      }
+    },
+  };
+}
+
+/** The sender a configuration asks for: SMTP when FOLIO_SMTP_URL is set, the log otherwise. */
+export function emailSenderFor(config: Pick<Config, 'smtpUrl' | 'emailFrom' | 'logLevel' | 'logFormat'>, log?: Logger): EmailSender {
+  const logger = log ?? createLogger({ level: config.logLevel, format: config.logFormat });
+  const from = config.emailFrom ? parseMailbox(config.emailFrom) : undefined;
+  return config.smtpUrl ? smtpSender(config.smtpUrl, from, logger) : logSender(logger);
+}

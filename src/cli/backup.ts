@@ -27,6 +27,7 @@ export async function writeArchive(values: Record<string, unknown>, positionals:
       registry: instance.registry,
       secrets: instance.secrets,
       uploadsDir: config.uploadsDir,
+      bucket: config.uploadsS3 ? instance.uploads.storage : undefined,
       sqliteFile: isPostgres(config) ? undefined : sqlitePath(config),
     };
     const report = await write(source, file, (line) => console.log(line));

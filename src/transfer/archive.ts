@@ -7,7 +7,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGunzip, createGzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 
@@ -38,6 +40,13 @@ export class ArchiveWriter {
     if (size === 0) return this.addText(name, '');
     const entry = this.pack.entry({ name, size, mode: 0o600 });
     await pipeline(createReadStream(path, { start: 0, end: size - 1 }), entry);
+  }
+
+  /** An entry streamed from elsewhere (an object in the uploads bucket) whose size is known. */
+  async addStream(name: string, size: number, body: Blob | ReadableStream<Uint8Array>): Promise<void> {
+    if (size === 0) return this.addText(name, '');
+    const entry = this.pack.entry({ name, size, mode: 0o600 });
+    await pipeline(Readable.fromWeb((body instanceof Blob ? body.stream() : body) as NodeReadableStream<Uint8Array>), entry);
   }
 
   /** Ends the archive and moves it to its name. */

@@ -22,12 +22,12 @@ export async function backupInstallation(source: Source, file: string, progress:
       tables: await describeTables(snapshot, source.db, source.registry),
       migrations: await appliedMigrations(snapshot),
     }));
-    const files = await uploadedFiles(source.uploadsDir);
+    const files = await uploadedFiles(source.uploadsDir, source.bucket);
     await writer.addText('manifest.json', JSON.stringify(manifestFor('sqlite-backup', 'sqlite', migrations, tables, files.length), null, 2));
     await writer.addText('secrets.json', JSON.stringify(source.secrets));
     await writer.addFile('folio.db', copy);
     await rm(copy);
-    const added = await addUploads(writer, source.uploadsDir, files);
+    const added = await addUploads(writer, source.uploadsDir, files, source.bucket);
     await writer.close();
     return { tables, files: added };
   } catch (error) {

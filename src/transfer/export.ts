@@ -14,6 +14,7 @@ import { carriedTables, installationTables, withPostgresSnapshot, withSqliteSnap
 import type { Database } from '../db/database';
 import { SYSTEM } from '../db/layout';
 import type { Registry } from '../registry/types';
+import type { Storage } from '../upload/storage';
 import { ArchiveWriter } from './archive';
 import { encodeRow, FORMAT, FORMAT_VERSION, tableEntryName, type Manifest, type TableEntry } from './format';
 
@@ -24,6 +25,8 @@ export interface Source {
   registry: Registry;
   secrets: Secrets;
   uploadsDir: string;
+  /** With FOLIO_UPLOADS=s3://…: the bucket the files are streamed from instead of uploadsDir. */
+  bucket?: Storage;
   /** The SQLite file (SQLite installations only). */
   sqliteFile?: string;
 }
@@ -33,8 +36,9 @@ export interface TransferReport {
   files: number;
 }
 
-/** Files under the uploads folder, relative and with `/` separators (a transfer's own staging folders left out). */
-export async function uploadedFiles(uploadsDir: string): Promise<string[]> {
+/** Files under the uploads folder, relative and with `/` separators (a transfer's own staging folders left out), or the bucket's. */
+export async function uploadedFiles(uploadsDir: string, bucket?: Storage): Promise<string[]> {
+  if (bucket) return bucket.list();
   const entries = await readdir(uploadsDir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
     .filter((e) => e.isFile())
@@ -62,10 +66,18 @@ export function manifestFor(kind: Manifest['kind'], engine: Manifest['engine'], 
   return { format: FORMAT, formatVersion: FORMAT_VERSION, kind, folioVersion: VERSION, engine, createdAt: new Date().toISOString(), migrations, tables, files };
 }
 
-/** Adds the uploads folder's files (streamed), skipping any deleted since they were listed. */
-export async function addUploads(writer: ArchiveWriter, uploadsDir: string, files: string[]): Promise<number> {
+/** Adds the uploads folder's (or bucket's) files, streamed, skipping any deleted since they were listed. */
+export async function addUploads(writer: ArchiveWriter, uploadsDir: string, files: string[], bucket?: Storage): Promise<number> {
   let added = 0;
   for (const name of files) {
+    if (bucket) {
+      // As below: an object deleted while the backup ran is skipped.
+      const object = await bucket.open(name);
+      if (!object) continue;
+      await writer.addStream(`uploads/${name}`, object.size, object.body());
+      added++;
+      continue;
+    }
     try {
       await writer.addFile(`uploads/${name}`, join(uploadsDir, ...name.split('/')));
       added++;
@@ -102,7 +114,7 @@ export async function exportInstallation(source: Source, file: string, progress:
   try {
     const run = async (snapshot: TableSnapshot) => {
       const tables = await describeTables(snapshot, source.db, source.registry);
-      const files = await uploadedFiles(source.uploadsDir);
+      const files = await uploadedFiles(source.uploadsDir, source.bucket);
       await writer.addText('manifest.json', JSON.stringify(manifestFor('export', snapshot.engine, await appliedMigrations(snapshot), tables, files.length), null, 2));
       await writer.addText('secrets.json', JSON.stringify(source.secrets));
       for (const table of tables) {
@@ -117,7 +129,7 @@ export async function exportInstallation(source: Source, file: string, progress:
       return { tables, files };
     };
     const { tables, files } = source.sqliteFile ? await withSqliteSnapshot(source.sqliteFile, run) : await withPostgresSnapshot(source.db, run);
-    const added = await addUploads(writer, source.uploadsDir, files);
+    const added = await addUploads(writer, source.uploadsDir, files, source.bucket);
     await writer.close();
     return { tables, files: added };
   } catch (error) {

@@ -20,7 +20,7 @@ import { sqlitePath } from '../instance';
 import { ArchiveError, entryLines, entryText, type ArchiveEntry } from './archive';
 import type { TransferReport } from './export';
 import { decodeValue, tableEntryName, type Manifest, type TableEntry } from './format';
-import { isPostgres, NOT_EMPTY, removeSqliteFile, replaceSqliteFile, sqliteTargetIsEmpty, StagedUploads, tempBeside, writeSecretsFile, type Target } from './target';
+import { isPostgres, NOT_EMPTY, removeSqliteFile, replaceSqliteFile, sqliteTargetIsEmpty, StagedUploads, tempBeside, uploadsBucket, writeSecretsFile, type Target } from './target';
 
 /** A problem the database reported for a batch, named by table and line: never retried as a conflict. */
 class ImportError extends Error {}
@@ -101,7 +101,7 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
     await removeSqliteFile(tempPath);
   }
   const db: Database = postgres ? new PostgresDatabase(config.databaseUrl!) : new SqliteDatabase(tempPath);
-  const staged = new StagedUploads(config.uploadsDir);
+  const staged = new StagedUploads(config.uploadsDir, uploadsBucket(config));
   let closed = false;
   try {
     await migrateSystem(db);

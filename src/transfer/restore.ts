@@ -21,7 +21,7 @@ import { ArchiveError, entryText, looksLikeArchive, readArchive, type ArchiveEnt
 import type { TransferReport } from './export';
 import { parseManifest, type Manifest } from './format';
 import { importPortable } from './import-archive';
-import { isPostgres, NOT_EMPTY, removeSqliteFile, replaceSqliteFile, sqliteTargetIsEmpty, StagedUploads, tempBeside, writeSecretsFile, type Target } from './target';
+import { isPostgres, NOT_EMPTY, removeSqliteFile, replaceSqliteFile, sqliteTargetIsEmpty, StagedUploads, tempBeside, uploadsBucket, writeSecretsFile, type Target } from './target';
 
 /** Restores (or imports) the archive `file` into the target installation. */
 export async function restoreArchive(file: string, target: Target): Promise<TransferReport & { manifest: Manifest }> {
@@ -66,7 +66,7 @@ async function restoreSqliteBackup(manifest: Manifest, entries: AsyncGenerator<A
   const madeDir = !postgres && !existsSync(dirname(finalPath));
   const scratch = postgres ? await mkdtemp(join(tmpdir(), 'folio-restore-')) : undefined;
   const copyPath = scratch ? join(scratch, 'folio.db') : tempBeside(finalPath, 'restoring');
-  const staged = new StagedUploads(config.uploadsDir);
+  const staged = new StagedUploads(config.uploadsDir, uploadsBucket(config));
   try {
     if (!postgres) await mkdir(dirname(finalPath), { recursive: true });
     let secrets: Partial<Secrets> = {};

@@ -1,8 +1,8 @@
 /**
  * Where a restore or an import writes, and how it stays all-or-nothing: a SQLite database is
  * built in a temp file beside the real one and renamed over it at the end; uploaded files
- * are staged in a hidden folder inside the uploads folder and moved up once everything else
- * has succeeded; on any failure the temp file and the staging folder are removed.
+ * are staged in a hidden folder inside the uploads folder and moved up (or written to the
+ * S3 bucket) once everything else has succeeded; on any failure the temp file and the staging folder are removed.
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +15,8 @@ import type { Config } from '../config';
 import { targetIsEmpty } from '../db/copy';
 import { SqliteDatabase } from '../db/sqlite';
 import type { Registry } from '../registry/types';
+import { S3Storage } from '../upload/storage-s3';
+import { typeOfName, type Storage } from '../upload/storage';
 import { uploadPath, type ArchiveEntry } from './archive';
 
 export interface Target {
@@ -24,6 +26,9 @@ export interface Target {
   force: boolean;
   progress: (line: string) => void;
 }
+
+/** The bucket a restore or import writes uploaded files to, when the target keeps them in S3. */
+export const uploadsBucket = (config: Config): Storage | undefined => (config.uploadsS3 ? new S3Storage(config.uploadsS3) : undefined);
 
 export const isPostgres = (config: Config) => !!config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl);
 
@@ -67,7 +72,11 @@ export class StagedUploads {
   /** A folder made only for this restore goes again with a failure. */
   private existed: boolean;
 
-  constructor(private uploadsDir: string) {
+  /** With a bucket (FOLIO_UPLOADS=s3://…), commit writes the staged files to it instead of moving them. */
+  constructor(
+    private uploadsDir: string,
+    private bucket?: Storage,
+  ) {
     this.dir = join(uploadsDir, `.folio-staging-${process.pid}`);
     this.existed = existsSync(uploadsDir);
   }
@@ -85,11 +94,18 @@ export class StagedUploads {
     const entries = await readdir(this.dir, { recursive: true, withFileTypes: true });
     for (const e of entries.filter((x) => x.isFile())) {
       const from = join(e.parentPath, e.name);
+      if (this.bucket) {
+        // Folio keeps uploads flat; a nested name cannot be an object under the prefix (write refuses it).
+        await this.bucket.write(relative(this.dir, from), await Bun.file(from).bytes(), typeOfName(e.name));
+        continue;
+      }
       const to = join(this.uploadsDir, relative(this.dir, from));
       await mkdir(dirname(to), { recursive: true });
       await rename(from, to);
     }
     await rm(this.dir, { recursive: true, force: true });
+    // The staging folder was the only reason to make the local folder.
+    if (this.bucket && !this.existed) await rm(this.uploadsDir, { recursive: true, force: true });
   }
 
   async discard(): Promise<void> {

@@ -35,7 +35,7 @@ export function parseFileRow(row: Record<string, unknown>): Record<string, unkno
 
 /**
  * A row as the upload API answers it. `isUrlSigned` is what Strapi's signFileUrls adds to
- * upload responses; the local provider never signs, so it is always false.
+ * upload responses; neither provider signs (a bucket is served through Folio or a public URL), so it is always false.
  */
 export function toFileObject(row: Record<string, unknown>, fields?: string[]): FileObject {
   const file = parseFileRow(row) as FileObject;

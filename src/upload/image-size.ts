@@ -1,7 +1,7 @@
 /**
  * Image dimensions read from the file header, without decoding pixels. They let us
  * refuse to decode a small file that declares a huge canvas (a decompression bomb) and
- * give WebP its size, which jimp cannot decode.
+ * give WebP and AVIF their size before their (WASM) decoder is loaded.
  */
 
 export interface Size {
@@ -11,7 +11,7 @@ export interface Size {
 
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
 
-/** Width and height from the header of a PNG, JPEG, GIF, BMP, TIFF or WebP; undefined if unreadable. */
+/** Width and height from the header of a PNG, JPEG, GIF, BMP, TIFF, WebP or AVIF; undefined if unreadable. */
 export function headerSize(b: Uint8Array, mime: string): Size | undefined {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const ok = (s: Size | undefined) => (s && s.width > 0 && s.height > 0 ? s : undefined);
@@ -32,6 +32,8 @@ export function headerSize(b: Uint8Array, mime: string): Size | undefined {
         return ok(tiffSize(b, view));
       case 'image/webp':
         return ok(webpSize(b));
+      case 'image/avif':
+        return ok(avifSize(b, view));
     }
   } catch {
     // A truncated header reads past the end: not a readable image.
@@ -94,4 +96,41 @@ function webpSize(b: Uint8Array): Size | undefined {
   }
   if (chunk === 'VP8X') return { width: u24(24) + 1, height: u24(27) + 1 };
   return undefined;
+}
+
+/** Containers an `ispe` box sits in: meta (a full box: 4 bytes of version and flags first), iprp, ipco. */
+const AVIF_CONTAINERS: Record<string, number> = { meta: 4, iprp: 0, ipco: 0 };
+
+/**
+ * AVIF (ISO BMFF, HEIF): an `ftyp` box with an AVIF brand, then the image spatial extents
+ * (`ispe`: width, height) among the item properties. A grid image has one per tile too:
+ * the largest is the canvas, and the largest is what the decoding bound must see.
+ */
+function avifSize(b: Uint8Array, view: DataView): Size | undefined {
+  if (b.length < 16 || ascii(b, 4, 4) !== 'ftyp') return undefined;
+  const ftypEnd = view.getUint32(0);
+  const brands = ascii(b, 8, 4) + ascii(b, 16, Math.max(0, Math.min(ftypEnd, b.length) - 16));
+  if (!/avi[fs]/.test(brands)) return undefined;
+  let best: Size | undefined;
+  const walk = (start: number, end: number, depth: number) => {
+    let at = start;
+    while (at + 8 <= end && depth < 8) {
+      let size = view.getUint32(at);
+      const type = ascii(b, at + 4, 4);
+      let header = 8;
+      if (size === 1) {
+        if (at + 16 > end) return;
+        size = Number(view.getBigUint64(at + 8));
+        header = 16;
+      } else if (size === 0) size = end - at;
+      if (size < header || at + size > end) return;
+      if (type === 'ispe' && size >= header + 12) {
+        const found = { width: view.getUint32(at + header + 4), height: view.getUint32(at + header + 8) };
+        if (!best || found.width * found.height > best.width * best.height) best = found;
+      } else if (type in AVIF_CONTAINERS) walk(at + header + AVIF_CONTAINERS[type]!, at + size, depth + 1);
+      at += size;
+    }
+  };
+  walk(0, b.length, 0);
+  return best;
 }

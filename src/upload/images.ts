@@ -5,7 +5,8 @@
  *
  * Decoding and resizing use jimp, which is plain JavaScript: it bundles into the
  * `bun build --compile` executable, where sharp's native addon cannot load
- * (design/stack-notes.md §4).
+ * (design/stack-notes.md §4). WebP and AVIF are decoded and encoded by WASM codecs
+ * (codecs.ts) and resized by jimp.
  */
 import type { Jimp } from 'jimp';
 import { FolioError } from '../errors';
@@ -20,18 +21,31 @@ export const BREAKPOINTS = [
 ] as const;
 
 /**
- * Types whose formats we generate (Strapi also resizes WebP, which jimp cannot decode,
- * and GIF, whose pure-JS encoder takes seconds per frame: both keep formats null).
+ * Types whose formats we generate with jimp (GIF keeps formats null: its pure-JS encoder
+ * takes seconds per frame). WebP and AVIF go through their WASM codecs (codecs.ts).
  */
 const RESIZABLE = new Set(['image/png', 'image/jpeg', 'image/tiff']);
 /** Decoded to prove the bytes are an image (Strapi's "faulty image" check). */
 const DECODABLE = new Set([...RESIZABLE, 'image/gif', 'image/bmp']);
+/** Decoded and resized by a WASM codec, their formats in the same type, as Strapi's sharp does. */
+const WASM_TYPES = new Set(['image/webp', 'image/avif']);
 /** Larger canvases are not decoded (4 bytes a pixel in memory): width and height only. */
 export const MAX_DECODED_PIXELS = 50_000_000;
+/**
+ * AVIF originals above this are not re-encoded by FOLIO_IMAGE_OPTIMIZE: aom in WASM takes
+ * ~0.15 s a megapixel even at its fastest speed, on the event loop.
+ */
+export const MAX_AVIF_OPTIMIZE_PIXELS = 4_000_000;
+/** The quality Strapi's sizeOptimization re-encodes with (sharp's `quality: 80`); also the formats' quality. */
+const QUALITY = 80;
+
 
 // Loaded with the first image: importing jimp up front cost every process (the server's
 // cold start, each CLI command) ~70 ms and ~23 MiB of RSS from source, ~4 MiB in dist/folio.
 let jimp: Promise<typeof import('jimp')> | undefined;
+const loadJimp = async () => (await (jimp ??= import('jimp'))).Jimp;
+// The WASM codecs likewise: their module (and 5.5 MB of WASM) only with the first WebP or AVIF.
+let codecs: Promise<typeof import('./codecs')> | undefined;
 
 export interface ResizedImage {
   key: string;
@@ -45,6 +59,8 @@ export interface ImageResult {
   height: number;
   /** In Strapi's order (thumbnail, large, medium, small); empty when none applies. */
   formats: ResizedImage[];
+  /** With `optimize`: the original re-encoded, only when smaller than the upload (Strapi's sizeOptimization). */
+  optimized?: Uint8Array;
 }
 
 export const invalidImage = () => new FolioError(400, 'ApplicationError', 'File is not a valid image');
@@ -67,19 +83,63 @@ export function plannedFormats(width: number, height: number): { key: string; wi
   return plan;
 }
 
+type JimpImage = Awaited<ReturnType<typeof Jimp.read>>;
+
+/**
+ * Resizes `image` in place to each planned size, largest first (no copy of the full bitmap,
+ * each step a moderate downscale), and encodes each; answers them in the plan's order.
+ */
+async function makeFormats(image: JimpImage, plan: ReturnType<typeof plannedFormats>, encode: (image: JimpImage) => Promise<Uint8Array>) {
+  const bySize = [...plan].sort((a, b) => b.width * b.height - a.width * a.height);
+  const made = new Map<string, ResizedImage>();
+  for (const target of bySize) {
+    image.resize({ w: target.width, h: target.height });
+    made.set(target.key, { key: target.key, width: image.width, height: image.height, bytes: await encode(image) });
+  }
+  return plan.map((p) => made.get(p.key)!);
+}
+
+const smaller = (candidate: Uint8Array | undefined, original: Uint8Array) => (candidate && candidate.byteLength < original.byteLength ? candidate : undefined);
+
+/** WebP and AVIF: decoded by their codec, resized with jimp, formats encoded in the same type. */
+async function processWasmImage(bytes: Uint8Array, mime: string, optimize: boolean): Promise<ImageResult> {
+  const codec = (await (codecs ??= import('./codecs'))).CODECS[mime]!;
+  let bitmap: { data: Uint8ClampedArray; width: number; height: number };
+  try {
+    bitmap = await codec.decode(bytes);
+  } catch {
+    throw invalidImage();
+  }
+  const { width, height } = bitmap;
+  if (!width || !height) throw invalidImage();
+  const plan = plannedFormats(width, height);
+  const reencode = optimize && (mime !== 'image/avif' || width * height <= MAX_AVIF_OPTIMIZE_PIXELS);
+  if (!plan.length && !reencode) return { width, height, formats: [] };
+  const encode = await codec.encoder();
+  const optimized = reencode ? smaller(await encode(bitmap, QUALITY), bytes) : undefined;
+  const Image = await loadJimp();
+  const image = new Image({ width, height, data: Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength) }) as unknown as JimpImage;
+  const formats = await makeFormats(image, plan, (resized) =>
+    encode({ data: new Uint8ClampedArray(resized.bitmap.data.buffer, resized.bitmap.data.byteOffset, resized.bitmap.data.byteLength), width: resized.width, height: resized.height }, QUALITY),
+  );
+  return { width, height, formats, ...(optimized ? { optimized } : {}) };
+}
+
 /**
  * Width, height and formats of an upload, or null when the MIME type is not an image we
  * can read. Bytes that claim to be such an image but do not decode are a 400, as with
- * Strapi's "faulty image" check.
+ * Strapi's "faulty image" check. With `optimize` (FOLIO_IMAGE_OPTIMIZE), JPEG, PNG, WebP and
+ * AVIF originals are re-encoded at quality 80 and kept when smaller, as Strapi's sizeOptimization does.
  */
-export async function processImage(bytes: Uint8Array, mime: string): Promise<ImageResult | null> {
-  if (mime !== 'image/webp' && !DECODABLE.has(mime)) return null;
+export async function processImage(bytes: Uint8Array, mime: string, { optimize = false } = {}): Promise<ImageResult | null> {
+  if (!WASM_TYPES.has(mime) && !DECODABLE.has(mime)) return null;
   const header = headerSize(bytes, mime);
   if (!header) throw invalidImage();
-  if (!DECODABLE.has(mime) || header.width * header.height > MAX_DECODED_PIXELS) return { ...header, formats: [] };
-  let image: Awaited<ReturnType<typeof Jimp.read>>;
+  if (header.width * header.height > MAX_DECODED_PIXELS) return { ...header, formats: [] };
+  if (WASM_TYPES.has(mime)) return processWasmImage(bytes, mime, optimize);
+  let image: JimpImage;
   try {
-    image = await (await (jimp ??= import('jimp'))).Jimp.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    image = await (await loadJimp()).read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch {
     throw invalidImage();
   }
@@ -87,15 +147,9 @@ export async function processImage(bytes: Uint8Array, mime: string): Promise<Ima
   const { width, height } = image;
   if (!width || !height) throw invalidImage();
   if (!RESIZABLE.has(mime)) return { width, height, formats: [] };
-  const plan = plannedFormats(width, height);
-  // Largest first, each resized in place from the previous one: no copy of the full
-  // bitmap, and every step is a moderate downscale. JPEG at quality 80, sharp's default.
-  const bySize = [...plan].sort((a, b) => b.width * b.height - a.width * a.height);
-  const made = new Map<string, ResizedImage>();
-  for (const target of bySize) {
-    image.resize({ w: target.width, h: target.height });
-    const out = await image.getBuffer(mime as 'image/png', mime === 'image/jpeg' ? ({ quality: 80 } as object) : undefined);
-    made.set(target.key, { key: target.key, width: image.width, height: image.height, bytes: new Uint8Array(out) });
-  }
-  return { width, height, formats: plan.map((p) => made.get(p.key)!) };
+  // JPEG at quality 80, sharp's default.
+  const encode = async (img: JimpImage) => new Uint8Array(await img.getBuffer(mime as 'image/png', mime === 'image/jpeg' ? ({ quality: QUALITY } as object) : undefined));
+  const optimized = optimize && mime !== 'image/tiff' ? smaller(await encode(image), bytes) : undefined;
+  const formats = await makeFormats(image, plannedFormats(width, height), encode);
+  return { width, height, formats, ...(optimized ? { optimized } : {}) };
 }

@@ -43,9 +43,10 @@ export function slugForHash(name: string): string {
 export const MAX_NAME_LENGTH = 255;
 
 /**
- * Longest slug in a hash, so that the longest name written to disk — a staged replacement
- * of a format, `~<12 hex>_thumbnail_<slug>_<10 hex><ext>` — stays within the 255 bytes
- * file systems allow. Slugs are ASCII, so characters are bytes.
+ * Longest slug in a hash, so that the longest stored name, a format's
+ * `thumbnail_<slug>_<10 hex><ext>`, stays within the 255 bytes file systems allow, with room
+ * to spare for the `~<12 hex>_` prefix replacements were once staged under (kept so hashes
+ * stay as they were). Slugs are ASCII, so characters are bytes.
  */
 export const MAX_SLUG_LENGTH = 255 - '~123456789012_'.length - 'thumbnail_'.length - '_0123456789'.length - MAX_EXT_BYTES;
 

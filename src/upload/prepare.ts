@@ -108,12 +108,14 @@ export async function inspectFile(file: File, info: FileInfo, sizeLimit: number,
 }
 
 /** Names an inspected file; images get dimensions and formats. */
-export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: InspectedFile): Promise<PreparedFile> {
+export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: InspectedFile, options: { optimize?: boolean } = {}): Promise<PreparedFile> {
   const ext = extensionOf(filename, mime, sniffedExt);
   // NFC may lengthen a name a little; the stored name stays within the limit too.
   const name = (info.name || filename).normalize();
   checkNameLength(name, 'File name');
-  const image = await processImage(bytes, mime);
+  const image = await processImage(bytes, mime, options);
+  // FOLIO_IMAGE_OPTIMIZE: the re-encoded original, when it came out smaller, is what is stored.
+  const stored = image?.optimized ?? bytes;
   return {
     name,
     alternativeText: info.alternativeText,
@@ -121,8 +123,8 @@ export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: I
     hash: generateHash(basename(name, ext)),
     ext,
     mime,
-    size: bytesToKb(bytes.byteLength),
-    bytes,
+    size: bytesToKb(stored.byteLength),
+    bytes: stored,
     width: image?.width ?? null,
     height: image?.height ?? null,
     formats: image?.formats ?? [],

@@ -30,27 +30,25 @@ export function attachmentDisposition(name: string): string {
 }
 
 /**
- * How long a served file may be reused without asking. Not a year and `immutable`: a name
- * is not bound to its bytes for good, since `POST /api/upload?id=N` with a file replaces
- * the content under the same name (as Strapi does, so the URL stays valid), and a
- * year-long immutable copy would hide a replacement from every browser and CDN that has the
- * old one. Strapi's own 60 s instead; after that a client revalidates, and the ETag and
- * Last-Modified below make that a bodiless 304 while the file is unchanged.
+ * A year, `immutable`: a stored name always means the same bytes. Replacing a file
+ * (`POST /api/upload?id=N`) writes the new content under new names and removes the old
+ * ones after the commit (service.ts), so a cached copy can never hide a replacement: the
+ * entry points at the new URL, and the old one answers 404 once its bytes are gone.
  */
-export const UPLOADS_CACHE_CONTROL = 'public, max-age=60';
+export const UPLOADS_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
  * A strong tag for a stored file without reading it: its name (which holds the random part
- * given at upload), its size, and its modification time, which a replacement (new bytes
- * moved over the name) changes even when the size stays. From the file alone, so instances
- * sharing an uploads folder give the same tag.
+ * given at upload), its size, and its modification time (should anything rewrite the bytes
+ * under the name, as a hand-restored file). From the stored file alone, so instances
+ * sharing an uploads folder or bucket give the same tag.
  */
 export function uploadEtag(name: string, size: number, modifiedMs: number): string {
   return `"${Bun.hash(name).toString(36)}-${size.toString(36)}-${Math.floor(modifiedMs).toString(36)}"`;
 }
 
 /**
- * Every header of a served file, from its name on disk, the type its extension names, its
+ * Every header of a served file, from its stored name, the type its extension names, its
  * size and modification time (ms).
  */
 export function servedFileHeaders(name: string, type: string, size: number, modifiedMs: number): Record<string, string> {

@@ -1,11 +1,12 @@
 /**
  * The upload plugin's work: store new files (and attach them to an entry), update their
- * metadata, replace their content, list, read and delete them. Bytes go to disk before
- * the database commits and are removed again if it does not, so a failed request leaves
- * neither a row nor a stray file. Each change records its media event (media.create, .update,
- * .delete) in its own transaction (src/events/log.ts).
+ * metadata, replace their content, list, read and delete them. Bytes go to the storage
+ * (a folder or a bucket: storage.ts) before the database commits and are removed again if
+ * it does not, so a failed request leaves neither a row nor a stray file. Stored names are
+ * never reused (a replacement gets new ones), which is what lets `/uploads/*` be cached as
+ * immutable. Each change records its media event (media.create, .update, .delete) in its
+ * own transaction (src/events/log.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import type { Database, Queryable } from '../db/database';
 import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from '../db/store/files';
@@ -19,18 +20,20 @@ import { toFileObject, type FileFormat, type FileObject } from './file-row';
 import { listFiles } from './list';
 import { typePolicy, type TypePolicy } from './policy';
 import { formatsOf, inspectFile, prepareFile, storedName, tooBig, type FileInfo, type InspectedFile, type PreparedFile } from './prepare';
-import { LocalStorage } from './storage';
+import { LocalStorage, typeOfName, type Storage } from './storage';
+import { S3Storage } from './storage-s3';
+import type { S3Location } from './storage-s3-location';
 
 export interface UploadDeps {
   db: Database;
   registry: Registry;
   locales: Locales;
   events: Events;
-  config: { uploadsDir: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[] };
+  config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean };
 }
 
-/** Every name a stored file occupies on disk: the original and its formats. */
-function namesOnDisk(file: { hash: string; ext: string; formats: Record<string, FileFormat> | null }): string[] {
+/** Every name a stored file occupies in the storage: the original and its formats. */
+function storedNames(file: { hash: string; ext: string; formats: Record<string, FileFormat> | null }): string[] {
   const names = [storedName(file.hash, file.ext)];
   for (const f of Object.values(file.formats ?? {})) names.push(storedName(f.hash, f.ext));
   return names;
@@ -42,12 +45,34 @@ function filesToWrite(file: PreparedFile, hash: string, ext: string): [string, U
 }
 
 export class UploadService {
-  readonly storage: LocalStorage;
+  readonly storage: Storage;
   readonly policy: TypePolicy;
 
   constructor(private deps: UploadDeps) {
-    this.storage = new LocalStorage(deps.config.uploadsDir);
+    // The one place that knows which provider there is.
+    this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3) : new LocalStorage(deps.config.uploadsDir);
     this.policy = typePolicy(deps.config);
+  }
+
+  /** A stored name's URL in API answers: the public base when one is configured (absolute), else Folio's own route. */
+  urlOf(name: string): string {
+    const base = this.deps.config.uploadsPublicUrl;
+    return base ? `${base}/${encodeURIComponent(name)}` : `/uploads/${name}`;
+  }
+
+  /** The `formats` object of a prepared file, its URLs pointing where urlOf says. */
+  private formatsWithUrls(file: PreparedFile): Record<string, FileFormat> | null {
+    const formats = formatsOf(file, file.hash, file.ext);
+    for (const f of Object.values(formats ?? {})) f.url = this.urlOf(f.hash + f.ext);
+    return formats;
+  }
+
+  /** Writes every name of a prepared file, recording each in `written` first so a failure can undo them. */
+  private async writeAll(file: PreparedFile, written: string[]): Promise<void> {
+    for (const [name, bytes] of filesToWrite(file, file.hash, file.ext)) {
+      written.push(name);
+      await this.storage.write(name, bytes, typeOfName(name));
+    }
   }
 
   private get db() {
@@ -81,16 +106,11 @@ export class UploadService {
     for (let i = 0; i < files.length; i++) inspected.push(await inspectFile(files[i]!, infos[i] ?? {}, this.deps.config.uploadLimit, this.policy));
     if (target) checkAllowedTypes(target, inspected.map((f) => f.mime));
     const prepared: PreparedFile[] = [];
-    for (const file of inspected) prepared.push(await prepareFile(file));
+    for (const file of inspected) prepared.push(await prepareFile(file, { optimize: this.deps.config.imageOptimize }));
 
     const written: string[] = [];
     try {
-      for (const file of prepared) {
-        for (const [name, bytes] of filesToWrite(file, file.hash, file.ext)) {
-          written.push(name);
-          await this.storage.write(name, bytes);
-        }
-      }
+      for (const file of prepared) await this.writeAll(file, written);
       return await this.deps.events.transaction(async (tx, log) => {
         const ids: number[] = [];
         for (const file of prepared) ids.push(await this.insert(tx, file));
@@ -101,7 +121,7 @@ export class UploadService {
         return out;
       });
     } catch (error) {
-      this.storage.remove(written);
+      await this.storage.remove(written);
       throw error;
     }
   }
@@ -115,13 +135,13 @@ export class UploadService {
       caption: file.caption ?? null,
       width: file.width,
       height: file.height,
-      formats: JSON.stringify(formatsOf(file, file.hash, file.ext)),
+      formats: JSON.stringify(this.formatsWithUrls(file)),
       hash: file.hash,
       ext: file.ext,
       mime: file.mime,
       size: file.size,
-      url: `/uploads/${storedName(file.hash, file.ext)}`,
-      provider: 'local',
+      url: this.urlOf(storedName(file.hash, file.ext)),
+      provider: this.storage.provider,
       createdAt: now,
       updatedAt: now,
       publishedAt: now,
@@ -146,28 +166,29 @@ export class UploadService {
   }
 
   /**
-   * `POST /api/upload?id=N` with a file: new content under the same id, hash and
-   * extension, so its URL stays valid (Strapi's replace). The new bytes are staged under
-   * temporary names and moved into place once the row is updated.
+   * `POST /api/upload?id=N` with a file: new content under the same id and documentId, but
+   * new names (a new hash, the new file's extension), so its URL and its formats' URLs
+   * change. Strapi keeps the hash so the URL stays; Folio gives it up so that a stored name
+   * always means the same bytes and `/uploads/*` can be cached for a year as immutable.
+   * The new files are written first and the old ones removed only after the commit: until
+   * then (and after any failure) the old file is what the row names and what is served.
    */
   async replace(id: string, file: File, info: FileInfo): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy));
-    const { hash, ext } = existing;
-    const stage = `~${randomBytes(6).toString('hex')}_`;
-    const staged: [string, string][] = [];
+    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), { optimize: this.deps.config.imageOptimize });
+    const written: string[] = [];
     try {
-      for (const [name, bytes] of filesToWrite(prepared, hash, ext)) {
-        staged.push([stage + name, name]);
-        await this.storage.write(stage + name, bytes);
-      }
-      const formats = formatsOf(prepared, hash, ext);
+      await this.writeAll(prepared, written);
       const set: FileValues = {
         name: prepared.name,
+        hash: prepared.hash,
+        ext: prepared.ext,
+        url: this.urlOf(storedName(prepared.hash, prepared.ext)),
+        provider: this.storage.provider,
         width: prepared.width,
         height: prepared.height,
-        formats: JSON.stringify(formats),
+        formats: JSON.stringify(this.formatsWithUrls(prepared)),
         mime: prepared.mime,
         size: prepared.size,
         updatedAt: new Date().toISOString(),
@@ -178,14 +199,12 @@ export class UploadService {
         await updateFile(tx, existing.id, set);
         await log.media('media.update', (await this.findOne(id, tx))!);
       });
-      for (const [from, to] of staged) this.storage.rename(from, to);
-      // Formats the old content had and the new one does not would otherwise linger.
-      const kept = new Set(staged.map(([, to]) => to));
-      this.storage.remove(namesOnDisk(existing).filter((n) => !kept.has(n)));
     } catch (error) {
-      this.storage.remove(staged.map(([from]) => from));
+      await this.storage.remove(written);
       throw error;
     }
+    // Only the old row's own provider holds its files (a row copied from elsewhere may name another).
+    if (existing.provider === this.storage.provider) await this.storage.remove(storedNames(existing));
     return (await this.findOne(id))!;
   }
 
@@ -197,7 +216,7 @@ export class UploadService {
       await log.media('media.delete', existing);
       await deleteFile(tx, existing.id);
     });
-    this.storage.remove(namesOnDisk(existing));
+    if (existing.provider === this.storage.provider) await this.storage.remove(storedNames(existing));
     return existing;
   }
 }

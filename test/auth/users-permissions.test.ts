@@ -3,9 +3,10 @@
  * JWT expiry, the users and roles APIs, bcrypt imports, rate limits, login timing,
  * security headers and CORS.
  */
-import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout, spyOn } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SignJWT } from 'jose';
-import type { EmailMessage } from '../../src/auth/email';
+import { logSender, type EmailMessage } from '../../src/auth/email';
+import { createLogger } from '../../src/log';
 import { DUMMY_HASH } from '../../src/auth/users';
 import { startServer, type TestServer } from '../helpers/server';
 
@@ -143,13 +144,16 @@ describe('password reset', () => {
 
   it('writes the mail with the code to the log with the default sender', async () => {
     const u = await newUser();
-    const log = spyOn(console, 'log').mockImplementation(() => {});
+    // The log sender writes through the logger (test/auth/email-smtp.test.ts checks the default wiring from `serve`).
+    const lines: string[] = [];
+    const original = server.instance.email;
+    server.instance.email = logSender(createLogger({ sink: { write: (line) => void lines.push(line) } }));
     let logged = '';
     try {
       expect((await forgot(u.email)).body).toEqual({ ok: true });
-      logged = log.mock.calls.map((args) => args.join(' ')).join('\n');
+      logged = lines.join('\n');
     } finally {
-      log.mockRestore();
+      server.instance.email = original;
     }
     expect(logged).toContain(u.email);
     const code = codeIn(logged)!;

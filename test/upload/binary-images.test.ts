@@ -9,6 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeImage, sizeOf, upload } from './helpers';
+import { decodedSize, EXT, makeEncoded } from './images-codecs';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const temps: string[] = [];
@@ -111,6 +112,27 @@ describe('image formats in the compiled binary', () => {
     }, 30_000);
   }
 
+  // The WASM codecs (src/upload/codecs.ts) load their .wasm from the files embedded in the binary.
+  for (const mime of ['image/webp', 'image/avif'] as const) {
+    it(`makes thumbnail, large, medium and small of a 1200×800 ${mime}, and 400 for a truncated one`, async () => {
+      const bytes = await makeEncoded(1200, 800, mime);
+      const res = await upload(url, { files: [{ bytes, filename: `big${EXT[mime]}`, type: mime }] });
+      expect(res.status).toBe(201);
+      const file = res.body[0];
+      expect(file).toMatchObject({ width: 1200, height: 800, mime, ext: EXT[mime] });
+      expect(Object.keys(file.formats)).toEqual(Object.keys(SIZES));
+      for (const [key, [width, height]] of Object.entries(SIZES)) {
+        expect(file.formats[key]).toMatchObject({ width, height, mime });
+        const got = await fetch(url + file.formats[key].url);
+        expect(got.headers.get('content-type')).toBe(mime);
+        expect(await decodedSize(await got.arrayBuffer(), mime)).toEqual({ width, height });
+      }
+      const corrupt = await upload(url, { files: [{ bytes: bytes.slice(0, bytes.length >> 1), filename: `cut${EXT[mime]}`, type: mime }] });
+      expect(corrupt.status).toBe(400);
+      expect(corrupt.body.error.message).toBe('File is not a valid image');
+    }, 60_000);
+  }
+
   it('answers width/height and null formats for a small image, and 400 for a corrupt one', async () => {
     const small = await upload(url, { files: [{ bytes: await makeImage(4, 4), filename: 'dot.png' }] });
     expect(small.body[0]).toMatchObject({ width: 4, height: 4, formats: null });
@@ -118,6 +140,7 @@ describe('image formats in the compiled binary', () => {
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.error.message).toBe('File is not a valid image');
     const list = await fetch(`${url}/api/upload/files`);
-    expect(((await list.json()) as unknown[]).length).toBe(3);
+    // Two PNG/JPEG uploads, a WebP and an AVIF before this test, and the small PNG.
+    expect(((await list.json()) as unknown[]).length).toBe(5);
   });
 });

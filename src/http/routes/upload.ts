@@ -12,6 +12,7 @@ import type { Instance } from '../../instance';
 import { declaredPartTypes } from '../../upload/multipart';
 import { parseFileInfo } from '../../upload/prepare';
 import { servedFileHeaders } from '../../upload/serve-headers';
+import { typeOfName } from '../../upload/storage';
 import { readJsonBody } from '../body';
 import { isNotModified, notModified } from '../etag';
 import type { Guard } from '../guard';
@@ -30,7 +31,7 @@ interface UploadBody {
  * Multipart (the Strapi way) or JSON (enough for `?id=N` metadata updates). Anything else
  * carries no files, so it ends in "Files are empty" as in Strapi.
  */
-async function readUploadBody(request: Request, uploadLimit: number, bodyLimit: number): Promise<UploadBody> {
+export async function readUploadBody(request: Request, uploadLimit: number, bodyLimit: number): Promise<UploadBody> {
   const type = request.headers.get('content-type') ?? '';
   const body: UploadBody = { files: [], fields: {} };
   if (/^multipart\/form-data/i.test(type)) {
@@ -86,7 +87,7 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
    * Stored bytes with the type their extension names; `nosniff` so browsers never guess
    * otherwise, a sandboxing CSP, and anything but media as a download (serve-headers.ts).
    */
-  function serve(request: Request, raw: string, head: boolean, set: { headers: Record<string, unknown> }) {
+  async function serve(request: Request, raw: string, head: boolean, set: { headers: Record<string, unknown> }) {
     let name: string;
     try {
       // Route params arrive still percent-encoded; decoded `..%2F` is refused by the storage.
@@ -94,18 +95,18 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
     } catch {
       throw new NotFoundError();
     }
-    const path = service.storage.existing(name);
-    if (!path) throw new NotFoundError();
-    const file = Bun.file(path);
-    const headers = servedFileHeaders(name, file.type, file.size, file.lastModified);
+    // From the folder or streamed from the bucket (upload/storage.ts), served the same way.
+    const file = await service.storage.open(name);
+    if (!file) throw new NotFoundError();
+    const headers = servedFileHeaders(name, typeOfName(name), file.size, file.modifiedMs);
     // The app-wide security headers are set on every response before routing; these replace them.
     Object.assign(set.headers, headers);
-    if (isNotModified(request.headers, headers.etag!, file.lastModified)) {
+    if (isNotModified(request.headers, headers.etag!, file.modifiedMs)) {
       // Only the caching headers: a 304 has no body, so no Content-Length or Content-Type.
       for (const name of ['content-length', 'content-type', 'content-disposition']) delete set.headers[name];
       return notModified(headers);
     }
-    return new Response(head ? null : file, { headers });
+    return new Response(head ? null : file.body(), { headers });
   }
 
   return new Elysia({ name: 'upload' })
