@@ -9,8 +9,9 @@ import { createDocumentId } from '../documents/document-id';
 import {
   countAdminUsers, deleteAdminSession, deleteExpiredAdminSessions, findAdminByEmail, findSessionUser, insertAdminSession,
   insertAdminUser, listAdminUsers, type AdminUserRow,
+  countAdminsWithRole, deleteAdminUser, findAdminById, setAdminRole,
 } from '../db/store/admin-users';
-import { ForbiddenError, ValidationError } from '../errors';
+import { FolioError, ForbiddenError, ValidationError } from '../errors';
 import { isEmail, unstorableText } from '../text';
 
 export const ADMIN_ROLES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
@@ -80,6 +81,38 @@ export class AdminAccounts {
       }
       const id = await insertAdminUser(tx, { documentId: createDocumentId(), email, password: hash, role: role as string, now: new Date(this.now()).toISOString() });
       return { id, email, role: role as AdminRole };
+    });
+  }
+
+  /**
+   * Gives an admin another role. Checked in the write's own (serializable) transaction: the
+   * last Super Admin cannot become an Editor, or nobody could reach the settings again.
+   */
+  async setRole(id: number, role: unknown): Promise<AdminUser | undefined> {
+    if (typeof role !== 'string' || !(role in ADMIN_ROLES)) {
+      throw new ValidationError(`role must be one of: ${Object.keys(ADMIN_ROLES).join(', ')}`, { errors: [{ path: ['role'], message: 'role is not an admin role' }] });
+    }
+    return this.db.transaction(async (tx) => {
+      const row = await findAdminById(tx, id);
+      if (!row) return undefined;
+      if (row.role === 'super-admin' && role !== 'super-admin' && (await countAdminsWithRole(tx, 'super-admin')) <= 1) {
+        throw new FolioError(400, 'ApplicationError', 'The last Super Admin cannot lose that role: make another admin a Super Admin first');
+      }
+      await setAdminRole(tx, id, role, new Date(this.now()).toISOString());
+      return publicUser({ ...row, role });
+    });
+  }
+
+  /** Deletes an admin and their sessions; never the last Super Admin. False when there was none. */
+  async remove(id: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const row = await findAdminById(tx, id);
+      if (!row) return false;
+      if (row.role === 'super-admin' && (await countAdminsWithRole(tx, 'super-admin')) <= 1) {
+        throw new FolioError(400, 'ApplicationError', 'The last Super Admin cannot be deleted');
+      }
+      await deleteAdminUser(tx, id);
+      return true;
     });
   }
 

@@ -11,6 +11,7 @@
  *   PUT    /admin/api/content/:uid/:documentId                 save the draft
  *   DELETE /admin/api/content/:uid/:documentId
  *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
+ *   POST   /admin/api/uid                                      a free uid value (uid.ts)
  */
 import { Elysia } from 'elysia';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -24,7 +25,8 @@ import { json, noContent } from '../http/respond';
 import { adminMay, type AdminAccounts } from './accounts';
 import { checkCsrf } from './csrf';
 import { requireAdmin } from './session';
-import { schemaOf } from './schema';
+import { componentOf, editPopulate, schemaOf } from './schema';
+import { slugify, uniqueSlug } from './slug';
 
 type Raw = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -41,17 +43,19 @@ function checkText(value: unknown, at = ''): void {
   }
 }
 
-export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) {
-  const { documents, registry, locales, config } = instance;
-  const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
-
-  /** The session's admin (401 without), allowed content (403), and for writes the CSRF checks. */
+/** The session's admin (401 without), allowed content (403), and for writes the CSRF checks. */
+export const contentGate = (accounts: AdminAccounts, trustProxy: boolean) =>
   async function begin(request: Request) {
     const { user, token } = await requireAdmin(accounts, request);
     if (!adminMay(user.role, 'content')) throw new ForbiddenError();
-    if (request.method !== 'GET' && request.method !== 'HEAD') checkCsrf(request, token, config.trustProxy);
+    if (request.method !== 'GET' && request.method !== 'HEAD') checkCsrf(request, token, trustProxy);
     return user;
-  }
+  };
+
+export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) {
+  const { documents, registry, locales, config } = instance;
+  const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
+  const begin = contentGate(accounts, config.trustProxy);
 
   function typeOf(uid: string): ContentType {
     const ct = registry.contentType(uid);
@@ -110,18 +114,60 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
   /** The draft of a document (or its only version without draft & publish), with its badge. */
   async function readDocument(ct: ContentType, documentId: string | undefined, locale: string | undefined) {
     const defaultLocale = await locales.defaultCode();
-    const raw: Raw = { status: ct.draftAndPublish ? 'draft' : 'published', ...(locale ? { locale } : {}) };
+    const raw: Raw = { status: ct.draftAndPublish ? 'draft' : 'published', populate: editPopulate(registry, ct), ...(locale ? { locale } : {}) };
     const doc = await documents.findOne(ct, documentId, parseReadQuery(registry, ct, raw, defaultLocale));
     if (!doc) throw new NotFoundError();
     const badge = (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
     return json({ data: doc, meta: { status: badge ?? null } });
   }
 
+  /**
+   * A uid value no other entry of the type holds in this locale (Strapi's generateUIDField):
+   * the slug of `data[targetField]` (else of the type's name), `-1`, `-2`… appended if taken.
+   * The entry being edited (`documentId`) does not count against itself.
+   */
+  async function freeUid(body: Raw): Promise<string> {
+    const ct = typeOf(String(body.contentType ?? ''));
+    const attribute = typeof body.field === 'string' && Object.hasOwn(ct.attributes, body.field) ? ct.attributes[body.field] : undefined;
+    if (attribute?.kind !== 'scalar' || attribute.type !== 'uid') throw new ValidationError('field must name a uid attribute', { errors: [{ path: ['field'], message: 'field must name a uid attribute' }] });
+    const data = body.data && typeof body.data === 'object' && !Array.isArray(body.data) ? (body.data as Raw) : {};
+    const source = attribute.targetField ? data[attribute.targetField] : undefined;
+    const base = slugify(typeof source === 'string' && source.trim() ? source : ct.singularName) || ct.singularName;
+    const locale = typeof body.locale === 'string' && body.locale ? body.locale : undefined;
+    const documentId = typeof body.documentId === 'string' ? body.documentId : undefined;
+    const raw: Raw = { filters: { [attribute.name]: { $startsWith: base } }, fields: [attribute.name], pagination: { page: 1, pageSize: 1000 }, ...(locale ? { locale } : {}) };
+    const taken = new Set<string>();
+    // Both versions: a published value still holds the uid while its draft has moved on.
+    for (const status of ct.draftAndPublish ? ['draft', 'published'] : ['published']) {
+      const read = parseReadQuery(registry, ct, { ...raw, status }, await locales.defaultCode(), { defaultLimit: 1000, maxLimit: 1000 });
+      for (const row of (await documents.findMany(ct, read)).data) if (row.documentId !== documentId) taken.add(String(row[attribute.name]));
+    }
+    return uniqueSlug(base, taken);
+  }
+
   return new Elysia({ name: 'admin:content' })
+    .post(
+      '/admin/api/uid',
+      async ({ request }) => {
+        await begin(request);
+        const body = (await readJsonBody(request, config.bodyLimit)) as Raw | undefined;
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('Expected a JSON object');
+        checkText(body);
+        return json({ data: await freeUid(body) });
+      },
+      { parse: 'none' },
+    )
     .get('/admin/api/schema', async ({ request }) => {
       await begin(request);
       const list = await locales.list();
-      return json({ data: { contentTypes: registry.contentTypes.filter((ct) => !ct.system).map(schemaOf), locales: list, defaultLocale: await locales.defaultCode() } });
+      return json({
+        data: {
+          contentTypes: registry.contentTypes.filter((ct) => !ct.system).map(schemaOf),
+          components: registry.components.map(componentOf),
+          locales: list,
+          defaultLocale: await locales.defaultCode(),
+        },
+      });
     })
     .get('/admin/api/content/:uid', async ({ request, params }) => {
       await begin(request);

@@ -3,7 +3,7 @@
  * (names, kind, draft & publish, i18n, each attribute's kind and constraints). Private
  * attributes are shown too: the admin manages them, as Strapi's admin does.
  */
-import type { ContentType } from '../registry/types';
+import type { AnyModel, Attribute, Component, ContentType, Registry } from '../registry/types';
 
 export interface AdminAttribute {
   name: string;
@@ -21,6 +21,17 @@ export interface AdminAttribute {
   /** Relation target, component uid(s). */
   target?: string;
   multiple?: boolean;
+  /** Media: `images`, `videos`, `audios`, `files` (any when absent). */
+  allowedTypes?: string[];
+  /** Relation: the inverse side of a link another type owns (written from there too, as in Strapi). */
+  mappedBy?: string;
+}
+
+export interface AdminComponent {
+  uid: string;
+  displayName: string;
+  category: string;
+  attributes: AdminAttribute[];
 }
 
 export interface AdminContentType {
@@ -31,11 +42,21 @@ export interface AdminContentType {
   pluralName: string;
   draftAndPublish: boolean;
   localized: boolean;
+  /** The attribute that names an entry in lists and relation pickers (Strapi's `mainField`). */
+  mainField: string | null;
   attributes: AdminAttribute[];
 }
 
-export function schemaOf(ct: ContentType): AdminContentType {
-  const attributes = Object.values(ct.attributes).map((a): AdminAttribute => {
+const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration']);
+
+/** Strapi's default main field: the first short text attribute, else the documentId. */
+function mainFieldOf(model: AnyModel): string | null {
+  const first = Object.values(model.attributes).find((a) => a.kind === 'scalar' && NAMING.has(a.type) && !a.private);
+  return first?.name ?? null;
+}
+
+function attributesOf(model: AnyModel): AdminAttribute[] {
+  return Object.values(model.attributes).map((a: Attribute): AdminAttribute => {
     const base = { name: a.name, required: a.required, localized: a.localized };
     switch (a.kind) {
       case 'scalar':
@@ -51,9 +72,9 @@ export function schemaOf(ct: ContentType): AdminContentType {
           ...(a.customField ? { customField: a.customField } : {}),
         };
       case 'relation':
-        return { ...base, type: 'relation', target: a.target, multiple: a.toMany };
+        return { ...base, type: 'relation', target: a.target, multiple: a.toMany, ...(a.mappedBy ? { mappedBy: a.mappedBy } : {}) };
       case 'media':
-        return { ...base, type: 'media', multiple: a.multiple };
+        return { ...base, type: 'media', multiple: a.multiple, ...(a.allowedTypes ? { allowedTypes: a.allowedTypes } : {}) };
       case 'component':
         return { ...base, type: 'component', target: a.component, multiple: a.repeatable };
       case 'dynamiczone':
@@ -62,6 +83,9 @@ export function schemaOf(ct: ContentType): AdminContentType {
         return { ...base, type: 'unknown' };
     }
   });
+}
+
+export function schemaOf(ct: ContentType): AdminContentType {
   return {
     uid: ct.uid,
     kind: ct.kind,
@@ -70,6 +94,35 @@ export function schemaOf(ct: ContentType): AdminContentType {
     pluralName: ct.pluralName,
     draftAndPublish: ct.draftAndPublish,
     localized: ct.localized,
-    attributes,
+    mainField: mainFieldOf(ct),
+    attributes: attributesOf(ct),
   };
+}
+
+export const componentOf = (c: Component): AdminComponent => ({ uid: c.uid, displayName: c.displayName, category: c.category, attributes: attributesOf(c) });
+
+/** Components nest at most this deep in what the edit view reads (Strapi's own editor stops near here too). */
+const MAX_DEPTH = 6;
+
+/**
+ * The populate an edit view needs: every relation, media, component and dynamic zone of the
+ * model, and the same inside components, so the form shows (and saves back) the whole entry.
+ */
+export function editPopulate(registry: Registry, model: AnyModel, depth = 1): Record<string, unknown> {
+  const populate: Record<string, unknown> = {};
+  for (const a of Object.values(model.attributes)) {
+    if (a.kind === 'relation' || a.kind === 'media') populate[a.name] = true;
+    else if (a.kind === 'component') {
+      const nested = depth < MAX_DEPTH ? editPopulate(registry, registry.component(a.component)!, depth + 1) : {};
+      populate[a.name] = Object.keys(nested).length ? { populate: nested } : true;
+    } else if (a.kind === 'dynamiczone') {
+      const on: Record<string, unknown> = {};
+      for (const uid of a.components) {
+        const nested = depth < MAX_DEPTH ? editPopulate(registry, registry.component(uid)!, depth + 1) : {};
+        on[uid] = Object.keys(nested).length ? { populate: nested } : true;
+      }
+      populate[a.name] = { on };
+    }
+  }
+  return populate;
 }

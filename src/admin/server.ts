@@ -15,6 +15,9 @@ import { json } from '../http/respond';
 import { AdminAccounts, type AdminUser } from './accounts';
 import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
 import { adminContentRoutes } from './content';
+import { adminFileRoutes } from './files';
+import { adminSettingsRoutes } from './settings/index';
+import { adminUploadRoutes } from './upload';
 import { checkCsrf, checkOrigin, csrfToken } from './csrf';
 import { clearedCookie, overHttps, requireAdmin, sessionCookie, sessionToken } from './session';
 
@@ -126,6 +129,9 @@ export function adminRoutes(instance: Instance, log: Logger) {
       { parse: 'none' },
     )
     .use(adminContentRoutes(instance, accounts))
+    .use(adminSettingsRoutes(instance, accounts))
+    .use(adminFileRoutes(instance, accounts))
+    .use(adminUploadRoutes(instance, accounts))
     .get('/admin/assets/:name', ({ params, request, set }) => {
       const response = assetResponse(params.name, request);
       if (!response) throw new NotFoundError();

@@ -5,7 +5,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
-import { anyLocaleExists, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale, type LocaleRow } from '../db/store/locales';
+import { anyLocaleExists, deleteLocale, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale, type LocaleRow } from '../db/store/locales';
 import { ValidationError } from '../errors';
 
 /** A locale as the API answers it: the stored row, with `isDefault` as a boolean. */
@@ -51,6 +51,15 @@ export class Locales {
     await this.db.transaction(async (tx) => {
       await setDefaultLocale(tx, code, new Date().toISOString());
     });
+  }
+
+  /**
+   * Removes a locale (not the default one). Entries written in it stay in their tables, out
+   * of reach until the locale is added again, as a removed locale's are in Strapi's database.
+   */
+  async remove(code: string): Promise<boolean> {
+    if ((await this.defaultCode()) === code) throw new ValidationError('The default locale cannot be removed: make another locale the default first');
+    return this.db.transaction((tx) => deleteLocale(tx, code));
   }
 
   /** Creates `en` as the default when the table is empty. */

@@ -3,7 +3,7 @@
  * db/store/webhooks.ts, the attempt log, and a test send outside the queue.
  */
 import type { Database } from '../db/database';
-import { deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, type AttemptRow, type WebhookRow } from '../db/store/webhooks';
+import { deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, updateWebhook, type AttemptRow, type WebhookRow } from '../db/store/webhooks';
 import { ValidationError } from '../errors';
 import { unstorableText } from '../text';
 import { EVENT_NAMES, TEST_EVENT } from './names';
@@ -64,19 +64,28 @@ export class Webhooks {
   ) {}
 
   async create(input: WebhookInput): Promise<WebhookSummary> {
-    const name = input.name.trim();
-    if (!name || unstorableText(name) || name.length > 200) throw new ValidationError('A webhook name is 1 to 200 characters of text');
-    const url = checkUrl(input.url);
-    const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
-    if (events.length === 0) throw new ValidationError(`Name at least one event (${EVENT_NAMES.join(', ')})`);
-    const unknown = events.filter((e) => !EVENT_NAMES.includes(e));
-    if (unknown.length) throw new ValidationError(`Unknown event "${unknown[0]}" (one of: ${EVENT_NAMES.join(', ')})`);
-    const secret = input.secret === undefined || input.secret === '' ? null : input.secret;
-    if (secret !== null && unstorableText(secret)) throw new ValidationError('The secret cannot hold NUL or lone surrogate characters');
-    const headers = parseHeaders(input.headers ?? []);
+    const { name, url, events, secret, headers } = checked(input);
     if (await findWebhook(this.db, name)) throw new ValidationError(`A webhook named "${name}" already exists`);
     await insertWebhook(this.db, { name, url, events, secret, headers, now: new Date().toISOString() });
     return (await this.get(name))!;
+  }
+
+  /**
+   * Changes a webhook's url, events and, when given, its secret and headers (absent keeps
+   * them: the admin never shows them back). Its queued deliveries and attempt log stay.
+   */
+  async update(name: string, input: Omit<WebhookInput, 'name'>): Promise<WebhookSummary | undefined> {
+    const row = await findWebhook(this.db, name);
+    if (!row) return undefined;
+    const next = checked({ ...input, name });
+    await updateWebhook(this.db, row.id, {
+      url: next.url,
+      events: next.events,
+      secret: input.secret === undefined ? row.secret : next.secret,
+      headers: input.headers === undefined ? row.headers : next.headers,
+      now: new Date().toISOString(),
+    });
+    return this.get(name);
   }
 
   async list(): Promise<WebhookSummary[]> {
@@ -118,6 +127,21 @@ export class Webhooks {
     });
     return result;
   }
+}
+
+/** The input checked and normalised, every problem a 400. */
+function checked(input: WebhookInput) {
+  const name = input.name.trim();
+  if (!name || unstorableText(name) || name.length > 200) throw new ValidationError('A webhook name is 1 to 200 characters of text');
+  const url = checkUrl(input.url);
+  const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
+  if (events.length === 0) throw new ValidationError(`Name at least one event (${EVENT_NAMES.join(', ')})`);
+  const unknown = events.filter((e) => !EVENT_NAMES.includes(e));
+  if (unknown.length) throw new ValidationError(`Unknown event "${unknown[0]}" (one of: ${EVENT_NAMES.join(', ')})`);
+  const secret = input.secret === undefined || input.secret === '' ? null : input.secret;
+  if (secret !== null && unstorableText(secret)) throw new ValidationError('The secret cannot hold NUL or lone surrogate characters');
+  const headers = parseHeaders(input.headers ?? []);
+  return { name, url, events, secret, headers };
 }
 
 function summary(row: WebhookRow): WebhookSummary {

@@ -8,6 +8,9 @@ export const setCsrfToken = (token: string | null) => {
   csrf = token;
 };
 
+/** The session's CSRF token, for writes that are not JSON (multipart uploads). */
+export const currentCsrfToken = () => csrf;
+
 export interface FieldError {
   path: (string | number)[];
   message: string;

@@ -1,48 +1,92 @@
 /**
  * The edit view of one entry (or a new one), generated from the schema: a control per
- * attribute, Save (the draft), and Publish / Unpublish / Discard draft as draft & publish
- * and the entry's state allow. The API's validation errors land at their fields.
+ * attribute (fields/field.ts picks it by kind), Save (the draft), Publish / Unpublish /
+ * Discard draft as draft & publish and the entry's state allow, Delete after a confirmation.
+ * The API's validation errors land at their fields, nested ones too (`links.0.label`).
+ * Ctrl/Cmd+S saves; leaving with unsaved changes asks first (in the app and on unload); a
+ * locale version not written yet can be filled in from another locale.
  */
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AdminContentType } from '../schema';
+import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
 import { browser } from './dom';
-import { editable, FieldControl, fromInput, toInput } from './fields';
+import { EditorContext, Field, fieldId, type Editor } from './fields/field';
+import { blankValues, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
 import { BADGE_TEXT } from './list';
 import type { Schema } from './main';
-import { Link, navigate } from './router';
+import { Link, navigate, setLeaveGuard } from './router';
 
-type Values = Record<string, string | boolean>;
+/** The browser globals only this view needs (dom.ts keeps the shared ones). */
+const page = globalThis as unknown as {
+  addEventListener(type: string, listener: (event: any) => void): void;
+  removeEventListener(type: string, listener: (event: any) => void): void;
+  confirm(message: string): boolean;
+};
+
+const LEAVE = 'You have unsaved changes. Leave without saving?';
 
 export function EditView(props: { schema: Schema; ct: AdminContentType; documentId: string | null; locale?: string }) {
-  const { ct, documentId } = props;
-  const locale = ct.localized ? (props.locale ?? props.schema.defaultLocale) : undefined;
+  const { ct, documentId, schema } = props;
+  const locale = ct.localized ? (props.locale ?? schema.defaultLocale) : undefined;
   const isNew = documentId === null;
   const fields = ct.attributes;
-  const blank = () => Object.fromEntries(fields.filter(editable).map((a) => [a.name, toInput(a, null)])) as Values;
+  const components: Components = useMemo(() => Object.fromEntries((schema.components ?? []).map((c) => [c.uid, c])), [schema]);
+  const mainFieldOf = (uid: string) => schema.contentTypes.find((c) => c.uid === uid)?.mainField ?? null;
+  const editor: Editor = { schema, ct, locale, documentId: documentId === 'single' ? null : documentId, components, mainFieldOf };
+  const blank = () => blankValues(fields, components);
   const [values, setValues] = useState<Values>(blank);
+  const [baseline, setBaseline] = useState(() => JSON.stringify(values));
   const [status, setStatus] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(isNew);
+  // This locale (or single type) has no version yet: the form creates it.
   const [missing, setMissing] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [fillFrom, setFillFrom] = useState('');
+  // uid attributes typed by hand no longer follow their target field.
+  const typedUids = useRef(new Set<string>());
   const query = locale ? `?locale=${encodeURIComponent(locale)}` : '';
   const path = `/content/${uidPath(ct.uid)}`;
+  const entryPath = `${path}/${encodeURIComponent(documentId ?? '')}`;
+  const creating = isNew || missing;
+  const dirty = JSON.stringify(values) !== baseline;
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
 
   const show = (doc: Record<string, unknown>, badge: string | null) => {
-    setValues(Object.fromEntries(fields.filter(editable).map((a) => [a.name, toInput(a, doc[a.name])])));
+    const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
+    setValues(next);
+    setBaseline(JSON.stringify(next));
     setStatus(badge);
+    setMissing(false);
     setLoaded(true);
   };
 
   useEffect(() => {
     if (isNew) return;
-    api('GET', `${path}/${encodeURIComponent(documentId!)}${query}`).then(
+    api('GET', `${entryPath}${query}`).then(
       (r) => show(r.data, r.meta.status),
       (e) => (e instanceof ApiError && e.status === 404 ? (setMissing(true), setLoaded(true)) : setMessage({ text: (e as Error).message, error: true })),
     );
+  }, []);
+
+  // The unsaved-changes guard: in-app navigation asks, and so does the browser on unload.
+  useEffect(() => {
+    setLeaveGuard(() => !dirtyRef.current || page.confirm(LEAVE));
+    const unload = (event: any) => {
+      if (!dirtyRef.current) return;
+      event.preventDefault();
+      event.returnValue = LEAVE;
+    };
+    page.addEventListener('beforeunload', unload);
+    return () => {
+      setLeaveGuard(null);
+      page.removeEventListener('beforeunload', unload);
+    };
   }, []);
 
   /** Runs a write; a validation error's paths become field messages, anything else a banner. */
@@ -59,79 +103,156 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       const list = e instanceof ApiError ? (e.details.errors ?? []) : [];
       const byField: Record<string, string> = {};
       for (const err of list) {
-        const name = String(err.path?.[0] ?? '');
-        if (name && !byField[name]) byField[name] = err.message;
+        const key = (err.path ?? []).join('.');
+        if (key && !byField[key]) byField[key] = err.message;
       }
-      setErrors(byField);
-      setMessage({ text: Object.keys(byField).length ? `${(e as Error).message}: see the fields marked below.` : (e as Error).message, error: true });
-      // Focus the first field in error, so a keyboard or screen-reader user lands on it.
-      const first = fields.find((a) => byField[a.name]);
-      if (first) setTimeout(() => browser.document.getElementById(`field-${first.name}`)?.focus(), 0);
+      showErrors(byField, `${(e as Error).message}: see the fields marked below.`, (e as Error).message);
     } finally {
       setBusy(false);
     }
   }
 
-  function save(event: Event) {
-    event.preventDefault();
-    const data: Record<string, unknown> = {};
+  function showErrors(byField: Record<string, string>, withFields: string, without: string) {
+    setErrors(byField);
+    const keys = Object.keys(byField);
+    setMessage({ text: keys.length ? withFields : without, error: true });
+    // Focus the first field in error, so a keyboard or screen-reader user lands on it.
+    if (keys.length) setTimeout(() => (browser.document.getElementById(fieldId(keys[0]!)) ?? browser.document.getElementById(fieldId(keys[0]!.split('.')[0]!)))?.focus(), 0);
+  }
+
+  const saveRef = useRef<() => void>(() => {});
+  function save(event?: Event) {
+    event?.preventDefault();
+    if (busy) return;
     const local: Record<string, string> = {};
-    for (const a of fields.filter(editable)) {
-      const converted = fromInput(a, values[a.name]!);
-      if ('error' in converted) local[a.name] = converted.error;
-      else if (!(isNew && (converted.value === null || converted.value === ''))) data[a.name] = converted.value === '' ? null : converted.value;
-    }
-    if (Object.keys(local).length) {
-      setErrors(local);
-      setMessage({ text: 'Some fields are not valid: see the fields marked below.', error: true });
-      return;
-    }
+    const data = toData(fields, values, components, creating, local);
+    if (Object.keys(local).length) return showErrors(local, 'Some fields are not valid: see the fields marked below.', '');
     void run('Saved', async () => {
-      if (!isNew) return api('PUT', `${path}/${encodeURIComponent(documentId!)}${query}`, { data });
+      if (!isNew) return api('PUT', `${entryPath}${query}`, { data });
       const r = await api('POST', `${path}${query}`, { data });
+      setBaseline(JSON.stringify(values));
       navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(r.data.documentId)}${query}`, true);
       return r;
     });
   }
+  saveRef.current = save;
 
-  const action = (segment: string, label: string) => () =>
-    void run(label, () => api('POST', `${path}/${encodeURIComponent(documentId!)}/actions/${segment}${query}`));
+  // Ctrl+S / Cmd+S saves instead of saving the page.
+  useEffect(() => {
+    const keydown = (event: any) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key?.toLowerCase() === 's') {
+        event.preventDefault();
+        saveRef.current();
+      }
+    };
+    page.addEventListener('keydown', keydown);
+    return () => page.removeEventListener('keydown', keydown);
+  }, []);
+
+  const action = (segment: string, label: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`));
 
   const listHref = `/admin/content/${encodeURIComponent(ct.uid)}${query}`;
+
+  async function remove() {
+    setConfirming(false);
+    setBusy(true);
+    try {
+      await api('DELETE', `${entryPath}${query}`);
+      setBaseline(JSON.stringify(values));
+      dirtyRef.current = false;
+      if (ct.kind === 'collectionType') navigate(listHref);
+      else (setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setMissing(true), setMessage({ text: 'Deleted' }));
+    } catch (e) {
+      setMessage({ text: (e as Error).message, error: true });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Copies the localized fields of another locale's version into this (new) one. */
+  async function fill() {
+    try {
+      const r = await api('GET', `${entryPath}?locale=${encodeURIComponent(fillFrom)}`);
+      setValues((old) => {
+        const next = { ...old };
+        for (const a of fields.filter((f) => editable(f) && f.localized && f.type !== 'password')) next[a.name] = toForm(a, r.data[a.name], components, mainFieldOf);
+        return next;
+      });
+      setMessage({ text: `Filled in from ${fillFrom}` });
+    } catch (e) {
+      setMessage({ text: (e as Error).message, error: true });
+    }
+  }
+
+  const change = (name: string) => (v: FormValue) =>
+    setValues((old) => {
+      const next = { ...old, [name]: v };
+      const attribute = fields.find((f) => f.name === name);
+      if (attribute?.type === 'uid') typedUids.current.add(name);
+      // A new entry's uid follows its target field until it is typed by hand.
+      for (const u of fields) if (creating && u.type === 'uid' && u.targetField === name && !typedUids.current.has(u.name) && typeof v === 'string') next[u.name] = slugify(v);
+      return next;
+    });
+
   const title = isNew ? `Create an entry: ${ct.displayName}` : ct.displayName;
   if (!loaded) return h('p', { role: 'status' }, 'Loading…');
-  if (missing) {
-    return h('div', null, [
-      h('h1', null, ct.displayName),
-      h('p', null, ct.kind === 'singleType' ? 'Not created yet in this locale: fill in the form and save.' : 'This entry does not exist in this locale.'),
-      ct.kind === 'singleType' ? h('button', { type: 'button', onClick: () => setMissing(false) }, 'Create it') : h(Link, { href: listHref }, 'Back to the list'),
-    ]);
-  }
   const published = status === 'published' || status === 'modified';
-  return h('div', null, [
-    ct.kind === 'collectionType' ? h('p', null, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,
-    h('div', { class: 'title-row' }, [
-      h('h1', null, title),
-      status ? h('span', { class: `badge badge-${status}`, 'data-testid': 'status' }, BADGE_TEXT[status] ?? status) : null,
-      locale ? h('span', { class: 'muted' }, `Locale: ${locale}`) : null,
-    ]),
-    h('div', { role: 'status', 'aria-live': 'polite', class: message && !message.error ? 'notice' : 'visually-hidden' }, message && !message.error ? message.text : ''),
-    message?.error ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
-    h('form', { onSubmit: save, class: 'edit', noValidate: true }, [
-      ...fields.map((a) =>
-        h(FieldControl, {
-          key: a.name,
-          attribute: a,
-          value: values[a.name] ?? '',
-          error: errors[a.name],
-          onChange: (v) => setValues((old) => ({ ...old, [a.name]: v })),
-        }),
-      ),
-      h('div', { class: 'actions' }, [
-        h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Save'),
-        ct.draftAndPublish && !isNew ? h('button', { type: 'button', disabled: busy || status === 'published', onClick: action('publish', 'Published') }, 'Publish') : null,
-        ct.draftAndPublish && published ? h('button', { type: 'button', disabled: busy, onClick: action('unpublish', 'Unpublished') }, 'Unpublish') : null,
-        ct.draftAndPublish && status === 'modified' ? h('button', { type: 'button', disabled: busy, onClick: action('discard-draft', 'Draft discarded') }, 'Discard draft') : null,
+  const otherLocales = schema.locales.filter((l) => l.code !== locale);
+  return h(EditorContext.Provider, { value: editor }, [
+    h('div', null, [
+      ct.kind === 'collectionType' ? h('p', null, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,
+      h('div', { class: 'title-row' }, [
+        h('h1', null, title),
+        status ? h('span', { class: `badge badge-${status}`, 'data-testid': 'status' }, BADGE_TEXT[status] ?? status) : null,
+        locale && !isNew
+          ? h('div', { class: 'field inline' }, [
+              h('label', { for: 'edit-locale' }, 'Locale'),
+              h(
+                'select',
+                { id: 'edit-locale', value: locale, onChange: (e: any) => navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(documentId!)}?locale=${encodeURIComponent(e.target.value)}`) },
+                schema.locales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+              ),
+            ])
+          : locale
+            ? h('span', { class: 'muted' }, `Locale: ${locale}`)
+            : null,
+      ]),
+      h('div', { role: 'status', 'aria-live': 'polite', class: message && !message.error ? 'notice' : 'visually-hidden' }, message && !message.error ? message.text : ''),
+      message?.error ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
+      missing
+        ? h('div', { class: 'notice-box' }, [
+            h('p', null, locale ? `This entry has no ${locale} version yet: fill in the form and save to create it.` : 'Not created yet: fill in the form and save.'),
+            locale && otherLocales.length
+              ? h('div', { class: 'field inline' }, [
+                  h('label', { for: 'fill-from' }, 'Locale to copy from'),
+                  h('select', { id: 'fill-from', value: fillFrom, onChange: (e: any) => setFillFrom(e.target.value) }, [
+                    h('option', { value: '' }, '—'),
+                    ...otherLocales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+                  ]),
+                  h('button', { type: 'button', disabled: !fillFrom, onClick: fill }, 'Fill in from another locale'),
+                ])
+              : null,
+          ])
+        : null,
+      h('form', { onSubmit: save, class: 'edit', noValidate: true }, [
+        ...fields.map((a) =>
+          h(Field, { key: a.name, attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) }),
+        ),
+        h('div', { class: 'actions' }, [
+          h('button', { type: 'submit', class: 'primary', disabled: busy, 'aria-keyshortcuts': 'Control+S Meta+S' }, 'Save'),
+          ct.draftAndPublish && !creating ? h('button', { type: 'button', disabled: busy || status === 'published', onClick: action('publish', 'Published') }, 'Publish') : null,
+          ct.draftAndPublish && published ? h('button', { type: 'button', disabled: busy, onClick: action('unpublish', 'Unpublished') }, 'Unpublish') : null,
+          ct.draftAndPublish && status === 'modified' ? h('button', { type: 'button', disabled: busy, onClick: action('discard-draft', 'Draft discarded') }, 'Discard draft') : null,
+          !creating ? h('button', { type: 'button', class: 'danger', disabled: busy, onClick: () => setConfirming(true) }, 'Delete') : null,
+          dirty ? h('span', { class: 'muted' }, 'Unsaved changes') : null,
+        ]),
+        confirming
+          ? h('div', { role: 'alertdialog', 'aria-label': 'Delete this entry?', class: 'confirm' }, [
+              h('p', null, locale ? `Delete the ${locale} version of this entry? This cannot be undone.` : 'Delete this entry? This cannot be undone.'),
+              h('button', { type: 'button', class: 'danger', onClick: remove }, 'Confirm delete'),
+              h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
+            ])
+          : null,
       ]),
     ]),
   ]);

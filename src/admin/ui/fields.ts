@@ -59,9 +59,9 @@ const INPUT_TYPES: Record<string, string> = {
   date: 'date', time: 'time', datetime: 'datetime-local',
 };
 
-export function FieldControl(props: { attribute: AdminAttribute; value: string | boolean; error?: string; onChange: (v: string | boolean) => void }) {
+export function FieldControl(props: { attribute: AdminAttribute; id?: string; password?: boolean; value: string | boolean; error?: string; onChange: (v: string | boolean) => void }) {
   const a = props.attribute;
-  const id = `field-${a.name}`;
+  const id = props.id ?? `field-${a.name}`;
   const errorId = `${id}-error`;
   const described = props.error ? { 'aria-invalid': 'true', 'aria-describedby': errorId } : {};
   // The label is the attribute's name and nothing else (the name is the field's contract);
@@ -96,7 +96,8 @@ export function FieldControl(props: { attribute: AdminAttribute; value: string |
     const numeric = a.type === 'integer' || a.type === 'float' || a.type === 'decimal';
     control = h('input', {
       ...common,
-      type: INPUT_TYPES[a.type] ?? 'text',
+      type: props.password ? 'password' : (INPUT_TYPES[a.type] ?? 'text'),
+      ...(props.password ? { autocomplete: 'new-password', placeholder: 'Unchanged unless you type a new one' } : {}),
       value: props.value,
       onInput,
       ...(numeric || a.type === 'time' ? { step: 'any' } : {}),

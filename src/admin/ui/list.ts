@@ -1,17 +1,20 @@
 /**
- * A collection type's entries: columns from its attributes, search (`_q`), sort by column,
- * pagination and locale in the URL (so a list view is a link too), a badge per row.
+ * A collection type's entries: columns from its attributes, search (`_q`), filters
+ * (attribute + operator + value, the API's `filters[attr][$op]`), sort by column, pagination
+ * and locale, all in the URL (so a list view is a link too), a badge per row, and bulk
+ * Delete and Publish of the selected rows.
  */
-import { valueOf } from './dom';
+import { checkedOf, valueOf } from './dom';
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { AdminContentType } from '../schema';
 import { api, uidPath } from './api';
 import type { Schema } from './main';
 import { Link, navigate } from './router';
+import { Filters, filterParams } from './list-filters';
 
 /** Kinds a table cell can show as short text. */
-const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
 export const BADGE_TEXT: Record<string, string> = { draft: 'Draft', published: 'Published', modified: 'Modified' };
 
 function cell(value: unknown): string {
@@ -31,6 +34,24 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
   const [result, setResult] = useState<{ data: any[]; meta: any } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [search, setSearch] = useState(q);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [reload, setReload] = useState(0);
+  const [bulk, setBulk] = useState<{ text: string; error?: boolean } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
+
+  /** Runs one request per selected entry, then says how many worked and reloads the page. */
+  async function runBulk(verb: string, one: (documentId: string) => Promise<unknown>) {
+    setConfirming(false);
+    const ids = [...selected];
+    const failed: string[] = [];
+    for (const id of ids) await one(id).catch((e) => failed.push(`${id}: ${(e as Error).message}`));
+    setSelected(new Set());
+    setBulk(failed.length ? { text: `${verb} ${ids.length - failed.length} of ${ids.length}. Failed: ${failed.join('; ')}`, error: true } : { text: `${verb} ${ids.length} entries` });
+    setReload((n) => n + 1);
+  }
+  const publishSelected = () => runBulk('Published', (id) => api('POST', `/content/${uidPath(ct.uid)}/${encodeURIComponent(id)}/actions/publish${localeQuery}`));
+  const deleteSelected = () => runBulk('Deleted', (id) => api('DELETE', `/content/${uidPath(ct.uid)}/${encodeURIComponent(id)}${localeQuery}`));
 
   /** The same list with some parameters changed (page back to 1 unless it is the change). */
   const withParams = (changes: Record<string, string | undefined>) => {
@@ -46,9 +67,11 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
     if (q) params.set('_q', q);
     if (sort) params.set('sort', sort);
     if (locale) params.set('locale', locale);
+    for (const [k, v] of filterParams(url)) params.append(k, v);
     setError(null);
     api('GET', `/content/${uidPath(ct.uid)}?${params}`).then(setResult, (e) => setError((e as Error).message));
-  }, [url.search]);
+  }, [url.search, reload]);
+  useEffect(() => setSelected(new Set()), [url.search]);
 
   const [sortField, sortDir] = sort.split(':');
   const header = (name: string) => {
@@ -88,21 +111,71 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
           ])
         : null,
     ]),
+    h(Filters, { ct, url, base }),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
+    bulk ? h('p', { class: bulk.error ? 'error' : 'notice', role: bulk.error ? 'alert' : 'status' }, bulk.text) : null,
+    selected.size
+      ? h('div', { class: 'toolbar bulk', role: 'toolbar', 'aria-label': 'Bulk actions' }, [
+          h('span', null, `${selected.size} selected`),
+          ct.draftAndPublish ? h('button', { type: 'button', onClick: publishSelected }, 'Publish selected') : null,
+          h('button', { type: 'button', class: 'danger', onClick: () => setConfirming(true) }, 'Delete selected'),
+          confirming
+            ? h('div', { role: 'alertdialog', 'aria-label': 'Delete the selected entries?', class: 'confirm' }, [
+                h('p', null, `Delete ${selected.size} entries${locale ? ` (their ${locale} versions)` : ''}? This cannot be undone.`),
+                h('button', { type: 'button', class: 'danger', onClick: deleteSelected }, 'Confirm delete'),
+                h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
+              ])
+            : null,
+        ])
+      : null,
     !result
       ? h('p', { role: 'status' }, 'Loading…')
       : result.data.length === 0
         ? h('p', { role: 'status' }, q ? `No entry matches "${q}".` : 'No entries yet.')
         : h('table', { class: 'entries' }, [
             h('caption', { class: 'visually-hidden' }, `${ct.displayName} entries`),
-            h('thead', null, h('tr', null, [...columns.map(header), header('updatedAt'), ct.draftAndPublish ? h('th', { scope: 'col' }, 'Status') : null])),
+            h(
+              'thead',
+              null,
+              h('tr', null, [
+                h(
+                  'th',
+                  { scope: 'col' },
+                  h('input', {
+                    type: 'checkbox',
+                    'aria-label': 'Select all entries on this page',
+                    checked: result.data.length > 0 && result.data.every((r) => selected.has(r.documentId)),
+                    onChange: (e: Event) => setSelected(checkedOf(e) ? new Set(result.data.map((r) => r.documentId as string)) : new Set()),
+                  }),
+                ),
+                ...columns.map(header),
+                header('updatedAt'),
+                ct.draftAndPublish ? h('th', { scope: 'col' }, 'Status') : null,
+              ]),
+            ),
             h(
               'tbody',
               null,
               result.data.map((row) => {
                 const href = `${base}/${encodeURIComponent(row.documentId)}${locale ? `?locale=${locale}` : ''}`;
                 const badge = result.meta.status?.[`${row.documentId}:${row.locale ?? ''}`];
+                const name = columns[0] && cell(row[columns[0]]) !== '—' ? cell(row[columns[0]]) : row.documentId;
                 return h('tr', { key: row.documentId }, [
+                  h(
+                    'td',
+                    null,
+                    h('input', {
+                      type: 'checkbox',
+                      'aria-label': `Select ${name}`,
+                      checked: selected.has(row.documentId),
+                      onChange: (e: Event) =>
+                        setSelected((old) => {
+                          const next = new Set(old);
+                          checkedOf(e) ? next.add(row.documentId) : next.delete(row.documentId);
+                          return next;
+                        }),
+                    }),
+                  ),
                   ...columns.map((c, i) => h('td', null, i === 0 ? h(Link, { href }, cell(row[c]) === '—' ? `(${row.documentId})` : cell(row[c])) : cell(row[c]))),
                   h('td', null, new Date(row.updatedAt).toLocaleString()),
                   ct.draftAndPublish ? h('td', null, h('span', { class: `badge badge-${badge}` }, BADGE_TEXT[badge] ?? '')) : null,

@@ -6,12 +6,14 @@
  */
 import { h, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { AdminContentType } from '../schema';
+import type { AdminComponent, AdminContentType } from '../schema';
 import { api, setCsrfToken } from './api';
 import { browser } from './dom';
 import { AuthForm } from './auth';
 import { EditView } from './edit';
 import { ListView } from './list';
+import { MediaLibrary } from './media-library';
+import { SettingsView } from './settings/index';
 import { Link, navigate, useLocation } from './router';
 
 export interface Session {
@@ -23,13 +25,14 @@ export interface Session {
 
 export interface Schema {
   contentTypes: AdminContentType[];
+  components: AdminComponent[];
   locales: { code: string; name: string; isDefault?: boolean }[];
   defaultLocale: string;
 }
 
 const ROLE_NAMES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
 
-function Nav(props: { schema: Schema; path: string }) {
+function Nav(props: { schema: Schema; path: string; role?: string }) {
   const link = (ct: AdminContentType) => {
     const href = `/admin/content/${encodeURIComponent(ct.uid)}`;
     const current = props.path === href || props.path.startsWith(`${href}/`);
@@ -42,6 +45,14 @@ function Nav(props: { schema: Schema; path: string }) {
     h('ul', { 'aria-labelledby': 'nav-collections' }, collections.map(link)),
     singles.length ? h('h2', { id: 'nav-singles' }, 'Single types') : null,
     singles.length ? h('ul', { 'aria-labelledby': 'nav-singles' }, singles.map(link)) : null,
+    // Media for every admin; Settings only for a Super Admin (the server refuses an Editor anyway).
+    h('h2', { id: 'nav-general' }, 'General'),
+    h('ul', { 'aria-labelledby': 'nav-general' }, [
+      h('li', null, h(Link, { href: '/admin/media', 'aria-current': props.path === '/admin/media' ? 'page' : undefined }, 'Media Library')),
+      props.role === 'super-admin'
+        ? h('li', null, h(Link, { href: '/admin/settings/roles', 'aria-current': props.path.startsWith('/admin/settings') ? 'page' : undefined }, 'Settings'))
+        : null,
+    ]),
   ]);
 }
 
@@ -52,9 +63,11 @@ function Home(props: { schema: Schema }) {
   ]);
 }
 
-function Routes(props: { schema: Schema; url: URL }) {
+function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['user']> }) {
   const parts = props.url.pathname.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
   if (parts.length === 0) return h(Home, { schema: props.schema });
+  if (parts[0] === 'settings') return h(SettingsView, { parts: parts.slice(1), url: props.url, role: props.user.role, me: props.user.id });
+  if (parts[0] === 'media' && parts.length === 1) return h(MediaLibrary, { url: props.url });
   const ct = parts[0] === 'content' ? props.schema.contentTypes.find((c) => c.uid === parts[1]) : undefined;
   if (!ct || parts.length > 3) return h('div', null, [h('h1', null, 'Page not found'), h('p', null, h(Link, { href: '/admin' }, 'Back to the content manager'))]);
   const locale = props.url.searchParams.get('locale') ?? undefined;
@@ -97,8 +110,8 @@ function App() {
       h('span', { class: 'who' }, `${session.user.email} (${ROLE_NAMES[session.user.role]})`),
       h('button', { type: 'button', onClick: logout }, 'Log out'),
     ]),
-    schema ? h(Nav, { schema, path: url.pathname }) : null,
-    h('main', { id: 'main', tabIndex: -1 }, schema ? h(Routes, { schema, url }) : h('p', { role: 'status' }, 'Loading…')),
+    schema ? h(Nav, { schema, path: url.pathname, role: session.user.role }) : null,
+    h('main', { id: 'main', tabIndex: -1 }, schema ? h(Routes, { schema, url, user: session.user }) : h('p', { role: 'status' }, 'Loading…')),
   ]);
 }
 

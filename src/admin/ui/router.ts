@@ -8,7 +8,14 @@ import { browser, type Click } from './dom';
 
 const listeners = new Set<() => void>();
 
+/** Asked before leaving a view in place (an edit view with unsaved changes sets it); false stays. */
+let leaveGuard: (() => boolean) | null = null;
+export const setLeaveGuard = (guard: (() => boolean) | null) => {
+  leaveGuard = guard;
+};
+
 export function navigate(to: string, replace = false) {
+  if (!replace && leaveGuard && !leaveGuard()) return;
   if (replace) browser.history.replaceState(null, '', to);
   else browser.history.pushState(null, '', to);
   for (const listener of listeners) listener();

@@ -52,3 +52,19 @@ export async function deleteAdminSession(db: Queryable, tokenHash: string): Prom
 export async function deleteExpiredAdminSessions(db: Queryable, now: number): Promise<void> {
   await db.run(sql`DELETE FROM ${SESSIONS} WHERE "expiresAt" <= ${now}`);
 }
+
+export const findAdminById = (db: Queryable, id: number) => db.get<AdminUserRow>(sql`SELECT * FROM ${USERS} WHERE "id" = ${id}`);
+
+export async function countAdminsWithRole(db: Queryable, role: string): Promise<number> {
+  return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS} WHERE "role" = ${role}`))?.n ?? 0;
+}
+
+export async function setAdminRole(db: Queryable, id: number, role: string, now: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "role" = ${role}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+}
+
+/** Deletes an admin and its sessions (so a cookie of theirs opens nothing from now on). */
+export async function deleteAdminUser(db: Queryable, id: number): Promise<void> {
+  await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
+  await db.run(sql`DELETE FROM ${USERS} WHERE "id" = ${id}`);
+}

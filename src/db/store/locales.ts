@@ -49,3 +49,8 @@ export async function insertLocale(
 export async function setDefaultLocale(db: Queryable, code: string, now: string): Promise<void> {
   await db.run(sql`UPDATE ${LOCALES} SET "isDefault" = CASE WHEN "code" = ${code} THEN 1 ELSE 0 END, "updatedAt" = ${now}`);
 }
+
+/** Deletes a locale's row; false when there was none. */
+export async function deleteLocale(db: Queryable, code: string): Promise<boolean> {
+  return (await db.run(sql`DELETE FROM ${LOCALES} WHERE "code" = ${code}`)).changes > 0;
+}

@@ -62,6 +62,15 @@ export function insertWebhook(db: Queryable, w: NewWebhook): Promise<number> {
     VALUES (${w.name}, ${w.url}, ${encodeEvents(w.events)}, ${w.secret}, ${JSON.stringify(w.headers)}, ${w.now}, ${w.now})`);
 }
 
+export async function updateWebhook(
+  db: Queryable,
+  id: number,
+  w: { url: string; events: string[]; secret: string | null; headers: Record<string, string>; now: string },
+): Promise<void> {
+  await db.run(sql`UPDATE ${WEBHOOKS} SET "url" = ${w.url}, "events" = ${encodeEvents(w.events)}, "secret" = ${w.secret},
+    "headers" = ${JSON.stringify(w.headers)}, "updatedAt" = ${w.now} WHERE "id" = ${id}`);
+}
+
 /** Deletes a webhook (its deliveries and attempts go with it, ON DELETE CASCADE); false when there was none. */
 export async function deleteWebhook(db: Queryable, name: string): Promise<boolean> {
   return (await db.run(sql`DELETE FROM ${WEBHOOKS} WHERE "name" = ${name}`)).changes > 0;

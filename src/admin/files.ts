@@ -1,0 +1,117 @@
+/**
+ * The Media Library's routes, on the upload plugin's service (src/upload/service.ts: the
+ * same checks, type policy, image formats and media events as POST /api/upload), with an
+ * admin session (Super Admin or Editor) instead of an API grant.
+ *
+ *   GET     /admin/api/files?page=&type=image|video|audio|file&q=   24 a page, newest first
+ *   POST    /admin/api/files        multipart: one `files` part per file (several at once)
+ *   PUT     /admin/api/files/:id    {name, alternativeText, caption}
+ *   DELETE  /admin/api/files/:id
+ */
+import { Elysia } from 'elysia';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
+import type { Instance } from '../instance';
+import { parseQueryString } from '../http/query-string';
+import { json, noContent } from '../http/respond';
+import { declaredPartTypes } from '../upload/multipart';
+import { unstorableText } from '../text';
+import type { AdminAccounts } from './accounts';
+import { bodyOf, fieldError, gate, idParam, text } from './settings/gate';
+
+const PAGE_SIZE = 24;
+/** Room for the boundaries and part headers on top of the files' bytes. */
+const MULTIPART_OVERHEAD = 1024 * 1024;
+/** At most this many files in one request: each is decoded (images resized) before any is stored. */
+const MAX_FILES = 20;
+
+const KINDS = ['image', 'video', 'audio'] as const;
+
+/** The filter for a type chip: images, videos, audio, or every other file. */
+function typeFilter(type: unknown): Record<string, unknown> | undefined {
+  if (type === 'file') return { $not: { $or: KINDS.map((k) => ({ mime: { $startsWith: `${k}/` } })) } };
+  if (typeof type === 'string' && (KINDS as readonly string[]).includes(type)) return { mime: { $startsWith: `${type}/` } };
+  if (type === undefined || type === '' || type === 'all') return undefined;
+  throw fieldError('type', `type must be one of: all, ${KINDS.join(', ')}, file`);
+}
+
+/** The files of a multipart body, typed as their parts declare (the upload policy checks those). */
+async function multipartFiles(request: Request, limit: number): Promise<File[]> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(type)) throw new ValidationError('Send the files as multipart/form-data');
+  if (Number(request.headers.get('content-length') ?? 0) > limit * MAX_FILES + MULTIPART_OVERHEAD) throw new PayloadTooLargeError('FileTooBig');
+  const files: File[] = [];
+  try {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const declared = declaredPartTypes(bytes, type, 'files');
+    const form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+    const parts = form.getAll('files');
+    if (parts.length !== declared?.length) throw new Error('parts disagree');
+    parts.forEach((part, i) => {
+      if (part instanceof Blob && part.size > 0) files.push(new File([part], (part as File).name, { type: declared[i]! }));
+    });
+  } catch {
+    throw new ValidationError('Invalid multipart body');
+  }
+  if (files.length === 0) throw new ValidationError('Files are empty');
+  if (files.length > MAX_FILES) throw new ValidationError(`At most ${MAX_FILES} files at once`);
+  return files;
+}
+
+export function adminFileRoutes(instance: Instance, accounts: AdminAccounts) {
+  const { config } = instance;
+  const begin = gate(instance, accounts, 'media');
+
+  async function fileOf(raw: string) {
+    const id = idParam(raw);
+    const file = id === undefined ? undefined : await instance.uploads.findOne(id);
+    if (!file) throw new NotFoundError('File not found');
+    return file;
+  }
+
+  return new Elysia({ name: 'admin:files' })
+    .get('/admin/api/files', async ({ request }) => {
+      await begin(request);
+      const query = parseQueryString(request.url);
+      const page = typeof query.page === 'string' && /^\d{1,6}$/.test(query.page) && Number(query.page) > 0 ? Number(query.page) : 1;
+      const q = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
+      if (unstorableText(q)) throw fieldError('q', 'q cannot hold NUL or lone surrogate characters');
+      const filters = [typeFilter(query.type), q ? { name: { $containsi: q } } : undefined].filter(Boolean);
+      // One more than a page: whether a next one exists, without counting every file.
+      const found = await instance.uploads.findMany({
+        sort: ['createdAt:desc', 'id:desc'],
+        start: String((page - 1) * PAGE_SIZE),
+        limit: String(PAGE_SIZE + 1),
+        ...(filters.length ? { filters: { $and: filters } } : {}),
+      });
+      return json({ data: found.slice(0, PAGE_SIZE), meta: { page, pageSize: PAGE_SIZE, hasMore: found.length > PAGE_SIZE } });
+    })
+    .post(
+      '/admin/api/files',
+      async ({ request }) => {
+        await begin(request);
+        const files = await multipartFiles(request, config.uploadLimit);
+        return json({ data: await instance.uploads.upload(files, []) }, 201);
+      },
+      { parse: 'none' },
+    )
+    .put(
+      '/admin/api/files/:id',
+      async ({ request, params }) => {
+        await begin(request);
+        const file = await fileOf(params.id);
+        const body = await bodyOf(request, config.bodyLimit);
+        const name = text(body, 'name', { max: 255 });
+        if (body.name !== undefined && !name?.trim()) throw fieldError('name', 'name cannot be empty');
+        // Empty alternative text or caption clears it; updateInfo keeps a value given as null.
+        const info = { name, alternativeText: text(body, 'alternativeText', { max: 1000 }) ?? (body.alternativeText === undefined ? undefined : ''), caption: text(body, 'caption', { max: 1000 }) ?? (body.caption === undefined ? undefined : '') };
+        return json({ data: await instance.uploads.updateInfo(String(file.id), info) });
+      },
+      { parse: 'none' },
+    )
+    .delete('/admin/api/files/:id', async ({ request, params }) => {
+      await begin(request);
+      const file = await fileOf(params.id);
+      await instance.uploads.remove(String(file.id));
+      return noContent();
+    });
+}

@@ -1,0 +1,78 @@
+/**
+ * One attribute's control, by kind: the scalar inputs of fields.ts, or the editors under
+ * fields/ for media, relations, components, dynamic zones, blocks, uid and password. Nested
+ * fields (inside components) take dotted paths, which are also where the API's validation
+ * errors land (`links.0.label`).
+ */
+import { createContext, h } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { AdminAttribute, AdminContentType } from '../../schema';
+import { FieldControl } from '../fields';
+import type { Schema } from '../main';
+import { BlocksField } from './blocks';
+import { ComponentField, DynamicZoneField } from './components';
+import { MediaField } from './media';
+import { RelationField } from './relations';
+import { UidField } from './uid';
+import type { Components, FormValue, Values } from './values';
+
+export interface Editor {
+  schema: Schema;
+  ct: AdminContentType;
+  locale?: string;
+  documentId: string | null;
+  components: Components;
+  mainFieldOf: (uid: string) => string | null;
+}
+
+export const EditorContext = createContext<Editor>(null as never);
+export const useEditor = () => useContext(EditorContext);
+
+export interface FieldProps {
+  attribute: AdminAttribute;
+  value: FormValue;
+  onChange: (value: FormValue) => void;
+  /** Dotted path from the entry's root: the control's id and where its errors are found. */
+  path: string;
+  errors: Record<string, string>;
+  /** The values beside this one (a uid reads its target field there). */
+  siblings: Values;
+}
+
+export const fieldId = (path: string) => `field-${path}`;
+
+/** The label row, the error under the control, and the group that names a composite field. */
+export function FieldGroup(props: { path: string; attribute: AdminAttribute; errors: Record<string, string>; children?: any }) {
+  const id = fieldId(props.path);
+  const error = props.errors[props.path];
+  return h('div', { class: 'field composite', role: 'group', 'aria-labelledby': `${id}-label`, 'aria-describedby': error ? `${id}-error` : undefined }, [
+    h('div', { class: 'label-row' }, [
+      h('span', { id: `${id}-label`, class: 'label' }, props.attribute.name),
+      props.attribute.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null,
+    ]),
+    props.children,
+    error ? h('p', { id: `${id}-error`, class: 'field-error' }, error) : null,
+  ]);
+}
+
+export function Field(props: FieldProps) {
+  const a = props.attribute;
+  switch (a.type) {
+    case 'media':
+      return h(MediaField, props);
+    case 'relation':
+      return h(RelationField, props);
+    case 'component':
+      return h(ComponentField, props);
+    case 'dynamiczone':
+      return h(DynamicZoneField, props);
+    case 'blocks':
+      return h(BlocksField, props);
+    case 'uid':
+      return h(UidField, props);
+    case 'password':
+      return h(FieldControl, { attribute: { ...a, type: 'string' }, id: fieldId(props.path), password: true, value: props.value as string, error: props.errors[props.path], onChange: props.onChange });
+    default:
+      return h(FieldControl, { attribute: a, id: fieldId(props.path), value: props.value as string | boolean, error: props.errors[props.path], onChange: props.onChange });
+  }
+}
