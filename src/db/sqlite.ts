@@ -16,7 +16,7 @@ const STATEMENT_CACHE_SIZE = 500;
 /** Asked before every cached read of settings: built once. */
 const DATA_VERSION = sql`PRAGMA data_version`;
 /** Longer statement texts are prepared for one use and not kept. */
-const STATEMENT_CACHE_MAX_TEXT = 8192;
+const STATEMENT_CACHE_MAX_TEXT = 32768;
 
 function openConnection(path: string): BunDatabase {
   const db = new BunDatabase(path, { create: true, strict: true });
@@ -129,6 +129,44 @@ class Connection implements Queryable {
   }
 }
 
+/**
+ * Checkpoints off the request path. SQLite's own checkpoint runs inside the COMMIT that
+ * crosses `wal_autocheckpoint` pages, so every few hundred writes one request paid 5–10 ms
+ * copying the WAL into the database (bun:sqlite is synchronous: the whole event loop waited).
+ * The serving writer turns that off and a worker thread with its own connection runs a
+ * PASSIVE checkpoint every CHECKPOINT_INTERVAL_MS: it never waits for readers or the writer,
+ * copies what it can, and once it has caught up the next write starts the WAL from the top
+ * again, so the WAL stays bounded by what is written in about one interval (and its file is
+ * truncated to JOURNAL_SIZE_LIMIT when reset). Source text rather than a module file, so the
+ * compiled binary carries it; if the thread cannot start, autocheckpoint comes back on.
+ */
+const CHECKPOINT_INTERVAL_MS = 500;
+const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+const AUTOCHECKPOINT_PAGES = 1000;
+const CHECKPOINTER = `
+import { Database } from 'bun:sqlite';
+let db;
+self.onmessage = ({ data }) => {
+  db = new Database(data.path);
+  setInterval(() => {
+    try {
+      postMessage(db.query('PRAGMA wal_checkpoint(PASSIVE)').get());
+    } catch (error) {
+      postMessage({ error: String(error) });
+    }
+  }, data.intervalMs);
+};
+`;
+
+/** What the background checkpoints have done so far (tests and diagnostics read it). */
+export interface CheckpointStats {
+  /** Checkpoints run by the worker. */
+  runs: number;
+  /** Frames of the WAL and how many of them were in the database after the last run. */
+  log: number;
+  checkpointed: number;
+}
+
 /** A promise chain used as a mutex: each holder runs after the previous one settles. */
 class Lock {
   private tail: Promise<void> = Promise.resolve();
@@ -147,6 +185,9 @@ export class SqliteDatabase implements Database {
   private writer: Connection;
   private reader: Connection;
   private writeLock = new Lock();
+  private checkpointer: Worker | undefined;
+  private checkpointStarted = false;
+  readonly checkpoints: CheckpointStats = { runs: 0, log: 0, checkpointed: 0 };
   /** The settings version last read, and the data_version it was read at. */
   private settings: { dataVersion: number; version: number | undefined } | undefined;
 
@@ -182,8 +223,20 @@ export class SqliteDatabase implements Database {
    * includes this process's writer: one cheap pragma instead of re-reading settings.
    */
   async changeMarker(): Promise<number> {
-    return (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
+    if (this.marker !== undefined) return this.marker;
+    const marker = (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
+    this.marker = marker;
+    // Kept until this turn of the event loop ends: a read request (guard, locales, totals)
+    // asks several caches in one turn, and one pragma answers them all. A commit here clears
+    // it at once (transaction); another process's commit is seen from the next turn on.
+    setImmediate(this.forgetMarker);
+    return marker;
   }
+
+  private marker: number | undefined;
+  private forgetMarker = () => {
+    this.marker = undefined;
+  };
 
   /**
    * No commit since the last read (data_version unchanged): the settings cannot have changed
@@ -214,14 +267,45 @@ export class SqliteDatabase implements Database {
     return { columns, indexes: new Set(indexes.map((i) => i.name.toLowerCase())), tables: tables.map((t) => t.name) };
   }
 
+  /** Started with the first write: commands that only read never start a thread. */
+  private startCheckpointer() {
+    this.checkpointStarted = true;
+    try {
+      const worker = new Worker(URL.createObjectURL(new Blob([CHECKPOINTER], { type: 'application/javascript' })));
+      worker.unref();
+      worker.onmessage = ({ data }) => {
+        if (typeof data?.log !== 'number') return;
+        this.checkpoints.runs++;
+        this.checkpoints.log = data.log;
+        this.checkpoints.checkpointed = data.checkpointed;
+      };
+      worker.onerror = () => this.stopCheckpointer(true);
+      worker.postMessage({ path: this.path, intervalMs: CHECKPOINT_INTERVAL_MS });
+      this.checkpointer = worker;
+      this.writer.raw.run(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+      this.writer.raw.run('PRAGMA wal_autocheckpoint = 0');
+    } catch {
+      this.stopCheckpointer(true);
+    }
+  }
+
+  /** Stops the worker; `fallBack` hands checkpoints back to SQLite's own (in the commit). */
+  private stopCheckpointer(fallBack: boolean) {
+    this.checkpointer?.terminate();
+    this.checkpointer = undefined;
+    if (fallBack) this.writer.raw.run(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  }
+
   /** Isolation options are PostgreSQL's concern: one IMMEDIATE transaction at a time is serializable already. */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     const release = await this.writeLock.acquire();
+    if (!this.checkpointStarted) this.startCheckpointer();
     try {
       this.writer.raw.run('BEGIN IMMEDIATE');
       try {
         const result = await fn(this.writer);
         this.writer.raw.run('COMMIT');
+        this.marker = undefined;
         return result;
       } catch (error) {
         this.writer.raw.run('ROLLBACK');
@@ -233,6 +317,8 @@ export class SqliteDatabase implements Database {
   }
 
   close() {
+    this.checkpointStarted = true;
+    this.stopCheckpointer(false);
     try {
       this.writer.raw.run('PRAGMA optimize');
       this.writer.raw.run('PRAGMA wal_checkpoint(TRUNCATE)');

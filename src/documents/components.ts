@@ -8,7 +8,7 @@ import type { Queryable } from '../db/database';
 import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource } from '../db/store/components';
 import type { AnyModel, Component, Registry } from '../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from './links';
+import { copyOwnedLinks, writeNewLinks, writeOwnedLinks, type LinkContext } from './links';
 import { writeMorphLinks } from './morph-links';
 import { copyMedia, deleteMedia, writeMedia } from './media';
 
@@ -42,7 +42,12 @@ export async function replaceComponentField(
   }
 }
 
-/** Writes the non-scalar parts of a model write (components, owned links, media) for one row. */
+/**
+ * Writes the non-scalar parts of a model write (components, owned links, media) for one row.
+ * A row inserted by this write (`fresh`) owns nothing yet: its links are written without
+ * reading any list, and `linkCopies` (rows inserted beside it, a published copy) get the
+ * same links in the same statements.
+ */
 export async function writeOwnedParts(
   tx: Queryable,
   registry: Registry,
@@ -51,11 +56,13 @@ export async function writeOwnedParts(
   input: ModelWrite,
   context: LinkContext,
   fresh = false,
+  linkCopies: number[] = [],
 ): Promise<void> {
   for (const [field, value] of Object.entries(input.components)) {
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
-  await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
+  if (fresh) await writeNewLinks(tx, registry, model, [rowId, ...linkCopies], input.relations, context);
+  else await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
   if (Object.keys(input.morphs).length) await writeMorphLinks(tx, registry, model, rowId, input.morphs, context);
   for (const [field, ids] of Object.entries(input.media)) {
     if (!fresh || ids.length) await writeMedia(tx, model, rowId, field, ids);

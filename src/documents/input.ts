@@ -254,3 +254,17 @@ function readMedia(attribute: Extract<Attribute, { kind: 'media' }>, value: unkn
   if (!attribute.multiple && ids.length > 1) throw bad('this media attribute holds one file');
   return ids;
 }
+
+/** Password attributes are stored as Bun.password hashes, never in clear (components included). */
+export async function hashPasswords(registry: Registry, model: AnyModel, input: ModelWrite): Promise<void> {
+  for (const [name, value] of Object.entries(input.scalars)) {
+    const attribute = model.attributes[name];
+    if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof value === 'string') {
+      input.scalars[name] = await Bun.password.hash(value);
+    }
+  }
+  for (const value of Object.values(input.components)) {
+    const items = value === null ? [] : Array.isArray(value) ? value : [value];
+    for (const item of items) await hashPasswords(registry, registry.component(item.uid)!, item.input);
+  }
+}

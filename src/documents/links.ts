@@ -79,7 +79,11 @@ function linkKey(registry: Registry, attribute: RelationAttribute, target: Relat
 /** Every key must name an existing version (of its pinned status); the first that does not is the error. */
 async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: RelationAttribute, keys: LinkKey[]) {
   const targetType = registry.contentType(attribute.target)!;
-  const versions = await existingVersions(tx, targetType, keys.map((k) => k.documentId));
+  assertFound(keys, await existingVersions(tx, targetType, keys.map((k) => k.documentId)));
+}
+
+/** The first key that names no version among `versions` (of its pinned status, if any) is Strapi's error. */
+function assertFound(keys: LinkKey[], versions: { documentId: string; locale: string; status: string }[]) {
   for (const key of keys) {
     const found = versions.some((v) => v.documentId === key.documentId && v.locale === key.locale && (key.status === '' || v.status === key.status));
     if (!found) {
@@ -127,6 +131,97 @@ export async function writeOwnedLinks(
     if (write.op === 'set') await setLinks(tx, registry, model, attribute, rowId, write.targets, context);
     else await patchLinks(tx, registry, model, attribute, rowId, write.connect, write.disconnect, context);
   }
+}
+
+/**
+ * The links of rows this write has just inserted (a new document's draft and its published
+ * copy, a new component row): their lists start empty, so the final list is computed here
+ * without reading it, every target is checked and its last inverse key read in one statement
+ * for all attributes (store.targetVersions), and each attribute's links for all the rows go
+ * in one multi-row insert. The rows get the same links, at the same keys in both lists, as
+ * writing the first and copying it to the others would give.
+ */
+export async function writeNewLinks(
+  tx: Queryable,
+  registry: Registry,
+  model: AnyModel,
+  rowIds: number[],
+  relations: Record<string, RelationWrite>,
+  context: LinkContext,
+): Promise<void> {
+  const planned: { attribute: RelationAttribute; write: RelationWrite; checked: LinkKey[] }[] = [];
+  for (const [name, write] of Object.entries(relations)) {
+    const attribute = model.attributes[name] as RelationAttribute;
+    if (!attribute.owner) continue;
+    const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
+    const checked = write.op === 'set' ? write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1) : [...write.connect, ...write.disconnect].map(keyOf);
+    if (checked.length) planned.push({ attribute, write, checked });
+  }
+  if (planned.length === 0) return;
+  const found = await store.targetVersions(tx, planned.map((p) => ({ attribute: p.attribute, target: registry.contentType(p.attribute.target)!, documentIds: p.checked.map((k) => k.documentId) })));
+  for (let i = 0; i < planned.length; i++) {
+    const { attribute, write, checked } = planned[i]!;
+    // The errors come in patchLinks' and setLinks' order: duplicates, missing targets, then positions.
+    if (write.op === 'patch') rejectDuplicates(checked.slice(0, write.connect.length));
+    else rejectDuplicates(write.targets.map((t) => linkKey(registry, attribute, t, context)));
+    assertFound(checked, found[i]!);
+    const list = newList(registry, attribute, write, context);
+    // The last inverse key of each target; a second link to one target (pinned to the other status) goes after the first.
+    const last = new Map<string, string | null>();
+    for (const v of found[i]!) last.set(`${v.documentId}\0${v.locale}`, v.lastInverseRank);
+    const inverse = list.map(({ key }) => {
+      const target = `${key.documentId}\0${key.locale}`;
+      const next = distinctKeyBetween(last.get(target) ?? null, null);
+      last.set(target, next);
+      return next;
+    });
+    await store.insertLinks(tx, attribute, rowIds.flatMap((rowId) => list.map(({ key, rank }, j) => ({ rowId, key, rank, inverseRank: inverse[j]! }))));
+    if (inverseIsToOne(registry, attribute)) {
+      for (const rowId of rowIds) for (const { key } of list) await dropOtherOwners(tx, model, attribute, rowId, key);
+    }
+  }
+}
+
+/** A new row's list for one relation write: set, or connect (disconnecting from an empty list removes nothing). */
+function newList(registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: LinkContext): { key: LinkKey; rank: string }[] {
+  const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
+  if (write.op === 'set') {
+    const keys = write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1);
+    const ranks = generateNKeysBetween(null, null, keys.length);
+    return keys.map((key, i) => ({ key, rank: ranks[i]! }));
+  }
+  if (!attribute.toMany) {
+    const last = write.connect.at(-1);
+    return last ? [{ key: keyOf(last), rank: generateKeyBetween(null, null) }] : [];
+  }
+  // patchLinks' placement, on a list that starts empty.
+  let list: { key: LinkKey; rank: string }[] = [];
+  for (const target of write.connect) {
+    const key = keyOf(target);
+    const without = list.filter((o) => !overlaps(o.key, key));
+    const index = placement(registry, attribute, context, target, key, without.map((o) => o.key));
+    without.splice(index, 0, { key, rank: generateKeyBetween(...gapBefore(without.map((o) => o.rank), index)) });
+    list = without;
+  }
+  return list;
+}
+
+/** Where a connected target goes in a list (its position: start, end, before or after an anchor already in it). */
+function placement(registry: Registry, attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {
+  const position = target.position ?? { end: true };
+  if ('start' in position) return 0;
+  if ('end' in position) return list.length;
+  const anchorId = 'before' in position ? position.before : position.after;
+  // The anchor is the element's own version unless the position names one (Strapi's position.locale / status).
+  const { locale = target.locale, status = target.status } = position;
+  const anchorKey = linkKey(registry, attribute, { documentId: anchorId, locale, status }, context);
+  const at = list.findIndex((o) => overlaps(o, anchorKey));
+  if (at < 0) {
+    throw new ValidationError(
+      `There was a problem connecting relation with id ${key.documentId} at position ${JSON.stringify(position)}. The relation with id ${anchorId} needs to be connected first.`,
+    );
+  }
+  return 'before' in position ? at : at + 1;
 }
 
 function rejectDuplicates(keys: LinkKey[]) {
@@ -195,29 +290,13 @@ async function patchLinks(
   let list = await disconnectLinks(tx, attribute, await store.linksFrom(tx, attribute, rowId), disconnected);
   for (let i = 0; i < connect.length; i++) {
     const key = connectKeys[i]!;
-    const position = connect[i]!.position ?? { end: true };
     // A link already reaching this version moves (a link to both statuses stays one); links the
     // new one covers (pinned links, when it pins no status) make way for it.
     const covered = list.filter((o) => overlaps(o, key));
     const old = covered.length === 1 && (covered[0]!.status === key.status || covered[0]!.status === '') ? covered[0] : undefined;
     await store.deleteLinks(tx, attribute, covered.filter((o) => o !== old).map((o) => o.id));
     const without = list.filter((o) => !covered.includes(o));
-    let index: number;
-    if ('start' in position) index = 0;
-    else if ('end' in position) index = without.length;
-    else {
-      const anchorId = 'before' in position ? position.before : position.after;
-      // The anchor is the element's own version unless the position names one (Strapi's position.locale / status).
-      const { locale = connect[i]!.locale, status = connect[i]!.status } = position;
-      const anchorKey = linkKey(registry, attribute, { documentId: anchorId, locale, status }, context);
-      const at = without.findIndex((o) => overlaps(o, anchorKey));
-      if (at < 0) {
-        throw new ValidationError(
-          `There was a problem connecting relation with id ${key.documentId} at position ${JSON.stringify(position)}. The relation with id ${anchorId} needs to be connected first.`,
-        );
-      }
-      index = 'before' in position ? at : at + 1;
-    }
+    const index = placement(registry, attribute, context, connect[i]!, key, without);
     const keyBetween = generateKeyBetween(...gapBefore(without.map((l) => l.rank), index));
     if (old) {
       await store.setRank(tx, attribute, old.id, keyBetween);

@@ -4,13 +4,12 @@
  * never one per row, and attaches what it finds to the parents.
  */
 import type { Queryable } from '../db/database';
-import type { Sql } from '../db/sql';
 import type { AnyModel, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
 import type { Row, RowReader } from '../query/compile';
 import {
-  componentStatement, inverseRelationStatement, localizationsStatement, mediaStatement, morphSourcesStatement, morphTargetsStatement,
-  morphTypesStatement, owningRelationStatement, rowLocalesStatement,
+  componentStatement, inverseRelationStatement, localizationsStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement,
+  morphTypesStatement, owningRelationStatement, orderUnionRows, rowLocalesStatement, selectStatement, slotName, unionStatement, type PopulateRead, type PopulateSelect,
 } from '../query/populate-statements';
 import type { VersionScope } from '../query/resolve';
 import type { PopulateMap, PopulateSpec } from '../query/types';
@@ -32,6 +31,71 @@ function group(rows: Row[], key: string): Map<unknown, Row[]> {
   return groups;
 }
 
+/** Rows by their parent's key (a parallel list): the rows never carry the key, so nothing is deleted from them. */
+function groupBy(rows: Row[], parents: unknown[]): Map<unknown, Row[]> {
+  const groups = new Map<unknown, Row[]>();
+  for (let i = 0; i < rows.length; i++) {
+    const k = parents[i];
+    const list = groups.get(k);
+    if (list) list.push(rows[i]!);
+    else groups.set(k, [rows[i]!]);
+  }
+  return groups;
+}
+
+/**
+ * One populated attribute of a level: the reads it needs (run together with the level's
+ * others, see fetchAll), then what it does with their rows. Morph sides read on their own.
+ */
+interface Job {
+  selects: PopulateSelect[];
+  finish(results: Fetched[]): Promise<void>;
+}
+
+/** A read's rows without their leading `__` columns, which come as parallel lists in `meta`. */
+interface Fetched {
+  rows: Row[];
+  meta: unknown[][];
+}
+
+const META_COLUMNS = new Set(['__parent', '__locale', '__order']);
+
+/** `raws` of select `s` (column k keyed `keyOf(k)`) → its rows and their meta columns. */
+function split(s: PopulateSelect, raws: Row[], keyOf: (k: number) => string): Fetched {
+  let m = 0;
+  while (m < s.columns.length && META_COLUMNS.has(s.columns[m]![0])) m++;
+  const keys = s.columns.map((_, k) => keyOf(k));
+  const names = s.columns.map((c) => c[0]);
+  const meta: unknown[][] = Array.from({ length: m }, () => new Array(raws.length));
+  const rows = new Array<Row>(raws.length);
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i]!;
+    for (let k = 0; k < m; k++) meta[k]![i] = raw[keys[k]!];
+    const row: Row = {};
+    for (let k = m; k < keys.length; k++) row[names[k]!] = raw[keys[k]!];
+    rows[i] = row;
+  }
+  return { rows, meta };
+}
+
+/** SQLite allows 32,766 bound values per statement; a union repeats the parents' ids in every branch. */
+const UNION_MAX_VALUES = 20_000;
+
+/**
+ * Runs a level's reads: on SQLite as one UNION ALL (a statement costs more than its rows
+ * here), elsewhere one by one; each read's rows come back as it alone would return them.
+ */
+async function fetchAll(db: Queryable, selects: PopulateSelect[], parents: number): Promise<Fetched[]> {
+  if (selects.length === 0) return [];
+  if (db.dialect.name !== 'sqlite' || selects.length === 1 || parents * selects.length > UNION_MAX_VALUES) {
+    const out: Fetched[] = [];
+    for (const s of selects) out.push(split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0]));
+    return out;
+  }
+  const branches = orderUnionRows(await db.all<Row>(unionStatement(selects)), selects.length);
+  return selects.map((s, b) => split(s, branches[b]!, slotName));
+}
+
 export async function populateRows(
   db: Queryable,
   registry: Registry,
@@ -41,30 +105,42 @@ export async function populateRows(
   scope: PopulateScope,
 ): Promise<void> {
   if (rows.length === 0) return;
+  const jobs: Job[] = [];
   for (const [name, spec] of Object.entries(populate)) {
     if (name === 'localizations') {
-      await populateLocalizations(db, registry, model as ContentType, rows, spec, scope);
+      jobs.push(localizationsJob(db, registry, model as ContentType, rows, spec, scope));
       continue;
     }
     const attribute = model.attributes[name]!;
     switch (attribute.kind) {
       case 'relation':
-        await populateRelation(db, registry, model, attribute, rows, spec, scope);
+        jobs.push(await relationJob(db, registry, model, attribute, rows, spec, scope));
         break;
       case 'morph':
-        if (attribute.owner) await populateMorphTargets(db, registry, attribute, rows, spec, scope);
-        else await populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope);
+        jobs.push({
+          selects: [],
+          finish: () => attribute.owner
+            ? populateMorphTargets(db, registry, attribute, rows, spec, scope)
+            : populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope),
+        });
         break;
       case 'component':
-        await populateComponents(db, registry, model, name, [attribute.component], rows, spec, scope, !attribute.repeatable);
+        jobs.push(componentsJob(db, registry, model, name, [attribute.component], rows, spec, scope, !attribute.repeatable));
         break;
       case 'dynamiczone':
-        await populateComponents(db, registry, model, name, attribute.components, rows, spec, scope, false);
+        jobs.push(componentsJob(db, registry, model, name, attribute.components, rows, spec, scope, false));
         break;
       case 'media':
-        await populateMedia(db, model, name, attribute.multiple, rows, spec);
+        jobs.push(mediaJob(model, name, attribute.multiple, rows, spec));
         break;
     }
+  }
+  const results = await fetchAll(db, jobs.flatMap((j) => j.selects), rows.length);
+  // Attached in the populate map's order: the response's keys follow it.
+  let at = 0;
+  for (const job of jobs) {
+    await job.finish(results.slice(at, at + job.selects.length));
+    at += job.selects.length;
   }
 }
 
@@ -126,7 +202,7 @@ function attach(rows: Row[], name: string, parentKey: string | ((row: Row) => un
   }
 }
 
-async function populateRelation(
+async function relationJob(
   db: Queryable,
   registry: Registry,
   model: AnyModel,
@@ -134,10 +210,10 @@ async function populateRelation(
   rows: Row[],
   spec: PopulateSpec,
   scope: PopulateScope,
-) {
+): Promise<Job> {
   const target = registry.contentType(attribute.target)!;
   let parentKey: string | ((row: Row) => unknown) = 'id';
-  let compiled: { statement: Sql; reader: RowReader };
+  let compiled: PopulateRead;
   if (attribute.owner) {
     compiled = owningRelationStatement(db.dialect, registry, attribute, rows.map((r) => r.id as number), spec, scope);
   } else {
@@ -147,18 +223,17 @@ async function populateRelation(
     const locales = [...new Set(rows.map(localeOf))];
     compiled = inverseRelationStatement(db.dialect, registry, parentType, attribute, rows.map((r) => r.documentId as string), locales, spec, scope);
   }
-  const found = (await db.all<Row>(compiled.statement)).map((r) => {
-    const parent = r.__locale === undefined ? r.__parent : `${r.__parent}\0${r.__locale}`;
-    const row: Row = { ...compiled.reader.read(r), __parent: parent };
-    delete row.__locale;
-    return row;
-  });
-  checkFound(found, spec);
-  const groups = group(found, '__parent');
-  if (spec.populate && !spec.count) {
-    await populateRows(db, registry, target, found, spec.populate, scope);
-  }
-  attach(rows, attribute.name, parentKey, groups, !attribute.toMany, spec);
+  return {
+    selects: [compiled.select],
+    async finish([{ rows: read, meta }]) {
+      const found = read!.map(compiled.reader.read);
+      // Inverse sides name their parent by documentId and locale.
+      const parents = meta[1] ? meta[0]!.map((p, i) => `${p}\0${meta[1]![i]}`) : meta[0]!;
+      checkFound(found, spec);
+      if (spec.populate && !spec.count) await populateRows(db, registry, target, found, spec.populate, scope);
+      attach(rows, attribute.name, parentKey, groupBy(found, parents), !attribute.toMany, spec);
+    },
+  };
 }
 
 /**
@@ -216,7 +291,7 @@ async function parentLocales(db: Queryable, ct: ContentType, rows: Row[], locale
   return (row) => byId.get(row.id as number) ?? '';
 }
 
-async function populateComponents(
+function componentsJob(
   db: Queryable,
   registry: Registry,
   owner: AnyModel,
@@ -226,56 +301,75 @@ async function populateComponents(
   spec: PopulateSpec,
   scope: PopulateScope,
   single: boolean,
-) {
+): Job {
   const dynamic = owner.attributes[field]?.kind === 'dynamiczone';
   const ids = rows.map((r) => r.id as number);
-  const all: Row[] = [];
+  const reads: { uid: string; compiled: PopulateRead; sub: PopulateSpec | undefined }[] = [];
   for (const uid of uids) {
     const component = registry.component(uid)!;
     const sub = dynamic ? spec.on?.[uid] ?? (spec.on ? undefined : spec) : spec;
     if (dynamic && spec.on && !spec.on[uid]) continue;
     // A dynamic zone keeps its stored order across component types; a component field may be sorted.
     const options = dynamic ? { fields: sub?.fields } : spec;
-    const { statement, reader } = componentStatement(registry, owner, field, component, ids, options, scope);
-    const found = (await db.all<Row>(statement)).map((r) => {
-      const out: Row = { __parent: r.__parent, __order: r.__order, ...reader.read(r) };
-      if (dynamic) out.__component = uid;
-      return out;
-    });
-    all.push(...found);
-    checkFound(all, spec);
-    if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
+    reads.push({ uid, compiled: componentStatement(registry, owner, field, component, ids, options, scope), sub });
   }
-  // The rows of several component types interleave by their stored order; one type's come in SQL order already.
-  if (dynamic) all.sort((a, b) => (a.__order as number) - (b.__order as number));
-  for (const row of all) delete row.__order;
-  attach(rows, field, 'id', group(all, '__parent'), single, spec);
+  return {
+    selects: reads.map((r) => r.compiled.select),
+    async finish(results) {
+      const all: Row[] = [];
+      const parents: unknown[] = [];
+      const orders: number[] = [];
+      for (let i = 0; i < reads.length; i++) {
+        const { uid, compiled, sub } = reads[i]!;
+        const { rows: read, meta } = results[i]!;
+        const found = read.map((r) => {
+          const out = compiled.reader.read(r);
+          if (dynamic) out.__component = uid;
+          return out;
+        });
+        for (let j = 0; j < found.length; j++) {
+          all.push(found[j]!);
+          parents.push(meta[0]![j]);
+          orders.push(meta[1]![j] as number);
+        }
+        checkFound(all, spec);
+        if (sub?.populate) await populateRows(db, registry, registry.component(uid)!, found, sub.populate, scope);
+      }
+      if (!dynamic) return attach(rows, field, 'id', groupBy(all, parents), single, spec);
+      // The rows of several component types interleave by their stored order (a stable sort keeps ties as read).
+      const index = all.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]!);
+      attach(rows, field, 'id', groupBy(index.map((i) => all[i]!), index.map((i) => parents[i])), single, spec);
+    },
+  };
 }
 
-async function populateMedia(db: Queryable, owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec) {
+function mediaJob(owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec): Job {
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
-  const found = (await db.all<Row>(mediaStatement(owner, field, rows.map((r) => r.id as number), columns))).map(parseFileRow);
-  checkFound(found, spec);
-  attach(rows, field, 'id', group(found, '__parent'), !multiple, spec);
+  return {
+    selects: [mediaSelect(owner, field, rows.map((r) => r.id as number), columns)],
+    async finish([{ rows: read, meta }]) {
+      const found = read!.map(parseFileRow);
+      checkFound(found, spec);
+      attach(rows, field, 'id', groupBy(found, meta[0]!), !multiple, spec);
+    },
+  };
 }
 
 /** The other locales of the same document, in the same status. */
-async function populateLocalizations(
-  db: Queryable,
-  registry: Registry,
-  ct: ContentType,
-  rows: Row[],
-  spec: PopulateSpec,
-  scope: PopulateScope,
-) {
+function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, rows: Row[], spec: PopulateSpec, scope: PopulateScope): Job {
   const distinct = new Set(rows.map((r) => r.documentId)).size === rows.length;
-  const { statement, reader } = localizationsStatement(ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
-  const found = (await db.all<Row>(statement)).map((r) => ({ __parent: r.__parent, ...reader.read(r) }));
-  checkFound(found, spec);
-  if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);
-  const groups = group(found, '__parent');
-  for (const row of rows) {
-    const others = (groups.get(row.documentId) ?? []).filter((o) => o.id !== row.id);
-    row.localizations = spec.count ? { count: others.length } : others;
-  }
+  const { select, reader } = localizationsStatement(ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
+  return {
+    selects: [select],
+    async finish([{ rows: read, meta }]) {
+      const found = read!.map(reader.read);
+      checkFound(found, spec);
+      if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);
+      const groups = groupBy(found, meta[0]!);
+      for (const row of rows) {
+        const others = (groups.get(row.documentId) ?? []).filter((o) => o.id !== row.id);
+        row.localizations = spec.count ? { count: others.length } : others;
+      }
+    },
+  };
 }

@@ -16,7 +16,7 @@ import { createDocumentId as createId } from './document-id';
 import { ChangeCache } from '../db/cache';
 import { SearchGramSamples } from '../db/search-grams';
 import type { Database, Queryable } from '../db/database';
-import { firstDocumentId, storedValues, updateVersion, valueTaken } from '../db/store/versions';
+import { documentVersions, firstDocumentId, storedValues, updateVersion, valueTaken, valuesOf, type StoredVersion } from '../db/store/versions';
 import type { ScalarField } from '../registry/fields/field';
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
@@ -24,7 +24,7 @@ import type { ReadQuery } from '../query/types';
 import type { EventLog, Events } from '../events/log';
 import { runAction, type ActionOptions } from './actions';
 import { writeOwnedParts, copyComponents } from './components';
-import { readModelInput, type ModelWrite } from './input';
+import { hashPasswords, readModelInput, type ModelWrite } from './input';
 import { writeInverseLinks } from './inverse-links';
 import { deleteLinksTo, type LinkContext } from './links';
 import type { Locales } from './locales';
@@ -32,7 +32,8 @@ import { deleteLocks, mergeLocks, uniqueLock, writeLocks, type Locks } from './l
 import { copyMedia } from './media';
 import { findMany, findOne } from './read';
 import { resolveRowIds } from './row-ids';
-import { deleteVersions, insertVersion, ownedFields, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
+import { answersQuery, writtenEntry, type WrittenRow } from './written-entry';
+import { deleteVersions, insertPublishedDraft, insertVersion, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
 
 export interface WriteOptions {
   /** 'draft' writes only the draft; anything else also publishes (types with draft & publish). */
@@ -50,20 +51,8 @@ const take = (tx: Queryable, locks: Locks) => tx.lock(locks.exclusive, locks.sha
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
   status: 'draft' | 'published';
-}
-
-/** Password attributes are stored as Bun.password hashes, never in clear (components included). */
-async function hashPasswords(registry: Registry, model: AnyModel, input: ModelWrite): Promise<void> {
-  for (const [name, value] of Object.entries(input.scalars)) {
-    const attribute = model.attributes[name];
-    if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof value === 'string') {
-      input.scalars[name] = await Bun.password.hash(value);
-    }
-  }
-  for (const value of Object.values(input.components)) {
-    const items = value === null ? [] : Array.isArray(value) ? value : [value];
-    for (const item of items) await hashPasswords(registry, registry.component(item.uid)!, item.input);
-  }
+  /** A create's version as written: `answer()` builds the read-back from it (./written-entry.ts). */
+  answer?: WrittenRow;
 }
 
 export class DocumentService {
@@ -89,17 +78,31 @@ export class DocumentService {
     return findOne({ db: this.db, registry: this.registry }, ct, documentId, query);
   }
 
+  /**
+   * The version a write produced, as the API answers it: a create without populate or `fields`
+   * is answered from what it wrote (no statement); anything else is read back.
+   */
+  answer(ct: ContentType, written: Written, query: ReadQuery) {
+    if (written.answer && answersQuery(query)) return Promise.resolve(writtenEntry(ct, written.answer));
+    return this.findOne(ct, written.documentId, query);
+  }
+
   /** The single type's documentId, if it has been created in any locale. */
   singleDocumentId(ct: ContentType, from: Queryable = this.db): Promise<string | undefined> {
     return firstDocumentId(from, ct);
   }
 
-  /** Resolves and checks the locale of a write ('' for types without i18n). */
-  private async writeLocale(ct: ContentType, locale: string | undefined): Promise<string> {
-    if (!ct.localized) return '';
-    const code = locale ?? (await this.locales.defaultCode());
-    if (!(await this.locales.exists(code))) throw new ValidationError(`Locale "${code}" does not exist`);
-    return code;
+  /**
+   * Resolves and checks the locale of a write ('' for types without i18n), with the default
+   * locale the write needs anyway: one cached read each (the default locale exists, so it
+   * needs no second look).
+   */
+  private async writeLocale(ct: ContentType, locale: string | undefined): Promise<{ locale: string; defaultLocale: string }> {
+    const defaultLocale = await this.locales.defaultCode();
+    if (!ct.localized) return { locale: '', defaultLocale };
+    const code = locale ?? defaultLocale;
+    if (code !== defaultLocale && !(await this.locales.exists(code))) throw new ValidationError(`Locale "${code}" does not exist`);
+    return { locale: code, defaultLocale };
   }
 
   private context(ct: ContentType, locale: string, defaultLocale: string): LinkContext {
@@ -116,10 +119,9 @@ export class DocumentService {
    * Each is checked and written exactly as `create` would.
    */
   async createMany(ct: ContentType, given: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
-    const locale = await this.writeLocale(ct, options.locale);
+    const { locale, defaultLocale } = await this.writeLocale(ct, options.locale);
     // Relation targets named by row id become documentIds first (./row-ids.ts), in one read per target type.
     const items = await resolveRowIds(this.db, this.registry, ct, given);
-    const defaultLocale = await this.locales.defaultCode();
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     const inputs: ModelWrite[] = [];
     for (const data of items) {
@@ -142,28 +144,30 @@ export class DocumentService {
     for (let i = 0; i < inputs.length; i++) {
       const key = { documentId: ids[i]!, locale };
       if (publish) await this.assertUnique(tx, ct, key, inputs[i]!, undefined, false);
-      await this.insertNew(tx, ct, key, inputs[i]!, publish, context);
+      const { answer } = await this.insertNew(tx, ct, key, inputs[i]!, publish, context);
       await this.writeInverse(tx, ct, key, inputs[i]!, publish, defaultLocale);
       await this.recordWrite(log, ct, key, 'entry.create', publish);
-      written.push({ ...key, status: publish ? 'published' : 'draft' });
+      written.push({ ...key, status: publish ? 'published' : 'draft', answer });
     }
     return written;
   }
 
+  /** A new version (and its published copy): the draft's id, and the version a create answers with, as written. */
   private async insertNew(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite, publish: boolean, context: LinkContext) {
     const now = new Date().toISOString();
-    if (!ct.draftAndPublish) {
-      return insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: now }, input, context);
+    const row = (rowId: number, publishedAt: string | null): WrittenRow => ({ rowId, ...key, createdAt: now, updatedAt: now, publishedAt, scalars: input.scalars });
+    if (!ct.draftAndPublish || !publish) {
+      const publishedAt = ct.draftAndPublish ? null : now;
+      const draftId = await insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt }, input, context);
+      return { draftId, answer: row(draftId, publishedAt) };
     }
-    const draftId = await insertVersion(tx, this.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: null }, input, context);
-    if (publish) await publishDraft(tx, this.registry, ct, key, draftId, now, ownedFields(input));
-    return draftId;
+    const { draftId, publishedId } = await insertPublishedDraft(tx, this.registry, ct, key, now, input, context);
+    return { draftId, answer: row(publishedId, now) };
   }
 
   /** Updates a document in a locale; creates that locale if the document exists in another. Null when there is no document. */
   async update(ct: ContentType, documentId: string, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written | null> {
-    const locale = await this.writeLocale(ct, options.locale);
-    const defaultLocale = await this.locales.defaultCode();
+    const { locale, defaultLocale } = await this.writeLocale(ct, options.locale);
     return this.events.transaction(async (tx, log) => {
       const body = (await resolveRowIds(tx, this.registry, ct, [data]))[0]!;
       await take(tx, writeLocks(this.registry, ct, documentId, body));
@@ -185,30 +189,36 @@ export class DocumentService {
     const mode = publish ? 'published' : 'draft';
     const key = { documentId, locale };
     const context = this.context(ct, locale, defaultLocale);
-    const [rowId] = await versionIds(tx, ct, documentId, locale, ct.draftAndPublish ? 'draft' : undefined);
+    // Every version of the document in one read: the draft's values, the published version it replaces, the other locales.
+    const versions = await documentVersions(tx, ct, documentId);
+    const drafts = ct.draftAndPublish ? versions.filter((v) => v.status === 'draft') : versions;
+    const draft = drafts.find((v) => v.locale === locale);
+    const published = ct.draftAndPublish ? versions.find((v) => v.status === 'published' && v.locale === locale) : undefined;
+    const rowId = draft?.id;
     const now = new Date().toISOString();
     let draftId: number;
     let pendingInverse: ModelWrite | undefined;
-    if (rowId === undefined) {
-      const [baseId] = await versionIds(tx, ct, documentId, undefined, ct.draftAndPublish ? 'draft' : undefined);
-      if (baseId === undefined) return null;
-      ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, baseId, data, publish, context));
+    if (!draft) {
+      if (drafts.length === 0) return null;
+      ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, drafts[0]!.id, data, publish, context));
     } else {
-      const existing = await storedValues(tx, ct, rowId);
-      const storedWasValid = publish && ct.draftAndPublish ? await this.validWhenPublished(tx, ct, key, data, existing) : undefined;
+      const existing = valuesOf(ct, draft.row);
+      const storedWasValid = publish && ct.draftAndPublish ? this.validWhenPublished(ct, data, existing, published) : undefined;
       const input = readModelInput(this.registry, ct, data, { mode, creating: false, existing, storedWasValid });
-      if (publish && ct.draftAndPublish) await this.checkStoredComponents(tx, ct, rowId, data, existing);
+      // A draft unchanged since it was published holds the components that passed then.
+      if (publish && ct.draftAndPublish && published?.updatedAt !== draft.updatedAt) await this.checkStoredComponents(tx, ct, draft.id, data, existing);
       await hashPasswords(this.registry, ct, input);
       if (publish) await this.assertUnique(tx, ct, key, input, existing);
-      await updateVersion(tx, ct, rowId, input.scalars, now);
-      await writeOwnedParts(tx, this.registry, ct, rowId, input, context);
-      draftId = rowId;
+      await updateVersion(tx, ct, draft.id, input.scalars, now);
+      await writeOwnedParts(tx, this.registry, ct, draft.id, input, context);
+      draftId = draft.id;
       pendingInverse = input;
     }
-    await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published');
+    const others = (status: 'draft' | 'published') => versions.filter((v) => v.locale !== locale && (!ct.draftAndPublish || v.status === status)).map((v) => v.id);
+    await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published', others('draft'));
     if (ct.draftAndPublish && publish) {
-      const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now);
-      await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published');
+      const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now, undefined, published ? [published.id] : []);
+      await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published', others('published'));
     }
     await this.writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
     // A new locale is a create, as in Strapi.
@@ -221,15 +231,13 @@ export class DocumentService {
    * lacks it too, the attribute became required after that version was written (README
    * "Schema changes"), and an update that never sent it must not start failing. A draft that
    * was never published, or lost a value the published version has, is checked fully. Read
-   * only when such a gap exists, so an ordinary publish costs no statement.
+   * only when such a gap exists.
    */
-  private async validWhenPublished(tx: Queryable, ct: ContentType, key: VersionKey, data: Record<string, unknown>, existing: Record<string, unknown>) {
+  private validWhenPublished(ct: ContentType, data: Record<string, unknown>, existing: Record<string, unknown>, published: StoredVersion | undefined) {
     const gaps = Object.values(ct.attributes).some((a) => a.kind === 'scalar' && a.required && !(a.name in data) && existing[a.name] == null);
-    if (!gaps) return undefined;
-    const [publishedId] = await versionIds(tx, ct, key.documentId, key.locale, 'published');
-    if (publishedId === undefined) return undefined;
-    const published = await storedValues(tx, ct, publishedId);
-    return (attribute: string) => published[attribute] == null;
+    if (!gaps || !published) return undefined;
+    const values = valuesOf(ct, published.row);
+    return (attribute: string) => values[attribute] == null;
   }
 
   /**
@@ -266,7 +274,7 @@ export class DocumentService {
       delete input.media[a.name];
     }
     if (publish) await this.assertUnique(tx, ct, key, input);
-    const draftId = await this.insertNew(tx, ct, key, input, false, context);
+    const { draftId } = await this.insertNew(tx, ct, key, input, false, context);
     const componentFields = copied.filter((a) => a.kind !== 'media').map((a) => a.name);
     const mediaFields = copied.filter((a) => a.kind === 'media').map((a) => a.name);
     if (componentFields.length) await copyComponents(tx, this.registry, ct, baseId, draftId, componentFields);
@@ -342,8 +350,7 @@ export class DocumentService {
    * under the type's lock, so concurrent first writes create it once.
    */
   async upsertSingle(ct: ContentType, given: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
-    const locale = await this.writeLocale(ct, options.locale);
-    const defaultLocale = await this.locales.defaultCode();
+    const { locale, defaultLocale } = await this.writeLocale(ct, options.locale);
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     return this.events.transaction(async (tx, log) => {
       const data = (await resolveRowIds(tx, this.registry, ct, [given]))[0]!;

@@ -11,6 +11,7 @@ import type { ModelWrite } from './input';
 import type { LinkContext } from './links';
 import { copyOwnedLinks } from './links';
 import { copyMedia, deleteMedia } from './media';
+import { copyMorphLinks } from './morph-links';
 
 export interface VersionKey {
   documentId: string;
@@ -31,6 +32,30 @@ export async function insertVersion(
   const id = await store.insertVersion(tx, ct, key.documentId, key.locale, times, input.scalars);
   await writeOwnedParts(tx, registry, ct, id, input, context, true);
   return id;
+}
+
+/**
+ * A new document's draft and its published copy (a create that publishes): both rows in one
+ * statement, the links of both written together, then the copy gets the draft's components,
+ * media and polymorphic links, as publishDraft would copy them. Returns both ids.
+ */
+export async function insertPublishedDraft(
+  tx: Queryable,
+  registry: Registry,
+  ct: ContentType,
+  key: VersionKey,
+  now: string,
+  input: ModelWrite,
+  context: LinkContext,
+): Promise<{ draftId: number; publishedId: number }> {
+  const ids = await store.insertDraftAndPublished(tx, ct, key.documentId, key.locale, { createdAt: now, updatedAt: now, publishedAt: now }, input.scalars);
+  await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId]);
+  const owned = ownedFields(input);
+  const media = owned.components.length ? await copyComponents(tx, registry, ct, ids.draftId, ids.publishedId, owned.components) : undefined;
+  if (media !== false && owned.media.length) await copyMedia(tx, ct, ids.draftId, ids.publishedId, owned.media);
+  const morphs = owned.relations.filter((name) => name in input.morphs);
+  if (morphs.length) await copyMorphLinks(tx, ct, ids.draftId, ids.publishedId, morphs);
+  return ids;
 }
 
 /** Ids of a document's rows in a locale (all locales when undefined), optionally of one status. */
@@ -87,9 +112,10 @@ export async function publishDraft(
   draftId: number,
   now: string,
   fresh?: OwnedFields,
+  published?: number[],
 ) {
-  // A document created in this write has no published version to replace.
-  if (!fresh) await deleteVersions(tx, registry, ct, await versionIds(tx, ct, key.documentId, key.locale, 'published'));
+  // A document created in this write has no published version to replace; `published`: the ones the caller already read.
+  if (!fresh) await deleteVersions(tx, registry, ct, published ?? (await versionIds(tx, ct, key.documentId, key.locale, 'published')));
   return copyVersion(tx, registry, ct, draftId, { publishedAt: now }, fresh);
 }
 
@@ -97,11 +123,20 @@ export async function publishDraft(
  * Copies the non-localized attributes of one version to the other locales' versions of
  * the same document and status, so they stay equal (Strapi's i18n sync).
  */
-export async function syncNonLocalized(tx: Queryable, registry: Registry, ct: ContentType, fromId: number, key: VersionKey, status: 'draft' | 'published') {
+export async function syncNonLocalized(
+  tx: Queryable,
+  registry: Registry,
+  ct: ContentType,
+  fromId: number,
+  key: VersionKey,
+  status: 'draft' | 'published',
+  /** The document's versions of this status in other locales, when the caller has read them. */
+  known?: number[],
+) {
   if (!ct.localized) return;
   const shared = Object.values(ct.fields).filter((f) => !f.attribute.localized);
   if (shared.length === 0) return;
-  const others = (await versionIds(tx, ct, key.documentId, undefined, status)).filter((id) => id !== fromId);
+  const others = (known ?? (await versionIds(tx, ct, key.documentId, undefined, status))).filter((id) => id !== fromId);
   if (others.length === 0) return;
   const copied = columnFields(ct, tx.dialect.name).filter((f) => !f.attribute.localized);
   await store.copyValues(tx, ct, copied, fromId, others);

@@ -28,6 +28,8 @@ export type Row = Record<string, unknown>;
 export interface RowReader {
   /** The selected columns, aliased by name. */
   columns: Sql;
+  /** The same columns one by one, as [name, expression] (populate slots them into a UNION ALL). */
+  parts: [string, Sql][];
   /** A row as read → the response object (JSON values for booleans, JSON text, big integers). */
   read(row: Row): Row;
 }
@@ -63,9 +65,11 @@ function buildReader(model: AnyModel, fields: string[] | undefined, alias: strin
   const converting = new Map<string, ScalarField>(scalars.filter((f) => f.converts).map((f) => [f.name, f]));
   const textual = new Set(scalars.filter((f) => f.readAsText).map((f) => f.name));
   // Big integers are read as text: a JS number would round them past 2^53.
-  const columns = sql.join(names.map((n) => (textual.has(n) ? sql`CAST(${column(alias, n)} AS TEXT) AS ${sql.id(n)}` : column(alias, n))));
+  const parts = names.map((n): [string, Sql] => [n, textual.has(n) ? sql`CAST(${column(alias, n)} AS TEXT)` : column(alias, n)]);
+  const columns = sql.join(names.map((n, i) => (textual.has(n) ? sql`${parts[i]![1]} AS ${sql.id(n)}` : parts[i]![1])));
   return {
     columns,
+    parts,
     read(row) {
       if (converting.size === 0) return row;
       const out: Row = {};

@@ -24,10 +24,106 @@ const where = (parts: Sql[]) => {
   return all.isEmpty ? sql.empty : sql` WHERE ${all}`;
 };
 
+/**
+ * A populate read in parts: its columns ([key, expression], in the order the row's keys come
+ * back), what follows FROM (joins and WHERE) and its ORDER BY. `statement` renders it alone;
+ * unionStatement runs several as one statement.
+ */
+export interface PopulateSelect {
+  columns: [string, Sql][];
+  body: Sql;
+  order: Sql;
+  /** When `order` is just these expressions, ascending (the stored orders): a union sorts by them as columns. */
+  keys?: Sql[];
+}
+
+export interface PopulateRead {
+  select: PopulateSelect;
+  statement: Sql;
+  reader: RowReader;
+}
+
+export function selectStatement(s: PopulateSelect): Sql {
+  return sql`SELECT ${sql.join(s.columns.map(([name, expr]) => sql`${expr} AS ${sql.id(name)}`))} FROM ${s.body} ORDER BY ${s.order}`;
+}
+
+const read = (select: PopulateSelect, reader: RowReader): PopulateRead => ({ select, statement: selectStatement(select), reader });
+
+/** The key of slot `k` in a union's rows. */
+export const slotName = (k: number) => `c${k}`;
+
+/**
+ * Several populate reads as one statement (SQLite: its columns take any type row by row, so
+ * the branches share slots `c0…cn`, padded with NULL; PostgreSQL would need every slot typed
+ * alike across branches). Each row says its branch (`__b`) and carries its sort keys
+ * (`__o0…`): a stored order's own keys (ascending), or for a client's sort, whose directions
+ * vary, ROW_NUMBER() over it. The caller puts each branch in order by them (orderUnionRows):
+ * an ORDER BY over the whole union made SQLite sort every wide row and cost more than the
+ * separate statements it replaces.
+ */
+export function unionStatement(selects: PopulateSelect[]): Sql {
+  const width = Math.max(...selects.map((s) => s.columns.length));
+  const orders = Math.max(...selects.map((s) => s.keys?.length ?? 1));
+  const branches = selects.map((s, b) => {
+    const slots: string[] = [];
+    // A client's sort may hold values (a component's owner type): it stays a fragment.
+    const numbered = s.keys ? sql.empty : sql`ROW_NUMBER() OVER (ORDER BY ${s.order}) AS __o0, `;
+    for (let k = s.keys ? 0 : 1; k < orders; k++) slots.push(`${s.keys?.[k] ? textOf(s.keys[k]!) : 'NULL'} AS __o${k}`);
+    for (let k = 0; k < width; k++) slots.push(`${s.columns[k] ? textOf(s.columns[k]![1]) : 'NULL'} AS c${k}`);
+    return sql`SELECT ${sql.raw(`${b} AS __b, `)}${numbered}${sql.raw(slots.join(', '))} FROM ${s.body}`;
+  });
+  return sql.join(branches, ' UNION ALL ');
+}
+
+/**
+ * The text of a selected expression (columns, casts, a client's ORDER BY without values):
+ * a union spells hundreds of them, and joining texts costs far less than compiling as many
+ * fragments. Kept per fragment: a reader's columns live as long as their model.
+ */
+const texts = new WeakMap<Sql, string>();
+function textOf(expr: Sql): string {
+  let text = texts.get(expr);
+  if (text === undefined) {
+    const compiled = expr.compile('question');
+    // Only value-free expressions may become text; none of a populate read's columns has a value.
+    if (compiled.params.length > 0) throw new Error('a union column carries a bound value');
+    texts.set(expr, (text = compiled.text));
+  }
+  return text;
+}
+
+/** SQLite's order of the sort keys a union selects: NULL, then numbers, then text (BINARY: code units, the keys are ASCII). */
+function compareKey(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return (a as string) < (b as string) ? -1 : 1;
+}
+
+/** The rows of a unionStatement, per branch, each in its own order (a stable sort: ties stay as read). */
+export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], branches: number): R[][] {
+  const out: R[][] = Array.from({ length: branches }, () => []);
+  for (const row of rows) out[row.__b as number]!.push(row);
+  const keys: string[] = [];
+  for (let k = 0; rows.length > 0 && `__o${k}` in rows[0]!; k++) keys.push(`__o${k}`);
+  const compare = (a: R, b: R) => {
+    for (const key of keys) {
+      const c = compareKey(a[key], b[key]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+  for (const list of out) list.sort(compare);
+  return out;
+}
+
 /** Targets of an owning relation for parent rows `ids` (links name documents; the reader's version is picked here). */
 export function owningRelationStatement(
   dialect: Dialect, registry: Registry, attribute: RelationAttribute, ids: number[], spec: PopulateSpec, scope: VersionScope,
-): { statement: Sql; reader: RowReader } {
+): PopulateRead {
   return linkedTargetsStatement(dialect, registry, registry.contentType(attribute.target)!, linkTableOf(attribute), ids, spec, scope);
 }
 
@@ -37,9 +133,9 @@ export function owningRelationStatement(
  */
 export function morphTargetsStatement(
   dialect: Dialect, registry: Registry, attribute: MorphAttribute, target: ContentType, ids: number[], spec: PopulateSpec, scope: VersionScope,
-): { statement: Sql; reader: RowReader } {
+): PopulateRead {
   return linkedTargetsStatement(dialect, registry, target, linkTableOf(attribute), ids, spec, scope, {
-    select: sql`${column('l', M.position)} AS __order, `,
+    select: [['__order', column('l', M.position)]],
     where: sql`${column('l', M.targetType)} = ${target.uid}`,
   });
 }
@@ -52,15 +148,18 @@ export function morphTypesStatement(attribute: MorphAttribute, ids: number[]): S
 /** Target versions reached through the link rows of `links` (relation and polymorphic link tables share these columns). */
 function linkedTargetsStatement(
   dialect: Dialect, registry: Registry, target: ContentType, links: Sql, ids: number[], spec: PopulateSpec, scope: VersionScope,
-  extra: { select?: Sql; where?: Sql } = {},
-): { statement: Sql; reader: RowReader } {
+  extra: { select?: [string, Sql][]; where?: Sql } = {},
+): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
   const order = spec.sort?.length ? orderBy(registry, target, spec.sort, scope) : column('l', L.position);
   const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
-  const statement = sql`SELECT ${column('l', L.sourceId)} AS __parent, ${extra.select ?? sql.empty}${reader.columns} FROM ${links} l
-      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't')}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}
-      ORDER BY ${column('l', L.sourceId)}, ${order}`;
-  return { statement, reader };
+  return read({
+    columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
+    body: sql`${links} l
+      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't')}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
+    order: sql`${column('l', L.sourceId)}, ${order}`,
+    keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
+  }, reader);
 }
 
 /**
@@ -70,7 +169,7 @@ function linkedTargetsStatement(
 export function inverseRelationStatement(
   dialect: Dialect, registry: Registry, parent: ContentType, attribute: RelationAttribute,
   documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
-): { statement: Sql; reader: RowReader } {
+): PopulateRead {
   const target = registry.contentType(attribute.target)!;
   return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
     order: column('l', L.inversePosition),
@@ -81,7 +180,7 @@ export function inverseRelationStatement(
 export function morphSourcesStatement(
   dialect: Dialect, registry: Registry, parent: ContentType, attribute: MorphAttribute,
   documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
-): { statement: Sql; reader: RowReader } {
+): PopulateRead {
   const target = registry.contentType(attribute.target!)!;
   // No inverse order is kept for polymorphic links: the sources come in the order they linked.
   return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
@@ -93,7 +192,7 @@ export function morphSourcesStatement(
 function linkingSourcesStatement(
   dialect: Dialect, registry: Registry, parent: ContentType, target: ContentType, links: Sql,
   documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope, extra: { order: Sql; where?: Sql },
-): { statement: Sql; reader: RowReader } {
+): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
   // A link pinned to one status of a parent without draft & publish is read by that status only.
   const pinned = target.draftAndPublish || !parent.draftAndPublish ? sql.empty : sql`${column('l', L.targetStatus)} IN ('', ${scope.status})`;
@@ -106,10 +205,13 @@ function linkingSourcesStatement(
     inverseSourceScope(parent, target, scope, 't'),
     spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty,
   ];
-  const statement = sql`SELECT ${column('l', L.targetDocumentId)} AS __parent, ${column('l', L.targetLocale)} AS __locale, ${reader.columns} FROM ${links} l
-      JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}
-      ORDER BY ${order}`;
-  return { statement, reader };
+  return read({
+    columns: [['__parent', column('l', L.targetDocumentId)], ['__locale', column('l', L.targetLocale)], ...reader.parts],
+    body: sql`${links} l
+      JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}`,
+    order,
+    keys: spec.sort?.length ? undefined : [extra.order],
+  }, reader);
 }
 
 /** The locale of each of these rows (a list over every locale whose `fields` left `locale` out). */
@@ -123,35 +225,43 @@ export function rowLocalesStatement(ct: ContentType, ids: number[]): Sql {
  */
 export function componentStatement(
   registry: Registry, owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
-): { statement: Sql; reader: RowReader } {
+): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
   const order = spec.sort?.length ? sql`${orderBy(registry, component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
-  const statement = sql`SELECT ${column('t', O.id)} AS __parent, ${column('t', O.order)} AS __order, ${reader.columns} FROM ${tableOf(component)} t
-      WHERE ${column('t', O.type)} = ${owner.uid} AND ${column('t', O.field)} = ${field} AND ${column('t', O.id)} IN (${sql.list(ids)})
-      ORDER BY ${column('t', O.id)}, ${order}`;
-  return { statement, reader };
+  return read({
+    columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
+    body: sql`${tableOf(component)} t
+      WHERE ${column('t', O.type)} = ${owner.uid} AND ${column('t', O.field)} = ${field} AND ${column('t', O.id)} IN (${sql.list(ids)})`,
+    order: sql`${column('t', O.id)}, ${order}`,
+    keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
+  }, reader);
 }
 
 /** Files of one media field of these owner rows, in order; `columns` of the file table. */
-export function mediaStatement(owner: AnyModel, field: string, ids: number[], columns: readonly string[]): Sql {
-  return sql`SELECT ${column('r', MEDIA_LINKS.relatedId)} AS __parent, ${sql.join(columns.map((c) => column('f', c)))} FROM ${sql.id(MEDIA_LINKS.table)} r
+export function mediaSelect(owner: AnyModel, field: string, ids: number[], columns: readonly string[]): PopulateSelect {
+  return {
+    columns: [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])],
+    body: sql`${sql.id(MEDIA_LINKS.table)} r
       JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
-      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${owner.uid} AND ${column('r', MEDIA_LINKS.field)} = ${field} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})
-      ORDER BY ${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
+      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${owner.uid} AND ${column('r', MEDIA_LINKS.field)} = ${field} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})`,
+    order: sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`,
+    keys: [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)],
+  };
 }
+
+export const mediaStatement = (owner: AnyModel, field: string, ids: number[], columns: readonly string[]): Sql => selectStatement(mediaSelect(owner, field, ids, columns));
 
 /**
  * The other locales' versions of these documents, in the reader's status. With one version
  * per document on the page (the usual case) the page's own rows are left out in SQL rather
  * than read back only to be dropped; a list over every locale needs them as each other's.
  */
-export function localizationsStatement(ct: ContentType, documentIds: string[], excludeIds: number[], spec: PopulateSpec, scope: VersionScope): { statement: Sql; reader: RowReader } {
+export function localizationsStatement(ct: ContentType, documentIds: string[], excludeIds: number[], spec: PopulateSpec, scope: VersionScope): PopulateRead {
   const reader = rowReader(ct, spec.fields, 't');
   const conditions = [
     sql`${column('t', V.documentId)} IN (${sql.list(documentIds)})`,
     excludeIds.length ? sql`${column('t', V.id)} NOT IN (${sql.list(excludeIds)})` : sql.empty,
     statusCondition(ct, scope.status, 't'),
   ];
-  const statement = sql`SELECT ${column('t', V.documentId)} AS __parent, ${reader.columns} FROM ${tableOf(ct)} t${where(conditions)} ORDER BY ${column('t', V.id)}`;
-  return { statement, reader };
+  return read({ columns: [['__parent', column('t', V.documentId)], ...reader.parts], body: sql`${tableOf(ct)} t${where(conditions)}`, order: column('t', V.id), keys: [column('t', V.id)] }, reader);
 }

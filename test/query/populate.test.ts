@@ -216,7 +216,8 @@ describe('populate performance', () => {
     await count(10); // warm any per-process cache before measuring
     const small = await count(1);
     const large = await count(10);
-    expect(small).toBeGreaterThan(5);
+    // The page and at least one populate read (SQLite reads a level's attributes in one statement).
+    expect(small).toBeGreaterThanOrEqual(2);
     expect(large).toBe(small);
   });
 });

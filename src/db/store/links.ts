@@ -62,6 +62,56 @@ export function insertLink(tx: Queryable, attribute: RelationAttribute, rowId: n
   );
 }
 
+/** A link row to insert. */
+export interface NewLink {
+  rowId: number;
+  key: LinkKey;
+  rank: string;
+  inverseRank: string;
+}
+
+/** Inserts links in one statement, in the order given. */
+export async function insertLinks(tx: Queryable, attribute: RelationAttribute, links: NewLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const rows = links.map((l) => sql`(${sql.list([l.rowId, l.key.documentId, l.key.locale, l.key.status, l.rank, l.inverseRank])})`);
+  await tx.run(sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES ${sql.join(rows)}`);
+}
+
+/** The documents some links of one attribute would point at, all of one target type. */
+export interface TargetGroup {
+  attribute: RelationAttribute;
+  target: ContentType;
+  documentIds: string[];
+}
+
+/** A version of a linked document and the last key of its inverse list in that attribute's links. */
+export interface TargetVersion {
+  documentId: string;
+  locale: string;
+  status: VersionStatus;
+  lastInverseRank: string | null;
+}
+
+/**
+ * For new links: which versions of the targets exist, and each target's last inverse key
+ * (as lastInverseRank gives it), for every group in one statement (a UNION ALL, one part
+ * per attribute). Index `i` of the answer holds group `i`'s versions.
+ */
+export async function targetVersions(tx: Queryable, groups: TargetGroup[]): Promise<TargetVersion[][]> {
+  const parts = groups.map((g, i) => {
+    const last = sql`(SELECT MAX(${column('l', L.inversePosition)}) FROM ${linkTableOf(g.attribute)} l WHERE ${column('l', L.targetDocumentId)} = ${column('v', V.documentId)} AND ${column('l', L.targetLocale)} = ${column('v', V.locale)})`;
+    const columns = sql`${sql.raw(String(i))} AS g, ${column('v', V.documentId)} AS d, ${column('v', V.locale)} AS l, ${column('v', V.publishedAt)} AS s, ${last} AS p`;
+    return sql`SELECT ${columns} FROM ${tableOf(g.target)} v WHERE ${column('v', V.documentId)} IN (${sql.list([...new Set(g.documentIds)])})`;
+  });
+  const found: TargetVersion[][] = groups.map(() => []);
+  if (parts.length === 0) return found;
+  const rows = await tx.all<{ g: number; d: string; l: string; s: unknown; p: string | null }>(sql.join(parts, ' UNION ALL '));
+  for (const r of rows) {
+    found[Number(r.g)]!.push({ documentId: r.d, locale: r.l, status: r.s === null ? 'draft' : 'published', lastInverseRank: r.p });
+  }
+  return found;
+}
+
 /** Deletes links by id. */
 export async function deleteLinks(tx: Queryable, attribute: RelationAttribute, linkIds: number[]): Promise<void> {
   if (linkIds.length === 0) return;

@@ -56,6 +56,29 @@ export function insertVersion(
 }
 
 /**
+ * Inserts a new document's draft and its published copy in one statement (a create that
+ * publishes): the same values, the draft's publishedAt null. Returns both ids; RETURNING
+ * rows come in no promised order, so each is told apart by its publishedAt.
+ */
+export async function insertDraftAndPublished(
+  tx: Queryable,
+  ct: ContentType,
+  documentId: string,
+  locale: string,
+  times: VersionTimes & { publishedAt: string },
+  values: Record<string, unknown>,
+): Promise<{ draftId: number; publishedId: number }> {
+  const attributes = columnValues(ct, values);
+  const columns = [V.documentId, V.locale, V.createdAt, V.updatedAt, V.publishedAt].map(id).concat(attributes.columns);
+  const row = (publishedAt: string | null) => sql`(${sql.list([documentId, locale, times.createdAt, times.updatedAt, publishedAt, ...attributes.values])})`;
+  const rows = await tx.all<Record<string, unknown>>(
+    sql`INSERT INTO ${tableOf(ct)} (${sql.join(columns)}) VALUES ${row(null)}, ${row(times.publishedAt)} RETURNING ${id(V.id)}, ${id(V.publishedAt)}`,
+  );
+  const idOf = (draft: boolean) => Number(rows.find((r) => (r[V.publishedAt] === null) === draft)![V.id]);
+  return { draftId: idOf(true), publishedId: idOf(false) };
+}
+
+/**
  * Ids of a document's rows in a locale (all locales when undefined), optionally of one status
  * (types without draft & publish have one status). `ordered = false` leaves them in the
  * engine's order, sorting nothing.
@@ -78,6 +101,31 @@ export async function versionIds(
   return rows.map((r) => r[V.id]!);
 }
 
+/** A stored version of a document: its row as read (all columns), and what identifies it. */
+export interface StoredVersion {
+  id: number;
+  locale: string;
+  status: VersionStatus;
+  updatedAt: unknown;
+  row: Record<string, unknown>;
+}
+
+/**
+ * Every version of a document (all locales, both statuses), whole rows, in id order: an
+ * update reads them once, for the draft's values, the published version it replaces and
+ * the other locales it keeps in step.
+ */
+export async function documentVersions(tx: Queryable, ct: ContentType, documentId: string): Promise<StoredVersion[]> {
+  const rows = await tx.all<Record<string, unknown>>(sql`SELECT * FROM ${tableOf(ct)} WHERE ${id(V.documentId)} = ${documentId} ORDER BY ${id(V.id)}`);
+  return rows.map((row) => ({
+    id: Number(row[V.id]),
+    locale: row[V.locale] as string,
+    status: row[V.publishedAt] === null ? 'draft' : 'published',
+    updatedAt: row[V.updatedAt],
+    row,
+  }));
+}
+
 /** Which (documentId, locale, status) versions exist among some documents. */
 export async function existingVersions(
   tx: Queryable,
@@ -96,6 +144,9 @@ export async function firstDocumentId(tx: Queryable, ct: ContentType): Promise<s
   const row = await tx.get<Record<string, string>>(sql`SELECT ${id(V.documentId)} FROM ${tableOf(ct)} ORDER BY ${id(V.id)} LIMIT 1`);
   return row?.[V.documentId];
 }
+
+/** The attribute values of a version row already read, in JSON form. */
+export const valuesOf = (ct: ContentType, row: Record<string, unknown>) => scalarValues(ct, row);
 
 /** The attribute values of a version row, in JSON form. */
 export async function storedValues(tx: Queryable, ct: ContentType, rowId: number): Promise<Record<string, unknown>> {

@@ -111,7 +111,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
   async function respondWith(request: Request, written: Written, query: ReadQuery, status: number) {
     query.status = written.status;
     if (ct.localized) query.locale = written.locale;
-    const doc = await documents.findOne(ct, written.documentId, query);
+    const doc = await documents.answer(ct, written, query);
     return respond(request, doc, {}, status);
   }
 

@@ -1,6 +1,6 @@
 /**
- * documentIds keep cuid2's shape (Strapi 5's `createId()`): Folio makes them with cuid2's
- * construction over the engine's SHA3 and BigInt (src/documents/document-id.ts).
+ * documentIds keep cuid2's shape (Strapi 5's `createId()`): Folio draws them straight from
+ * the CSPRNG in that format (src/documents/document-id.ts).
  */
 import { expect, test } from 'bun:test';
 import { createId } from '@paralleldrive/cuid2';

@@ -1,0 +1,142 @@
+/**
+ * The write path's cost in statements (issue #21): a create with relations checks its targets
+ * and reads their inverse keys in one statement, inserts both versions in one and each link
+ * table's rows in one, and answers from what it wrote. Counted through Database.statementCount
+ * around real HTTP requests, so every statement the request runs (guard and locale caches
+ * included) is in the count.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { ALL_TYPES_CONTENT_TYPES, onPostgres, startServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let category: string;
+let author: string;
+const tags: string[] = [];
+
+const created = async (path: string, data: Record<string, unknown>) => {
+  const response = await server.call('POST', path, { body: { data } });
+  expect(response.status).toBe(201);
+  return response.body.data as Record<string, any>;
+};
+
+/** The exact bytes of a response, for comparing a write's answer with a read's. */
+const text = async (method: string, url: string, body?: unknown) => {
+  const response = await fetch(url, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+  return { status: response.status, text: await response.text() };
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  category = (await created('/api/categories', { name: 'News', slug: 'news' })).documentId;
+  author = (await created('/api/authors', { name: 'Ada' })).documentId;
+  for (const name of ['one', 'two', 'three']) tags.push((await created('/api/tags', { name })).documentId);
+});
+afterAll(() => server.stop());
+
+describe('statements per write', () => {
+  test('a create with a category, an author and three tags runs at most 12 statements, its answer included', async () => {
+    const body = { data: { title: 'Counted', category, author, tags } };
+    // The first create warms the caches a fresh server has not filled yet.
+    expect((await server.call('POST', '/api/articles', { body })).status).toBe(201);
+    const before = server.instance.db.statementCount;
+    const response = await server.call('POST', '/api/articles', { body });
+    const used = server.instance.db.statementCount - before;
+    expect(response.status).toBe(201);
+    expect(used).toBeLessThanOrEqual(12);
+    const read = await server.call('GET', `/api/articles/${response.body.data.documentId}?populate=*`);
+    expect(read.body.data.category.documentId).toBe(category);
+    expect(read.body.data.author.documentId).toBe(author);
+    expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+  });
+
+  test('a publishing update with a positioned connect runs at most 18 statements (20 with PostgreSQL\'s lock calls), its answer included', async () => {
+    const doc = (await server.call('POST', '/api/articles', { body: { data: { title: 'Moved', tags } } })).body.data;
+    const move = (i: number) => ({ data: { title: `Moved ${i}`, tags: { connect: [{ documentId: tags[2], position: { before: tags[i % 2] } }] } } });
+    expect((await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(0) })).status).toBe(200);
+    const before = server.instance.db.statementCount;
+    const response = await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(1) });
+    const used = server.instance.db.statementCount - before;
+    expect(response.status).toBe(200);
+    // PostgreSQL's document locks are statements too (advisory locks); SQLite needs none.
+    expect(used).toBeLessThanOrEqual(onPostgres ? 20 : 18);
+    const read = await server.call('GET', `/api/articles/${doc.documentId}?populate=tags`);
+    expect(read.body.data.title).toBe('Moved 1');
+    expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual([tags[0], tags[2], tags[1]]);
+  });
+});
+
+describe('the answer to a create', () => {
+  test('is byte for byte what reading the same version answers, published, draft and in another locale', async () => {
+    const data = { title: 'Same bytes', summary: 'S', views: 3, featured: true, rating: 4.25, meta: { a: [1, null] }, category, tags };
+    for (const query of ['', '?status=draft', '?locale=fr', '?status=draft&locale=fr']) {
+      // The relations' targets exist in English only (a localized source links its own locale).
+      const written = await text('POST', `${server.url}/api/articles${query}`, { data: query.includes('fr') ? { ...data, category: null, tags: [] } : data });
+      expect(written.status).toBe(201);
+      const { documentId } = JSON.parse(written.text).data;
+      const status = query.includes('draft') ? 'draft' : 'published';
+      const locale = query.includes('fr') ? 'fr' : 'en';
+      const read = await text('GET', `${server.url}/api/articles/${documentId}?status=${status}&locale=${locale}`);
+      expect(written.text).toBe(read.text);
+    }
+  });
+
+  test('with populate or fields is read back, as before', async () => {
+    const withPopulate = await server.call('POST', '/api/articles?populate=tags&fields[0]=title', { body: { data: { title: 'Shaped', tags } } });
+    expect(withPopulate.status).toBe(201);
+    expect(Object.keys(withPopulate.body.data).sort()).toEqual(['documentId', 'id', 'tags', 'title']);
+    expect(withPopulate.body.data.tags).toHaveLength(3);
+  });
+});
+
+describe('links of a new document', () => {
+  test('connect with positions orders a new document\'s list as it would an existing one, in both versions', async () => {
+    const [a, b, c] = tags as [string, string, string];
+    const connect = [{ documentId: a }, { documentId: b, position: { before: a } }, { documentId: c, position: { after: b } }];
+    const doc = await created('/api/articles', { title: 'Placed', tags: { connect } });
+    for (const status of ['draft', 'published']) {
+      const read = await server.call('GET', `/api/articles/${doc.documentId}?status=${status}&populate=tags`);
+      expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual([b, c, a]);
+    }
+  });
+
+  test('a new document goes at the end of each target\'s inverse list', async () => {
+    const doc = await created('/api/articles', { title: 'Last in line', category, tags: [tags[0]] });
+    const list = await server.call('GET', `/api/tags/${tags[0]}?populate[articles][fields][0]=title&populate[articles][sort]=`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.articles.at(-1).documentId).toBe(doc.documentId);
+  });
+
+  test('a missing target or anchor is refused with Strapi\'s message and leaves nothing behind', async () => {
+    const count = async () => (await server.call('GET', '/api/articles?status=draft&pagination[pageSize]=1')).body.meta.pagination.total;
+    const before = await count();
+    const missing = await server.call('POST', '/api/articles', { body: { data: { title: 'Broken', tags: [tags[0], 'nosuchdocumentid0000000'] } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('Document with id "nosuchdocumentid0000000", locale "null" not found');
+    const anchor = await server.call('POST', '/api/articles', {
+      body: { data: { title: 'Broken', tags: { connect: [{ documentId: tags[0], position: { after: tags[1] } }] } } },
+    });
+    expect(anchor.status).toBe(400);
+    expect(anchor.body.error.message).toContain(`The relation with id ${tags[1]} needs to be connected first.`);
+    expect(await count()).toBe(before);
+  });
+});
+
+test('a create of every attribute type answers what a read of it answers, byte for byte', async () => {
+  const showcase = await startServer({ contentTypes: ALL_TYPES_CONTENT_TYPES });
+  try {
+    const data = {
+      aString: 'Hello', aText: 'Two\nlines', aRichText: '**b**', anEmail: 'ada@example.com', aPassword: 'secret-123', aUid: 'a-uid',
+      anEnumeration: 'beta', anInteger: 42, aBigInteger: '9007199254740993', aFloat: 3.5, aDecimal: 4.5, aBoolean: false,
+      aDate: '2024-05-01', aTime: '10:20:30.000', aDateTime: '2024-05-01T10:20:30.000Z', aTimestamp: '2024-05-01T10:20:30.000Z',
+      aJson: { nested: [1, 'two', { three: true }] }, aBlocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
+    };
+    for (const body of [data, {}]) {
+      const written = await text('POST', `${showcase.url}/api/showcases`, { data: body });
+      expect(written.status).toBe(201);
+      const read = await text('GET', `${showcase.url}/api/showcases/${JSON.parse(written.text).data.documentId}`);
+      expect(written.text).toBe(read.text);
+    }
+  } finally {
+    await showcase.stop();
+  }
+}, 30_000);
