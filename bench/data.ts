@@ -19,6 +19,14 @@ export interface Refs {
 
 const lines = (items: unknown[]) => items.map((item) => JSON.stringify(item)).join('\n') + '\n';
 
+/** Target number `i` of each kind (0-based), as the REST `data` objects both Folio's import and the Strapi peer's seed send. */
+export const targetData = {
+  categories: (i: number) => ({ name: `Bench category ${i}`, slug: `bench-c${i}`, position: i }),
+  authors: (i: number) => ({ name: `Bench author ${i}`, email: `bench-${i}@example.com`, bio: 'Writes benchmarks.' }),
+  tags: (i: number) => ({ name: `bench-t${i}`, color: '#123456' }),
+};
+export const TARGET_COUNTS = { categories: CATEGORIES, authors: AUTHORS, tags: TAGS };
+
 /** Writes categories.jsonl, authors.jsonl and tags.jsonl into `dir`; returns their paths by plural API id. */
 export async function writeTargets(dir: string): Promise<Record<'categories' | 'authors' | 'tags', string>> {
   const files = {
@@ -26,12 +34,9 @@ export async function writeTargets(dir: string): Promise<Record<'categories' | '
     authors: join(dir, 'authors.jsonl'),
     tags: join(dir, 'tags.jsonl'),
   };
-  await Bun.write(files.categories, lines(Array.from({ length: CATEGORIES }, (_, i) => ({ name: `Bench category ${i}`, slug: `bench-c${i}`, position: i }))));
-  await Bun.write(
-    files.authors,
-    lines(Array.from({ length: AUTHORS }, (_, i) => ({ name: `Bench author ${i}`, email: `bench-${i}@example.com`, bio: 'Writes benchmarks.' }))),
-  );
-  await Bun.write(files.tags, lines(Array.from({ length: TAGS }, (_, i) => ({ name: `bench-t${i}`, color: '#123456' }))));
+  for (const kind of ['categories', 'authors', 'tags'] as const) {
+    await Bun.write(files[kind], lines(Array.from({ length: TARGET_COUNTS[kind] }, (_, i) => targetData[kind](i))));
+  }
   return files;
 }
 
