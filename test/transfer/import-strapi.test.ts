@@ -12,32 +12,13 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync } fr
 import { join } from 'node:path';
 import { resolveConfig } from '../../src/config';
 import { importStrapi } from '../../src/transfer/strapi/import';
-import { createDatabase, dropDatabases } from '../helpers/postgres';
+import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
 import { startServer, tempDir, TEST_DATABASE_URL, type TestServer } from '../helpers/server';
 import { runCli } from '../helpers/spawn';
-import { makeProject, peerMissing, seed, USER, type StrapiProject } from './strapi-peer';
+import { answers, makeProject, peerMissing, QUERIES, seed, USER, type StrapiProject } from './strapi-peer';
 
 const missing = peerMissing();
 if (missing) console.warn(`skipping test/transfer/import-strapi.test.ts: ${missing}`);
-
-/** Every document of every type, as each status and locale shows it, fully populated one level. */
-const QUERIES = [
-  '/api/articles?populate=*&pagination[pageSize]=100',
-  '/api/articles?populate=*&status=draft&pagination[pageSize]=100',
-  '/api/articles?populate=*&locale=fr&pagination[pageSize]=100',
-  '/api/articles?populate=*&locale=fr&status=draft&pagination[pageSize]=100',
-  '/api/authors?populate=*&pagination[pageSize]=100',
-  '/api/categories?populate=*&pagination[pageSize]=100',
-  '/api/categories?populate=*&locale=fr&pagination[pageSize]=100',
-  '/api/tags?populate=*&pagination[pageSize]=100',
-  '/api/tags?populate=*&status=draft&pagination[pageSize]=100',
-  '/api/homepage?populate=*',
-  '/api/homepage?populate=*&status=draft',
-  '/api/global?populate=*',
-  '/api/articles?populate[blocks][populate]=*&populate[seo][populate]=*&populate[links]=true&pagination[pageSize]=100',
-  '/api/upload/files',
-  '/api/i18n/locales',
-];
 
 const databases: string[] = [];
 const dirs: string[] = [];
@@ -61,15 +42,6 @@ async function serveImported(target: Awaited<ReturnType<typeof installation>>): 
   });
 }
 
-async function answers(base: string, token: string): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const path of QUERIES) {
-    const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-    out[path] = { status: response.status, body: await response.json() };
-  }
-  return out;
-}
-
 describe.skipIf(!!missing)('folio import strapi', () => {
   let project: StrapiProject;
   let strapi: Record<string, unknown>;
@@ -90,7 +62,7 @@ describe.skipIf(!!missing)('folio import strapi', () => {
     await project?.stop();
     if (TEST_DATABASE_URL) await dropDatabases(TEST_DATABASE_URL, databases);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   test('a project directory imports with every document answering as Strapi did, its user logging in and its API token working', async () => {
     const target = await installation();
@@ -157,6 +129,32 @@ describe.skipIf(!!missing)('folio import strapi', () => {
       await server.stop({ keepData: true });
     }
   }, 120_000);
+
+  test('a row Folio refuses while writing stops the import naming it, and the target keeps no table, folder or file the import made', async () => {
+    // Two users whose e-mails differ only in case: Strapi keeps both, Folio's e-mails are unique lower-cased.
+    const broken = tempDir('folio-import-strapi-dup-');
+    dirs.push(broken);
+    for (const part of ['src', '.env', '.tmp', 'public']) cpSync(join(project.dir, part), join(broken, part), { recursive: true });
+    const db = new BunDatabase(join(broken, '.tmp', 'data.db'));
+    db.run(`INSERT INTO up_users (document_id, username, email, provider, password, confirmed, blocked, created_at, updated_at, published_at)
+      SELECT 'dupdocumentid00000000000', 'shouting', UPPER(email), provider, password, confirmed, blocked, created_at, updated_at, published_at FROM up_users LIMIT 1`);
+    db.close();
+    const target = await installation();
+    const run = runCli(['import', 'strapi', broken], target.flags);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/users, rows 1-2 \(ids \d+…\d+\): /);
+    expect(run.stderr).toContain('Nothing was imported.');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(target.contentTypes)).toBe(false);
+    if (target.config.databaseUrl) {
+      const left = await queryOnce<{ n: number }>(target.config.databaseUrl, `SELECT
+        (SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema())
+        + (SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()
+           AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')) AS n`);
+      expect(Number(left[0]!.n)).toBe(0);
+    }
+    expect(existsSync(target.dataDir)).toBe(false);
+  }, 60_000);
 
   test('a row that cannot be mapped stops the import naming its table and row, and nothing is written', async () => {
     // A copy of the project whose database holds a JSON value that does not parse.

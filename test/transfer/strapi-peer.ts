@@ -4,8 +4,8 @@
  * uploads. Tests seed it through its REST API without touching the shared peer's data, then
  * import the folder as the Strapi project it is.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,8 @@ export interface StrapiProject {
   stop(): Promise<void>;
   /** fetch with the full-access token; throws on a status other than `expect` (default 2xx). */
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<any>;
+  /** `strapi export --no-encrypt` (and `--no-compress` unless `gzip`) into `base`; returns the archive's path. */
+  exportArchive(base: string, gzip?: boolean): string;
 }
 
 export function makeProject(): StrapiProject {
@@ -81,6 +83,14 @@ export function makeProject(): StrapiProject {
       const timer = setTimeout(() => child!.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
+    },
+    exportArchive(base, gzip = true) {
+      const run = spawnSync('node', ['node_modules/@strapi/strapi/bin/strapi.js', 'export', '--no-encrypt', ...(gzip ? [] : ['--no-compress']), '-f', base], {
+        cwd: dir, env: { ...process.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' }, encoding: 'utf8',
+      });
+      const file = `${base}${gzip ? '.tar.gz' : '.tar'}`;
+      if (run.status !== 0 || !existsSync(file)) throw new Error(`strapi export failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+      return file;
     },
     async api(path, init = {}) {
       const headers: Record<string, string> = { Authorization: `Bearer ${project.tokens.fullAccess}` };
@@ -170,3 +180,125 @@ export async function seed(p: StrapiProject): Promise<void> {
     if (!r.ok) throw new Error(`register: ${r.status} ${await r.text()}`);
   });
 }
+
+/** Every document of every type, as each status and locale shows it, fully populated one level. */
+export const QUERIES = [
+  '/api/articles?populate=*&pagination[pageSize]=100',
+  '/api/articles?populate=*&status=draft&pagination[pageSize]=100',
+  '/api/articles?populate=*&locale=fr&pagination[pageSize]=100',
+  '/api/articles?populate=*&locale=fr&status=draft&pagination[pageSize]=100',
+  '/api/authors?populate=*&pagination[pageSize]=100',
+  '/api/categories?populate=*&pagination[pageSize]=100',
+  '/api/categories?populate=*&locale=fr&pagination[pageSize]=100',
+  '/api/tags?populate=*&pagination[pageSize]=100',
+  '/api/tags?populate=*&status=draft&pagination[pageSize]=100',
+  '/api/homepage?populate=*',
+  '/api/homepage?populate=*&status=draft',
+  '/api/global?populate=*',
+  '/api/articles?populate[blocks][populate]=*&populate[seo][populate]=*&populate[links]=true&pagination[pageSize]=100',
+  '/api/upload/files',
+  '/api/i18n/locales',
+];
+
+/** Every query's status and body, asked with `token`. */
+export async function answers(base: string, token: string, queries = QUERIES): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const path of queries) {
+    const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+    out[path] = { status: response.status, body: await response.json() };
+  }
+  return out;
+}
+
+/** Names past Strapi's 55-character limit, which Strapi shortens with a hash (and Folio keeps whole, under PostgreSQL's 63). */
+export const LONG = {
+  collection: 'reading_lists_kept_for_the_identifier_shortening_test_run',
+  column: 'anAttributeWhoseNameIsFarTooLongForADatabaseIdentifierLimit',
+  relation: 'recommendedArticlesForReadersOfThisLongList',
+};
+
+/** A content type of a project, with the routes, controller and service Strapi's generator writes. */
+function addType(dir: string, name: string, schema: object): void {
+  const base = join(dir, 'src', 'api', name);
+  mkdirSync(join(base, 'content-types', name), { recursive: true });
+  writeFileSync(join(base, 'content-types', name, 'schema.json'), JSON.stringify(schema, null, 2));
+  for (const [kind, factory] of [['controllers', 'createCoreController'], ['routes', 'createCoreRouter'], ['services', 'createCoreService']]) {
+    mkdirSync(join(base, kind!), { recursive: true });
+    writeFileSync(join(base, kind!, `${name}.js`), `'use strict';\nconst { factories } = require('@strapi/strapi');\nmodule.exports = factories.${factory}('api::${name}.${name}');\n`);
+  }
+}
+
+/**
+ * Adds two content types to a project (before it starts) whose table, component join table,
+ * column and link table names Strapi must shorten: `reading-list` (long collectionName, long
+ * attribute, repeatable component, draft & publish) and `shelf` (a long relation name).
+ */
+export function addLongNamedTypes(dir: string): void {
+  addType(dir, 'reading-list', {
+    kind: 'collectionType', collectionName: LONG.collection,
+    info: { singularName: 'reading-list', pluralName: 'reading-lists', displayName: 'Reading list' },
+    options: { draftAndPublish: true },
+    attributes: { title: { type: 'string' }, [LONG.column]: { type: 'string' }, links: { type: 'component', repeatable: true, component: 'shared.link' } },
+  });
+  addType(dir, 'shelf', {
+    kind: 'collectionType', collectionName: 'shelves',
+    info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'Shelf' },
+    options: { draftAndPublish: false },
+    attributes: { name: { type: 'string' }, [LONG.relation]: { type: 'relation', relation: 'manyToMany', target: 'api::article.article' } },
+  });
+}
+
+/** Entries of the long-named types (after seed(): the shelf links two articles, in a chosen order). */
+export async function seedLongNames(p: StrapiProject): Promise<void> {
+  const articles = (await p.api('/api/articles?sort=id:asc')).data as { documentId: string }[];
+  await p.api('/api/reading-lists', { method: 'POST', json: { data: { title: 'Summer', [LONG.column]: 'kept whole', links: [{ label: 'A', url: 'https://a.example' }, { label: 'B', url: 'https://b.example' }] } } });
+  await p.api('/api/shelves', { method: 'POST', json: { data: { name: 'Top', [LONG.relation]: [articles[1]!.documentId, articles[0]!.documentId] } } });
+}
+
+export const LONG_QUERIES = [
+  '/api/reading-lists?populate=*',
+  '/api/reading-lists?populate=*&status=draft',
+  '/api/shelves?populate=*',
+];
+
+/** Adds `comment` (draft & publish; morphToOne `subject`, morphToMany `mentions`) and `pin` (no draft & publish; morphToMany `items`). */
+export function addMorphTypes(dir: string): void {
+  addType(dir, 'comment', {
+    kind: 'collectionType', collectionName: 'comments', info: { singularName: 'comment', pluralName: 'comments', displayName: 'Comment' },
+    options: { draftAndPublish: true },
+    attributes: { body: { type: 'string' }, subject: { type: 'relation', relation: 'morphToOne' }, mentions: { type: 'relation', relation: 'morphToMany' } },
+  });
+  addType(dir, 'pin', {
+    kind: 'collectionType', collectionName: 'pins', info: { singularName: 'pin', pluralName: 'pins', displayName: 'Pin' },
+    options: { draftAndPublish: false }, attributes: { label: { type: 'string' }, items: { type: 'relation', relation: 'morphToMany' } },
+  });
+}
+
+/**
+ * Writes polymorphic links through Strapi's document service (its REST API refuses morph keys
+ * with strictParams): run while the server is stopped, after seed(). Strapi stores the row ids
+ * it is given: the comment names published rows, the pin the draft of the newest article.
+ */
+export function seedMorphs(p: StrapiProject): void {
+  const script = `
+const { createStrapi } = require('@strapi/strapi');
+(async () => {
+  const app = await createStrapi({ appDir: process.cwd(), distDir: process.cwd() }).load();
+  try {
+    const tags = await app.documents('api::tag.tag').findMany({ status: 'published', sort: 'id:asc' });
+    const articles = await app.documents('api::article.article').findMany({ status: 'published', sort: 'id:asc' });
+    const drafts = await app.documents('api::article.article').findMany({ status: 'draft', sort: 'id:desc' });
+    await app.documents('api::comment.comment').create({ status: 'published', data: { body: 'first',
+      subject: { __type: 'api::tag.tag', id: tags[0].id },
+      mentions: [{ __type: 'api::article.article', id: articles[1].id }, { __type: 'api::tag.tag', id: tags[2].id }, { __type: 'api::article.article', id: articles[0].id }] } });
+    await app.documents('api::comment.comment').create({ status: 'published', data: { body: 'no links' } });
+    await app.documents('api::pin.pin').create({ data: { label: 'p', items: [{ __type: 'api::article.article', id: drafts[0].id }, { __type: 'api::tag.tag', id: tags[1].id }] } });
+  } finally {
+    await app.destroy();
+  }
+})().catch((e) => { console.error(e); process.exit(1); });`;
+  const run = spawnSync('node', ['-e', script], { cwd: p.dir, env: { ...process.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' }, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`seeding morph links failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+}
+
+export const MORPH_QUERIES = ['/api/comments?populate=*', '/api/comments?populate=*&status=draft', '/api/pins?populate=*'];

@@ -8,13 +8,15 @@
  *    document (documentId + locale, the status following the reader), ordered by fractional
  *    keys made in Strapi's order on both sides;
  *  - media links (`files_related_mph`), same owners and fields, positions from 0.
+ * Table and column names are Strapi's, long ones shortened as Strapi does (identifiers.ts).
  * Anything that cannot be mapped is a StrapiImportError naming the table and row.
  */
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { SqlValue } from '../../db/database';
-import { COMPONENT_OWNER as O, LINK, MEDIA_LINKS as M, VERSION as V } from '../../db/layout';
+import { COMPONENT_OWNER as O, LINK, MEDIA_LINKS as M, MORPH_LINK, VERSION as V } from '../../db/layout';
 import { FILE_UID, ROLE_UID, USER_UID } from '../../registry/system-models';
-import type { AnyModel, ContentType, RelationAttribute, Registry } from '../../registry/types';
+import type { AnyModel, ContentType, MorphAttribute, RelationAttribute, Registry } from '../../registry/types';
+import { componentsTable, linkColumns, linkTable, MORPH_TO_ONE, morphColumns, morphTable, tableName } from './identifiers';
 import { isoTime, loose, StrapiImportError, type Row, type StrapiSource } from './source';
 import { attributeValues } from './values';
 
@@ -36,20 +38,23 @@ function strapiTableOf(registry: Registry, uid: string): string {
   if (uid === FILE_UID) return 'files';
   const model = registry.get(uid);
   if (!model) throw new StrapiImportError(`unknown relation target ${uid}`);
-  return model.tableName;
+  return tableName(model.tableName);
 }
 
-/** documentId and locale of every row of a target table, by row id (read once per target). */
-type Targets = Map<number, { documentId: string; locale: string }>;
+/** documentId, locale and version of every row of a target table, by row id (read once per target). */
+export type Targets = Map<number, { documentId: string; locale: string; status: 'draft' | 'published' }>;
 
-function targetsOf(source: StrapiSource, registry: Registry, uid: string, cache: Map<string, Targets>): Targets {
+export function targetsOf(source: StrapiSource, registry: Registry, uid: string, cache: Map<string, Targets>): Targets {
   let map = cache.get(uid);
   if (map) return map;
   const table = strapiTableOf(registry, uid);
   const localized = registry.contentType(uid)?.localized ?? false;
   map = new Map();
   for (const row of source.rows(table)) {
-    map.set(Number(row.id), { documentId: String(row.document_id), locale: localized ? String(row.locale ?? '') : '' });
+    map.set(Number(row.id), {
+      documentId: String(row.document_id), locale: localized ? String(row.locale ?? '') : '',
+      status: row.published_at === null || row.published_at === undefined ? 'draft' : 'published',
+    });
   }
   cache.set(uid, map);
   return map;
@@ -58,8 +63,9 @@ function targetsOf(source: StrapiSource, registry: Registry, uid: string, cache:
 /** Version rows of one content type. */
 export function versionRows(source: StrapiSource, ct: ContentType): TableRows {
   const rows: Record<string, SqlValue>[] = [];
-  for (const row of source.rows(ct.tableName)) {
-    if (!row.document_id) throw new StrapiImportError(`${ct.tableName} row ${row.id}: no document_id (is this a Strapi 5 database?)`);
+  const table = tableName(ct.tableName);
+  for (const row of source.rows(table)) {
+    if (!row.document_id) throw new StrapiImportError(`${table} row ${row.id}: no document_id (is this a Strapi 5 database?)`);
     const createdAt = isoTime(row.created_at) ?? new Date(0).toISOString();
     // A type without draft & publish has only published versions (Strapi sets published_at on them too).
     const publishedAt = isoTime(row.published_at) ?? (ct.draftAndPublish ? null : createdAt);
@@ -70,7 +76,7 @@ export function versionRows(source: StrapiSource, ct: ContentType): TableRows {
       [V.createdAt]: createdAt,
       [V.updatedAt]: isoTime(row.updated_at) ?? createdAt,
       [V.publishedAt]: publishedAt,
-      ...attributeValues(source, ct.tableName, ct, row),
+      ...attributeValues(source, table, ct, row),
     });
   }
   return { table: ct.tableName, label: ct.tableName, rows, skipped: 0, notes: [] };
@@ -83,7 +89,7 @@ export function versionRows(source: StrapiSource, ct: ContentType): TableRows {
 export function componentRows(source: StrapiSource, registry: Registry, owners: AnyModel[]): TableRows[] {
   const ownerOf = new Map<string, Map<number, { type: string; id: number; field: string; order: number }>>();
   for (const owner of owners) {
-    const join = `${owner.tableName}_cmps`;
+    const join = componentsTable(owner.tableName);
     if (!source.has(join)) continue;
     const joins = source.rows(join);
     // Dynamic zones mix component types in one order: positions count within (owner row, field).
@@ -106,8 +112,9 @@ export function componentRows(source: StrapiSource, registry: Registry, owners: 
   }
   return registry.components.map((component) => {
     const out: TableRows = { table: component.tableName, label: component.tableName, rows: [], skipped: 0, notes: [] };
-    if (!source.has(component.tableName)) return out;
-    for (const row of source.rows(component.tableName)) {
+    const table = tableName(component.tableName);
+    if (!source.has(table)) return out;
+    for (const row of source.rows(table)) {
       const owner = ownerOf.get(component.uid)?.get(Number(row.id));
       if (!owner) {
         out.skipped++;
@@ -119,20 +126,20 @@ export function componentRows(source: StrapiSource, registry: Registry, owners: 
         [O.id]: owner.id,
         [O.field]: owner.field,
         [O.order]: owner.order,
-        ...attributeValues(source, component.tableName, component, row),
+        ...attributeValues(source, table, component, row),
       });
     }
-    if (out.skipped) out.notes.push(`${out.skipped} ${component.tableName} row(s) no entry owns were left out`);
+    if (out.skipped) out.notes.push(`${out.skipped} ${table} row(s) no entry owns were left out`);
     return out;
   });
 }
 
 const snake = (name: string) => name.replace(/-/g, '_');
-const byOrder = (column: string | undefined) => (a: Row, b: Row) =>
+export const byOrder = (column: string | undefined) => (a: Row, b: Row) =>
   (column ? Number(a[column] ?? Number.MAX_SAFE_INTEGER) - Number(b[column] ?? Number.MAX_SAFE_INTEGER) : 0) || Number(a.id) - Number(b.id);
 
 /** Fractional keys for rows grouped by `key`, in each group's order. */
-function keysFor(rows: Row[], key: (r: Row) => string, order: (a: Row, b: Row) => number): Map<Row, string> {
+export function keysFor(rows: Row[], key: (r: Row) => string, order: (a: Row, b: Row) => number): Map<Row, string> {
   const groups = new Map<string, Row[]>();
   for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
   const out = new Map<Row, string>();
@@ -147,20 +154,25 @@ function keysFor(rows: Row[], key: (r: Row) => string, order: (a: Row, b: Row) =
 /** The links of one owning relation attribute. */
 export function linkRows(source: StrapiSource, registry: Registry, model: AnyModel, attribute: RelationAttribute, cache: Map<string, Targets>): TableRows {
   const out: TableRows = { table: attribute.linkTable, label: `${model.uid === USER_UID ? 'users' : model.tableName}.${attribute.name} links`, rows: [], skipped: 0, notes: [] };
-  const owner = model.uid === USER_UID ? 'up_users' : model.tableName;
+  const owner = model.uid === USER_UID ? 'up_users' : tableName(model.tableName);
+  // Strapi's name first; a loose match finds names whose snake case differs (`posts2` → `posts_2`).
   const want = loose(`${owner}_${attribute.name}_lnk`);
-  const table = [...source.tables].find((t) => loose(t) === want);
+  const exact = linkTable(owner, attribute.name);
+  const table = source.has(exact) ? exact : [...source.tables].find((t) => loose(t) === want);
   if (!table) {
-    throw new StrapiImportError(`no link table for ${model.uid}.${attribute.name} in the Strapi database (expected ${owner}_${attribute.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_lnk)`);
+    throw new StrapiImportError(`no link table for ${model.uid}.${attribute.name} in the Strapi database (expected ${exact})`);
   }
   const columns = source.columns(table);
   const target = registry.contentType(attribute.target);
   const targetName = snake(target?.singularName ?? attribute.target.split('.').pop()!);
-  const targetColumn = columns.find((c) => c === `inv_${targetName}_id`) ?? columns.find((c) => c === `${targetName}_id`);
-  const sourceColumn = columns.find((c) => c !== 'id' && c.endsWith('_id') && c !== targetColumn);
+  const ownerName = 'singularName' in model ? (model as ContentType).singularName : (model as { name: string }).name;
+  const named = linkColumns(ownerName, targetName);
+  const has = (c: string) => columns.includes(c);
+  const targetColumn = [named.target, `inv_${targetName}_id`, `${targetName}_id`].find(has);
+  const sourceColumn = has(named.source) && named.source !== targetColumn ? named.source : columns.find((c) => c !== 'id' && c.endsWith('_id') && c !== targetColumn);
   if (!targetColumn || !sourceColumn) throw new StrapiImportError(`${table}: cannot tell its source and target columns (${columns.join(', ')})`);
-  const orderColumn = columns.find((c) => c === `${targetName}_ord`);
-  const inverseColumn = columns.find((c) => c.endsWith('_ord') && c !== orderColumn);
+  const orderColumn = [named.order, `${targetName}_ord`].find(has);
+  const inverseColumn = has(named.inverseOrder) && named.inverseOrder !== orderColumn ? named.inverseOrder : columns.find((c) => c.endsWith('_ord') && c !== orderColumn);
   const targets = targetsOf(source, registry, attribute.target, cache);
   const links = source.rows(table).filter((r) => {
     if (targets.has(Number(r[targetColumn]))) return true;
@@ -172,14 +184,28 @@ export function linkRows(source: StrapiSource, registry: Registry, model: AnyMod
     const t = targets.get(Number(r[targetColumn]))!;
     return `${t.documentId}\0${t.locale}`;
   };
-  const positions = keysFor(links, (r) => String(r[sourceColumn]), byOrder(orderColumn));
-  const inverse = keysFor(links, targetKey, byOrder(inverseColumn));
+  // Strapi links a source without draft & publish to both versions of a target that has it;
+  // Folio links to the document (the reader's status picks the version): one link, first in order.
+  const kept: Row[] = [];
   const seen = new Set<string>();
-  for (const r of links) {
+  let merged = 0;
+  for (const r of [...links].sort(byOrder(orderColumn))) {
+    const unique = `${r[sourceColumn]}\0${targetKey(r)}`;
+    if (seen.has(unique)) merged++;
+    else {
+      seen.add(unique);
+      kept.push(r);
+    }
+  }
+  if (merged) {
+    out.skipped += merged;
+    out.notes.push(`${merged} ${table} row(s) linking a source to another version of a document it already links were merged into one link`);
+  }
+  kept.sort((a, b) => Number(a.id) - Number(b.id));
+  const positions = keysFor(kept, (r) => String(r[sourceColumn]), byOrder(orderColumn));
+  const inverse = keysFor(kept, targetKey, byOrder(inverseColumn));
+  for (const r of kept) {
     const t = targets.get(Number(r[targetColumn]))!;
-    const unique = `${r[sourceColumn]}\0${t.documentId}\0${t.locale}`;
-    if (seen.has(unique)) throw new StrapiImportError(`${table} row ${r.id}: links row ${r[sourceColumn]} to ${t.documentId} twice`);
-    seen.add(unique);
     out.rows.push({
       [LINK.id]: Number(r.id),
       [LINK.sourceId]: Number(r[sourceColumn]),
@@ -190,6 +216,57 @@ export function linkRows(source: StrapiSource, registry: Registry, model: AnyMod
       [LINK.inversePosition]: inverse.get(r)!,
     });
   }
+  return out;
+}
+
+/**
+ * The links of one morphToOne / morphToMany attribute: Strapi keeps a morphToMany in
+ * `<table>_<attr>_mph` (owner row id, target row id and type uid, order) and a morphToOne in the
+ * owner's `target_id` / `target_type` columns. Each becomes a link to the target's document,
+ * pinned to the version of the row Strapi names when the target has draft & publish: Strapi's
+ * morph links name rows, not documents (a draft comment may name a published tag, and Strapi
+ * answers that row), so the pin keeps every answer. Links to types or rows gone are left out.
+ */
+export function morphRows(source: StrapiSource, registry: Registry, model: AnyModel, attribute: MorphAttribute, cache: Map<string, Targets>): TableRows {
+  const out: TableRows = { table: attribute.linkTable, label: `${model.tableName}.${attribute.name} links`, rows: [], skipped: 0, notes: [] };
+  const owner = tableName(model.tableName);
+  let table = owner;
+  let links: Row[];
+  let columns = { source: 'id', target: MORPH_TO_ONE.target, type: MORPH_TO_ONE.type, order: undefined as string | undefined };
+  if (attribute.toMany) {
+    table = morphTable(owner, attribute.name);
+    if (!source.has(table)) throw new StrapiImportError(`no link table for ${model.uid}.${attribute.name} in the Strapi database (expected ${table})`);
+    columns = { ...morphColumns((model as ContentType).singularName ?? model.uid, attribute.name), order: 'order' };
+    links = source.rows(table);
+  } else {
+    // A morphToOne without a link leaves the columns empty (or absent, in an archive).
+    links = source.rows(owner).filter((r) => r[MORPH_TO_ONE.target] !== null && r[MORPH_TO_ONE.target] !== undefined);
+  }
+  const kept: { row: Row; type: string; target: NonNullable<ReturnType<Targets['get']>>; status: string }[] = [];
+  const seen = new Set<string>();
+  for (const r of links) {
+    const type = String(r[columns.type]);
+    const targetModel = registry.contentType(type);
+    const target = targetModel ? targetsOf(source, registry, type, cache).get(Number(r[columns.target])) : undefined;
+    if (!targetModel || !target) {
+      out.skipped++;
+      continue;
+    }
+    const status = targetModel.draftAndPublish ? target.status : '';
+    const unique = `${r[columns.source]}\0${type}\0${target.documentId}\0${target.locale}\0${status}`;
+    if (seen.has(unique)) continue;
+    seen.add(unique);
+    kept.push({ row: r, type, target, status });
+  }
+  if (out.skipped) out.notes.push(`${out.skipped} ${table} link(s) to a type or row that no longer exists were left out`);
+  const positions = keysFor(kept.map((k) => k.row), (r) => String(r[columns.source]), byOrder(columns.order));
+  kept.forEach(({ row, type, target, status }, i) =>
+    out.rows.push({
+      [MORPH_LINK.id]: attribute.toMany ? Number(row.id) : i + 1, [MORPH_LINK.sourceId]: Number(row[columns.source]),
+      [MORPH_LINK.targetType]: type, [MORPH_LINK.targetDocumentId]: target.documentId, [MORPH_LINK.targetLocale]: target.locale,
+      [MORPH_LINK.targetStatus]: status, [MORPH_LINK.position]: positions.get(row)!,
+    }),
+  );
   return out;
 }
 
@@ -227,7 +304,7 @@ export function mediaRows(source: StrapiSource, registry: Registry): TableRows {
 export function contentPlan(source: StrapiSource, registry: Registry): TableRows[] {
   const plan: TableRows[] = [];
   for (const ct of registry.contentTypes) {
-    if (!source.has(ct.tableName)) throw new StrapiImportError(`the Strapi database has no table ${ct.tableName} for ${ct.uid}`);
+    if (!source.has(tableName(ct.tableName))) throw new StrapiImportError(`the Strapi database has no table ${tableName(ct.tableName)} for ${ct.uid}`);
     plan.push(versionRows(source, ct));
   }
   const owners: AnyModel[] = [...registry.contentTypes, ...registry.components];
@@ -237,6 +314,7 @@ export function contentPlan(source: StrapiSource, registry: Registry): TableRows
   for (const model of [...owners, ...(user ? [user] : [])]) {
     for (const attribute of Object.values(model.attributes)) {
       if (attribute.kind === 'relation' && attribute.owner) plan.push(linkRows(source, registry, model, attribute, cache));
+      if (attribute.kind === 'morph' && attribute.owner) plan.push(morphRows(source, registry, model, attribute, cache));
     }
   }
   return plan;

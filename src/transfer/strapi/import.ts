@@ -1,5 +1,7 @@
 /**
- * `folio import strapi SOURCE`: a Strapi 5 project directory → a new Folio installation.
+ * `folio import strapi SOURCE`: a Strapi 5 (or 4: v4.ts) project directory on SQLite or
+ * PostgreSQL, or an archive made by `strapi export --no-encrypt` (archive-source.ts), → a new
+ * Folio installation.
  * Rows are written directly (not through the REST API), so ids, documentIds, versions,
  * timestamps, password hashes and token hashes survive. Everything is read and mapped
  * first (a row that cannot be mapped stops the import before anything is written), then
@@ -16,9 +18,12 @@ import { loadRegistry } from '../../registry/load';
 import { contentPlan, mediaRows, type TableRows } from './content';
 import { Progress, type ProgressSink } from './progress';
 import { writeSchemas } from './schemas';
-import { StrapiImportError, StrapiSource } from './source';
+import { ArchiveSource } from './archive-source';
+import { PostgresSource } from './postgres-source';
+import { projectEnv, SqliteSource, StrapiImportError, type StrapiSource } from './source';
 import { systemPlan } from './system';
-import { advanceSequences, clearTarget, countRows, holdsData, insertRows } from './target';
+import { isStrapi4, V4Source } from './v4';
+import { advanceSequences, clearTarget, countRows, holdsData, insertRows, targetBefore, undoCreated } from './target';
 
 export interface ImportOptions {
   source: string;
@@ -52,17 +57,23 @@ function uploadFiles(source: StrapiSource): string[] {
   return readdirSync(dir).filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile());
 }
 
+/** A project directory (SQLite or PostgreSQL, as its .env says), or a file that should be a `strapi export` archive. */
+async function openSource(path: string): Promise<StrapiSource> {
+  if (existsSync(path) && statSync(path).isFile()) return ArchiveSource.open(path);
+  const { env, client } = projectEnv(path);
+  return client === 'postgres' ? PostgresSource.open(path, env) : new SqliteSource(path, env);
+}
+
 export async function importStrapi(options: ImportOptions): Promise<ImportReport> {
   const out = options.out ?? { write: (text: string) => process.stdout.write(text), isTTY: process.stdout.isTTY };
-  if (existsSync(options.source) && statSync(options.source).isFile()) {
-    throw new StrapiImportError(`${options.source}: importing a "strapi export" archive is not supported yet; import the project directory`);
-  }
-  const source = new StrapiSource(options.source);
+  let source = await openSource(options.source);
   try {
     // Folio reads a Strapi project's layout as it is: the registry is the project's.
-    // (its src folder: the root holds package.json and other JSON files that are not schemas).
-    const schemaRoot = join(options.source, 'src');
+    const schemaRoot = source.schemaRoot;
     const registry = loadRegistry(schemaRoot);
+    // A Strapi 4 database reads as the Strapi 5 one its own migration would make (v4.ts); an
+    // archive is Strapi 5's by its metadata (and its empty tables list no columns to tell by).
+    if (!(source instanceof ArchiveSource) && isStrapi4(source, registry)) source = V4Source.from(source, registry);
     writeSchemas(schemaRoot, options.config.contentTypesDir, true);
     const plan = [...systemPlan(source, registry), ...contentPlan(source, registry), mediaRows(source, registry)];
     const uploads = uploadFiles(source);
@@ -70,7 +81,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       tables: plan.map((p) => ({ table: p.table, label: p.label, rows: p.rows.length, skipped: p.skipped })),
       documents: documentCounts(plan, registry),
       files: uploads.length,
-      notes: plan.flatMap((p) => p.notes),
+      notes: [...plan.flatMap((p) => p.notes), ...source.omissions],
     };
     const salt = source.env.API_TOKEN_SALT;
     if (!salt && plan.some((p) => p.label === 'API tokens' && p.rows.length)) {
@@ -78,11 +89,13 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
     }
     if (options.dryRun) return report;
 
-    const instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot });
+    const before = await targetBefore(options.config);
+    let instance: Awaited<ReturnType<typeof openInstance>> | undefined;
     const copied: string[] = [];
     try {
-      const { db } = instance;
-      const occupied = await holdsData(db, instance.registry);
+      instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot });
+      const { db, registry: target } = instance;
+      const occupied = await holdsData(db, target);
       if (occupied && !options.force) {
         throw new StrapiImportError(`the target installation is not empty (${occupied} has rows); use --force to replace its content`);
       }
@@ -95,11 +108,16 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       }
       const progress = new Progress(plan.reduce((n, p) => n + p.rows.length, 0), out);
       await db.transaction(async (tx) => {
-        await clearTarget(tx, db, instance.registry);
+        await clearTarget(tx, db, target);
         for (const part of plan) {
           for (let at = 0; at < part.rows.length; at += BATCH) {
             const batch = part.rows.slice(at, at + BATCH);
-            await insertRows(tx, part.table, batch);
+            try {
+              await insertRows(tx, part.table, batch);
+            } catch (error) {
+              // A constraint of Folio's the source broke (two e-mails differing only in case…): name the rows.
+              throw new StrapiImportError(`${part.label}, rows ${at + 1}-${at + batch.length} (ids ${batch[0]?.id}…${batch.at(-1)?.id}): ${(error as Error).message}`);
+            }
             progress.advance(part.label, batch.length);
           }
         }
@@ -118,9 +136,13 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       });
     } catch (error) {
       for (const file of copied) rmSync(file, { force: true });
+      instance?.close();
+      instance = undefined;
+      // Nothing half-written: the tables and files this import made before its transaction go too.
+      await undoCreated(options.config, before);
       throw error;
     } finally {
-      instance.close();
+      instance?.close();
     }
     if (!options.config.databaseUrl?.startsWith('postgres')) keepSecrets(options.config.dataDir, salt, source.env.JWT_SECRET);
     if (options.config.secrets.apiTokenSalt && salt && options.config.secrets.apiTokenSalt !== salt) {

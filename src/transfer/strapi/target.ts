@@ -2,13 +2,19 @@
  * The writes of an import into Folio's tables: rows with their ids, in batches, inside the
  * one transaction the import runs in. Table names come from db/layout.ts and the registry,
  * the statements from db/copy.ts (shared with `folio copy` and archive imports); this file
- * only chooses the tables and batches rows within the engines' parameter limits.
+ * chooses the tables, batches rows within the engines' parameter limits, and (its only SQL)
+ * drops what a failed import created before its transaction (targetBefore / undoCreated).
  */
+import { existsSync, rmSync } from 'node:fs';
+import type { Config } from '../../config';
 import { advanceIdentity, clearTables, countRows as countTable, insertRows as insertBatch } from '../../db/copy';
 import type { Database, Queryable, SqlValue } from '../../db/database';
 import { FILES_TABLE, MEDIA_LINKS, SYSTEM } from '../../db/layout';
 import { desiredTables } from '../../db/schema-sync';
+import { sql } from '../../db/sql';
+import { openDatabase, sqlitePath } from '../../instance';
 import type { Registry } from '../../registry/types';
+import { isPostgres, removeSqliteFile } from '../target';
 
 /** Bound values per statement, well under both engines' limits. */
 const PARAMETERS_PER_STATEMENT = 5_000;
@@ -60,4 +66,65 @@ export async function advanceSequences(tx: Queryable, db: Database, tables: stri
 /** Rows per table as the target holds them now (the import's count check). */
 export async function countRows(tx: Queryable, table: string): Promise<number> {
   return countOf(tx, table);
+}
+
+/**
+ * What the target held before the import opened it, so that a failed import takes back what it
+ * created (the data itself rolls back with the transaction; the tables the migrations and the
+ * schema sync made before it do not): SQLite, whether the file and the data dir existed;
+ * PostgreSQL, the tables and functions of the schema (an extension it installed, pg_trgm, stays).
+ */
+export interface TargetBefore {
+  postgres: boolean;
+  sqliteFile: string;
+  fileExisted: boolean;
+  dataDirExisted: boolean;
+  tables: Set<string>;
+  functions: Set<string>;
+}
+
+const functionsOf = async (db: Queryable) =>
+  new Set((await db.all<{ name: string }>(sql`SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`)).map((r) => r.name));
+
+export async function targetBefore(config: Config): Promise<TargetBefore> {
+  const postgres = isPostgres(config);
+  const before: TargetBefore = {
+    postgres, sqliteFile: sqlitePath(config), fileExisted: false, dataDirExisted: existsSync(config.dataDir), tables: new Set(), functions: new Set(),
+  };
+  before.fileExisted = !postgres && existsSync(before.sqliteFile);
+  // A SQLite file that does not exist yet holds nothing (and opening it would make it).
+  if (!postgres && !before.fileExisted) return before;
+  const db = openDatabase(config);
+  try {
+    before.tables = new Set((await db.schema()).tables);
+    if (postgres) before.functions = await functionsOf(db);
+  } finally {
+    db.close();
+  }
+  return before;
+}
+
+/** After a failed import: drops what it created (tables, functions; a new SQLite file and data dir). */
+export async function undoCreated(config: Config, before: TargetBefore): Promise<void> {
+  // The uploads folder (and, on SQLite, the database and secrets) live in a data dir made for the import.
+  if (!before.dataDirExisted) rmSync(config.dataDir, { recursive: true, force: true });
+  if (!before.postgres && !before.fileExisted) {
+    await removeSqliteFile(before.sqliteFile);
+    return;
+  }
+  const db = openDatabase(config);
+  try {
+    // SQLite's own tables (sqlite_sequence appears with the first AUTOINCREMENT row) are not Folio's to drop.
+    const created = (await db.schema()).tables.filter((t) => !before.tables.has(t) && !t.startsWith('sqlite_'));
+    if (before.postgres) {
+      if (created.length) await db.run(sql`DROP TABLE IF EXISTS ${sql.join(created.map((t) => sql.id(t)))} CASCADE`);
+      for (const name of await functionsOf(db)) if (!before.functions.has(name)) await db.run(sql`DROP FUNCTION IF EXISTS ${sql.id(name)} CASCADE`);
+    } else {
+      // An existing SQLite installation: only tables the schema sync added for the imported types.
+      for (const table of created) await db.run(sql`DROP TABLE IF EXISTS ${sql.id(table)}`);
+    }
+  } finally {
+    db.close();
+  }
 }
