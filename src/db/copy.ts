@@ -12,6 +12,38 @@ import { applySchemaSync, desiredTables, planSchemaSync } from './schema-sync';
 import { sql, type Sql } from './sql';
 import { writeSecret } from './store/secrets';
 
+/** The tables (and, on PostgreSQL, the schema's own functions) a database holds at one moment. */
+export interface SchemaObjects {
+  tables: Set<string>;
+  functions: Set<string>;
+}
+
+// Functions an extension installed (pg_trgm's) belong to it, not to what an import made.
+const functionsOf = async (db: Queryable) =>
+  new Set((await db.all<{ name: string }>(sql`SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`)).map((r) => r.name));
+
+/** What `db` holds now, for `dropCreatedSince` to keep after a failed import. */
+export async function schemaObjects(db: Database): Promise<SchemaObjects> {
+  const tables = new Set((await db.schema()).tables);
+  return { tables, functions: db.dialect.name === 'postgres' ? await functionsOf(db) : new Set() };
+}
+
+/**
+ * Drops the tables and functions made since `before` (what a failed import's schema sync
+ * created before its transaction). SQLite's own tables (sqlite_sequence appears with the first
+ * AUTOINCREMENT row) are not Folio's to drop.
+ */
+export async function dropCreatedSince(db: Database, before: SchemaObjects): Promise<void> {
+  const created = (await db.schema()).tables.filter((t) => !before.tables.has(t) && !t.startsWith('sqlite_'));
+  if (db.dialect.name === 'postgres') {
+    if (created.length) await db.run(sql`DROP TABLE IF EXISTS ${sql.join(created.map((t) => sql.id(t)))} CASCADE`);
+    for (const name of await functionsOf(db)) if (!before.functions.has(name)) await db.run(sql`DROP FUNCTION IF EXISTS ${sql.id(name)} CASCADE`);
+  } else {
+    for (const table of created) await db.run(sql`DROP TABLE IF EXISTS ${sql.id(table)}`);
+  }
+}
+
 /** System tables in an order that satisfies their foreign keys. */
 const SYSTEM_TABLES = [
   SYSTEM.locales,

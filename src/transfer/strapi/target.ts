@@ -2,16 +2,18 @@
  * The writes of an import into Folio's tables: rows with their ids, in batches, inside the
  * one transaction the import runs in. Table names come from db/layout.ts and the registry,
  * the statements from db/copy.ts (shared with `folio copy` and archive imports); this file
- * chooses the tables, batches rows within the engines' parameter limits, and (its only SQL)
- * drops what a failed import created before its transaction (targetBefore / undoCreated).
+ * chooses the tables, batches rows within the engines' parameter limits, and undoes what a
+ * failed import created before its transaction (targetBefore / undoCreated, on db/copy.ts's
+ * schemaObjects / dropCreatedSince).
  */
 import { existsSync, rmSync } from 'node:fs';
 import type { Config } from '../../config';
-import { advanceIdentity, clearTables, countRows as countTable, insertRows as insertBatch } from '../../db/copy';
+import {
+  advanceIdentity, clearTables, countRows as countTable, dropCreatedSince, insertRows as insertBatch, schemaObjects, type SchemaObjects,
+} from '../../db/copy';
 import type { Database, Queryable, SqlValue } from '../../db/database';
 import { FILES_TABLE, MEDIA_LINKS, SYSTEM } from '../../db/layout';
 import { desiredTables } from '../../db/schema-sync';
-import { sql } from '../../db/sql';
 import { openDatabase, sqlitePath } from '../../instance';
 import type { Registry } from '../../registry/types';
 import { isPostgres, removeSqliteFile } from '../target';
@@ -79,26 +81,21 @@ export interface TargetBefore {
   sqliteFile: string;
   fileExisted: boolean;
   dataDirExisted: boolean;
-  tables: Set<string>;
-  functions: Set<string>;
+  objects: SchemaObjects;
 }
-
-const functionsOf = async (db: Queryable) =>
-  new Set((await db.all<{ name: string }>(sql`SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`)).map((r) => r.name));
 
 export async function targetBefore(config: Config): Promise<TargetBefore> {
   const postgres = isPostgres(config);
   const before: TargetBefore = {
-    postgres, sqliteFile: sqlitePath(config), fileExisted: false, dataDirExisted: existsSync(config.dataDir), tables: new Set(), functions: new Set(),
+    postgres, sqliteFile: sqlitePath(config), fileExisted: false, dataDirExisted: existsSync(config.dataDir),
+    objects: { tables: new Set(), functions: new Set() },
   };
   before.fileExisted = !postgres && existsSync(before.sqliteFile);
   // A SQLite file that does not exist yet holds nothing (and opening it would make it).
   if (!postgres && !before.fileExisted) return before;
   const db = openDatabase(config);
   try {
-    before.tables = new Set((await db.schema()).tables);
-    if (postgres) before.functions = await functionsOf(db);
+    before.objects = await schemaObjects(db);
   } finally {
     db.close();
   }
@@ -115,15 +112,8 @@ export async function undoCreated(config: Config, before: TargetBefore): Promise
   }
   const db = openDatabase(config);
   try {
-    // SQLite's own tables (sqlite_sequence appears with the first AUTOINCREMENT row) are not Folio's to drop.
-    const created = (await db.schema()).tables.filter((t) => !before.tables.has(t) && !t.startsWith('sqlite_'));
-    if (before.postgres) {
-      if (created.length) await db.run(sql`DROP TABLE IF EXISTS ${sql.join(created.map((t) => sql.id(t)))} CASCADE`);
-      for (const name of await functionsOf(db)) if (!before.functions.has(name)) await db.run(sql`DROP FUNCTION IF EXISTS ${sql.id(name)} CASCADE`);
-    } else {
-      // An existing SQLite installation: only tables the schema sync added for the imported types.
-      for (const table of created) await db.run(sql`DROP TABLE IF EXISTS ${sql.id(table)}`);
-    }
+    // On an existing installation: only what the schema sync added for the imported types.
+    await dropCreatedSince(db, before.objects);
   } finally {
     db.close();
   }
