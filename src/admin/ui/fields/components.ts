@@ -49,6 +49,23 @@ function Collapsible(props: { open: boolean; name: string; onToggle: () => void;
   ]);
 }
 
+/** The entries of a repeatable component or a dynamic zone: reorderable, each collapsible, or a note when empty. */
+function EntryList(props: FieldProps & { label: string; empty: string; nameOf: (item: ComponentItem, i: number) => string }) {
+  const { isOpen, toggle } = useCollapsed();
+  const items = props.value as ComponentItem[];
+  if (!items.length) return h('p', { class: 'muted' }, props.empty);
+  return h(SortableList<ComponentItem>, {
+    id: fieldId(props.path),
+    label: props.label,
+    items,
+    keyOf: (it) => it.key,
+    nameOf: props.nameOf,
+    onChange: props.onChange,
+    render: (it, i) =>
+      h(Collapsible, { open: isOpen(it.key), name: props.nameOf(it, i), onToggle: () => toggle(it.key) }, h(ItemFields, { item: it, path: `${props.path}.${i}`, errors: props.errors, onChange: (next) => props.onChange(items.map((x, j) => (j === i ? next : x))) })),
+  });
+}
+
 export function ComponentField(props: FieldProps) {
   const a = props.attribute;
   const { components } = useEditor();
@@ -69,20 +86,8 @@ export function ComponentField(props: FieldProps) {
     ]);
   }
   const items = props.value as ComponentItem[];
-  const nameOf = (_: ComponentItem, i: number) => `${a.name} ${i + 1}`;
   return h(FieldGroup, { ...props }, [
-    items.length
-      ? h(SortableList<ComponentItem>, {
-          id: fieldId(props.path),
-          label: `${a.name}: ${displayName} entries`,
-          items,
-          keyOf: (it) => it.key,
-          nameOf,
-          onChange: props.onChange,
-          render: (it, i) =>
-            h(Collapsible, { open: isOpen(it.key), name: nameOf(it, i), onToggle: () => toggle(it.key) }, h(ItemFields, { item: it, path: `${props.path}.${i}`, errors: props.errors, onChange: (next) => props.onChange(items.map((x, j) => (j === i ? next : x))) })),
-        })
-      : h('p', { class: 'muted' }, 'No entries.'),
+    h(EntryList, { ...props, label: `${a.name}: ${displayName} entries`, empty: 'No entries.', nameOf: (_, i) => `${a.name} ${i + 1}` }),
     h('button', { type: 'button', onClick: () => props.onChange([...items, blankItem(components, a.target!)]) }, `Add an entry to ${a.name}`),
   ]);
 }
@@ -90,25 +95,13 @@ export function ComponentField(props: FieldProps) {
 export function DynamicZoneField(props: FieldProps) {
   const a = props.attribute;
   const { components } = useEditor();
-  const { isOpen, toggle } = useCollapsed();
   const allowed = (a.target ?? '').split(',').filter((uid) => components[uid]);
   const [choice, setChoice] = useState(allowed[0] ?? '');
   const items = props.value as ComponentItem[];
   const nameOf = (it: ComponentItem, i: number) => `${components[it.component]?.displayName ?? it.component} (${a.name} ${i + 1})`;
   const selectId = `${fieldId(props.path)}-add`;
   return h(FieldGroup, { ...props }, [
-    items.length
-      ? h(SortableList<ComponentItem>, {
-          id: fieldId(props.path),
-          label: `${a.name}: components`,
-          items,
-          keyOf: (it) => it.key,
-          nameOf,
-          onChange: props.onChange,
-          render: (it, i) =>
-            h(Collapsible, { open: isOpen(it.key), name: nameOf(it, i), onToggle: () => toggle(it.key) }, h(ItemFields, { item: it, path: `${props.path}.${i}`, errors: props.errors, onChange: (next) => props.onChange(items.map((x, j) => (j === i ? next : x))) })),
-        })
-      : h('p', { class: 'muted' }, 'No components.'),
+    h(EntryList, { ...props, label: `${a.name}: components`, empty: 'No components.', nameOf }),
     h('div', { class: 'field inline' }, [
       h('label', { for: selectId }, `Component to add to ${a.name}`),
       h('select', { id: selectId, value: choice, onChange: (e: any) => setChoice(e.target.value) }, allowed.map((uid) => h('option', { value: uid }, components[uid]!.displayName))),
