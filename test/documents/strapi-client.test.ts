@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { HTTPAuthorizationError, HTTPBadRequestError, HTTPForbiddenError, HTTPNotFoundError, strapi } from '@strapi/client';
 import qs from 'qs';
 import { startServer, type TestServer } from '../helpers/server';
+import { rejection } from '../helpers/rejection';
 
 let server: TestServer;
 let client: ReturnType<typeof strapi>;
@@ -21,16 +22,6 @@ async function fetchWithQs(path: string, query: object, token = server.tokens.fu
     headers: { Authorization: `Bearer ${token}` },
   });
   return { status: response.status, body: (await response.json()) as any };
-}
-
-/** The rejection a client call ends with, or a failure when it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to be rejected');
 }
 
 describe('@strapi/client against Folio', () => {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { strapi } from '@strapi/client';
 import { startServer, type TestServer } from '../helpers/server';
+import { rejection } from '../helpers/rejection';
 import { makeImage } from '../upload/helpers';
 
 let server: TestServer;
@@ -17,15 +18,6 @@ beforeAll(async () => {
   client = strapi({ baseURL: `${server.url}/api`, auth: server.tokens.fullAccess });
 });
 afterAll(() => server.stop());
-
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to be rejected');
-}
 
 describe('client.files', () => {
   it('uploads a Buffer with its file info, then finds, updates and deletes it', async () => {
