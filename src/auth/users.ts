@@ -5,7 +5,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
-import { findRoleIdByTypeOrId, findRoleOfUser } from '../db/store/roles';
+import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
 import {
   countUsers, deleteUser, emailOrUsernameTaken, findUserById, findUserByIdentifier, findUserByResetToken, insertUser, listUsers,
   setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, type UserChangesRow, type UserRow,
@@ -214,6 +214,12 @@ export class Users {
 
   async role(userId: number) {
     return findRoleOfUser(this.db, userId);
+  }
+
+  /** The roles of several users, by user id, in one read (`populate=role` on a list). */
+  async rolesOf(userIds: number[]) {
+    if (userIds.length === 0) return new Map<number, Awaited<ReturnType<Users['role']>>>();
+    return new Map((await findRolesOfUsers(this.db, userIds)).map(({ userId, ...role }) => [userId, role]));
   }
 
   /**

@@ -43,11 +43,12 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
       const raw: Record<string, unknown> = { sort: 'id:asc', start: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE + 1) };
       if (q) raw.filters = { $or: [{ username: { $containsi: q } }, { email: { $containsi: q } }] };
       const found = await users.list(raw, registry);
-      const data = [];
-      for (const user of found.slice(0, PAGE_SIZE)) {
-        const role = await users.role(user.id!);
-        data.push({ ...user, role: role ? { type: role.type, name: role.name } : null });
-      }
+      const shown = found.slice(0, PAGE_SIZE);
+      const rolesOf = await users.rolesOf(shown.map((user) => user.id!));
+      const data = shown.map((user) => {
+        const role = rolesOf.get(user.id!);
+        return { ...user, role: role ? { type: role.type, name: role.name } : null };
+      });
       return json({ data, meta: { page, pageSize: PAGE_SIZE, hasMore: found.length > PAGE_SIZE, roles: (await roles.list()).filter((r) => r.type !== 'public') } });
     })
     .put(

@@ -33,6 +33,11 @@ export const findRoleById = (db: Queryable, id: number) => db.get<RoleRow>(sql`$
 export const findRoleOfUser = (db: Queryable, userId: number) =>
   db.get<RoleRow>(sql`${SELECT_ROLE} JOIN ${USERS} u ON u."roleId" = r."id" WHERE u."id" = ${userId}`);
 
+/** The roles of several users in one read, each row with its user's id. */
+export const findRolesOfUsers = (db: Queryable, userIds: number[]) =>
+  db.all<RoleRow & { userId: number }>(
+    sql`SELECT ${sql.join(COLUMNS.map((c) => sql.id('r', c)))}, u."id" AS "userId" FROM ${ROLES} r JOIN ${USERS} u ON u."roleId" = r."id" WHERE u."id" IN (${sql.list(userIds)})`);
+
 /** The id of the role of this type or with this id, if there is one. */
 export async function findRoleIdByTypeOrId(db: Queryable, type: string, id: number): Promise<number | undefined> {
   return (await db.get<{ id: number }>(sql`SELECT "id" FROM ${ROLES} WHERE "type" = ${type} OR "id" = ${id}`))?.id;

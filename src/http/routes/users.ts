@@ -35,7 +35,8 @@ export function usersRoutes(instance: Instance, allow: Guard) {
    */
   const populated = async <U extends { id: number }>(request: Request, allowed: Caller, list: U[]): Promise<U[]> => {
     const { role, rest } = splitRole(parseQueryString(request.url).populate);
-    const rows = role ? await Promise.all(list.map(async (user) => ({ ...user, role: (await users.role(user.id)) ?? null }))) : list;
+    const roles = role ? await users.rolesOf(list.map((user) => user.id)) : undefined;
+    const rows = roles ? list.map((user) => ({ ...user, role: roles.get(user.id) ?? null })) : list;
     if (rest !== undefined) {
       const readable = allowed.readableTypes();
       await populateUserRelations(instance.db, instance.registry, rows, rest, (uid) => readable.has(uid), await instance.locales.defaultCode());
