@@ -14,7 +14,7 @@
 import { compileField, type ScalarField } from '../registry/fields';
 import { SchemaError, type AnyModel, type ContentType, type Registry, type ScalarAttribute } from '../registry/types';
 import type { ExistingSchema, Queryable } from './database';
-import { COMPONENT_ID, COMPONENT_OWNER, MEDIA_LINKS, SYSTEM, VERSION } from './layout';
+import { COMPONENT_ID, COMPONENT_OWNER, linkTableName, MEDIA_LINKS, SYSTEM, VERSION } from './layout';
 import { CLEAN_CONVERSIONS, diffSnapshots, snapshotOf, type AttributeShape, type ModelDiff, type Snapshot } from './schema-diff';
 import { sql, type Sql } from './sql';
 import type { SyncStep } from './schema-sync';
@@ -147,7 +147,7 @@ async function removedStorage(
     let n = 0;
     let where = '';
     if (shape.kind === 'relation') {
-      const table = `${model.tableName}_${name}_lnk`;
+      const table = linkTableName(model.tableName, name);
       if (!existing.columns.has(table.toLowerCase())) continue;
       n = await count(db, sql`SELECT COUNT(*) AS n FROM ${id(table)}`);
       where = `its link table ${table}`;

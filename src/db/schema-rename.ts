@@ -13,7 +13,7 @@
  */
 import type { AnyModel, Registry } from '../registry/types';
 import type { Database, ExistingSchema, Queryable } from './database';
-import { COMPONENT_OWNER, MEDIA_LINKS, SYSTEM } from './layout';
+import { COMPONENT_OWNER, indexName, linkTableName, MEDIA_LINKS, SYSTEM } from './layout';
 import { componentTables, readSnapshot, renameName, writeShape } from './schema-changes';
 import { shapeOfAttribute, type Snapshot } from './schema-diff';
 import { searchObjectDrops } from './search-index';
@@ -89,9 +89,9 @@ async function planOne(db: Queryable, registry: Registry, snapshot: Snapshot | u
       // The `_q` objects and sort indexes naming either column go first: SQLite refuses to drop
       // an indexed or triggered column, and both would otherwise keep the old name.
       for (const drop of await searchObjectDrops(db, t, [from, to])) step(drop.description, sql.raw(drop.sql!));
-      dropIndex(`${t}_${from}_idx`);
+      dropIndex(indexName(t, `${from}_idx`));
       if (columns.has(to)) {
-        dropIndex(`${t}_${to}_idx`);
+        dropIndex(indexName(t, `${to}_idx`));
         step(`drop the empty column ${t}.${to}`, sql`ALTER TABLE ${id(t)} DROP COLUMN ${id(to)}`);
       }
       step(`rename column ${t}.${from} to ${to}`, sql`ALTER TABLE ${id(t)} RENAME COLUMN ${id(from)} TO ${id(to)}`);
@@ -99,17 +99,17 @@ async function planOne(db: Queryable, registry: Registry, snapshot: Snapshot | u
     }
     case 'relation': {
       if (!attribute.owner) break; // the owning side's link table holds the links; it is not renamed here
-      const old = `${t}_${from}_lnk`;
+      const old = linkTableName(t, from);
       const fresh = attribute.linkTable;
       if (!existing.columns.has(old.toLowerCase())) throw new RenameError(`--rename ${label}: there is no link table ${old}`);
       if (existing.columns.has(fresh.toLowerCase())) {
         const n = await count(db, sql`SELECT COUNT(*) AS n FROM ${id(fresh)}`);
         if (n > 0) throw new RenameError(`--rename ${label}: ${fresh} already holds ${n} link(s); nothing was changed`);
-        for (const suffix of ['source_idx', 'target_idx']) dropIndex(`${fresh}_${suffix}`);
+        for (const suffix of ['source_idx', 'target_idx']) dropIndex(indexName(fresh, suffix));
         step(`drop the empty link table ${fresh}`, sql`DROP TABLE ${id(fresh)}`);
       }
       // Index names follow the table's: the old ones go and schema sync makes the new ones.
-      for (const suffix of ['source_idx', 'target_idx']) dropIndex(`${old}_${suffix}`);
+      for (const suffix of ['source_idx', 'target_idx']) dropIndex(indexName(old, suffix));
       step(`rename link table ${old} to ${fresh}`, sql`ALTER TABLE ${id(old)} RENAME TO ${id(fresh)}`);
       break;
     }

@@ -10,9 +10,9 @@
  *    and names the target by documentId (+ locale/status), ordered by fractional keys on
  *    both sides.
  */
-import type { Database } from './database';
+import type { Database, ExistingSchema } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
-import { COMPONENT_ID, COMPONENT_OWNER, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
+import { COMPONENT_ID, COMPONENT_OWNER, indexName, legacyName, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
 import { planSearchIndexes } from './search-index';
 import { planSchemaChanges } from './schema-changes';
@@ -92,7 +92,7 @@ function sortIndexes(ct: ContentType): { name: string; sql: string }[] {
     ...(ct.draftAndPublish ? [VERSION.publishedAt] : []),
   ];
   const where = ct.draftAndPublish ? sql`${id(VERSION.publishedAt)} IS NOT NULL` : undefined;
-  return columns.map((column) => indexSpec(`${t}_${column}_idx`, t, [id(VERSION.locale), id(column)], { where }));
+  return columns.map((column) => indexSpec(indexName(t, `${column}_idx`), t, [id(VERSION.locale), id(column)], { where }));
 }
 
 /** Every table the registry needs, as the engine should create it. */
@@ -122,8 +122,8 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
       ],
       constraints: [],
       indexes: [
-        indexSpec(`${t}_version_uq`, t, [id(v.documentId), id(v.locale), sql`(${id(v.publishedAt)} IS NULL)`], { unique: true }),
-        indexSpec(`${t}_list_idx`, t, [id(v.locale), id(v.publishedAt)]),
+        indexSpec(indexName(t, 'version_uq'), t, [id(v.documentId), id(v.locale), sql`(${id(v.publishedAt)} IS NULL)`], { unique: true }),
+        indexSpec(indexName(t, 'list_idx'), t, [id(v.locale), id(v.publishedAt)]),
         ...sortIndexes(ct),
       ],
       attributeColumns: new Set(attrs.map((c) => c.name)),
@@ -155,7 +155,7 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
         ...attrs,
       ],
       constraints: [],
-      indexes: [indexSpec(`${t}_owner_idx`, t, [o.type, o.id, o.field, o.order].map(id))],
+      indexes: [indexSpec(indexName(t, 'owner_idx'), t, [o.type, o.id, o.field, o.order].map(id))],
       attributeColumns: new Set(attrs.map((c) => c.name)),
     });
     ownerTables.push({ model: component });
@@ -184,8 +184,8 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
         ],
         constraints: [sql`UNIQUE (${sql.join([l.sourceId, l.targetDocumentId, l.targetLocale, l.targetStatus].map(id))})`],
         indexes: [
-          indexSpec(`${t}_source_idx`, t, [l.sourceId, l.position].map(id)),
-          indexSpec(`${t}_target_idx`, t, [l.targetDocumentId, l.targetLocale, l.inversePosition].map(id)),
+          indexSpec(indexName(t, 'source_idx'), t, [l.sourceId, l.position].map(id)),
+          indexSpec(indexName(t, 'target_idx'), t, [l.targetDocumentId, l.targetLocale, l.inversePosition].map(id)),
         ],
         attributeColumns: new Set(),
       });
@@ -225,8 +225,8 @@ function morphLinkTable(db: Database, owner: ContentType, t: string, rowId: Sql)
     ],
     constraints: [],
     indexes: [
-      indexSpec(`${t}_source_idx`, t, [m.sourceId, m.position].map(id)),
-      indexSpec(`${t}_target_idx`, t, [m.targetType, m.targetDocumentId, m.targetLocale].map(id)),
+      indexSpec(indexName(t, 'source_idx'), t, [m.sourceId, m.position].map(id)),
+      indexSpec(indexName(t, 'target_idx'), t, [m.targetType, m.targetDocumentId, m.targetLocale].map(id)),
     ],
     attributeColumns: new Set(),
   };
@@ -238,8 +238,11 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
   // Warnings, type conversions and the snapshot (db/schema-changes.ts); a refused conversion throws here, before anything runs.
   const changes = await planSchemaChanges(db, registry, existing);
   const steps: SyncStep[] = [...changes.before];
-  for (const table of desiredTables(db, registry)) {
-    const have = existing.columns.get(table.name.toLowerCase());
+  const tables = desiredTables(db, registry);
+  const adopted = adoptLongNames(db, tables, existing);
+  steps.push(...adopted.steps);
+  for (const table of tables) {
+    const have = existing.columns.get(table.name.toLowerCase()) ?? adopted.tables.get(table.name);
     // A system table a migration makes (a dry run plans before the migrations ran): nothing to plan.
     if (!have && table.extended) continue;
     if (!have) {
@@ -261,7 +264,7 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
       }
     }
     for (const index of table.indexes) {
-      if (!existing.indexes.has(index.name.toLowerCase())) {
+      if (!existing.indexes.has(index.name.toLowerCase()) && !adopted.indexes.has(index.name)) {
         steps.push({ description: `create index ${index.name}`, sql: index.sql });
       }
     }
@@ -271,6 +274,48 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
   // After the columns exist: defaults written into old rows, then the snapshot of what was applied.
   steps.push(...changes.after);
   return steps;
+}
+
+/**
+ * Tables and indexes an older Folio made under a name now fitted to 63 bytes (layout.ts
+ * fitIdentifier): the whole name on SQLite, PostgreSQL's cut of it there. A table is renamed
+ * (its rows, columns and indexes go with it); an index is renamed on PostgreSQL, remade on
+ * SQLite (which cannot rename one). A cut name several wanted names share cannot have been
+ * made for one of them in particular (PostgreSQL refused the second): it is dropped and each
+ * is made anew. Without this, the new names would be made empty beside the old ones.
+ */
+function adoptLongNames(db: Database, tables: TableSpec[], existing: ExistingSchema) {
+  const engine = db.dialect.name;
+  const steps: SyncStep[] = [];
+  const adoptedTables = new Map<string, Set<string>>();
+  const adoptedIndexes = new Set<string>();
+  const claims = new Map<string, number>();
+  const claim = (name: string) => {
+    const legacy = legacyName(name, engine);
+    if (legacy) claims.set(legacy.toLowerCase(), (claims.get(legacy.toLowerCase()) ?? 0) + 1);
+  };
+  for (const table of tables) [table.name, ...table.indexes.map((i) => i.name)].forEach(claim);
+  const dropped = new Set<string>();
+  for (const table of tables) {
+    const legacy = legacyName(table.name, engine);
+    const columns = legacy && existing.columns.get(legacy.toLowerCase());
+    if (columns && !existing.columns.has(table.name.toLowerCase()) && claims.get(legacy.toLowerCase()) === 1) {
+      steps.push({ description: `rename table ${legacy} to ${table.name} (fitted to 63 bytes)`, sql: ddl(sql`ALTER TABLE ${id(legacy)} RENAME TO ${id(table.name)}`) });
+      adoptedTables.set(table.name, columns);
+    }
+    for (const index of table.indexes) {
+      const old = legacyName(index.name, engine);
+      if (!old || !existing.indexes.has(old.toLowerCase()) || existing.indexes.has(index.name.toLowerCase())) continue;
+      if (engine === 'postgres' && claims.get(old.toLowerCase()) === 1) {
+        steps.push({ description: `rename index ${old} to ${index.name} (fitted to 63 bytes)`, sql: ddl(sql`ALTER INDEX ${id(old)} RENAME TO ${id(index.name)}`) });
+        adoptedIndexes.add(index.name);
+      } else if (!dropped.has(old.toLowerCase())) {
+        dropped.add(old.toLowerCase());
+        steps.push({ description: `drop index ${old} (made again as ${index.name}, fitted to 63 bytes)`, sql: ddl(sql`DROP INDEX ${id(old)}`) });
+      }
+    }
+  }
+  return { steps, tables: adoptedTables, indexes: adoptedIndexes };
 }
 
 /** Applies the plan in one transaction: a failing step leaves the database as it was. */

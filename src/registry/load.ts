@@ -13,6 +13,8 @@ import {
   type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
   type ScalarType, type RelationAttribute, type MorphAttribute, type MorphKind,
 } from './types.ts';
+// Stored names are fitted to PostgreSQL's 63 bytes by the one helper that owns the layout's names.
+import { fitIdentifier, linkTableName, morphTableName } from '../db/layout';
 import { isObject } from '../json';
 import { compileFields } from './fields';
 import { BUILTIN_CUSTOM_FIELDS, CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, customFieldType } from './fields/custom.ts';
@@ -151,7 +153,7 @@ function toContentType(file: string, source: Json, context: LoadContext, uid?: s
     displayName: typeof info.displayName === 'string' && info.displayName ? info.displayName : singularName,
     draftAndPublish: dig(raw, 'options', 'draftAndPublish') === true,
     localized,
-    tableName: (raw.collectionName as string | undefined) ?? pluralName,
+    tableName: fitIdentifier((raw.collectionName as string | undefined) ?? pluralName),
     attributes: {},
     fields: {},
     file,
@@ -167,8 +169,8 @@ function toComponent(file: string, category: string, name: string, source: Json,
   const raw = withCustomFieldTypes(file, source, context);
   checkComponentFile(file, category, name, raw);
   const displayName = dig(raw, 'info', 'displayName');
-  const tableName = (raw.collectionName as string | undefined) ??
-    `components_${category.replace(/-/g, '_')}_${name.replace(/-/g, '_')}s`;
+  const tableName = fitIdentifier((raw.collectionName as string | undefined) ??
+    `components_${category.replace(/-/g, '_')}_${name.replace(/-/g, '_')}s`);
   // Components take the locale of the entry that holds them, so their own fields are never localized.
   const attributes = toAttributes(raw.attributes as Json, { uid: `${category}.${name}`, tableName, file }, false, context);
   return {
@@ -241,7 +243,7 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
         toMany: relation === 'oneToMany' || relation === 'manyToMany',
         owner: mappedBy === undefined,
         // The inverse side shares the owner's table; filled in once every table name is known.
-        linkTable: mappedBy === undefined ? `${tableName}_${name}_lnk` : '',
+        linkTable: mappedBy === undefined ? linkTableName(tableName, name) : '',
         ...(mappedBy !== undefined ? { ownerAttribute: mappedBy } : {}),
       };
     }
@@ -265,7 +267,7 @@ function toMorph(base: Omit<MorphAttribute, 'kind' | 'relation' | 'toMany' | 'ow
     ...base, kind: 'morph', relation, owner,
     toMany: relation === 'morphToMany' || relation === 'morphMany',
     // The other side reads the morphTo side's table; filled in once every table name is known.
-    linkTable: owner ? `${tableName}_${base.name}_mph` : '',
+    linkTable: owner ? morphTableName(tableName, base.name) : '',
     ...(owner ? {} : pick(a, ['target', 'morphBy'])),
   };
 }

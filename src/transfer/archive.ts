@@ -5,7 +5,7 @@
  * the end, so a failed backup never leaves a half-written archive under the name asked for.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -61,6 +61,27 @@ export class ArchiveWriter {
     this.pack.destroy();
     await this.done.catch(() => {});
     await rm(this.temp, { force: true });
+  }
+}
+
+/**
+ * Writes the archive `file` through `fill`, which gets the writer and a scratch folder beside
+ * the file (for tables and database copies on their way in): the archive is closed and moved
+ * to its name when `fill` succeeds, its partial file dropped when anything fails, and the
+ * scratch folder removed either way.
+ */
+export async function writeArchive<T>(file: string, fill: (writer: ArchiveWriter, scratch: string) => Promise<T>): Promise<T> {
+  const scratch = await mkdtemp(join(dirname(file), '.folio-archive-'));
+  const writer = new ArchiveWriter(file);
+  try {
+    const result = await fill(writer, scratch);
+    await writer.close();
+    return result;
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 

@@ -4,19 +4,18 @@
  * and the archive carries that copy, the secrets and the uploads. PostgreSQL: the portable
  * archive of `folio export` (its secrets live in the database and travel in secrets.json).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sqliteOnlineCopy, withSqliteSnapshot } from '../db/copy';
-import { ArchiveWriter } from './archive';
+import { writeArchive } from './archive';
 import { addUploads, appliedMigrations, describeTables, exportInstallation, manifestFor, uploadedFiles, type Source, type TransferReport } from './export';
 
 export async function backupInstallation(source: Source, file: string, progress: (line: string) => void = () => {}): Promise<TransferReport> {
   if (!source.sqliteFile) return exportInstallation(source, file, progress);
-  const scratch = await mkdtemp(join(dirname(file), '.folio-backup-'));
-  const writer = new ArchiveWriter(file);
-  try {
+  const sqliteFile = source.sqliteFile;
+  return writeArchive(file, async (writer, scratch) => {
     const copy = join(scratch, 'folio.db');
-    sqliteOnlineCopy(source.sqliteFile, copy);
+    sqliteOnlineCopy(sqliteFile, copy);
     progress('copied the database');
     const { tables, migrations } = await withSqliteSnapshot(copy, async (snapshot) => ({
       tables: await describeTables(snapshot, source.db, source.registry),
@@ -28,12 +27,6 @@ export async function backupInstallation(source: Source, file: string, progress:
     await writer.addFile('folio.db', copy);
     await rm(copy);
     const added = await addUploads(writer, source.uploadsDir, files, source.bucket);
-    await writer.close();
     return { tables, files: added };
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  });
 }

@@ -5,8 +5,8 @@
  * server goes on serving; each table is streamed through a temp file, never held in memory.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { once } from 'node:events';
 import type { Secrets } from '../auth/secrets';
 import { VERSION } from '../cli/version';
@@ -15,7 +15,7 @@ import type { Database } from '../db/database';
 import { SYSTEM } from '../db/layout';
 import type { Registry } from '../registry/types';
 import type { Storage } from '../upload/storage';
-import { ArchiveWriter } from './archive';
+import { writeArchive, type ArchiveWriter } from './archive';
 import { encodeRow, FORMAT, FORMAT_VERSION, tableEntryName, type Manifest, type TableEntry } from './format';
 
 const PAGE = 1000;
@@ -109,9 +109,7 @@ async function writeTable(snapshot: TableSnapshot, table: TableEntry, path: stri
 
 /** Writes the portable archive of an installation to `file`. */
 export async function exportInstallation(source: Source, file: string, progress: (line: string) => void = () => {}): Promise<TransferReport> {
-  const writer = new ArchiveWriter(file);
-  const scratch = await mkdtemp(join(dirname(file), '.folio-export-'));
-  try {
+  return writeArchive(file, async (writer, scratch) => {
     const run = async (snapshot: TableSnapshot) => {
       const tables = await describeTables(snapshot, source.db, source.registry);
       const files = await uploadedFiles(source.uploadsDir, source.bucket);
@@ -130,12 +128,6 @@ export async function exportInstallation(source: Source, file: string, progress:
     };
     const { tables, files } = source.sqliteFile ? await withSqliteSnapshot(source.sqliteFile, run) : await withPostgresSnapshot(source.db, run);
     const added = await addUploads(writer, source.uploadsDir, files, source.bucket);
-    await writer.close();
     return { tables, files: added };
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  });
 }

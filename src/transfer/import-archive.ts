@@ -3,14 +3,20 @@
  * are created from its content types, then every row goes in, ids and documentIds as they
  * were, in one transaction; counts are checked table by table, PostgreSQL's identity
  * sequences continue after the imported ids, and the secrets come along. A failure leaves
- * the target as empty as it was (SQLite: the new file is never moved into place).
+ * the target as it was: SQLite, the new file is never moved into place; PostgreSQL, the rows
+ * roll back with the transaction and what the migrations and the schema sync created before
+ * it is dropped again (db/copy.ts schemaObjects / dropCreatedSince, as `import strapi` does).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Secrets } from '../auth/secrets';
-import { advanceIdentity, carriedTables, clearTables, countRows, insertRows, installationTables, tablesInCreationOrder, targetIsEmpty } from '../db/copy';
+import {
+  advanceIdentity, carriedTables, clearTables, countRows, dropCreatedSince, insertRows, installationTables, schemaObjects, tablesInCreationOrder, targetIsEmpty,
+  type SchemaObjects,
+} from '../db/copy';
 import type { Database, Queryable, SqlValue } from '../db/database';
+import { SYSTEM } from '../db/layout';
 import { migrateSystem } from '../db/migrate';
 import { PostgresDatabase } from '../db/postgres';
 import { applySchemaSync, planSchemaSync } from '../db/schema-sync';
@@ -89,6 +95,20 @@ async function checkTables(db: Database, target: Target, manifest: Manifest): Pr
   return carried;
 }
 
+/**
+ * What a failed import must leave in place. A database without Folio's tables: nothing it holds
+ * now counts as made by the import, so everything the migrations add goes again. An existing
+ * installation: its own pending migrations are an upgrade the next start would apply anyway,
+ * so the objects are taken after them (dropping a migrated table would leave its migration
+ * recorded as applied); only what the schema sync adds for the archive's types is dropped.
+ */
+async function objectsToKeep(db: Database): Promise<SchemaObjects> {
+  const now = await schemaObjects(db);
+  if (!now.tables.has(SYSTEM.migrations)) return now;
+  await migrateSystem(db);
+  return schemaObjects(db);
+}
+
 export async function importPortable(manifest: Manifest, entries: AsyncGenerator<ArchiveEntry>, target: Target): Promise<TransferReport> {
   const { config, registry } = target;
   const postgres = isPostgres(config);
@@ -96,6 +116,8 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
   const tempPath = tempBeside(finalPath, 'importing');
   if (!postgres && !target.force && !(await sqliteTargetIsEmpty(finalPath, target.registry))) throw new Error(NOT_EMPTY);
   const madeDir = !postgres && !existsSync(dirname(finalPath));
+  // PostgreSQL keeps the uploads (and nothing else) in the data dir: one made here goes again on failure.
+  const madeDataDir = postgres && !existsSync(config.dataDir);
   if (!postgres) {
     await mkdir(dirname(finalPath), { recursive: true });
     await removeSqliteFile(tempPath);
@@ -103,7 +125,9 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
   const db: Database = postgres ? new PostgresDatabase(config.databaseUrl!) : new SqliteDatabase(tempPath);
   const staged = new StagedUploads(config.uploadsDir, uploadsBucket(config));
   let closed = false;
+  let before: SchemaObjects | undefined;
   try {
+    if (postgres) before = await objectsToKeep(db);
     await migrateSystem(db);
     await applySchemaSync(db, await planSchemaSync(db, registry));
     const empty = await targetIsEmpty(db, registry);
@@ -143,8 +167,13 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
     await staged.commit();
     return { tables: manifest.tables, files: staged.count };
   } catch (error) {
-    if (!closed) db.close();
+    if (!closed) {
+      // The rows rolled back; the tables and functions made before the transaction did not.
+      if (before) await dropCreatedSince(db, before).catch(() => {});
+      db.close();
+    }
     await staged.discard();
+    if (madeDataDir) await rm(config.dataDir, { recursive: true, force: true });
     if (!postgres) await removeSqliteFile(tempPath);
     if (madeDir) await rm(dirname(finalPath), { recursive: true, force: true });
     throw error;

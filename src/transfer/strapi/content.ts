@@ -13,7 +13,7 @@
  */
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { SqlValue } from '../../db/database';
-import { COMPONENT_OWNER as O, LINK, MEDIA_LINKS as M, MORPH_LINK, VERSION as V } from '../../db/layout';
+import { COMPONENT_OWNER as O, LINK, MEDIA_LINKS as M, MORPH_LINK, VERSION as V, wholeName } from '../../db/layout';
 import { FILE_UID, ROLE_UID, USER_UID } from '../../registry/system-models';
 import type { AnyModel, ContentType, MorphAttribute, RelationAttribute, Registry } from '../../registry/types';
 import { componentsTable, linkColumns, linkTable, MORPH_TO_ONE, morphColumns, morphTable, tableName } from './identifiers';
@@ -38,7 +38,7 @@ function strapiTableOf(registry: Registry, uid: string): string {
   if (uid === FILE_UID) return 'files';
   const model = registry.get(uid);
   if (!model) throw new StrapiImportError(`unknown relation target ${uid}`);
-  return tableName(model.tableName);
+  return tableName(wholeName(model.tableName));
 }
 
 /** documentId, locale and version of every row of a target table, by row id (read once per target). */
@@ -63,7 +63,7 @@ export function targetsOf(source: StrapiSource, registry: Registry, uid: string,
 /** Version rows of one content type. */
 export function versionRows(source: StrapiSource, ct: ContentType): TableRows {
   const rows: Record<string, SqlValue>[] = [];
-  const table = tableName(ct.tableName);
+  const table = tableName(wholeName(ct.tableName));
   for (const row of source.rows(table)) {
     if (!row.document_id) throw new StrapiImportError(`${table} row ${row.id}: no document_id (is this a Strapi 5 database?)`);
     const createdAt = isoTime(row.created_at) ?? new Date(0).toISOString();
@@ -89,7 +89,7 @@ export function versionRows(source: StrapiSource, ct: ContentType): TableRows {
 export function componentRows(source: StrapiSource, registry: Registry, owners: AnyModel[]): TableRows[] {
   const ownerOf = new Map<string, Map<number, { type: string; id: number; field: string; order: number }>>();
   for (const owner of owners) {
-    const join = componentsTable(owner.tableName);
+    const join = componentsTable(wholeName(owner.tableName));
     if (!source.has(join)) continue;
     const joins = source.rows(join);
     // Dynamic zones mix component types in one order: positions count within (owner row, field).
@@ -112,7 +112,7 @@ export function componentRows(source: StrapiSource, registry: Registry, owners: 
   }
   return registry.components.map((component) => {
     const out: TableRows = { table: component.tableName, label: component.tableName, rows: [], skipped: 0, notes: [] };
-    const table = tableName(component.tableName);
+    const table = tableName(wholeName(component.tableName));
     if (!source.has(table)) return out;
     for (const row of source.rows(table)) {
       const owner = ownerOf.get(component.uid)?.get(Number(row.id));
@@ -154,7 +154,7 @@ export function keysFor(rows: Row[], key: (r: Row) => string, order: (a: Row, b:
 /** The links of one owning relation attribute. */
 export function linkRows(source: StrapiSource, registry: Registry, model: AnyModel, attribute: RelationAttribute, cache: Map<string, Targets>): TableRows {
   const out: TableRows = { table: attribute.linkTable, label: `${model.uid === USER_UID ? 'users' : model.tableName}.${attribute.name} links`, rows: [], skipped: 0, notes: [] };
-  const owner = model.uid === USER_UID ? 'up_users' : tableName(model.tableName);
+  const owner = model.uid === USER_UID ? 'up_users' : tableName(wholeName(model.tableName));
   // Strapi's name first; a loose match finds names whose snake case differs (`posts2` → `posts_2`).
   const want = loose(`${owner}_${attribute.name}_lnk`);
   const exact = linkTable(owner, attribute.name);
@@ -229,7 +229,7 @@ export function linkRows(source: StrapiSource, registry: Registry, model: AnyMod
  */
 export function morphRows(source: StrapiSource, registry: Registry, model: AnyModel, attribute: MorphAttribute, cache: Map<string, Targets>): TableRows {
   const out: TableRows = { table: attribute.linkTable, label: `${model.tableName}.${attribute.name} links`, rows: [], skipped: 0, notes: [] };
-  const owner = tableName(model.tableName);
+  const owner = tableName(wholeName(model.tableName));
   let table = owner;
   let links: Row[];
   let columns = { source: 'id', target: MORPH_TO_ONE.target, type: MORPH_TO_ONE.type, order: undefined as string | undefined };
@@ -304,7 +304,7 @@ export function mediaRows(source: StrapiSource, registry: Registry): TableRows {
 export function contentPlan(source: StrapiSource, registry: Registry): TableRows[] {
   const plan: TableRows[] = [];
   for (const ct of registry.contentTypes) {
-    if (!source.has(tableName(ct.tableName))) throw new StrapiImportError(`the Strapi database has no table ${tableName(ct.tableName)} for ${ct.uid}`);
+    if (!source.has(tableName(wholeName(ct.tableName)))) throw new StrapiImportError(`the Strapi database has no table ${tableName(wholeName(ct.tableName))} for ${ct.uid}`);
     plan.push(versionRows(source, ct));
   }
   const owners: AnyModel[] = [...registry.contentTypes, ...registry.components];

@@ -6,10 +6,11 @@
  * timestamps, password hashes and token hashes survive. Everything is read and mapped
  * first (a row that cannot be mapped stops the import before anything is written), then
  * written in one transaction with every table's count checked inside it: the import
- * commits whole or not at all. Uploaded files are copied before the commit and removed
- * again if it fails; the schemas and the token salt are written after it.
+ * commits whole or not at all. Uploaded files are copied (into the uploads folder or the S3
+ * bucket: uploads.ts) before the commit and removed again if it fails; the schemas and the
+ * token salt are written after it.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../config';
 import { writeSecret } from '../../db/store/secrets';
@@ -24,6 +25,7 @@ import { projectEnv, SqliteSource, StrapiImportError, type StrapiSource } from '
 import { systemPlan } from './system';
 import { isStrapi4, V4Source } from './v4';
 import { advanceSequences, clearTarget, countRows, holdsData, insertRows, targetBefore, undoCreated } from './target';
+import { placeFileRows, PlacedUploads, uploadFiles } from './uploads';
 
 export interface ImportOptions {
   source: string;
@@ -50,13 +52,6 @@ function documentCounts(plan: TableRows[], registry: ReturnType<typeof loadRegis
   });
 }
 
-/** Files of the project's uploads folder (names only: Strapi's local provider keeps them flat). */
-function uploadFiles(source: StrapiSource): string[] {
-  const dir = source.uploadsDir;
-  if (!dir) return [];
-  return readdirSync(dir).filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile());
-}
-
 /** A project directory (SQLite or PostgreSQL, as its .env says), or a file that should be a `strapi export` archive. */
 async function openSource(path: string): Promise<StrapiSource> {
   if (existsSync(path) && statSync(path).isFile()) return ArchiveSource.open(path);
@@ -77,6 +72,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
     writeSchemas(schemaRoot, options.config.contentTypesDir, true);
     const plan = [...systemPlan(source, registry), ...contentPlan(source, registry), mediaRows(source, registry)];
     const uploads = uploadFiles(source);
+    placeFileRows(plan.find((p) => p.label === 'files')?.rows ?? [], options.config);
     const report: ImportReport = {
       tables: plan.map((p) => ({ table: p.table, label: p.label, rows: p.rows.length, skipped: p.skipped })),
       documents: documentCounts(plan, registry),
@@ -91,7 +87,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
 
     const before = await targetBefore(options.config);
     let instance: Awaited<ReturnType<typeof openInstance>> | undefined;
-    const copied: string[] = [];
+    const placed = new PlacedUploads(options.config);
     try {
       instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot });
       const { db, registry: target } = instance;
@@ -99,13 +95,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       if (occupied && !options.force) {
         throw new StrapiImportError(`the target installation is not empty (${occupied} has rows); use --force to replace its content`);
       }
-      mkdirSync(options.config.uploadsDir, { recursive: true });
-      for (const name of uploads) {
-        const to = join(options.config.uploadsDir, name);
-        if (existsSync(to)) continue;
-        copyFileSync(join(source.uploadsDir!, name), to);
-        copied.push(to);
-      }
+      await placed.place(source.uploadsDir, uploads);
       const progress = new Progress(plan.reduce((n, p) => n + p.rows.length, 0), out);
       await db.transaction(async (tx) => {
         await clearTarget(tx, db, target);
@@ -135,7 +125,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
         }
       });
     } catch (error) {
-      for (const file of copied) rmSync(file, { force: true });
+      await placed.undo();
       instance?.close();
       instance = undefined;
       // Nothing half-written: the tables and files this import made before its transaction go too.
