@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
-import { parseMailbox, parseSmtpUrl } from './auth/mail-format';
+import { parseMailbox, parseResetPasswordUrl, parseSmtpUrl } from './auth/mail-format';
 import { parseS3Url, type S3Location } from './upload/storage-s3-location';
 
 export interface Config {
@@ -63,6 +63,14 @@ export interface Config {
   emailFrom?: string;
   /** Re-encode uploaded JPEG/PNG/WebP/AVIF originals when smaller (Strapi's sizeOptimization; FOLIO_IMAGE_OPTIMIZE, false). */
   imageOptimize?: boolean;
+  /** Image workers at most (FOLIO_IMAGE_WORKERS; default one core left free, at most 2): src/upload/image-pool.ts. */
+  imageWorkers?: number;
+  /** Uploads that may wait for an image worker (FOLIO_IMAGE_QUEUE, 32); one more is a 503. */
+  imageQueueLimit?: number;
+  /** Longest one image's work may take (FOLIO_IMAGE_TIMEOUT_MS, 60000); beyond, the upload fails with a 422. */
+  imageTimeoutMs?: number;
+  /** Users-permissions' "Reset password page" (FOLIO_RESET_PASSWORD_URL): the reset mail links to it with `?code=`. */
+  resetPasswordUrl?: string;
 }
 
 export interface ConfigInput {
@@ -171,5 +179,9 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     smtpUrl: env('FOLIO_SMTP_URL') && (parseSmtpUrl(env('FOLIO_SMTP_URL')!), env('FOLIO_SMTP_URL')),
     emailFrom: env('FOLIO_EMAIL_FROM') && (parseMailbox(env('FOLIO_EMAIL_FROM')!), env('FOLIO_EMAIL_FROM')),
     imageOptimize: flag('FOLIO_IMAGE_OPTIMIZE', env('FOLIO_IMAGE_OPTIMIZE'), false),
+    imageWorkers: env('FOLIO_IMAGE_WORKERS') === undefined ? undefined : Math.max(1, positiveInteger('FOLIO_IMAGE_WORKERS', env('FOLIO_IMAGE_WORKERS'), 1)),
+    imageQueueLimit: positiveInteger('FOLIO_IMAGE_QUEUE', env('FOLIO_IMAGE_QUEUE'), 32),
+    imageTimeoutMs: positiveInteger('FOLIO_IMAGE_TIMEOUT_MS', env('FOLIO_IMAGE_TIMEOUT_MS'), 60_000),
+    resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
   };
 }

@@ -139,6 +139,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       // The deliverer first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
         deliverer.stop();
+        uploads?.close();
         db.close();
       },
     };

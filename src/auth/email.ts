@@ -3,9 +3,10 @@
  * so the flow works offline and in development; with FOLIO_SMTP_URL it goes out over SMTP
  * (smtp.ts). Another sender can be plugged in (instance.email).
  */
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../log';
-import { defaultFrom, parseMailbox, parseSmtpUrl, type Mailbox } from './mail-format';
+import { defaultFrom, parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './mail-format';
 import { sendMail } from './smtp';
 
 export interface EmailMessage {
@@ -27,13 +28,23 @@ export function logSender(log: Logger = createLogger()): EmailSender {
   };
 }
 
+/** `?ca=FILE` read once, when the sender is made: a missing file stops start-up instead of the first mail. */
+function withCa(settings: SmtpSettings): SmtpSettings {
+  if (settings.caFile === undefined) return settings;
+  try {
+    return { ...settings, ca: readFileSync(settings.caFile, 'utf8') };
+  } catch (error) {
+    throw new Error(`FOLIO_SMTP_URL option ca: cannot read "${settings.caFile}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
 /**
  * Sends over SMTP. A failure is logged (the server's reply, never the password, the
  * message or its reset code) and swallowed: the caller's answer does not change, so
  * forgot-password still cannot tell which addresses exist.
  */
 export function smtpSender(url: string, from: Mailbox | undefined, log: Logger): EmailSender {
-  const settings = parseSmtpUrl(url);
+  const settings = withCa(parseSmtpUrl(url));
   const sender = from ?? defaultFrom(settings.host);
   const server = `${settings.secure ? 'smtps' : 'smtp'}://${settings.host}:${settings.port}`;
   return {

@@ -20,11 +20,18 @@ export interface SmtpSettings {
   pass?: string;
   /** Limit for connecting and for each reply of the server (`?timeout=MS`, default 10 s). */
   timeoutMs: number;
+  /**
+   * `?ca=/path/ca.pem`: the certificate authorities (PEM) trusted for this server instead of
+   * the system's, for a private CA or a self-signed server. Verification itself is never off.
+   */
+  caFile?: string;
+  /** The PEM text of caFile, read once when the sender is made (email.ts). */
+  ca?: string;
 }
 
 const TLS_MODES: Record<string, SmtpSettings['starttls']> = { true: 'auto', auto: 'auto', required: 'required', false: 'off' };
 
-/** Reads `smtp://user:pass@host:port?tls=false|required&timeout=MS` or `smtps://…`; throws a readable error otherwise. */
+/** Reads `smtp://user:pass@host:port?tls=false|required&timeout=MS&ca=FILE` or `smtps://…`; throws a readable error otherwise. */
 export function parseSmtpUrl(raw: string): SmtpSettings {
   let url: URL;
   try {
@@ -36,7 +43,7 @@ export function parseSmtpUrl(raw: string): SmtpSettings {
   if (!url.hostname) throw new Error('FOLIO_SMTP_URL names no host');
   const secure = url.protocol === 'smtps:';
   for (const key of url.searchParams.keys()) {
-    if (key !== 'tls' && key !== 'timeout') throw new Error(`FOLIO_SMTP_URL has an unknown option "${key}" (tls, timeout)`);
+    if (key !== 'tls' && key !== 'timeout' && key !== 'ca') throw new Error(`FOLIO_SMTP_URL has an unknown option "${key}" (tls, timeout, ca)`);
   }
   const tls = url.searchParams.get('tls') ?? 'auto';
   const starttls = TLS_MODES[tls];
@@ -45,6 +52,9 @@ export function parseSmtpUrl(raw: string): SmtpSettings {
   const timeout = url.searchParams.get('timeout');
   const timeoutMs = timeout === null ? 10_000 : Number(timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`FOLIO_SMTP_URL option timeout must be a positive number of milliseconds, got "${timeout}"`);
+  const caFile = url.searchParams.get('ca') ?? undefined;
+  if (caFile === '') throw new Error('FOLIO_SMTP_URL option ca must name a PEM file');
+  if (caFile !== undefined && !secure && starttls === 'off') throw new Error('FOLIO_SMTP_URL: ca= applies to TLS, which tls=false turns off');
   const decode = (s: string) => (s ? decodeURIComponent(s) : undefined);
   return {
     // URL keeps IPv6 literals bracketed; net.connect wants them bare.
@@ -55,7 +65,42 @@ export function parseSmtpUrl(raw: string): SmtpSettings {
     user: decode(url.username),
     pass: decode(url.password),
     timeoutMs,
+    ...(caFile !== undefined ? { caFile } : {}),
   };
+}
+
+/**
+ * FOLIO_RESET_PASSWORD_URL, users-permissions' "Reset password page" (`email_reset_password`):
+ * an absolute http(s) URL without credentials; throws a readable error otherwise.
+ */
+export function parseResetPasswordUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`FOLIO_RESET_PASSWORD_URL must be an http(s) URL like https://example.com/reset-password, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`FOLIO_RESET_PASSWORD_URL must start with http:// or https://, got "${url.protocol}//"`);
+  if (url.username || url.password) throw new Error('FOLIO_RESET_PASSWORD_URL must not carry credentials');
+  return url.href;
+}
+
+/**
+ * The reset page's link for a code, as Strapi builds it (`<page>?code=<code>`); a query
+ * string the page already has is kept, and a `code` in it replaced.
+ */
+export function resetLink(page: string, code: string): string {
+  const url = new URL(page);
+  url.searchParams.set('code', code);
+  return url.href;
+}
+
+/** The password-reset mail's text: a link to the reset page when one is configured, the code in every case. */
+export function resetPasswordText(code: string, page?: string): string {
+  if (page) {
+    return `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n\n${resetLink(page, code)}\n\nOr use this code: ${code}\n\nThanks.`;
+  }
+  return `We heard that you lost your password. Use this code to reset it:\n\n${code}\n\nPOST /api/auth/reset-password { "code", "password", "passwordConfirmation" }`;
 }
 
 export interface Mailbox {

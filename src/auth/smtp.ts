@@ -105,12 +105,23 @@ class ReplyReader {
   }
 }
 
+/** TLS options: the server name checked against the certificate, and `?ca=` in place of the system's CAs. */
+const tlsOptions = (settings: SmtpSettings) => ({
+  servername: net.isIP(settings.host) ? undefined : settings.host,
+  ...(settings.ca !== undefined ? { ca: settings.ca } : {}),
+});
+
+/** Certificate failures say so, and how to trust a private CA; other TLS errors keep their own message. */
+const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ALTNAME/;
+function tlsFailure(e: Error & { code?: string }): string {
+  if (!e.code || !CERTIFICATE_CODES.test(e.code)) return e.message;
+  return `the server's TLS certificate is not trusted (${e.code}: ${e.message}); a private CA is trusted with ?ca=/path/ca.pem`;
+}
+
 function connect(settings: SmtpSettings): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const options = { host: settings.host, port: settings.port };
-    const socket = settings.secure
-      ? tls.connect({ ...options, servername: net.isIP(settings.host) ? undefined : settings.host })
-      : net.connect(options);
+    const socket = settings.secure ? tls.connect({ ...options, ...tlsOptions(settings) }) : net.connect(options);
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new SmtpError(`could not connect to ${settings.host}:${settings.port} within ${settings.timeoutMs} ms`));
@@ -122,14 +133,14 @@ function connect(settings: SmtpSettings): Promise<net.Socket> {
     });
     socket.once('error', (e) => {
       clearTimeout(timer);
-      reject(new SmtpError(`could not connect to ${settings.host}:${settings.port}: ${e.message}`));
+      reject(new SmtpError(`could not connect to ${settings.host}:${settings.port}: ${tlsFailure(e)}`));
     });
   });
 }
 
 function upgrade(socket: net.Socket, settings: SmtpSettings): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
-    const secure = tls.connect({ socket, servername: net.isIP(settings.host) ? undefined : settings.host });
+    const secure = tls.connect({ socket, ...tlsOptions(settings) });
     const timer = setTimeout(() => {
       secure.destroy();
       reject(new SmtpError(`TLS handshake did not finish within ${settings.timeoutMs} ms`));
@@ -141,7 +152,7 @@ function upgrade(socket: net.Socket, settings: SmtpSettings): Promise<tls.TLSSoc
     });
     secure.once('error', (e) => {
       clearTimeout(timer);
-      reject(new SmtpError(`TLS handshake failed: ${e.message}`));
+      reject(new SmtpError(`TLS handshake failed: ${tlsFailure(e)}`));
     });
   });
 }

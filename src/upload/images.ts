@@ -6,7 +6,8 @@
  * Decoding and resizing use jimp, which is plain JavaScript: it bundles into the
  * `bun build --compile` executable, where sharp's native addon cannot load
  * (design/stack-notes.md §4). WebP and AVIF are decoded and encoded by WASM codecs
- * (codecs.ts) and resized by jimp.
+ * (codecs.ts) and resized by jimp. The server runs all of it in a worker (image-pool.ts),
+ * never on its event loop.
  */
 import type { Jimp } from 'jimp';
 import { FolioError } from '../errors';
@@ -33,7 +34,7 @@ const WASM_TYPES = new Set(['image/webp', 'image/avif']);
 export const MAX_DECODED_PIXELS = 50_000_000;
 /**
  * AVIF originals above this are not re-encoded by FOLIO_IMAGE_OPTIMIZE: aom in WASM takes
- * ~0.15 s a megapixel even at its fastest speed, on the event loop.
+ * ~0.15 s a megapixel even at its fastest speed (in a worker now, but still a core's time).
  */
 export const MAX_AVIF_OPTIMIZE_PIXELS = 4_000_000;
 /** The quality Strapi's sizeOptimization re-encodes with (sharp's `quality: 80`); also the formats' quality. */
@@ -62,6 +63,9 @@ export interface ImageResult {
   /** With `optimize`: the original re-encoded, only when smaller than the upload (Strapi's sizeOptimization). */
   optimized?: Uint8Array;
 }
+
+/** Whether processImage does anything with this type (the rest need no worker). */
+export const isProcessable = (mime: string) => WASM_TYPES.has(mime) || DECODABLE.has(mime);
 
 export const invalidImage = () => new FolioError(400, 'ApplicationError', 'File is not a valid image');
 
@@ -132,7 +136,7 @@ async function processWasmImage(bytes: Uint8Array, mime: string, optimize: boole
  * AVIF originals are re-encoded at quality 80 and kept when smaller, as Strapi's sizeOptimization does.
  */
 export async function processImage(bytes: Uint8Array, mime: string, { optimize = false } = {}): Promise<ImageResult | null> {
-  if (!WASM_TYPES.has(mime) && !DECODABLE.has(mime)) return null;
+  if (!isProcessable(mime)) return null;
   const header = headerSize(bytes, mime);
   if (!header) throw invalidImage();
   if (header.width * header.height > MAX_DECODED_PIXELS) return { ...header, formats: [] };

@@ -7,7 +7,8 @@ import { basename } from 'node:path';
 import { PayloadTooLargeError, ValidationError } from '../errors';
 import { unstorableText } from '../text';
 import type { FileFormat } from './file-row';
-import { processImage, type ResizedImage } from './images';
+import type { ImagePool } from './image-pool';
+import type { ResizedImage } from './images';
 import { bytesToKb, checkFilename, checkNameLength, extensionOf, generateHash, MAX_NAME_LENGTH } from './naming';
 import { checkFileType, type TypePolicy } from './policy';
 import { storedType, witnesses } from './sniff';
@@ -107,13 +108,13 @@ export async function inspectFile(file: File, info: FileInfo, sizeLimit: number,
   return { filename, info, bytes, mime: storedType(w), sniffedExt: w.sniffedExt };
 }
 
-/** Names an inspected file; images get dimensions and formats. */
-export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: InspectedFile, options: { optimize?: boolean } = {}): Promise<PreparedFile> {
+/** Names an inspected file; images get dimensions and formats, made by the pool's workers. */
+export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: InspectedFile, images: ImagePool, options: { optimize?: boolean } = {}): Promise<PreparedFile> {
   const ext = extensionOf(filename, mime, sniffedExt);
   // NFC may lengthen a name a little; the stored name stays within the limit too.
   const name = (info.name || filename).normalize();
   checkNameLength(name, 'File name');
-  const image = await processImage(bytes, mime, options);
+  const image = await images.process(bytes, mime, options);
   // FOLIO_IMAGE_OPTIMIZE: the re-encoded original, when it came out smaller, is what is stored.
   const stored = image?.optimized ?? bytes;
   return {

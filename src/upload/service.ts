@@ -18,6 +18,7 @@ import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
 import { toFileObject, type FileFormat, type FileObject } from './file-row';
 import { listFiles } from './list';
+import { defaultImageWorkers, ImagePool } from './image-pool';
 import { typePolicy, type TypePolicy } from './policy';
 import { formatsOf, inspectFile, prepareFile, storedName, tooBig, type FileInfo, type InspectedFile, type PreparedFile } from './prepare';
 import { LocalStorage, typeOfName, type Storage } from './storage';
@@ -29,7 +30,8 @@ export interface UploadDeps {
   registry: Registry;
   locales: Locales;
   events: Events;
-  config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean };
+  config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean;
+    imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number };
 }
 
 /** Every name a stored file occupies in the storage: the original and its formats. */
@@ -47,11 +49,20 @@ function filesToWrite(file: PreparedFile, hash: string, ext: string): [string, U
 export class UploadService {
   readonly storage: Storage;
   readonly policy: TypePolicy;
+  /** Decoding, resizing and encoding happen here, off the event loop. */
+  readonly images: ImagePool;
 
   constructor(private deps: UploadDeps) {
     // The one place that knows which provider there is.
     this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3) : new LocalStorage(deps.config.uploadsDir);
     this.policy = typePolicy(deps.config);
+    const { imageWorkers, imageQueueLimit, imageTimeoutMs } = deps.config;
+    this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000 });
+  }
+
+  /** Ends the image workers (instance.close()). */
+  close() {
+    this.images.close();
   }
 
   /** A stored name's URL in API answers: the public base when one is configured (absolute), else Folio's own route. */
@@ -106,7 +117,7 @@ export class UploadService {
     for (let i = 0; i < files.length; i++) inspected.push(await inspectFile(files[i]!, infos[i] ?? {}, this.deps.config.uploadLimit, this.policy));
     if (target) checkAllowedTypes(target, inspected.map((f) => f.mime));
     const prepared: PreparedFile[] = [];
-    for (const file of inspected) prepared.push(await prepareFile(file, { optimize: this.deps.config.imageOptimize }));
+    for (const file of inspected) prepared.push(await prepareFile(file, this.images, { optimize: this.deps.config.imageOptimize }));
 
     const written: string[] = [];
     try {
@@ -176,7 +187,7 @@ export class UploadService {
   async replace(id: string, file: File, info: FileInfo): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), { optimize: this.deps.config.imageOptimize });
+    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), this.images, { optimize: this.deps.config.imageOptimize });
     const written: string[] = [];
     try {
       await this.writeAll(prepared, written);

@@ -2,9 +2,11 @@
  * A tiny SMTP server on node:net for tests: it speaks enough of RFC 5321 for a client to
  * deliver (EHLO/HELO, AUTH PLAIN and LOGIN, MAIL, RCPT, DATA, RSET, NOOP, QUIT) and
  * records each delivered message: envelope, credentials used and the DATA as sent
- * (dot-stuffing undone). No TLS, so STARTTLS is never offered.
+ * (dot-stuffing undone). With `tls` it offers STARTTLS, or (`implicit`) speaks TLS from
+ * the first byte as on port 465; without, STARTTLS is never offered.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 
 export interface ReceivedMail {
   from: string;
@@ -15,6 +17,8 @@ export interface ReceivedMail {
   data: string;
   /** Every command line the client sent, in order. */
   commands: string[];
+  /** Whether the message travelled over TLS (implicit or after STARTTLS). */
+  secure: boolean;
 }
 
 export interface SmtpServerOptions {
@@ -22,6 +26,8 @@ export interface SmtpServerOptions {
   auth?: ('PLAIN' | 'LOGIN')[];
   /** Accepted credentials (default: any). */
   credentials?: { user: string; pass: string };
+  /** A certificate and key (PEM): STARTTLS is offered, or with `implicit` TLS starts at once (smtps). */
+  tls?: { key: string | Buffer; cert: string | Buffer; implicit?: boolean };
 }
 
 export interface TestSmtpServer {
@@ -42,18 +48,20 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
   const waiters: (() => void)[] = [];
   const accept = (user: string, pass: string) => !options.credentials || (options.credentials.user === user && options.credentials.pass === pass);
 
-  const server = net.createServer((socket) => {
+  const handle = (plain: net.Socket) => {
+    let socket = plain;
+    let secure = plain instanceof tls.TLSSocket;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => sockets.delete(plain));
     socket.on('error', () => {});
     const reply = (line: string) => socket.write(line + '\r\n');
-    let mail: ReceivedMail = { from: '', to: [], data: '', commands: [] };
+    let mail: ReceivedMail = { from: '', to: [], data: '', commands: [], secure };
     let mode: 'command' | 'data' | 'login-user' | 'login-pass' = 'command';
     let loginUser = '';
     let dataLines: string[] = [];
     let buffer = '';
     reply('220 test.smtp ESMTP ready');
-    socket.on('data', (chunk) => {
+    const onData = (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       let end: number;
       while ((end = buffer.indexOf('\r\n')) >= 0) {
@@ -63,7 +71,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
           if (line === '.') {
             mail.data = dataLines.join('\r\n');
             received.push(mail);
-            mail = { from: '', to: [], auth: mail.auth, data: '', commands: [] };
+            mail = { from: '', to: [], auth: mail.auth, data: '', commands: [], secure };
             dataLines = [];
             mode = 'command';
             reply('250 2.0.0 queued');
@@ -92,6 +100,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
         switch (verb.toUpperCase()) {
           case 'EHLO':
             reply('250-test.smtp greets you');
+            if (options.tls && !secure) reply('250-STARTTLS');
             if (mechanisms.length) reply(`250-AUTH ${mechanisms.join(' ')}`);
             reply('250 8BITMIME');
             break;
@@ -122,8 +131,24 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
             mode = 'data';
             reply('354 end data with <CR><LF>.<CR><LF>');
             break;
+          case 'STARTTLS': {
+            if (!options.tls || secure) {
+              reply('502 5.5.2 command not recognized');
+              break;
+            }
+            reply('220 2.0.0 ready to start TLS');
+            // RFC 3207: everything before the handshake is forgotten, the client says EHLO again.
+            socket.removeListener('data', onData);
+            buffer = '';
+            socket = new tls.TLSSocket(plain, { isServer: true, key: options.tls.key, cert: options.tls.cert });
+            socket.on('error', () => {});
+            socket.on('data', onData);
+            secure = true;
+            mail = { from: '', to: [], data: '', commands: [], secure };
+            return;
+          }
           case 'RSET':
-            mail = { from: '', to: [], auth: mail.auth, data: '', commands: [] };
+            mail = { from: '', to: [], auth: mail.auth, data: '', commands: [], secure };
             reply('250 ok');
             break;
           case 'NOOP':
@@ -137,13 +162,15 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
             reply('502 5.5.2 command not recognized');
         }
       }
-    });
-  });
+    };
+    socket.on('data', onData);
+  };
+  const server = options.tls?.implicit ? tls.createServer({ key: options.tls.key, cert: options.tls.cert }, handle) : net.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
-    url: (userinfo) => `smtp://${userinfo ? `${userinfo}@` : ''}127.0.0.1:${port}`,
+    url: (userinfo) => `${options.tls?.implicit ? 'smtps' : 'smtp'}://${userinfo ? `${userinfo}@` : ''}127.0.0.1:${port}`,
     received,
     waitFor(count, ms = 10_000) {
       return new Promise((resolve, reject) => {

@@ -4,6 +4,7 @@
  * passwords or reset codes is the threat here.
  */
 import { Elysia } from 'elysia';
+import { resetPasswordText } from '../../auth/mail-format';
 import { Users } from '../../auth/users';
 import { checkCredentials, checkEmail, FieldErrors, PASSWORD_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from '../../auth/user-fields';
 import { FolioError, ValidationError } from '../../errors';
@@ -89,7 +90,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
           await instance.email.send({
             to: email.toLowerCase(),
             subject: 'Reset password',
-            text: `We heard that you lost your password. Use this code to reset it:\n\n${code}\n\nPOST /api/auth/reset-password { "code", "password", "passwordConfirmation" }`,
+            text: resetPasswordText(code, config.resetPasswordUrl),
           });
         }
         return json({ ok: true });

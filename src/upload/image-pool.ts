@@ -1,0 +1,176 @@
+/**
+ * Image work off the event loop: a small pool of workers (image-worker.ts) that decode,
+ * resize and encode uploads, with a bounded queue. The server's thread only posts the bytes
+ * and waits, so a 12-megapixel AVIF no longer holds every other request for a second or two.
+ *
+ * - At most `size` workers, started on first use; an idle one is unref'd (it never keeps a
+ *   CLI command or a test alive) and ended after IDLE_MS, releasing its WASM memory.
+ * - At most `queueLimit` jobs wait behind them; one more is a 503 with Retry-After, refused
+ *   before anything is stored.
+ * - A job that overruns `timeoutMs`, or a worker that crashes, fails that upload with a 422
+ *   naming the reason; the worker is ended and the next queued job gets a fresh one.
+ */
+import { FolioError, ServiceUnavailableError } from '../errors';
+import { isProcessable, type ImageResult } from './images';
+
+export interface ImageJob {
+  id: number;
+  bytes: Uint8Array;
+  mime: string;
+  optimize: boolean;
+}
+
+export type ImageAnswer =
+  | { id: number; ok: true; result: ImageResult | null }
+  | { id: number; ok: false; error: { status?: number; name?: string; message: string; details?: Record<string, unknown> } };
+
+export interface ImagePoolOptions {
+  /** Workers at most (FOLIO_IMAGE_WORKERS). */
+  size: number;
+  /** Jobs that may wait for a worker (FOLIO_IMAGE_QUEUE); beyond: 503. */
+  queueLimit: number;
+  /** Longest one image may take (FOLIO_IMAGE_TIMEOUT_MS); beyond: the worker is ended, 422. */
+  timeoutMs: number;
+  /** Another worker module (tests: one that crashes). */
+  workerUrl?: string;
+}
+
+/** An idle worker is ended after this long: its heap and WASM memory go back. */
+const IDLE_MS = 30_000;
+/** Seconds a client is told to wait when the queue is full. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Where the worker module is. From source, beside this file. In `dist/folio` the bundle's
+ * import.meta.url is the executable's (`/$bunfs/root/folio`), not this file's, and Bun
+ * resolves a relative worker path against the embedded entrypoints' common root (src/): the
+ * build names `src/upload/image-worker.ts` as an entrypoint (package.json "build").
+ */
+export const WORKER_URL = import.meta.url.includes('/$bunfs/') ? './upload/image-worker.ts' : new URL('./image-worker.ts', import.meta.url).href;
+
+/** The default pool size: one core left to the server, at most two (each may hold a 200 MB bitmap). */
+export const defaultImageWorkers = () => Math.max(1, Math.min(2, navigator.hardwareConcurrency - 1));
+
+export const imageFailed = (reason: string) => new FolioError(422, 'ApplicationError', `Image processing failed: ${reason}`);
+
+interface Pending {
+  job: ImageJob;
+  resolve: (result: ImageResult | null) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  running?: Pending & { timer: ReturnType<typeof setTimeout> };
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+function errorOf(error: Extract<ImageAnswer, { ok: false }>['error']): Error {
+  // A FolioError (e.g. "File is not a valid image") keeps its status; anything else is unexpected.
+  if (error.status !== undefined && error.name) return new FolioError(error.status, error.name, error.message, error.details ?? {});
+  return new Error(`image worker: ${error.message}`);
+}
+
+export class ImagePool {
+  private slots: Slot[] = [];
+  private queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private options: ImagePoolOptions) {
+    // Zero workers would queue forever; a zero timeout would fail every image.
+    this.options = { ...options, size: Math.max(1, options.size), timeoutMs: Math.max(1, options.timeoutMs) };
+  }
+
+  /** Jobs running and waiting, and live workers (tests wait on `running` to know an upload is being processed). */
+  get stats() {
+    return { running: this.slots.filter((s) => s.running).length, queued: this.queue.length, workers: this.slots.length };
+  }
+
+  /** Width, height and formats of an upload (images.ts processImage), computed in a worker; null for a type no image work applies to. */
+  process(bytes: Uint8Array, mime: string, { optimize = false } = {}): Promise<ImageResult | null> {
+    if (!isProcessable(mime)) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new ServiceUnavailableError('The server is shutting down'));
+      const pending: Pending = { job: { id: this.nextId++, bytes, mime, optimize }, resolve, reject };
+      const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
+      if (slot) return this.start(slot, pending);
+      if (this.queue.length >= this.options.queueLimit) {
+        return reject(new ServiceUnavailableError('Too many images are being processed, please retry', RETRY_AFTER_SECONDS));
+      }
+      this.queue.push(pending);
+    });
+  }
+
+  /** Ends every worker; waiting jobs fail with a 503. */
+  close() {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new ServiceUnavailableError('The server is shutting down'));
+    for (const slot of [...this.slots]) this.lost(slot, new ServiceUnavailableError('The server is shutting down'));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.options.workerUrl ?? WORKER_URL);
+    const slot: Slot = { worker };
+    worker.addEventListener('message', (event: MessageEvent<ImageAnswer>) => this.answered(slot, event.data));
+    // Bun's message quotes the worker's source around the throw: not for an API answer.
+    worker.addEventListener('error', () => this.lost(slot, 'the image worker crashed'));
+    // A worker that exits (process.exit, out of memory) without an error event.
+    worker.addEventListener('close', () => this.lost(slot, 'the image worker stopped'));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private start(slot: Slot, pending: Pending) {
+    clearTimeout(slot.idleTimer);
+    // Busy, the worker keeps the process alive: a CLI command waits for its image.
+    slot.worker.ref();
+    const timer = setTimeout(() => this.lost(slot, `it took longer than ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+    slot.running = { ...pending, timer };
+    slot.worker.postMessage(pending.job);
+  }
+
+  private answered(slot: Slot, answer: ImageAnswer) {
+    const running = slot.running;
+    if (!running || running.job.id !== answer.id) return;
+    clearTimeout(running.timer);
+    slot.running = undefined;
+    if (answer.ok) running.resolve(answer.result);
+    else running.reject(errorOf(answer.error));
+    this.next(slot);
+  }
+
+  private next(slot: Slot) {
+    const pending = this.queue.shift();
+    if (pending) return this.start(slot, pending);
+    slot.worker.unref();
+    slot.idleTimer = setTimeout(() => this.retire(slot), IDLE_MS);
+    slot.idleTimer.unref();
+  }
+
+  private remove(slot: Slot): boolean {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return false;
+    this.slots.splice(at, 1);
+    clearTimeout(slot.idleTimer);
+    return true;
+  }
+
+  private retire(slot: Slot) {
+    if (this.remove(slot)) slot.worker.terminate();
+  }
+
+  /** A worker that crashed or overran: its job fails, it is ended, and a waiting job gets a fresh worker. */
+  private lost(slot: Slot, reason: string | FolioError) {
+    if (!this.remove(slot)) return;
+    slot.worker.terminate();
+    const running = slot.running;
+    slot.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      running.reject(typeof reason === 'string' ? imageFailed(reason) : reason);
+    }
+    const pending = this.closed ? undefined : this.queue.shift();
+    if (pending) this.start(this.spawn(), pending);
+  }
+}
