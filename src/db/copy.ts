@@ -74,6 +74,7 @@ const NOT_CARRIED = new Set<string>([
   SYSTEM.store, // secrets: carried as such (writeSecret), not as rows
   SYSTEM.rateLimits, // transient counters
   SYSTEM.settingsVersion, // kept by triggers
+  SYSTEM.counts, // kept by triggers on the content tables as their rows arrive (db/counts.ts)
 ]);
 
 /** Tables of an installation in an order that satisfies their foreign keys. */

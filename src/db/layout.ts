@@ -116,6 +116,8 @@ export const SYSTEM = {
   webhookAttempts: 'folio_webhook_attempts',
   /** One row: until when writes record events for realtime subscribers (src/events/realtime.ts). */
   realtimeLease: 'folio_realtime_lease',
+  /** Versions per (content table, locale, published), kept by triggers (migration 0012, db/counts.ts): list totals. */
+  counts: 'folio_counts',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
 } as const;

@@ -15,6 +15,7 @@ import type { ContentType, Model, Registry } from '../registry/types';
 import { COMPONENT_ID, COMPONENT_OWNER, indexName, legacyName, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
 import { planSearchIndexes } from './search-index';
+import { planCountTriggers } from './counts';
 import { planSchemaChanges } from './schema-changes';
 import { USER_UID } from '../registry/system-models';
 
@@ -271,6 +272,8 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
   }
   // Last: the `_q` indexes read the tables and columns made above.
   steps.push(...(await planSearchIndexes(db, registry, existing.indexes)));
+  // Triggers keeping list totals (db/counts.ts), and the count of a table that had none.
+  steps.push(...(await planCountTriggers(db, registry)));
   // After the columns exist: defaults written into old rows, then the snapshot of what was applied.
   steps.push(...changes.after);
   return steps;

@@ -1,6 +1,6 @@
 /**
  * Executes a read plan: the page of versions, the total, then populate. The statements
- * come from query/statements.ts; nothing here writes SQL.
+ * come from query/compile.ts; nothing here writes SQL.
  */
 import { createHash } from 'node:crypto';
 import type { ChangeCache } from '../db/cache';
@@ -28,6 +28,8 @@ export interface ReadContext {
   counts?: ChangeCache<string, number>;
   /** PostgreSQL: trigram samples of the searched tables, for `_q` (db/search-grams.ts). */
   searchGrams?: SearchGramSamples;
+  /** The offset from which pages are read as a deferred join (query/compile.ts DEFERRED_PAGE_FROM; tests lower it). */
+  deferredPagesFrom?: number;
 }
 
 /** PostgreSQL `_q`: the rarest trigrams of the search for its indexes to look up, when the table has a sample. */
@@ -54,7 +56,7 @@ function countKey(statement: Sql): string {
 
 export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
   await chooseSearchGrams(ctx, ct, query);
-  const { page, count, reader } = listStatements(ctx.db.dialect, ctx.registry, ct, query);
+  const { page, count, reader } = listStatements(ctx.db.dialect, ctx.registry, ct, query, { deferredFrom: ctx.deferredPagesFrom });
   const { start, limit, withCount, mode } = query.pagination;
   const rows = (await ctx.db.all<Row>(page)).map(reader.read);
   await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);
@@ -63,6 +65,8 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
   let total: number | undefined;
   if (withCount) {
     const counted = async () => (await ctx.db.get<{ n: number }>(count))?.n ?? 0;
+    // Cached until the next commit either way: a maintained total (db/counts.ts) is a few rows
+    // read by key, so the first list after a write no longer counts every matching row.
     total = ctx.counts ? await ctx.counts.get(countKey(count), counted) : await counted();
   }
   let pagination: PageMeta;

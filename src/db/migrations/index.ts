@@ -17,6 +17,7 @@ import schemaSnapshot from './0008_schema_snapshot';
 import admin from './0009_admin';
 import adminUserTargets from './0010_admin_user_targets';
 import realtime from './0011_realtime';
+import counts from './0012_counts';
 
 export interface Migration {
   name: string;
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   { name: '0009_admin', sql: admin },
   { name: '0010_admin_user_targets', sql: adminUserTargets },
   { name: '0011_realtime', sql: realtime },
+  { name: '0012_counts', sql: counts },
 ];
