@@ -11,6 +11,8 @@
  *   PUT    /admin/api/content/:uid/:documentId                 save the draft
  *   DELETE /admin/api/content/:uid/:documentId
  *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
+ *   POST   /admin/api/content/:uid/actions/bulk-:action        delete | publish | unpublish, body
+ *          `{ documentIds, locale }`: one transaction, all or none (documents/bulk.ts)
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
  */
 import { Elysia } from 'elysia';
@@ -27,11 +29,13 @@ import { checkCsrf } from './csrf';
 import { requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
+import { BULK_LIMIT, runBulk } from '../documents/bulk';
 
 type Raw = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
 const ACTIONS = { publish: 'publish', unpublish: 'unpublish', 'discard-draft': 'discardDraft' } as const;
+const BULK_ACTIONS = { 'bulk-delete': 'delete', 'bulk-publish': 'publish', 'bulk-unpublish': 'unpublish' } as const;
 
 /** Refuses text no column can hold, anywhere in a parsed query (PostgreSQL refuses NUL with an error). */
 function checkText(value: unknown, at = ''): void {
@@ -218,6 +222,27 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
       if (!documentId || !(await documents.delete(ct, documentId, { locale }))) throw new NotFoundError();
       return noContent();
     })
+    .post(
+      '/admin/api/content/:uid/actions/:action',
+      async ({ request, params }) => {
+        await begin(request);
+        const ct = typeOf(params.uid);
+        const action = Object.hasOwn(BULK_ACTIONS, params.action) ? BULK_ACTIONS[params.action as keyof typeof BULK_ACTIONS] : undefined;
+        if (!action || ct.kind === 'singleType') throw new NotFoundError();
+        const body = (await readJsonBody(request, config.bodyLimit)) as Raw | undefined;
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('Expected a JSON object { documentIds, locale }');
+        const ids = body.documentIds;
+        const bad = (message: string) => new ValidationError(message, { errors: [{ path: ['documentIds'], message }] });
+        if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || !id || unstorableText(id))) throw bad('documentIds must be a list of documentIds');
+        // Checked before anything is read: one transaction holds a lock per document.
+        if (ids.length > BULK_LIMIT) throw bad(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`);
+        if (body.locale !== undefined && (typeof body.locale !== 'string' || unstorableText(body.locale))) throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
+        const locale = body.locale ? parseLocale(body.locale, '') || undefined : undefined;
+        const count = await runBulk(documents, ct, action, ids as string[], { locale });
+        return json({ data: { count } });
+      },
+      { parse: 'none' },
+    )
     .post(
       '/admin/api/content/:uid/:documentId/actions/:action',
       async ({ request, params }) => {

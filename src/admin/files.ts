@@ -3,7 +3,9 @@
  * same checks, type policy, image formats and media events as POST /api/upload), with an
  * admin session (Super Admin or Editor) instead of an API grant.
  *
- *   GET     /admin/api/files?page=&type=image|video|audio|file&q=   24 a page, newest first
+ *   GET     /admin/api/files?page=&type=image|video|audio|file&q=   24 a page, newest first; `type`
+ *           may list several (`image,video`: a media field's allowedTypes). The Media Library
+ *           page and a media field's "choose from the library" dialog both read it.
  *   POST    /admin/api/files        multipart: one `files` part per file (several at once)
  *   PUT     /admin/api/files/:id    {name, alternativeText, caption}
  *   DELETE  /admin/api/files/:id
@@ -26,12 +28,31 @@ const MAX_FILES = 20;
 
 const KINDS = ['image', 'video', 'audio'] as const;
 
-/** The filter for a type chip: images, videos, audio, or every other file. */
+/** The filter for the type chips: images, videos, audio, every other file, or several of them. */
 function typeFilter(type: unknown): Record<string, unknown> | undefined {
-  if (type === 'file') return { $not: { $or: KINDS.map((k) => ({ mime: { $startsWith: `${k}/` } })) } };
-  if (typeof type === 'string' && (KINDS as readonly string[]).includes(type)) return { mime: { $startsWith: `${type}/` } };
   if (type === undefined || type === '' || type === 'all') return undefined;
-  throw fieldError('type', `type must be one of: all, ${KINDS.join(', ')}, file`);
+  if (typeof type !== 'string') throw fieldError('type', `type must be one of: all, ${KINDS.join(', ')}, file`);
+  const one = (kind: string) => {
+    if (kind === 'file') return { $not: { $or: KINDS.map((k) => ({ mime: { $startsWith: `${k}/` } })) } };
+    if ((KINDS as readonly string[]).includes(kind)) return { mime: { $startsWith: `${kind}/` } };
+    throw fieldError('type', `type must be one of: all, ${KINDS.join(', ')}, file (or several, comma-separated)`);
+  };
+  const kinds = [...new Set(type.split(','))];
+  return kinds.length === 1 ? one(kinds[0]!) : { $or: kinds.map(one) };
+}
+
+const LIST_PARAMETERS = new Set(['page', 'type', 'q']);
+
+/** The query of a listing: unknown keys, a page that is not a positive integer, NUL in `q` are 400s. */
+function listQuery(url: string) {
+  const query = parseQueryString(url);
+  for (const key of Object.keys(query)) if (!LIST_PARAMETERS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
+  const rawPage = query.page === undefined || query.page === '' ? '1' : query.page;
+  if (typeof rawPage !== 'string' || !/^\d{1,6}$/.test(rawPage) || Number(rawPage) < 1) throw fieldError('page', 'page must be a positive integer');
+  if (query.q !== undefined && typeof query.q !== 'string') throw fieldError('q', 'q must be a string');
+  const q = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
+  if (unstorableText(q)) throw fieldError('q', 'q cannot hold NUL or lone surrogate characters');
+  return { page: Number(rawPage), q, filters: [typeFilter(query.type), q ? { name: { $containsi: q } } : undefined].filter(Boolean) };
 }
 
 /** The files of a multipart body, typed as their parts declare (the upload policy checks those). */
@@ -71,11 +92,7 @@ export function adminFileRoutes(instance: Instance, accounts: AdminAccounts) {
   return new Elysia({ name: 'admin:files' })
     .get('/admin/api/files', async ({ request }) => {
       await begin(request);
-      const query = parseQueryString(request.url);
-      const page = typeof query.page === 'string' && /^\d{1,6}$/.test(query.page) && Number(query.page) > 0 ? Number(query.page) : 1;
-      const q = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
-      if (unstorableText(q)) throw fieldError('q', 'q cannot hold NUL or lone surrogate characters');
-      const filters = [typeFilter(query.type), q ? { name: { $containsi: q } } : undefined].filter(Boolean);
+      const { page, filters } = listQuery(request.url);
       // One more than a page: whether a next one exists, without counting every file.
       const found = await instance.uploads.findMany({
         sort: ['createdAt:desc', 'id:desc'],

@@ -22,8 +22,8 @@ describe('admin access', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({ publicAccess: false });
-  });
-  afterAll(() => server.stop());
+  }, 30_000);
+  afterAll(() => server.stop(), 30_000);
 
   test('the first-run form creates a Super Admin from loopback, logs it in, then closes', async () => {
     expect((await server.call('GET', '/admin/api/session')).body.data).toMatchObject({ setupRequired: true, setupNeedsCode: false, user: null });
@@ -54,7 +54,7 @@ describe('admin access', () => {
     } finally {
       await other.stop();
     }
-  });
+  }, 30_000);
 
   test('a wrong password is a 401 envelope, and the session stores only a hash of the cookie', async () => {
     const wrong = await server.call('POST', '/admin/api/login', { body: { email: 'root@example.com', password: 'wrong password' } });
@@ -148,7 +148,7 @@ describe('admin access', () => {
     } finally {
       await limited.stop();
     }
-  });
+  }, 30_000);
 });
 
 describe('folio admin create', () => {
@@ -166,5 +166,26 @@ describe('folio admin create', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 30_000);
+});
+
+describe('the first load', () => {
+  test('the page loads only its own script and style sheet, and the script is under 300 KB compressed', async () => {
+    const server = await startServer({ publicAccess: false });
+    try {
+      const page = await fetch(`${server.url}/admin/content/x`);
+      const html = await page.text();
+      const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toStartWith('/admin/assets/');
+      for (const m of html.matchAll(/<link[^>]*href="([^"]+)"/g)) expect(m[1]!).toStartWith('/admin/assets/');
+      const script = await fetch(`${server.url}${scripts[0]}`, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit);
+      expect(script.headers.get('content-encoding')).toBe('gzip');
+      const compressed = (await script.arrayBuffer()).byteLength;
+      expect(compressed).toBeGreaterThan(1000);
+      expect(compressed).toBeLessThan(300 * 1024);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
 });

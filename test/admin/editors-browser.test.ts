@@ -118,7 +118,7 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     expect(await page.locator('tbody tr').allTextContents()).not.toContain(expect.stringContaining('Other'));
 
     await page.getByLabel('Select all entries on this page').check();
-    await page.getByRole('button', { name: 'Publish selected' }).click();
+    await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
     await page.getByText('Published 2 entries').waitFor();
     const titles = async () => (await server.call('GET', '/api/articles?filters[title][$startsWith]=Filter&sort=title')).body.data.map((a: { title: string }) => a.title);
     expect(await titles()).toEqual(['Filter one', 'Filter two']);

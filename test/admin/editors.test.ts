@@ -62,23 +62,26 @@ describe('admin editors API', () => {
     expect((await call('GET', `${ARTICLE}/${doc.documentId}`)).body.data.tags.map((t: { name: string }) => t.name)).toEqual(['Beta', 'Gamma', 'Alpha']);
   });
 
-  test('the media picker lists the library newest first, filters by name and pages; bad parameters are 400 envelopes', async () => {
+  test("a media field's picker reads the Media Library's listing: newest first, by name, by several types, paged; bad parameters are 400 envelopes", async () => {
     await upload('zebra-stripes.png');
-    const all = await call('GET', '/admin/api/media-picker');
+    const all = await call('GET', '/admin/api/files');
     expect(all.status).toBe(200);
     expect(all.body.data[0].name).toBe('zebra-stripes.png');
-    expect(all.body.meta).toEqual({ page: 1, hasMore: false });
-    const found = await call('GET', '/admin/api/media-picker?q=ZEBRA');
+    expect(all.body.meta).toEqual({ page: 1, pageSize: 24, hasMore: false });
+    const found = await call('GET', '/admin/api/files?q=ZEBRA&type=image,video&page=1');
     expect(found.body.data.map((f: { name: string }) => f.name)).toEqual(['zebra-stripes.png']);
-    for (const bad of ['?page=0', '?page=x', '?sort=name', '?q=%00']) {
-      const r = await call('GET', `/admin/api/media-picker${bad}`);
+    expect((await call('GET', '/admin/api/files?q=ZEBRA&type=video,audio')).body.data).toEqual([]);
+    for (const bad of ['?page=0', '?page=x', '?sort=name', '?q=%00', '?type=image,nope', '?type[0]=image']) {
+      const r = await call('GET', `/admin/api/files${bad}`);
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError' } });
     }
+    // One listing: the picker's former route is gone.
+    expect((await call('GET', '/admin/api/media-picker')).status).toBe(404);
   });
 
   test('an upload needs the session and its CSRF token, and a request without files is a 400 that stores nothing', async () => {
-    const before = (await call('GET', '/admin/api/media-picker')).body.data.length;
+    const before = (await call('GET', '/admin/api/files')).body.data.length;
     const form = new FormData();
     form.append('files', new File([PNG], 'x.png', { type: 'image/png' }));
     expect((await fetch(`${server.url}/admin/api/upload`, { method: 'POST', body: form })).status).toBe(401);
@@ -86,7 +89,7 @@ describe('admin editors API', () => {
     const empty = await fetch(`${server.url}/admin/api/upload`, { method: 'POST', body: new FormData(), headers });
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { name: string } }).error.name).toBe('ValidationError');
-    expect((await call('GET', '/admin/api/media-picker')).body.data.length).toBe(before);
+    expect((await call('GET', '/admin/api/files')).body.data.length).toBe(before);
   });
 
   test('a uid is the slug of its target field, suffixed while another entry of the locale holds it, and never counts the entry itself', async () => {

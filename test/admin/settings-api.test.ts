@@ -28,7 +28,7 @@ describe('admin settings API', () => {
     root = await login(server, 'root@example.com', 'correct horse');
     editor = await login(server, 'ed@example.com', 'editor password');
   }, 30_000);
-  afterAll(() => server.stop());
+  afterAll(() => server.stop(), 30_000);
 
   test('an Editor gets 403 on every settings route, reads and writes alike, and a refused write changes nothing', async () => {
     const calls: [string, string, unknown?][] = [

@@ -14,13 +14,34 @@ export const setLeaveGuard = (guard: (() => boolean) | null) => {
   leaveGuard = guard;
 };
 
+/** The URL the app shows: where the browser's Back returns to when the guard says stay. */
+let shown = browser.location.href;
+
 export function navigate(to: string, replace = false) {
   if (!replace && leaveGuard && !leaveGuard()) return;
   if (replace) browser.history.replaceState(null, '', to);
   else browser.history.pushState(null, '', to);
+  shown = browser.location.href;
   for (const listener of listeners) listener();
   if (!replace) browser.scrollTo(0, 0);
 }
+
+/**
+ * The browser's Back and Forward: the address has already changed when popstate fires, so
+ * staying (the guard says no) puts the view's URL back as a new entry; the view, never
+ * re-rendered, keeps its edits. One listener for the app, so the guard asks once.
+ */
+const withoutHash = (href: string) => href.split('#')[0];
+browser.addEventListener('popstate', () => {
+  // The skip link's `#main` (and Back over it) moves focus, not the view: no question.
+  if (withoutHash(browser.location.href) === withoutHash(shown)) return void (shown = browser.location.href);
+  if (leaveGuard && !leaveGuard()) {
+    browser.history.pushState(null, '', shown);
+    return;
+  }
+  shown = browser.location.href;
+  for (const listener of listeners) listener();
+});
 
 /** The current location; re-renders on navigation and on the browser's back and forward. */
 export function useLocation(): URL {
@@ -28,11 +49,7 @@ export function useLocation(): URL {
   useEffect(() => {
     const update = () => setTick((n) => n + 1);
     listeners.add(update);
-    browser.addEventListener('popstate', update);
-    return () => {
-      listeners.delete(update);
-      browser.removeEventListener('popstate', update);
-    };
+    return () => void listeners.delete(update);
   }, []);
   return new URL(browser.location.href);
 }

@@ -89,6 +89,7 @@ export function BlocksField(props: FieldProps) {
     picking
       ? h(MediaPicker, {
           title: 'Media library: choose an image',
+          allowedTypes: ['images'],
           onPick: (f) => {
             update(picking, (x) => ({ ...x, image: image(f), text: x.text || String(f.alternativeText ?? '') }));
             setPicking(null);

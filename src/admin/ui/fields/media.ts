@@ -29,28 +29,64 @@ export async function uploadFiles(files: File[]): Promise<FileRef[]> {
   return json.data as FileRef[];
 }
 
-/** The library in a dialog: search by name, pick one file (or several, one after another). */
-export function MediaPicker(props: { title: string; onPick: (file: FileRef) => void; onClose: () => void }) {
+/** A media attribute's `allowedTypes` (Strapi's names) as the listing's `type` values. */
+const KIND_OF: Record<string, string> = { images: 'image', videos: 'video', audios: 'audio', files: 'file' };
+const KIND_LABEL: Record<string, string> = { image: 'Images', video: 'Videos', audio: 'Audio', file: 'Other files' };
+
+/**
+ * The library in a dialog, on the Media Library's own listing (GET /admin/api/files): 24 a
+ * page with Previous / Next, search by name, a type filter limited to the field's allowed
+ * types; pick one file (or several, one after another). Only the page shown is loaded.
+ */
+export function MediaPicker(props: { title: string; allowedTypes?: string[]; onPick: (file: FileRef) => void; onClose: () => void }) {
+  const allowed = (props.allowedTypes ?? []).map((t) => KIND_OF[t]).filter((k): k is string => !!k);
+  const kinds = allowed.length ? allowed : Object.keys(KIND_LABEL);
+  const all = allowed.length ? allowed.join(',') : '';
   const [q, setQ] = useState('');
-  const [files, setFiles] = useState<FileRef[] | null>(null);
+  const [type, setType] = useState(all);
+  const [page, setPage] = useState(1);
+  const [result, setResult] = useState<{ files: FileRef[]; hasMore: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const search = useRef<any>(null);
+  // Answers can arrive out of order while someone types: only the latest request's is shown.
+  const latest = useRef(0);
   useEffect(() => search.current?.focus(), []);
   useEffect(() => {
-    api('GET', `/media-picker${q ? `?q=${encodeURIComponent(q)}` : ''}`).then((r) => setFiles(r.data), (e) => setError((e as Error).message));
-  }, [q]);
+    const mine = ++latest.current;
+    setError(null);
+    api('GET', `/files?${new URLSearchParams({ page: String(page), q, type })}`).then(
+      (r) => mine === latest.current && setResult({ files: r.data, hasMore: r.meta.hasMore }),
+      (e) => mine === latest.current && setError((e as Error).message),
+    );
+  }, [q, type, page]);
+  const files = result?.files;
   return h(
     'div',
     { class: 'dialog-backdrop' },
     h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': props.title, class: 'dialog', onKeyDown: (e: any) => e.key === 'Escape' && props.onClose() }, [
       h('h2', null, props.title),
-      h('input', { ref: search, type: 'search', 'aria-label': 'Search the library', placeholder: 'Search by name…', value: q, onInput: (e: any) => setQ(e.target.value) }),
+      h('div', { class: 'toolbar' }, [
+        h('input', { ref: search, type: 'search', 'aria-label': 'Search the library', placeholder: 'Search by name…', value: q, onInput: (e: any) => (setQ(e.target.value), setPage(1)) }),
+        kinds.length > 1
+          ? h('select', { 'aria-label': 'Type of file', value: type, onChange: (e: any) => (setType(e.target.value), setPage(1)) }, [
+              h('option', { value: all }, allowed.length ? 'All allowed types' : 'All types'),
+              ...kinds.map((k) => h('option', { value: k }, KIND_LABEL[k])),
+            ])
+          : null,
+      ]),
       error ? h('p', { class: 'error', role: 'alert' }, error) : null,
       !files
         ? h('p', { role: 'status' }, 'Loading…')
         : files.length === 0
           ? h('p', null, 'No files.')
-          : h('ul', { class: 'media-grid' }, files.map((f) => h('li', { key: f.id }, h('button', { type: 'button', 'aria-label': `Pick ${f.name}`, onClick: () => props.onPick(f) }, h(FilePreview, { file: f }))))),
+          : h('ul', { class: 'media-grid', 'aria-label': 'Files' }, files.map((f) => h('li', { key: f.id }, h('button', { type: 'button', 'aria-label': `Pick ${f.name}`, onClick: () => props.onPick(f) }, h(FilePreview, { file: f }))))),
+      result && (page > 1 || result.hasMore)
+        ? h('nav', { 'aria-label': 'Library pages', class: 'pager' }, [
+            h('button', { type: 'button', disabled: page <= 1, onClick: () => setPage(page - 1) }, 'Previous page'),
+            h('span', { 'aria-live': 'polite' }, `Page ${page}`),
+            h('button', { type: 'button', disabled: !result.hasMore, onClick: () => setPage(page + 1) }, 'Next page'),
+          ])
+        : null,
       h('div', { class: 'actions' }, h('button', { type: 'button', onClick: props.onClose }, 'Close')),
     ]),
   );
@@ -124,6 +160,7 @@ export function MediaField(props: FieldProps) {
     picking
       ? h(MediaPicker, {
           title: `Media library: choose for ${a.name}`,
+          allowedTypes: a.allowedTypes,
           onPick: (f) => {
             add([f]);
             if (!a.multiple) setPicking(false);

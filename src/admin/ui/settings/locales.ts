@@ -49,7 +49,7 @@ export function LocalesPage() {
                   l.isDefault
                     ? null
                     : [
-                        h('button', { type: 'button', disabled: busy, 'aria-label': `Make ${l.code} the default`, onClick: act(`${l.code} is now the default`, 'PUT', `/settings/locales/${enc(l.code)}/default`) }, 'Make default'),
+                        h('button', { type: 'button', disabled: busy, 'aria-label': `Make default: ${l.code}`, onClick: act(`${l.code} is now the default`, 'PUT', `/settings/locales/${enc(l.code)}/default`) }, 'Make default'),
                         h('button', { type: 'button', disabled: busy, 'aria-label': `Remove ${l.code}`, onClick: act(`Locale ${l.code} removed`, 'DELETE', `/settings/locales/${enc(l.code)}`) }, 'Remove'),
                       ],
                 ),
