@@ -52,9 +52,15 @@ interface Job {
   finish(results: Fetched[]): Promise<void>;
 }
 
-/** A read's rows without their leading `__` columns, which come as parallel lists in `meta`. */
+/**
+ * A read's rows as they came (union slots or named columns): `keys[i]` is the key of the
+ * read's column after its leading `__` ones, which come as parallel lists in `meta`. Jobs
+ * build each response object once from these (RowReader.readAt, or `named` for media).
+ */
 interface Fetched {
-  rows: Row[];
+  raws: Row[];
+  keys: string[];
+  names: string[];
   meta: unknown[][];
 }
 
@@ -64,18 +70,29 @@ const META_COLUMNS = new Set(['__parent', '__locale', '__order']);
 function split(s: PopulateSelect, raws: Row[], keyOf: (k: number) => string): Fetched {
   let m = 0;
   while (m < s.columns.length && META_COLUMNS.has(s.columns[m]![0])) m++;
-  const keys = s.columns.map((_, k) => keyOf(k));
-  const names = s.columns.map((c) => c[0]);
-  const meta: unknown[][] = Array.from({ length: m }, () => new Array(raws.length));
-  const rows = new Array<Row>(raws.length);
-  for (let i = 0; i < raws.length; i++) {
-    const raw = raws[i]!;
-    for (let k = 0; k < m; k++) meta[k]![i] = raw[keys[k]!];
-    const row: Row = {};
-    for (let k = m; k < keys.length; k++) row[names[k]!] = raw[keys[k]!];
-    rows[i] = row;
+  const meta: unknown[][] = [];
+  for (let k = 0; k < m; k++) {
+    const key = keyOf(k);
+    const list = new Array<unknown>(raws.length);
+    for (let i = 0; i < raws.length; i++) list[i] = raws[i]![key];
+    meta.push(list);
   }
-  return { rows, meta };
+  const keys: string[] = [];
+  const names: string[] = [];
+  for (let k = m; k < s.columns.length; k++) {
+    keys.push(keyOf(k));
+    names.push(s.columns[k]![0]);
+  }
+  return { raws, keys, names, meta };
+}
+
+/** A read's rows keyed by their column names. */
+function named({ raws, keys, names }: Fetched): Row[] {
+  return raws.map((raw) => {
+    const row: Row = {};
+    for (let k = 0; k < keys.length; k++) row[names[k]!] = raw[keys[k]!];
+    return row;
+  });
 }
 
 /** SQLite allows 32,766 bound values per statement; a union repeats the parents' ids in every branch. */
@@ -225,8 +242,8 @@ async function relationJob(
   }
   return {
     selects: [compiled.select],
-    async finish([{ rows: read, meta }]) {
-      const found = read!.map(compiled.reader.read);
+    async finish([{ raws, keys, meta }]) {
+      const found = raws!.map((raw) => compiled.reader.readAt(raw, keys!));
       // Inverse sides name their parent by documentId and locale.
       const parents = meta[1] ? meta[0]!.map((p, i) => `${p}\0${meta[1]![i]}`) : meta[0]!;
       checkFound(found, spec);
@@ -321,9 +338,9 @@ function componentsJob(
       const orders: number[] = [];
       for (let i = 0; i < reads.length; i++) {
         const { uid, compiled, sub } = reads[i]!;
-        const { rows: read, meta } = results[i]!;
-        const found = read.map((r) => {
-          const out = compiled.reader.read(r);
+        const { raws, keys, meta } = results[i]!;
+        const found = raws.map((r) => {
+          const out = compiled.reader.readAt(r, keys);
           if (dynamic) out.__component = uid;
           return out;
         });
@@ -347,8 +364,9 @@ function mediaJob(owner: AnyModel, field: string, multiple: boolean, rows: Row[]
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
   return {
     selects: [mediaSelect(owner, field, rows.map((r) => r.id as number), columns)],
-    async finish([{ rows: read, meta }]) {
-      const found = read!.map(parseFileRow);
+    async finish([fetched]) {
+      const found = named(fetched!).map(parseFileRow);
+      const meta = fetched!.meta;
       checkFound(found, spec);
       attach(rows, field, 'id', groupBy(found, meta[0]!), !multiple, spec);
     },
@@ -361,8 +379,8 @@ function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, ro
   const { select, reader } = localizationsStatement(ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
   return {
     selects: [select],
-    async finish([{ rows: read, meta }]) {
-      const found = read!.map(reader.read);
+    async finish([{ raws, keys, meta }]) {
+      const found = raws!.map((raw) => reader.readAt(raw, keys!));
       checkFound(found, spec);
       if (spec.populate) await populateRows(db, registry, ct, found, spec.populate, scope);
       const groups = groupBy(found, meta[0]!);

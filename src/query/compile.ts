@@ -33,6 +33,11 @@ export interface RowReader {
   parts: [string, Sql][];
   /** A row as read → the response object (JSON values for booleans, JSON text, big integers). */
   read(row: Row): Row;
+  /**
+   * The same from a row whose column `parts[i]` is keyed `keys[i]` (a populate union's slots):
+   * one object per row, instead of renaming the columns into one and converting into another.
+   */
+  readAt(row: Row, keys: readonly string[]): Row;
 }
 
 /**
@@ -64,6 +69,8 @@ function buildReader(model: AnyModel, fields: string[] | undefined, alias: strin
     if (model.localized && keep(V.locale)) names.push(V.locale);
   }
   const converting = new Map<string, ScalarField>(scalars.filter((f) => f.converts).map((f) => [f.name, f]));
+  // The converting field of each column, by position: no lookup by name per value.
+  const fieldAt = names.map((n) => converting.get(n));
   const textual = new Set(scalars.filter((f) => f.readAsText).map((f) => f.name));
   // Big integers are read as text: a JS number would round them past 2^53.
   const parts = names.map((n): [string, Sql] => [n, textual.has(n) ? sql`CAST(${column(alias, n)} AS TEXT)` : column(alias, n)]);
@@ -74,9 +81,19 @@ function buildReader(model: AnyModel, fields: string[] | undefined, alias: strin
     read(row) {
       if (converting.size === 0) return row;
       const out: Row = {};
-      for (const n of names) {
-        const field = converting.get(n);
+      for (let i = 0; i < names.length; i++) {
+        const n = names[i]!;
+        const field = fieldAt[i];
         out[n] = field ? field.fromColumn(row[n]) : row[n];
+      }
+      return out;
+    },
+    readAt(row, keys) {
+      const out: Row = {};
+      for (let i = 0; i < names.length; i++) {
+        const field = fieldAt[i];
+        const value = row[keys[i]!];
+        out[names[i]!] = field ? field.fromColumn(value) : value;
       }
       return out;
     },

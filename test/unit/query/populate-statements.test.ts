@@ -1,0 +1,84 @@
+/**
+ * Populate's statements without a server: what they bind and what they write into their text.
+ * SQLite prepares a statement again whenever a bound text value that a join's WHERE compares
+ * is bound anew (bun:sqlite binds on every call), so schema names are written as literals and
+ * only the parents' keys (and a client's filter values) are bound.
+ */
+import { describe, expect, test } from 'bun:test';
+import { resolve } from 'node:path';
+import { postgresDialect, sqliteDialect } from '../../../src/db/dialect';
+import { FILE_COLUMNS } from '../../../src/db/layout';
+import { rowReader } from '../../../src/query/compile';
+import {
+  componentStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement, schemaName, selectStatement, slotName, unionStatement,
+} from '../../../src/query/populate-statements';
+import { loadRegistry } from '../../../src/registry/load';
+import type { ContentType, MorphAttribute } from '../../../src/registry/types';
+
+const example = loadRegistry(resolve(import.meta.dir, '../../../content-types'));
+const morph = loadRegistry(resolve(import.meta.dir, '../../fixtures/morph'));
+const article = example.contentType('api::article.article')!;
+const scope = { status: 'published' as const, locale: 'en' };
+const ids = [3, 1, 2];
+
+describe('populate statements bind only values that change between requests', () => {
+  test('a media read writes the owner type and attribute into its text and binds only the parent ids', () => {
+    for (const style of ['question', 'numbered'] as const) {
+      const { text, params } = selectStatement(mediaSelect(article, 'cover', ids, FILE_COLUMNS)).compile(style);
+      expect(params).toEqual(ids);
+      expect(text).toContain(`"r"."relatedType" = 'api::article.article' AND "r"."field" = 'cover'`);
+    }
+  });
+
+  test('a component read writes the owner type and attribute into its text and binds only the parent ids', () => {
+    const seo = example.component('shared.seo')!;
+    const { statement } = componentStatement(example, article, 'seo', seo, ids, {}, scope);
+    const { text, params } = statement.compile('question');
+    expect(params).toEqual(ids);
+    expect(text).toContain(`"t"."__ownerType" = 'api::article.article' AND "t"."__ownerField" = 'seo'`);
+  });
+
+  test("a level's union binds the parent ids of each branch and no schema name", () => {
+    const seo = componentStatement(example, article, 'seo', example.component('shared.seo')!, ids, {}, scope).select;
+    const media = mediaSelect(article, 'gallery', ids, FILE_COLUMNS);
+    const { params } = unionStatement([media, seo]).compile('question');
+    expect(params).toEqual([...ids, ...ids]);
+  });
+
+  test('polymorphic reads write the linked type into their text', () => {
+    const comment = morph.contentType('api::comment.comment')!;
+    const target = morph.contentType('api::video.video')!;
+    const subject = comment.attributes.subject as MorphAttribute;
+    const targets = morphTargetsStatement(postgresDialect, morph, subject, target, ids, {}, scope).statement.compile('numbered');
+    expect(targets.params).toEqual(ids);
+    expect(targets.text).toContain(`= 'api::video.video'`);
+    const video = morph.contentType('api::video.video') as ContentType;
+    const mentionedIn = video.attributes.mentionedIn as MorphAttribute;
+    const sources = morphSourcesStatement(sqliteDialect, morph, video, mentionedIn, ['doc1'], ['en'], {}, scope).statement.compile('question');
+    expect(sources.params).not.toContain('api::video.video');
+    expect(sources.text).toContain(`= 'api::video.video'`);
+  });
+
+  test('a schema name is quoted as an SQL string, its quotes doubled, and NUL refused', () => {
+    expect(schemaName("it's").compile('question')).toEqual({ text: "'it''s'", params: [] });
+    expect(() => schemaName('a\u0000b')).toThrow();
+  });
+});
+
+describe('row readers', () => {
+  test('readAt builds from renamed columns the same object, in the same key order, that read builds from named ones', () => {
+    const reader = rowReader(article);
+    const named = {
+      id: 7, documentId: 'doc7', title: 'T', slug: 't', summary: null, body: '[{"type":"paragraph","children":[{"type":"text","text":"x"}]}]',
+      kind: 'news', views: 3, rating: 1.5, featured: 1, publishDate: '2024-01-15', meta: '{"a":1}',
+      createdAt: 'c', updatedAt: 'u', publishedAt: 'p', locale: 'en',
+    };
+    const names = reader.parts.map(([name]) => name);
+    expect(names).toEqual(Object.keys(named));
+    const slots = Object.fromEntries(names.map((name, i) => [slotName(i), named[name as keyof typeof named]]));
+    const fromSlots = reader.readAt(slots, names.map((_, i) => slotName(i)));
+    const fromNames = reader.read(named);
+    expect(JSON.stringify(fromSlots)).toBe(JSON.stringify(fromNames));
+    expect(fromSlots.featured).toBe(true);
+  });
+});
