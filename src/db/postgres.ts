@@ -71,6 +71,8 @@ function bind(statement: Statement, params: SqlValue[] = []): [string, SqlValue[
 /** What every queryable of one database shares: the statement count, and where each text is reported. */
 interface Statements {
   count: number;
+  /** Messages that carry no statement of Folio's: a BEGIN sent alone, COMMIT, ROLLBACK. */
+  control: number;
   /** Called with every statement text before it runs (the database bounds how many it prepares). */
   seen(text: string): void;
 }
@@ -82,10 +84,16 @@ class PgQueryable implements Queryable {
     protected counter: Statements,
   ) {}
 
+  /** What a statement waits for first (a transaction's BEGIN); undefined: nothing. */
+  protected ready(): Promise<unknown> | undefined {
+    return undefined;
+  }
+
   async all<T>(statement: Statement, params?: SqlValue[]): Promise<T[]> {
     this.counter.count++;
     const [text, values] = bind(statement, params);
     this.counter.seen(text);
+    await this.ready();
     const result = await this.client.unsafe(text, values as never[]);
     const rows = Array.from(result as Iterable<Record<string, unknown>>);
     // int8 (COUNT, BIGINT ids) arrives as text; ids and counts come back as numbers, as on SQLite.
@@ -109,6 +117,7 @@ class PgQueryable implements Queryable {
     this.counter.count++;
     const [text, values] = bind(statement, params);
     this.counter.seen(text);
+    await this.ready();
     const result = (await this.client.unsafe(text, values as never[])) as unknown as { count: number };
     return { changes: Number(result.count ?? 0), lastInsertRowid: 0 };
   }
@@ -121,6 +130,7 @@ class PgQueryable implements Queryable {
 
   async exec(sql: string): Promise<void> {
     this.counter.count++;
+    await this.ready();
     await this.client.unsafe(sql);
   }
 
@@ -130,16 +140,40 @@ class PgQueryable implements Queryable {
   }
 }
 
-/** An open transaction: advisory locks live until it ends. */
+/**
+ * An open transaction on a reserved connection: advisory locks live until it ends. Its BEGIN
+ * is not sent on its own: it goes out with the first lock call as one simple-protocol
+ * message (document writes lock before anything else), or just before the first other
+ * statement. A write saves a round trip holding a pooled connection.
+ */
 class PgTransaction extends PgQueryable {
   private bounded = false;
+  /** Sent with the first statement; null once sent. */
+  private begin: string | null;
+  private begun: Promise<unknown> | undefined;
 
   constructor(
     client: Client,
     counter: Statements,
     private lockTimeoutMs: number,
+    isolation: string,
   ) {
     super(client, counter);
+    this.begin = `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
+  }
+
+  protected override ready(): Promise<unknown> | undefined {
+    if (this.begin !== null) {
+      this.counter.control++;
+      this.begun = this.client.unsafe(this.begin);
+      this.begin = null;
+    }
+    return this.begun;
+  }
+
+  /** Whether anything was sent: a transaction that ran no statement has nothing to commit or roll back. */
+  get started() {
+    return this.begin === null;
   }
 
   override async lock(names: string[], shared: string[] = []): Promise<void> {
@@ -153,9 +187,14 @@ class PgTransaction extends PgQueryable {
     // positive twin); VALUES yields (and so locks) them in order. The timeout also bounds
     // every row-lock wait that follows.
     const bound = this.bounded ? '' : `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.lockTimeoutMs))}; `;
-    await this.client.unsafe(
-      `${bound}SELECT CASE WHEN x THEN pg_advisory_xact_lock(k) ELSE pg_advisory_xact_lock_shared(k) END FROM (VALUES ${rows.join(', ')}) AS v(k, x)`,
-    );
+    const begin = this.begin === null ? '' : `${this.begin}; `;
+    if (this.begin === null) await this.begun;
+    this.begin = null;
+    const text = `${begin}${bound}SELECT CASE WHEN x THEN pg_advisory_xact_lock(k) ELSE pg_advisory_xact_lock_shared(k) END FROM (VALUES ${rows.join(', ')}) AS v(k, x)`;
+    const locked = this.client.unsafe(text);
+    // Statements issued meanwhile wait for this one (it carries the BEGIN).
+    this.begun ??= locked.catch(() => {});
+    await locked;
     this.bounded = true;
   }
 }
@@ -180,6 +219,12 @@ export class PostgresDatabase extends PgQueryable implements Database {
   private sql: SQL;
   private lockTimeoutMs: number;
   private prepared = new Set<string>();
+  /**
+   * Transactions begun again after a retryable conflict, by SQLSTATE: a write that waits on
+   * locks never lands here, so under ordinary contention these stay 0 (tests and the
+   * benchmark read them to prove it).
+   */
+  readonly retries = new Map<string, number>();
 
   /** `lockTimeoutMs`: how long a write waits for a lock before giving up with a 503. */
   constructor(
@@ -188,7 +233,7 @@ export class PostgresDatabase extends PgQueryable implements Database {
   ) {
     const sql = openPool(url);
     const budget = options.preparedPerPool ?? PREPARED_PER_POOL;
-    super(sql, { count: 0, seen: (text) => this.notePrepared(text, budget) });
+    super(sql, { count: 0, control: 0, seen: (text) => this.notePrepared(text, budget) });
     this.sql = sql;
     this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
   }
@@ -210,19 +255,44 @@ export class PostgresDatabase extends PgQueryable implements Database {
     return this.counter.count;
   }
 
+  /** Messages sent to the server, each a round trip: statements, and BEGIN / COMMIT / ROLLBACK. */
+  get roundTrips() {
+    return this.counter.count + this.counter.control;
+  }
+
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const mode = `isolation level ${options.isolation ?? 'serializable'}`;
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.sql.begin(mode, (tx) => fn(new PgTransaction(tx, this.counter, this.lockTimeoutMs)))) as T;
+        const result = await this.attempt(fn, options.isolation ?? 'serializable');
+        this.versionThisTurn = undefined;
+        return result;
       } catch (error) {
         const code = sqlState(error);
         if (code === LOCK_NOT_AVAILABLE) throw new ServiceUnavailableError('The server is busy with other writes to the same content, please retry');
         if (!code || !RETRYABLE.has(code)) throw error;
         if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError('The write kept conflicting with concurrent writes, please retry');
+        this.retries.set(code, (this.retries.get(code) ?? 0) + 1);
         // Back off exponentially with jitter, so competing writers spread out.
         await Bun.sleep(Math.random() * 5 * 2 ** attempt);
       }
+    }
+  }
+
+  /** One try: `fn` on a reserved connection between BEGIN (see PgTransaction) and COMMIT, or ROLLBACK on any error. */
+  private async attempt<T>(fn: (tx: Queryable) => Promise<T>, isolation: string): Promise<T> {
+    const connection = await this.sql.reserve();
+    const tx = new PgTransaction(connection, this.counter, this.lockTimeoutMs, isolation);
+    try {
+      const result = await fn(tx);
+      if (tx.started) this.counter.control++;
+      if (tx.started) await connection.unsafe('COMMIT');
+      return result;
+    } catch (error) {
+      if (tx.started) this.counter.control++;
+      if (tx.started) await connection.unsafe('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      connection.release();
     }
   }
 
@@ -243,9 +313,55 @@ export class PostgresDatabase extends PgQueryable implements Database {
     return undefined;
   }
 
-  /** One read of the version row (instances share no cheaper signal): still less than re-reading the settings. */
+  /**
+   * The settings version (instances share no cheaper signal than reading its row). Every
+   * request asks it once per settings cache, so reads are shared, as SQLite shares its
+   * data_version pragma (db/sqlite.ts):
+   *  - callers asking before the read is sent join it: it goes out at the end of the current
+   *    turn of the event loop, after they asked, so a grant committed anywhere before a call
+   *    is seen by it; a burst of requests costs one statement, not one per request;
+   *  - the answer is kept until the turn it arrived in ends, so a request asking its caches
+   *    one after the other reads it once; another instance's commit is seen from the next
+   *    turn on, and this database's own statements end the reuse at once.
+   */
   settingsVersion(): Promise<number | undefined> {
-    return readSettingsVersion(this);
+    if (this.versionThisTurn) return this.versionThisTurn;
+    if (!this.nextVersionRead) {
+      const read = new Promise<number | undefined>((resolve) =>
+        setImmediate(() => {
+          this.nextVersionRead = undefined;
+          resolve(readSettingsVersion(this));
+        }),
+      );
+      // Registered first, so it runs before the callers' continuations.
+      void read.then(() => {
+        this.versionThisTurn = read;
+        setImmediate(() => {
+          if (this.versionThisTurn === read) this.versionThisTurn = undefined;
+        });
+      });
+      this.nextVersionRead = read;
+    }
+    return this.nextVersionRead;
+  }
+
+  /** The settings version read waiting for the end of this turn, joined by every caller until it is sent. */
+  private nextVersionRead: Promise<number | undefined> | undefined;
+  /** The last answer, while the turn it arrived in lasts. */
+  private versionThisTurn: Promise<number | undefined> | undefined;
+
+  // This database's own statements (a settings write among them) end the reuse as they complete.
+  override all<T>(statement: Statement, params?: SqlValue[]) {
+    return this.forgetting(super.all<T>(statement, params));
+  }
+  override run(statement: Statement, params?: SqlValue[]) {
+    return this.forgetting(super.run(statement, params));
+  }
+  override exec(text: string) {
+    return this.forgetting(super.exec(text));
+  }
+  private forgetting<T>(done: Promise<T>): Promise<T> {
+    return done.finally(() => (this.versionThisTurn = undefined));
   }
 
   async schema(): Promise<ExistingSchema> {
