@@ -136,7 +136,9 @@ export interface MeasureSettings {
 /** One scenario: a checked first request, `warmup` s of untimed load, then `seconds` s timed, RSS sampled every 200 ms. */
 export async function measure(base: string, pid: number, scenario: Scenario, settings: MeasureSettings): Promise<ScenarioResult> {
   const first = scenario.requests[0]!;
-  const check = await fetch(base + first.path, { method: first.method, headers: first.body ? { 'content-type': 'application/json' } : {}, body: first.body });
+  // A fresh connection: a pooled one may have been closed by the server's keep-alive timeout
+  // during the previous scenario (Node servers such as Strapi's close idle sockets after 5 s).
+  const check = await fetch(base + first.path, { method: first.method, headers: first.body ? { 'content-type': 'application/json' } : {}, body: first.body, keepalive: false });
   const text = await check.text();
   if (check.status < 200 || check.status >= 300) throw new Error(`${first.method} ${first.path} -> ${check.status}: ${text.slice(0, 500)}`);
   await load(base, scenario.requests, settings.warmup, settings.connections);
