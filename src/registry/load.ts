@@ -13,8 +13,8 @@ import {
   type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
   type ScalarType, type RelationAttribute, type MorphAttribute, type MorphKind,
 } from './types.ts';
-// Stored names are fitted to PostgreSQL's 63 bytes by the one helper that owns the layout's names.
-import { fitIdentifier, linkTableName, morphTableName } from '../db/layout';
+// Stored names are fitted to PostgreSQL's 63 bytes (db/layout.ts re-exports the helpers).
+import { fitIdentifier, linkTableName, morphTableName } from './stored-names';
 import { isObject } from '../json';
 import { compileFields } from './fields';
 import { BUILTIN_CUSTOM_FIELDS, CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, customFieldType } from './fields/custom.ts';
