@@ -26,7 +26,7 @@ import { readModelInput } from './input';
 import type { Locales } from './locales';
 import { documentLock, uniqueLock } from './locks';
 import type { Written } from './service';
-import { copyVersion, deleteVersions, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
+import { deleteVersions, publishDraft, replaceVersion, syncNonLocalized, versionIds, type VersionKey } from './versions';
 
 export type DocumentAction = 'publish' | 'unpublish' | 'discardDraft';
 
@@ -95,8 +95,8 @@ const ACTIONS: Record<DocumentAction, (step: Step, key: VersionKey) => Promise<v
   async discardDraft({ tx, log, registry, ct }, key) {
     const [publishedId] = await versionIds(tx, ct, key.documentId, key.locale, 'published');
     if (publishedId === undefined) return;
-    await deleteVersions(tx, registry, ct, await versionIds(tx, ct, key.documentId, key.locale, 'draft'));
-    const draftId = await copyVersion(tx, registry, ct, publishedId, { publishedAt: null });
+    const drafts = await versionIds(tx, ct, key.documentId, key.locale, 'draft');
+    const draftId = await replaceVersion(tx, registry, ct, publishedId, drafts, { publishedAt: null });
     // Non-localized values are shared by the drafts of every locale: they go back together.
     await syncNonLocalized(tx, registry, ct, draftId, key, 'draft');
     await log.entries('entry.draft-discard', ct, key.documentId, key.locale, 'draft');

@@ -5,8 +5,8 @@
  * version (publish, new locale) copies its component rows, recursively.
  */
 import type { Queryable } from '../db/database';
-import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource } from '../db/store/components';
-import type { AnyModel, Component, Registry } from '../registry/types';
+import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource, type OwnedParts } from '../db/store/components';
+import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
 import { copyOwnedLinks, writeNewLinks, writeOwnedLinks, type LinkContext } from './links';
 import { writeMorphLinks } from './morph-links';
@@ -61,7 +61,7 @@ export async function writeOwnedParts(
   for (const [field, value] of Object.entries(input.components)) {
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
-  if (fresh) await writeNewLinks(tx, registry, model, [rowId, ...linkCopies], input.relations, context);
+  if (fresh) await writeNewLinks(tx, registry, model, [{ rowIds: [rowId, ...linkCopies], relations: input.relations }], context);
   else await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
   if (Object.keys(input.morphs).length) await writeMorphLinks(tx, registry, model, rowId, input.morphs, context);
   for (const [field, ids] of Object.entries(input.media)) {
@@ -90,8 +90,8 @@ function sourcesOf(registry: Registry, owner: AnyModel, fields?: string[]): Comp
 }
 
 /** What one read tells about some owner rows (./store/components.ts `ownedParts`), with the media questions this model needs. */
-function readParts(tx: Queryable, owner: AnyModel, ownerIds: number[], sources: ComponentSource[]) {
-  return ownedParts(tx, owner.uid, ownerIds, sources, { ownerMedia: hasMedia(owner), withMedia: (source) => hasMedia(source.component) });
+function readParts(tx: Queryable, owner: AnyModel, ownerIds: number[], sources: ComponentSource[], links: RelationAttribute[] = []) {
+  return ownedParts(tx, owner.uid, ownerIds, sources, { ownerMedia: hasMedia(owner), withMedia: (source) => hasMedia(source.component) }, links);
 }
 
 /**
@@ -104,15 +104,21 @@ async function deleteComponentFields(tx: Queryable, registry: Registry, owner: A
   const sources = sourcesOf(registry, owner, fields);
   if (ownerIds.length === 0 || sources.length === 0) return undefined;
   const parts = await readParts(tx, owner, ownerIds, sources);
+  await deleteRowsOf(tx, registry, sources, parts, () => true);
+  return parts.ownerMedia;
+}
+
+/** Deletes the component rows of `parts` whose owner passes `mine`, with everything they own. */
+async function deleteRowsOf(tx: Queryable, registry: Registry, sources: ComponentSource[], parts: OwnedParts, mine: (ownerId: number) => boolean) {
   for (let i = 0; i < sources.length; i++) {
-    const ids = parts.rows[i]!;
+    const ids = parts.rows[i]!.filter((_, j) => mine(parts.owners[i]![j]!));
     if (ids.length === 0) continue;
     const { component } = sources[i]!;
+    const media = ids.filter((rowId) => parts.componentMedia[i]!.has(rowId));
     if (nests(component)) await deleteOwnedParts(tx, registry, component, ids);
-    else if (parts.componentMedia[i]!.size) await deleteMedia(tx, component, [...parts.componentMedia[i]!]);
+    else if (media.length) await deleteMedia(tx, component, media);
     await deleteComponentRows(tx, component, ids);
   }
-  return parts.ownerMedia;
 }
 
 /** Deletes the component rows (and everything they own) of one field of some owner rows. */
@@ -145,12 +151,18 @@ export async function copyComponents(
   const sources = sourcesOf(registry, owner, fields);
   if (sources.length === 0) return undefined;
   const parts = await readParts(tx, owner, [fromId], sources);
+  await copyRowsOf(tx, registry, owner, sources, parts, fromId, toId);
+  return hasMedia(owner) ? parts.ownerMedia.size > 0 : false;
+}
+
+/** Copies the component rows of `parts` that `fromId` owns to `toId`, recursively. */
+async function copyRowsOf(tx: Queryable, registry: Registry, owner: AnyModel, sources: ComponentSource[], parts: OwnedParts, fromId: number, toId: number) {
   for (let i = 0; i < sources.length; i++) {
-    const ids = parts.rows[i]!;
+    const ids = parts.rows[i]!.filter((_, j) => parts.owners[i]![j] === fromId);
     if (ids.length === 0) continue;
     const { component, field } = sources[i]!;
     const media = parts.componentMedia[i]!;
-    if (!nests(component) && !ownsLinks(component) && media.size === 0) {
+    if (!nests(component) && !ownsLinks(component) && !ids.some((rowId) => media.has(rowId))) {
       await copyComponentRows(tx, component, owner.uid, field, fromId, toId);
       continue;
     }
@@ -161,5 +173,38 @@ export async function copyComponents(
       if (media.has(rowId)) await copyMedia(tx, component, rowId, newId);
     }
   }
-  return hasMedia(owner) ? parts.ownerMedia.size > 0 : false;
+}
+
+/**
+ * Replaces version rows (`oldIds`) by a copy of another (`fromId`; publish, discard draft):
+ * ONE read tells what the old rows and the source hold (components per table, media links,
+ * and which link tables have the source's rows), so only tables with rows are touched. The
+ * old rows' components and media go, then the rows (their links go with them: ON DELETE
+ * CASCADE), then `insertRow` makes the new row and its components, links and media are copied.
+ * Returns the new row's id.
+ */
+export async function replaceWithCopy(
+  tx: Queryable,
+  registry: Registry,
+  owner: ContentType,
+  fromId: number,
+  oldIds: number[],
+  insertRow: () => Promise<number>,
+  deleteRows: () => Promise<void>,
+): Promise<number> {
+  const sources = sourcesOf(registry, owner);
+  const relations = Object.values(owner.attributes).filter((a): a is RelationAttribute => a.kind === 'relation' && a.owner);
+  const parts = await readParts(tx, owner, [fromId, ...oldIds], sources, relations);
+  const old = new Set(oldIds);
+  await deleteRowsOf(tx, registry, sources, parts, (ownerId) => old.has(ownerId));
+  if (oldIds.some((rowId) => parts.ownerMedia.has(rowId))) await deleteMedia(tx, owner, oldIds);
+  await deleteRows();
+  const toId = await insertRow();
+  await copyRowsOf(tx, registry, owner, sources, parts, fromId, toId);
+  // Polymorphic links are not in the read: their fields are always copied (one statement each, when the type has any).
+  const linked = relations.filter((_, k) => parts.linked[k]!.has(fromId)).map((a) => a.name);
+  const morphs = Object.values(owner.attributes).filter((a) => a.kind === 'morph' && a.owner).map((a) => a.name);
+  if (linked.length || morphs.length) await copyOwnedLinks(tx, owner, fromId, toId, registry, [...linked, ...morphs]);
+  if (parts.ownerMedia.has(fromId)) await copyMedia(tx, owner, fromId, toId);
+  return toId;
 }

@@ -32,7 +32,7 @@ import { deleteLocks, mergeLocks, uniqueLock, writeLocks, type Locks } from './l
 import { copyMedia } from './media';
 import { findMany, findOne } from './read';
 import { resolveRowIds } from './row-ids';
-import { answersQuery, writtenEntry, type WrittenRow } from './written-entry';
+import { answersQuery, updatedDraft, writtenEntry, type WrittenRow } from './written-entry';
 import { deleteVersions, insertPublishedDraft, insertVersion, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
 
 export interface WriteOptions {
@@ -51,7 +51,7 @@ const take = (tx: Queryable, locks: Locks) => tx.lock(locks.exclusive, locks.sha
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
   status: 'draft' | 'published';
-  /** A create's version as written: `answer()` builds the read-back from it (./written-entry.ts). */
+  /** The version as written (creates, and updates of an existing draft): `answer()` builds the read-back from it (./written-entry.ts). */
   answer?: WrittenRow;
 }
 
@@ -194,10 +194,10 @@ export class DocumentService {
     const drafts = ct.draftAndPublish ? versions.filter((v) => v.status === 'draft') : versions;
     const draft = drafts.find((v) => v.locale === locale);
     const published = ct.draftAndPublish ? versions.find((v) => v.status === 'published' && v.locale === locale) : undefined;
-    const rowId = draft?.id;
     const now = new Date().toISOString();
     let draftId: number;
     let pendingInverse: ModelWrite | undefined;
+    let answer: WrittenRow | undefined; // the update's answer, from what it wrote (./written-entry.ts)
     if (!draft) {
       if (drafts.length === 0) return null;
       ({ draftId, input: pendingInverse } = await this.createLocalization(tx, ct, key, drafts[0]!.id, data, publish, context));
@@ -213,17 +213,19 @@ export class DocumentService {
       await writeOwnedParts(tx, this.registry, ct, draft.id, input, context);
       draftId = draft.id;
       pendingInverse = input;
+      answer = updatedDraft(ct, key, draft, input.scalars, now);
     }
     const others = (status: 'draft' | 'published') => versions.filter((v) => v.locale !== locale && (!ct.draftAndPublish || v.status === status)).map((v) => v.id);
     await syncNonLocalized(tx, this.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published', others('draft'));
     if (ct.draftAndPublish && publish) {
       const publishedId = await publishDraft(tx, this.registry, ct, key, draftId, now, undefined, published ? [published.id] : []);
       await syncNonLocalized(tx, this.registry, ct, publishedId, key, 'published', others('published'));
+      if (answer) answer = { ...answer, rowId: publishedId, publishedAt: now }; // the draft's copy: its own id and time
     }
     await this.writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
     // A new locale is a create, as in Strapi.
-    await this.recordWrite(log, ct, key, rowId === undefined ? 'entry.create' : 'entry.update', publish);
-    return { ...key, status: publish ? 'published' : 'draft' };
+    await this.recordWrite(log, ct, key, !draft ? 'entry.create' : 'entry.update', publish);
+    return { ...key, status: publish ? 'published' : 'draft', answer };
   }
 
   /**

@@ -1,12 +1,12 @@
 /**
  * Version rows of a document: insert, publish (copy the draft to a fresh published
- * row), delete, and keeping non-localized attributes equal across locales.
+ * row, replacing the old one), delete, and keeping non-localized attributes equal across locales.
  */
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/versions';
 import { columnFields } from '../db/store/columns';
 import type { ContentType, Registry } from '../registry/types';
-import { copyComponents, deleteComponentField, deleteOwnedParts, writeOwnedParts } from './components';
+import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy, writeOwnedParts } from './components';
 import type { ModelWrite } from './input';
 import type { LinkContext } from './links';
 import { copyOwnedLinks } from './links';
@@ -114,9 +114,28 @@ export async function publishDraft(
   fresh?: OwnedFields,
   published?: number[],
 ) {
-  // A document created in this write has no published version to replace; `published`: the ones the caller already read.
-  if (!fresh) await deleteVersions(tx, registry, ct, published ?? (await versionIds(tx, ct, key.documentId, key.locale, 'published')));
-  return copyVersion(tx, registry, ct, draftId, { publishedAt: now }, fresh);
+  // A document created in this write has no published version to replace.
+  if (fresh) return copyVersion(tx, registry, ct, draftId, { publishedAt: now }, fresh);
+  // `published`: the ones the caller already read.
+  const old = published ?? (await versionIds(tx, ct, key.documentId, key.locale, 'published'));
+  return replaceVersion(tx, registry, ct, draftId, old, { publishedAt: now });
+}
+
+/**
+ * Replaces version rows by a new copy of another (publish: the draft over the published
+ * version; discard draft: the reverse), reading what they own once (./components.ts
+ * replaceWithCopy). The copy gets a new id, as Strapi's does.
+ */
+export function replaceVersion(tx: Queryable, registry: Registry, ct: ContentType, fromId: number, oldIds: number[], set: store.VersionCopy): Promise<number> {
+  return replaceWithCopy(
+    tx,
+    registry,
+    ct,
+    fromId,
+    oldIds,
+    () => store.copyVersionRow(tx, ct, fromId, set),
+    () => store.deleteVersionRows(tx, ct, oldIds),
+  );
 }
 
 /**

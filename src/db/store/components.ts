@@ -3,9 +3,9 @@
  * parent component row: the owner's uid, id and field) and its place in that field.
  * The rules (replacing a field's value, copying trees) live in documents/components.ts.
  */
-import type { Component } from '../../registry/types';
+import type { Component, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
-import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, MEDIA_LINKS, tableOf } from '../layout';
+import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, LINK, linkTableOf, MEDIA_LINKS, tableOf } from '../layout';
 import { sql, type Sql } from '../sql';
 import { columnTail, insertRow, scalarValues } from './columns';
 
@@ -56,6 +56,10 @@ type OwnedRow = { s: number; i: number; p: number; o: number };
 export interface OwnedParts {
   /** Ids of the component rows of each source, in owner and field order. */
   rows: number[][];
+  /** The owner row of each of those rows (same shape as `rows`). */
+  owners: number[][];
+  /** Per relation attribute asked (`links`), the owner rows holding links of it. */
+  linked: Set<number>[];
   /** Owner rows holding media links (asked with `ownerMedia`). */
   ownerMedia: Set<number>;
   /** Per source, its rows holding media links (asked for sources whose component has media fields). */
@@ -80,6 +84,8 @@ export async function ownedParts(
   ownerIds: number[],
   sources: readonly ComponentSource[],
   media: { ownerMedia?: boolean; withMedia?: (source: ComponentSource) => boolean } = {},
+  /** Owning-side relations whose link tables are asked which owners hold links (a copy skips the empty ones). */
+  links: readonly RelationAttribute[] = [],
 ): Promise<OwnedParts> {
   const n = sources.length;
   // Terms by their index s: 0..n-1 component rows, n the owners' media links, n+1+k source k's media links.
@@ -95,6 +101,16 @@ export async function ownedParts(
     const rowsOf = (owners: number[]) => sql`SELECT ${id(ROW_ID)} FROM ${tableOf(source.component)} WHERE ${ownedBy(ownerType, source.field, owners)}`;
     terms.push({ s: n + 1 + k, select: (owners) => link(n + 1 + k, mediaOf(source.component.uid, rowsOf(owners))) });
   });
+  // After every media term: s = 2n + 1 + k for relation k, one row per owner holding its links (the source index answers).
+  const linkBase = 2 * n + 1;
+  const sourceId = id(LINK.sourceId);
+  links.forEach((attribute, k) => {
+    const s = sql.raw(String(linkBase + k));
+    terms.push({
+      s: linkBase + k,
+      select: (owners) => sql`SELECT ${s} AS s, ${sourceId} AS i, 0 AS p, 0 AS o FROM ${linkTableOf(attribute)} WHERE ${sourceId} IN (${sql.list(owners)}) GROUP BY ${sourceId}`,
+    });
+  });
   const rows: OwnedRow[] = [];
   const idsPerStatement = PARAMETERS_PER_STATEMENT / 2;
   for (let first = 0; first < ownerIds.length; first += idsPerStatement) {
@@ -108,10 +124,19 @@ export async function ownedParts(
   // Ordered here, not by the statement: an ORDER BY over a compound SELECT costs SQLite a
   // temporary b-tree per term, ten times the read itself.
   rows.sort((a, b) => Number(a.s) - Number(b.s) || Number(a.p) - Number(b.p) || Number(a.o) - Number(b.o));
-  const parts: OwnedParts = { rows: sources.map(() => []), ownerMedia: new Set(), componentMedia: sources.map(() => new Set()) };
+  const parts: OwnedParts = {
+    rows: sources.map(() => []),
+    owners: sources.map(() => []),
+    linked: links.map(() => new Set()),
+    ownerMedia: new Set(),
+    componentMedia: sources.map(() => new Set()),
+  };
   for (const row of rows) {
     const s = Number(row.s);
-    if (s < n) parts.rows[s]!.push(Number(row.i));
+    if (s < n) {
+      parts.rows[s]!.push(Number(row.i));
+      parts.owners[s]!.push(Number(row.p));
+    } else if (s >= linkBase) parts.linked[s - linkBase]!.add(Number(row.i));
     else if (s === n) parts.ownerMedia.add(Number(row.i));
     else parts.componentMedia[s - n - 1]!.add(Number(row.i));
   }
