@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { refreshStatistics } from '../db/statistics';
+import { bulkLoadSettings } from '../db/store/bulk';
 import { readModelInput } from '../documents/input';
 import type { ContentType, Registry } from '../registry/types';
 import { withInstance, UsageError, type Command } from './command';
@@ -30,26 +31,33 @@ interface Item {
   data: Record<string, unknown>;
 }
 
-/** Yields the lines of a file (or stdin for "-") with their 1-based numbers; blank lines are skipped. */
-async function* readLines(file: string): AsyncGenerator<{ line: number; text: string }> {
-  const input = file === '-' ? process.stdin : createReadStream(file);
+/**
+ * Yields the lines of a file (or stdin for "-") with their 1-based numbers, a chunk's worth at
+ * a time (one await per chunk, not per line); blank lines are skipped.
+ */
+async function* readLines(file: string): AsyncGenerator<{ line: number; text: string }[]> {
+  // Large reads: the default 64 KiB chunks cost a callback and a buffer each (visible at 10,000 lines/s).
+  const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   const decoder = new TextDecoder();
+  const unCR = (text: string) => (text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text);
   let rest = '';
   let line = 0;
   for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
     rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    const lines: { line: number; text: string }[] = [];
     let at: number;
     let from = 0;
     while ((at = rest.indexOf('\n', from)) >= 0) {
       line++;
-      const text = rest.slice(from, at).replace(/\r$/, '');
+      const text = unCR(rest.slice(from, at));
       from = at + 1;
-      if (text.trim()) yield { line, text };
+      if (text.trim()) lines.push({ line, text });
     }
     rest = rest.slice(from);
+    if (lines.length) yield lines;
   }
   rest += decoder.decode();
-  if (rest.trim()) yield { line: line + 1, text: rest.replace(/\r$/, '') };
+  if (rest.trim()) yield [{ line: line + 1, text: unCR(rest) }];
 }
 
 function parseLine(line: number, text: string): Record<string, unknown> {
@@ -135,6 +143,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
         throw new Error(`Locale "${options.locale}" does not exist (folio locales add ${options.locale})`);
       }
 
+      await bulkLoadSettings(db);
       // The query planner needs table statistics (db/statistics.ts): refresh them as the
       // tables grow (1k, 2k, 4k…).
       let nextAnalyze = 1000;
@@ -163,11 +172,13 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
 
       let batch: Item[] = [];
       try {
-        for await (const { line, text } of readLines(file)) {
-          batch.push({ line, data: parseLine(line, text) });
-          if (batch.length >= batchSize) {
-            await flush(batch);
-            batch = [];
+        for await (const lines of readLines(file)) {
+          for (const { line, text } of lines) {
+            batch.push({ line, data: parseLine(line, text) });
+            if (batch.length >= batchSize) {
+              await flush(batch);
+              batch = [];
+            }
           }
         }
         await flush(batch);

@@ -255,8 +255,26 @@ function readMedia(attribute: Extract<Attribute, { kind: 'media' }>, value: unkn
   return ids;
 }
 
+/** Whether a model or a component it may hold has a password attribute (most have none: a bulk import skips the walk). */
+const passwordModels = new WeakMap<AnyModel, boolean>();
+function holdsPasswords(registry: Registry, model: AnyModel): boolean {
+  let holds = passwordModels.get(model);
+  if (holds === undefined) {
+    passwordModels.set(model, false);
+    holds = Object.values(model.attributes).some(
+      (a) =>
+        (a.kind === 'scalar' && a.type === 'password') ||
+        (a.kind === 'component' && holdsPasswords(registry, registry.component(a.component)!)) ||
+        (a.kind === 'dynamiczone' && a.components.some((uid) => holdsPasswords(registry, registry.component(uid)!))),
+    );
+    passwordModels.set(model, holds);
+  }
+  return holds;
+}
+
 /** Password attributes are stored as Bun.password hashes, never in clear (components included). */
 export async function hashPasswords(registry: Registry, model: AnyModel, input: ModelWrite): Promise<void> {
+  if (!holdsPasswords(registry, model)) return;
   for (const [name, value] of Object.entries(input.scalars)) {
     const attribute = model.attributes[name];
     if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof value === 'string') {

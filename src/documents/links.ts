@@ -13,7 +13,8 @@
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/links';
-import type { LinkKey, StoredLink } from '../db/store/links';
+import { insertLinkRows } from '../db/store/bulk';
+import type { LinkKey, StoredLink, TargetVersion } from '../db/store/links';
 import { existingVersions } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
@@ -133,61 +134,103 @@ export async function writeOwnedLinks(
   }
 }
 
+/** A source this write has just inserted: its row and the rows inserted beside it (a published copy), and its relation writes. */
+export interface NewLinkSource {
+  rowIds: number[];
+  relations: Record<string, RelationWrite>;
+}
+
+/** Bulk creates name many targets: target ids per group, groups per statement. */
+const [TARGETS_PER_GROUP, GROUPS_PER_STATEMENT] = [500, 10];
+
 /**
  * The links of rows this write has just inserted (a new document's draft and its published
- * copy, a new component row): their lists start empty, so the final list is computed here
- * without reading it, every target is checked and its last inverse key read in one statement
- * for all attributes (store.targetVersions), and each attribute's links for all the rows go
- * in one multi-row insert. The rows get the same links, at the same keys in both lists, as
- * writing the first and copying it to the others would give.
+ * copy, a new component row; a bulk create's many documents): their lists start empty, so
+ * each final list is computed here without reading it, every target is checked and its last
+ * inverse key read in one statement for all attributes and sources (store.targetVersions),
+ * and each attribute's links for all the rows go in one multi-row insert. The rows get the
+ * same links, at the same keys in both lists, as writing the first and copying it to the
+ * others would give; a later source's inverse keys follow an earlier one's, as they would
+ * had each been created, and read the last key, in turn. Errors come in the order one-by-one
+ * creates would meet them: source by source, and per source as patchLinks and setLinks do.
+ * `insert` false: only the checks.
  */
-export async function writeNewLinks(
-  tx: Queryable,
-  registry: Registry,
-  model: AnyModel,
-  rowIds: number[],
-  relations: Record<string, RelationWrite>,
-  context: LinkContext,
-): Promise<void> {
-  const planned: { attribute: RelationAttribute; write: RelationWrite; checked: LinkKey[] }[] = [];
-  for (const [name, write] of Object.entries(relations)) {
-    const attribute = model.attributes[name] as RelationAttribute;
-    if (!attribute.owner) continue;
-    const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
-    const checked = write.op === 'set' ? write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1) : [...write.connect, ...write.disconnect].map(keyOf);
-    if (checked.length) planned.push({ attribute, write, checked });
+export async function writeNewLinks(tx: Queryable, registry: Registry, model: AnyModel, sources: NewLinkSource[], context: LinkContext, insert = true): Promise<void> {
+  // `keys`: a set's targets, all of them (duplicates are checked on these); `checked`: what it links.
+  const planned: { source: NewLinkSource; attribute: RelationAttribute; write: RelationWrite; keys: LinkKey[]; checked: LinkKey[] }[] = [];
+  const targets = new Map<RelationAttribute, Set<string>>();
+  for (const source of sources) {
+    for (const [name, write] of Object.entries(source.relations)) {
+      const attribute = model.attributes[name] as RelationAttribute;
+      if (!attribute.owner) continue;
+      const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
+      const keys = write.op === 'set' ? write.targets.map(keyOf) : [...write.connect, ...write.disconnect].map(keyOf);
+      const checked = write.op === 'set' && !attribute.toMany ? keys.slice(-1) : keys;
+      if (checked.length === 0) continue;
+      planned.push({ source, attribute, write, keys, checked });
+      const ids = targets.get(attribute) ?? new Set<string>();
+      for (const key of checked) ids.add(key.documentId);
+      targets.set(attribute, ids);
+    }
   }
   if (planned.length === 0) return;
-  const found = await store.targetVersions(tx, planned.map((p) => ({ attribute: p.attribute, target: registry.contentType(p.attribute.target)!, documentIds: p.checked.map((k) => k.documentId) })));
-  for (let i = 0; i < planned.length; i++) {
-    const { attribute, write, checked } = planned[i]!;
+  const found = new Map<RelationAttribute, TargetVersion[]>([...targets.keys()].map((a) => [a, []]));
+  const groups = [...targets].flatMap(([attribute, ids]) => {
+    const all = [...ids];
+    const target = registry.contentType(attribute.target)!;
+    return Array.from({ length: Math.ceil(all.length / TARGETS_PER_GROUP) }, (_, i) => ({ attribute, target, documentIds: all.slice(i * TARGETS_PER_GROUP, (i + 1) * TARGETS_PER_GROUP) }));
+  });
+  for (let start = 0; start < groups.length; start += GROUPS_PER_STATEMENT) {
+    const chunk = groups.slice(start, start + GROUPS_PER_STATEMENT);
+    (await store.targetVersions(tx, chunk)).forEach((versions, i) => found.get(chunk[i]!.attribute)!.push(...versions));
+  }
+  // Per attribute: which target versions exist, and the last inverse key of each target, kept as links are added.
+  const exists = new Map<RelationAttribute, Set<string>>();
+  const last = new Map<RelationAttribute, Map<string, string | null>>();
+  for (const [attribute, versions] of found) {
+    exists.set(attribute, versionIndex(versions));
+    last.set(attribute, new Map(versions.map((v) => [`${v.documentId}\0${v.locale}`, v.lastInverseRank])));
+  }
+  const rows = new Map<RelationAttribute, store.NewLink[]>();
+  const owners: { rowIds: number[]; attribute: RelationAttribute; keys: LinkKey[] }[] = [];
+  const toOne = new Map([...targets.keys()].map((a) => [a, inverseIsToOne(registry, a)]));
+  for (const { source, attribute, write, keys, checked } of planned) {
     // The errors come in patchLinks' and setLinks' order: duplicates, missing targets, then positions.
-    if (write.op === 'patch') rejectDuplicates(checked.slice(0, write.connect.length));
-    else rejectDuplicates(write.targets.map((t) => linkKey(registry, attribute, t, context)));
-    assertFound(checked, found[i]!);
-    const list = newList(registry, attribute, write, context);
-    // The last inverse key of each target; a second link to one target (pinned to the other status) goes after the first.
-    const last = new Map<string, string | null>();
-    for (const v of found[i]!) last.set(`${v.documentId}\0${v.locale}`, v.lastInverseRank);
+    rejectDuplicates(write.op === 'patch' ? keys.slice(0, write.connect.length) : keys);
+    assertIndexed(checked, exists.get(attribute)!);
+    const list = newList(registry, attribute, write, context, write.op === 'set' ? checked : undefined);
+    // A second link to one target (pinned to the other status) goes after the first.
+    const lastKeys = last.get(attribute)!;
     const inverse = list.map(({ key }) => {
       const target = `${key.documentId}\0${key.locale}`;
-      const next = distinctKeyBetween(last.get(target) ?? null, null);
-      last.set(target, next);
+      const next = distinctKeyBetween(lastKeys.get(target) ?? null, null);
+      lastKeys.set(target, next);
       return next;
     });
-    await store.insertLinks(tx, attribute, rowIds.flatMap((rowId) => list.map(({ key, rank }, j) => ({ rowId, key, rank, inverseRank: inverse[j]! }))));
-    if (inverseIsToOne(registry, attribute)) {
-      for (const rowId of rowIds) for (const { key } of list) await dropOtherOwners(tx, model, attribute, rowId, key);
-    }
+    const links = rows.get(attribute) ?? [];
+    for (const rowId of source.rowIds) list.forEach(({ key, rank }, j) => links.push({ rowId, key, rank, inverseRank: inverse[j]! }));
+    rows.set(attribute, links);
+    if (toOne.get(attribute)) owners.push({ rowIds: source.rowIds, attribute, keys: list.map((l) => l.key) });
+  }
+  if (!insert) return;
+  for (const [attribute, links] of rows) await insertLinkRows(tx, attribute, links);
+  for (const { rowIds, attribute, keys } of owners) {
+    for (const rowId of rowIds) for (const key of keys) await dropOtherOwners(tx, model, attribute, rowId, key);
   }
 }
 
+/** The versions found, as `assertIndexed` looks keys up: each with its status, and without (a key pinning none). */
+const versionIndex = (versions: TargetVersion[]) => new Set(versions.flatMap((v) => [`${v.documentId}\0${v.locale}\0${v.status}`, `${v.documentId}\0${v.locale}\0`]));
+
+/** assertFound over an index of the versions (a bulk create checks many keys against one read). */
+const assertIndexed = (keys: LinkKey[], index: Set<string>) => keys.forEach((key) => index.has(`${key.documentId}\0${key.locale}\0${key.status}`) || assertFound([key], []));
+
 /** A new row's list for one relation write: set, or connect (disconnecting from an empty list removes nothing). */
-function newList(registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: LinkContext): { key: LinkKey; rank: string }[] {
+function newList(registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: LinkContext, setKeys?: LinkKey[]): { key: LinkKey; rank: string }[] {
   const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
   if (write.op === 'set') {
-    const keys = write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1);
-    const ranks = generateNKeysBetween(null, null, keys.length);
+    const keys = setKeys ?? write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1);
+    const ranks = firstKeys(keys.length);
     return keys.map((key, i) => ({ key, rank: ranks[i]! }));
   }
   if (!attribute.toMany) {
@@ -205,6 +248,10 @@ function newList(registry: Registry, attribute: RelationAttribute, write: Relati
   }
   return list;
 }
+
+/** The keys of a list's first n items (a set): the same for every new list, so computed once per n. */
+const firstKeysByCount = new Map<number, string[]>();
+const firstKeys = (n: number) => firstKeysByCount.get(n) ?? firstKeysByCount.set(n, generateNKeysBetween(null, null, n)).get(n)!;
 
 /** Where a connected target goes in a list (its position: start, end, before or after an anchor already in it). */
 function placement(registry: Registry, attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {

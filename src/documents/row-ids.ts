@@ -14,34 +14,73 @@
 import type { Queryable } from '../db/database';
 import { versionsByRowId } from '../db/store/links';
 import { ValidationError } from '../errors';
-import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, Attribute, ContentType, Registry, RelationAttribute } from '../registry/types';
 import { mapRowIds, type RowTarget } from './relation-input';
 import { isObject } from '../json';
 
 type Path = (string | number)[];
 type Visit = (attribute: RelationAttribute, target: ContentType, value: unknown, at: Path) => unknown;
 
+/** Per model: its attributes that hold relations, directly or in their components (the rest is never walked). */
+const bearingCache = new WeakMap<AnyModel, Map<string, Attribute>>();
 
-/** A copy of `data` with each relation value replaced by `visit`'s answer (components and dynamic zones included). */
-function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Path, visit: Visit): unknown {
+function relationBearing(registry: Registry, model: AnyModel, seen = new Set<AnyModel>()): Map<string, Attribute> {
+  const cached = bearingCache.get(model);
+  if (cached) return cached;
+  seen.add(model);
+  // A component met again is answered from the cache; one still being walked is a cycle, holding nothing more.
+  const reaches = (uid: string) => {
+    const component = registry.component(uid);
+    if (!component || (seen.has(component) && !bearingCache.has(component))) return false;
+    return relationBearing(registry, component, seen).size > 0;
+  };
+  const bearing = new Map<string, Attribute>();
+  for (const attribute of Object.values(model.attributes)) {
+    const holds =
+      attribute.kind === 'relation' ||
+      (attribute.kind === 'component' && reaches(attribute.component)) ||
+      (attribute.kind === 'dynamiczone' && attribute.components.some(reaches));
+    if (holds) bearing.set(attribute.name, attribute);
+  }
+  bearingCache.set(model, bearing);
+  return bearing;
+}
+
+/**
+ * A copy of `data` with each relation value replaced by `visit`'s answer (components and dynamic
+ * zones included). `copy` false only visits (the first pass of a bulk import's thousand bodies).
+ */
+function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Path, visit: Visit, copy = true): unknown {
   if (!isObject(data)) return data;
-  const out: Record<string, unknown> = { ...data };
-  for (const [name, value] of Object.entries(data)) {
-    const attribute = model.attributes[name];
-    if (attribute?.kind === 'relation') {
+  const out: Record<string, unknown> = copy ? { ...data } : data;
+  const set = (name: string, value: unknown) => {
+    if (copy) out[name] = value;
+  };
+  const bearing = relationBearing(registry, model);
+  for (const name of Object.keys(data)) {
+    const attribute = bearing.get(name);
+    if (!attribute) continue;
+    const value = data[name];
+    if (attribute.kind === 'relation') {
       const target = registry.contentType(attribute.target);
-      if (target) out[name] = visit(attribute, target, value, [...at, name]);
-    } else if (attribute?.kind === 'component') {
+      if (target) set(name, visit(attribute, target, value, [...at, name]));
+    } else if (attribute.kind === 'component') {
       const component = registry.component(attribute.component)!;
-      out[name] = Array.isArray(value)
-        ? value.map((item, i) => mapRelations(registry, component, item, [...at, name, i], visit))
-        : mapRelations(registry, component, value, [...at, name], visit);
-    } else if (attribute?.kind === 'dynamiczone' && Array.isArray(value)) {
-      out[name] = value.map((item, i) => {
-        const uid = isObject(item) ? item.__component : undefined;
-        const component = typeof uid === 'string' && attribute.components.includes(uid) ? registry.component(uid) : undefined;
-        return component ? mapRelations(registry, component, item, [...at, name, i], visit) : item;
-      });
+      set(
+        name,
+        Array.isArray(value)
+          ? value.map((item, i) => mapRelations(registry, component, item, [...at, name, i], visit, copy))
+          : mapRelations(registry, component, value, [...at, name], visit, copy),
+      );
+    } else if (attribute.kind === 'dynamiczone' && Array.isArray(value)) {
+      set(
+        name,
+        value.map((item, i) => {
+          const uid = isObject(item) ? item.__component : undefined;
+          const component = typeof uid === 'string' && attribute.components.includes(uid) ? registry.component(uid) : undefined;
+          return component ? mapRelations(registry, component, item, [...at, name, i], visit, copy) : item;
+        }),
+      );
     }
   }
   return out;
@@ -75,17 +114,24 @@ export async function rowTargets(
   return targets;
 }
 
+/** A documentId (never all digits: ids start with a letter) or a list of them: the common value, with no row id to look for. */
+const documentIdsOnly = (value: unknown): boolean => {
+  const one = (v: unknown) => typeof v === 'string' && !(v.charCodeAt(0) >= 48 && v.charCodeAt(0) <= 57);
+  return one(value) || (Array.isArray(value) && value.every(one));
+};
+
 /** `bodies` with every relation target given by row id rewritten to its version's documentId, locale and status. */
 export async function resolveRowIds<T>(tx: Queryable, registry: Registry, ct: ContentType, bodies: T[]): Promise<T[]> {
   const wanted = new Map<ContentType, Map<number, Path>>();
   for (const body of bodies) {
     mapRelations(registry, ct, body, [], (_attribute, target, value, at) =>
-      mapRowIds(value, at, (id, where) => {
+      documentIdsOnly(value) ? undefined : mapRowIds(value, at, (id, where) => {
         const ids = wanted.get(target) ?? new Map<number, Path>();
         if (!ids.has(id)) ids.set(id, where);
         wanted.set(target, ids);
         return undefined;
       }),
+      false,
     );
   }
   if (wanted.size === 0) return bodies;
