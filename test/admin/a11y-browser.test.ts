@@ -182,7 +182,8 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
     await page.keyboard.type(', typed');
     await tabTo(/^BUTTON .*Save$/);
     await page.keyboard.press('Enter');
-    await page.getByText('Saved').first().waitFor();
+    // Exactly "Saved": a substring match would also find "Unsaved changes", shown since the typing.
+    await page.getByText('Saved', { exact: true }).waitFor();
     const drafts = (await server.call('GET', '/api/articles?status=draft&filters[title][$startsWith]=Second')).body.data;
     expect(drafts[0].title).toBe('Second article, typed');
     // Focus is visible: the control Tab reaches next has an outline.
