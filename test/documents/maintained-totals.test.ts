@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from '../../src/db/sql';
 import { onPostgres, startServer, type TestServer } from '../helpers/server';
-import { runCli } from '../helpers/spawn';
+import { cliOutput } from '../helpers/spawn';
 
 let server: TestServer;
 
@@ -97,8 +97,7 @@ describe('maintained totals', () => {
     writeFileSync(file, Array.from({ length: 12 }, (_, i) => JSON.stringify({ title: `Imported ${i}` })).join('\n') + '\n');
     const database = onPostgres ? readFileSync(join(server.dataDir, 'test-database-url'), 'utf8') : undefined;
     for (const extra of [[], ['--status', 'draft', '--locale', 'fr']]) {
-      const run = runCli(['import', file, '--type', 'articles', ...extra], { data: server.dataDir, database });
-      if (run.code !== 0) throw new Error(`folio import: ${run.code} ${run.stderr}`);
+      cliOutput(['import', file, '--type', 'articles', ...extra], { data: server.dataDir, database });
     }
     const after = await expectExact();
     expect(after['articles published en']).toBe(before['articles published en']! + 12);

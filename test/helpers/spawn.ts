@@ -131,6 +131,13 @@ export function runCli(args: string[], options: CliOptions & { stdin?: string | 
   return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
+/** Runs a command that must succeed and returns its stdout; a non-zero exit throws with both outputs. */
+export function cliOutput(args: string[], options: CliOptions & { stdin?: string | Uint8Array } = {}): string {
+  const run = runCli(args, options);
+  if (run.code !== 0) throw new Error(`folio ${args.join(' ')} → ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run.stdout;
+}
+
 /**
  * Runs a command to its end without blocking the test process: for a command that might
  * not end (a `serve` expected to fail), wrap it in `timeout`; `killSpawned` ends it.

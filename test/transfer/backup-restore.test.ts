@@ -5,37 +5,18 @@
  * file is served. SQLite by default; with FOLIO_TEST_DATABASE_URL the source and the restored
  * installation are PostgreSQL databases (the backup is then the portable archive).
  */
-import { afterAll, afterEach, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
-import { killSpawned, lines, removeTempDirs, runCli, serve, spawnCli, tempDir, type CliOptions, type SpawnedServer } from '../helpers/spawn';
+import { queryOnce } from '../helpers/postgres';
+import { cliOutput, lines, serve, spawnCli, tempDir, type SpawnedServer } from '../helpers/spawn';
+import { scratchInstallations } from '../helpers/installations';
 import { makeImage, upload } from '../upload/helpers';
 
-const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
 const SLOW = 180_000;
-const databases: string[] = [];
-
-afterEach(killSpawned);
-afterAll(async () => {
-  if (ADMIN_URL) await dropDatabases(ADMIN_URL, databases);
-  removeTempDirs();
-}, 60_000);
-
 /** A new installation's flags: a temp data dir, and on PostgreSQL a database of its own. */
-async function installation(): Promise<CliOptions> {
-  const data = tempDir('folio-transfer-');
-  if (!ADMIN_URL) return { data };
-  const database = await createDatabase(ADMIN_URL, 'folio_transfer');
-  databases.push(database);
-  return { data, database };
-}
-
-function cli(args: string[], at: CliOptions): string {
-  const run = runCli(args, at);
-  if (run.code !== 0) throw new Error(`folio ${args.join(' ')} → ${run.code}\n${run.stdout}\n${run.stderr}`);
-  return run.stdout;
-}
+const { installation } = scratchInstallations({ name: 'folio_transfer' });
+const cli = cliOutput;
 
 async function ok(server: SpawnedServer, method: string, path: string, body?: unknown, headers?: Record<string, string>) {
   const res = await server.call(method, path, { body, headers });

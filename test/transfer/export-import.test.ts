@@ -6,37 +6,17 @@
  * The engine under test (SQLite, or PostgreSQL with FOLIO_TEST_DATABASE_URL) is the target of
  * the last two.
  */
-import { afterAll, afterEach, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
-import { killSpawned, lines, removeTempDirs, runCli, serve, spawnCli, tempDir, type CliOptions, type SpawnedServer } from '../helpers/spawn';
+import { queryOnce } from '../helpers/postgres';
+import { cliOutput, lines, serve, spawnCli, tempDir, type CliOptions, type SpawnedServer } from '../helpers/spawn';
+import { ADMIN_URL, scratchInstallations } from '../helpers/installations';
 import { makeImage, upload } from '../upload/helpers';
 
-const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
 const SLOW = 180_000;
-const databases: string[] = [];
-
-afterEach(killSpawned);
-afterAll(async () => {
-  if (ADMIN_URL) await dropDatabases(ADMIN_URL, databases);
-  removeTempDirs();
-}, 60_000);
-
-async function postgresInstallation(): Promise<CliOptions> {
-  const database = await createDatabase(ADMIN_URL!, 'folio_export');
-  databases.push(database);
-  return { data: tempDir('folio-export-'), database };
-}
-const sqliteInstallation = (): CliOptions => ({ data: tempDir('folio-export-') });
-/** An installation on the engine under test. */
-const installation = () => (ADMIN_URL ? postgresInstallation() : Promise.resolve(sqliteInstallation()));
-
-function cli(args: string[], at: CliOptions): string {
-  const run = runCli(args, at);
-  if (run.code !== 0) throw new Error(`folio ${args.join(' ')} → ${run.code}\n${run.stdout}\n${run.stderr}`);
-  return run.stdout;
-}
+const { sqlite: sqliteInstallation, postgres: postgresInstallation, installation } = scratchInstallations({ name: 'folio_export' });
+const cli = cliOutput;
 
 async function ok(server: SpawnedServer, method: string, path: string, body: unknown, key: string) {
   const res = await server.call(method, path, { body, headers: { authorization: `Bearer ${key}` } });

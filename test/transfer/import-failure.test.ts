@@ -5,37 +5,18 @@
  * remains (no data dir, no tables, no functions); into an installation holding data, the data
  * and the schema are what they were. The exit code is 1 and the message names the table.
  */
-import { afterAll, afterEach, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArchiveWriter, entryText, readArchive } from '../../src/transfer/archive';
-import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
-import { killSpawned, lines, removeTempDirs, runCli, serve, spawnCli, tempDir, type CliOptions } from '../helpers/spawn';
+import { queryOnce } from '../helpers/postgres';
+import { cliOutput, lines, serve, spawnCli, tempDir, type CliOptions } from '../helpers/spawn';
+import { scratchInstallations } from '../helpers/installations';
 
-const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
 const SLOW = 180_000;
-const databases: string[] = [];
-
-afterEach(killSpawned);
-afterAll(async () => {
-  if (ADMIN_URL) await dropDatabases(ADMIN_URL, databases);
-  removeTempDirs();
-}, 60_000);
-
 /** A new installation on the engine under test (nothing created yet: no data dir, an empty database). */
-async function installation(): Promise<CliOptions> {
-  const data = join(tempDir('folio-import-failure-'), 'data');
-  if (!ADMIN_URL) return { data };
-  const database = await createDatabase(ADMIN_URL, 'folio_import_failure');
-  databases.push(database);
-  return { data, database };
-}
-
-function cli(args: string[], at: CliOptions): string {
-  const run = runCli(args, at);
-  if (run.code !== 0) throw new Error(`folio ${args.join(' ')} → ${run.code}\n${run.stdout}\n${run.stderr}`);
-  return run.stdout;
-}
+const { installation } = scratchInstallations({ name: 'folio_import_failure', absentDataDir: true });
+const cli = cliOutput;
 
 async function addArticles(at: CliOptions, key: string, titles: string[]): Promise<void> {
   const server = await serve(at);
