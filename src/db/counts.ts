@@ -35,7 +35,7 @@ const keyOf = (row: string) => `${row}.${id(VERSION.locale)}, ${row}.${id(VERSIO
 
 /** The statement a trigger writes for `row`'s key: +1 or -1 on slot 0 (SQLite has one writer). */
 function sqliteUpsert(table: string, row: string, delta: number): string {
-  return `INSERT INTO ${SYSTEM.counts} (${KEY}, "n") VALUES ('${table.replaceAll("'", "''")}', ${keyOf(row)}, 0, ${delta})
+  return `INSERT INTO ${SYSTEM.counts} (${KEY}, "n") VALUES (${sql.text(table)}, ${keyOf(row)}, 0, ${delta})
     ON CONFLICT (${KEY}) DO UPDATE SET "n" = "n" + excluded."n";`;
 }
 

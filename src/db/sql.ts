@@ -137,6 +137,11 @@ function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+function quoteText(value: string): string {
+  if (value.includes('\u0000')) throw new TypeError('sql.text: text cannot contain NUL');
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
 function identifier(names: string[]): Sql {
   // Keyed part by part (one map per first name): no joined key string to build and hash.
   let byFirst = identifiers.get(names[0]!);
@@ -160,6 +165,12 @@ export interface SqlTag {
   id(...names: string[]): Sql;
   /** Text taken as is. Only for text Folio itself produced (keywords, operators, DDL types), never caller input. */
   raw(text: string): Sql;
+  /**
+   * A string literal written into the text (`'it''s'`), not bound: for values from the schema
+   * that a statement must carry in its text (a trigger's body; a value whose binding costs a
+   * re-prepare), never caller input.
+   */
+  text(value: string): Sql;
   /** Fragments joined by a separator (default `, `); empty fragments are kept (use `and`/`or` to drop them). */
   join(parts: readonly Sql[], separator?: Sql | string): Sql;
   /** One parameter per value, comma-separated: `IN (${sql.list(ids)})`. */
@@ -177,6 +188,7 @@ export interface SqlTag {
 export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...parts: Part[]) => build(strings, parts), {
   id: (...names: string[]) => identifier(names),
   raw: (text: string) => new Sql([text], []),
+  text: (value: string) => new Sql([quoteText(value)], []),
   join(parts: readonly Sql[], separator: Sql | string = ', '): Sql {
     if (parts.length === 0) return EMPTY;
     if (parts.length === 1) return parts[0]!;

@@ -38,6 +38,11 @@ describe('sql tagged template', () => {
     expect(() => sql.id('a\u0000b')).toThrow();
   });
 
+  test('writes text literals into the statement, quotes doubled, with no parameter on either dialect', () => {
+    expect(sql`WHERE t = ${sql.text("it's")}`.compile('numbered')).toEqual({ text: "WHERE t = 'it''s'", params: [] });
+    expect(() => sql.text('a\u0000b')).toThrow();
+  });
+
   test('joins fragments with a separator and keeps each fragment parameters', () => {
     const q = sql.join([sql`a = ${1}`, sql`b = ${2}`, sql`c`], sql` OR `);
     expect(q.compile('question')).toEqual({ text: 'a = ? OR b = ? OR c', params: [1, 2] });
