@@ -74,7 +74,7 @@ export function folio(args: string[], dataDir: string): string {
 }
 
 /** `folio serve` on CPU0 (when pinned); resolves once it says where it listens. */
-export const startFolio = (dataDir: string) => serve({ ...binary(dataDir), wrap: serverPin, startTimeoutMs: 20_000 });
+export const startFolio = (dataDir: string, env?: Record<string, string>) => serve({ ...binary(dataDir), env, wrap: serverPin, startTimeoutMs: 20_000 });
 
 /** Stops a server and says what it wrote on stderr, if anything. */
 export async function stopServer(server: SpawnedServer, what: string) {

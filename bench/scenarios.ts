@@ -127,6 +127,14 @@ export function scenarioList(refs: Refs, articles: string[]): Scenario[] {
   ];
 }
 
+/**
+ * The reads also measured with the answer cache off (FOLIO_ANSWER_CACHE_MB=0): the scenarios
+ * repeat one URL, which a kept answer serves, so these rows show what building each answer costs.
+ */
+export const UNCACHED_READS = ['list', 'list_populate_all', 'list_populate_nested', 'find_one'];
+export const uncachedKey = (key: string) => `${key}_uncached`;
+export const uncached = (s: Scenario): Scenario => ({ ...s, key: uncachedKey(s.key), label: `${s.label}, answer cache off` });
+
 export interface MeasureSettings {
   seconds: number;
   warmup: number;

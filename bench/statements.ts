@@ -52,7 +52,8 @@ function record(target: Runner, seen: { on: boolean; list: string[] }): void {
 }
 
 export async function countStatements(dataDir: string, scenarios: { key: string; requests: LoadRequest[] }[]): Promise<Record<string, StatementCount>> {
-  const instance = await openInstance({ ...resolveConfig({ data: dataDir, contentTypes: resolve(import.meta.dir, '../content-types') }), databaseUrl: undefined });
+  // The answer cache off: what building each answer runs (a kept answer runs one pragma).
+  const instance = await openInstance({ ...resolveConfig({ data: dataDir, contentTypes: resolve(import.meta.dir, '../content-types') }), databaseUrl: undefined, answerCacheBytes: 0 });
   const app = createApp(instance);
   const seen = { on: false, list: [] as string[] };
   const connections = instance.db as unknown as { reader?: Runner; writer?: Runner };

@@ -69,9 +69,11 @@ export interface Database extends Queryable {
   schema(): Promise<ExistingSchema>;
   /**
    * A number that changes whenever anything (this process or another) commits, or
-   * undefined when the engine cannot tell cheaply; small caches key on it.
+   * undefined when the engine cannot tell cheaply; small caches key on it. Within one turn
+   * of the event loop the answer may be reused; `fresh` reads it again (a cache checking that
+   * nothing committed while it read several statements).
    */
-  changeMarker(): Promise<number | undefined>;
+  changeMarker(options?: { fresh?: boolean }): Promise<number | undefined>;
   /**
    * A number that changes whenever roles, grants, API tokens or locales change (by anyone:
    * triggers keep it, migration 0005), or undefined when it cannot be read; settings caches key on it.

@@ -222,10 +222,13 @@ export class SqliteDatabase implements Database {
    * The reader connection's data_version moves when any other connection commits, which
    * includes this process's writer: one cheap pragma instead of re-reading settings.
    */
-  async changeMarker(): Promise<number> {
-    if (this.marker !== undefined) return this.marker;
+  async changeMarker(options?: { fresh?: boolean }): Promise<number> {
+    if (this.marker !== undefined && !options?.fresh) return this.marker;
     const marker = (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
+    // A fresh read replaces this turn's answer (its forgetting is already scheduled).
+    const scheduled = this.marker !== undefined;
     this.marker = marker;
+    if (scheduled) return marker;
     // Kept until this turn of the event loop ends: a read request (guard, locales, totals)
     // asks several caches in one turn, and one pragma answers them all. A commit here clears
     // it at once (transaction); another process's commit is seen from the next turn on.

@@ -18,6 +18,7 @@ import { usersRoutes } from './routes/users';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
+import { AnswerCache } from './answer-cache';
 import { requestIdOf, requestLog } from './request-log';
 import { createLogger, type Logger } from '../log';
 import { adminRoutes } from '../admin/server';
@@ -43,6 +44,8 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
   const log = options.log ?? createLogger({ level: 'warn', format: instance.config.logFormat });
   // Every route family authenticates and authorizes through this one guard.
   const allow = guard(instance);
+  // Content answers kept until the next commit (SQLite; off with FOLIO_ANSWER_CACHE_MB=0).
+  const answers = new AnswerCache(instance.db, instance.config.answerCacheBytes);
   const app = new Elysia({
     normalize: false,
     precompile: options.precompile ?? false,
@@ -66,7 +69,7 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))
     .use(rolesRoutes(instance, allow));
-  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow)).use(actionRoutes(instance, ct, allow));
+  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow, answers)).use(actionRoutes(instance, ct, allow));
   app.use(uploadRoutes(instance, allow));
   app.use(adminRoutes(instance, log));
   app.use(realtimeRoutes(instance, allow));

@@ -16,7 +16,11 @@ const sentBytes = new WeakMap<Response, Uint8Array>();
 export const bytesOf = (response: Response) => sentBytes.get(response);
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const bytes = utf8.encode(JSON.stringify(body));
+  return jsonBytes(utf8.encode(JSON.stringify(body)), status, headers);
+}
+
+/** A JSON answer from bytes already encoded (a kept answer: http/answer-cache.ts). */
+export function jsonBytes(bytes: Uint8Array, status = 200, headers: Record<string, string> = {}): Response {
   // Content-Length written out: Elysia rebuilds error answers into new Responses, and the request log reads it there.
   const response = new Response(bytes, { status, headers: { ...JSON_TYPE, 'content-length': String(bytes.length), ...headers } });
   sentBytes.set(response, bytes);

@@ -108,13 +108,20 @@ describe('the compiled binary', () => {
 
       // Not granted: still private.
       expect((await fetch(`${url}/api/tags`)).status).toBe(403);
+
+      // The empty list was kept (answer cache); another process's commit is seen by the next read.
+      expect(((await (await fetch(`${url}/api/articles`)).json()) as { data: unknown[] }).data).toEqual([]);
+      writeFileSync(join(work, 'one.jsonl'), `${JSON.stringify({ title: 'From the CLI' })}\n`);
+      expect(run(['import', join(work, 'one.jsonl'), '--type', 'articles']).code).toBe(0);
+      const after = (await (await fetch(`${url}/api/articles`)).json()) as { data: { title: string }[] };
+      expect(after.data.map((a) => a.title)).toEqual(['From the CLI']);
     } finally {
       expect(await server.stop()).toBe(0);
     }
   }, SLOW);
 
-  it('needed nothing beside it: the folder holds only the binary, the content types and ./data', () => {
-    expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio']);
+  it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
+    expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);
     expect(readdirSync(join(work, 'data'))).toContain('secrets.json');
   });
 

@@ -16,7 +16,8 @@ import { unstorableText } from '../../text';
 import { readJsonBody } from '../body';
 import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
-import { json, noContent } from '../respond';
+import { bytesOf, json, jsonBytes, noContent } from '../respond';
+import { answerKey, type AnswerCache } from '../answer-cache';
 import { toV4, wantsV4 } from '../v4';
 
 type Raw = Record<string, unknown>;
@@ -52,7 +53,7 @@ function documentIdOf(params: unknown): string {
   return documentId;
 }
 
-export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard) {
+export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache) {
   const { documents, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
 
@@ -74,6 +75,23 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
     const raw = checkParameters(parsed, known, config.strictParams);
     if (!config.strictParams) checkQueryText(raw);
     return { raw, caller };
+  }
+
+  /**
+   * A read's answer: the one kept since the last commit when this caller asked this URL
+   * (http/answer-cache.ts), else built by `answer` and kept when it is a 200. The guard and
+   * the query checks run first either way.
+   */
+  async function read(request: Request, action: 'find' | 'findOne', answer: (call: Call) => Promise<Response>): Promise<Response> {
+    const call = await begin(request, action);
+    if (!answers?.enabled) return answer(call);
+    const key = answerKey(call.caller.principal, request);
+    const kept = await answers.lookup(key);
+    if (kept.bytes) return jsonBytes(kept.bytes);
+    const response = await answer(call);
+    const bytes = bytesOf(response);
+    if (kept.marker !== undefined && response.status === 200 && bytes) await answers.remember(key, kept.marker, bytes);
+    return response;
   }
 
   async function readQuery({ raw, caller }: Call): Promise<ReadQuery> {
@@ -128,11 +146,12 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
     const base = `/api/${ct.pluralName}`;
     const one = `${base}/:documentId`;
     app
-      .get(base, async ({ request }) => {
-        const query = await readQuery(await begin(request, 'find'));
-        const { data, pagination } = await documents.findMany(ct, query);
-        return respond(request, data, { pagination });
-      })
+      .get(base, ({ request }) =>
+        read(request, 'find', async (call) => {
+          const { data, pagination } = await documents.findMany(ct, await readQuery(call));
+          return respond(request, data, { pagination });
+        }),
+      )
       .post(
         base,
         async ({ request }) => {
@@ -144,12 +163,13 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
         },
         { parse: 'none' },
       )
-      .get(one, async ({ request, params }) => {
-        const query = await readQuery(await begin(request, 'findOne'));
-        const doc = await documents.findOne(ct, documentIdOf(params), query);
-        if (!doc) throw new NotFoundError();
-        return respond(request, doc, {});
-      })
+      .get(one, ({ request, params }) =>
+        read(request, 'findOne', async (call) => {
+          const doc = await documents.findOne(ct, documentIdOf(params), await readQuery(call));
+          if (!doc) throw new NotFoundError();
+          return respond(request, doc, {});
+        }),
+      )
       .put(
         one,
         async ({ request, params }) => {
@@ -172,12 +192,13 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard)
   } else {
     const base = `/api/${ct.singularName}`;
     app
-      .get(base, async ({ request }) => {
-        const query = await readQuery(await begin(request, 'find'));
-        const doc = await documents.findOne(ct, undefined, query);
-        if (!doc) throw new NotFoundError();
-        return respond(request, doc, {});
-      })
+      .get(base, ({ request }) =>
+        read(request, 'find', async (call) => {
+          const doc = await documents.findOne(ct, undefined, await readQuery(call));
+          if (!doc) throw new NotFoundError();
+          return respond(request, doc, {});
+        }),
+      )
       .put(
         base,
         async ({ request }) => {

@@ -1,0 +1,103 @@
+/**
+ * Content-API answers kept until the next commit. Front ends ask the same lists and documents
+ * again and again between two edits; a `populate=*` page costs a millisecond of SQL and JSON
+ * each time, while sending the bytes it gave last time costs a few microseconds. The exact
+ * bytes of a 200 are kept under (caller, response format, URL) and answered again while no
+ * connection has committed anything: SQLite's data_version moves on any commit, this
+ * process's writer, the CLI and another process alike, and the whole cache starts over.
+ *
+ * What is checked is unchanged: the guard authenticates and authorizes every request, and the
+ * query string is parsed and validated, before a kept answer is used. Bounded in bytes (the
+ * least recently used answers go first); an answer over an eighth of the budget is not kept.
+ *
+ * PostgreSQL has no cheap signal that another instance committed (changeMarker is
+ * undefined there), so nothing is kept and every read is built.
+ */
+import type { Principal } from '../auth/access';
+import type { Database } from '../db/database';
+import { wantsV4 } from './v4';
+
+/** Per entry, besides its bytes: the key (UTF-16) and the Map's own bookkeeping. */
+const entryOverhead = (key: string) => key.length * 2 + 64;
+
+export class AnswerCache {
+  private entries = new Map<string, Uint8Array>();
+  private bytes = 0;
+  private marker: number | undefined;
+  private readonly maxEntryBytes: number;
+
+  constructor(
+    private db: Pick<Database, 'changeMarker'>,
+    private readonly maxBytes: number,
+  ) {
+    this.maxEntryBytes = Math.floor(maxBytes / 8);
+  }
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /**
+   * The answer kept for `key`, if any, and the marker an answer built now must be kept
+   * under (undefined: the engine cannot tell when to forget it, so nothing may be kept).
+   */
+  async lookup(key: string): Promise<{ bytes?: Uint8Array; marker?: number }> {
+    if (!this.enabled) return {};
+    const marker = await this.db.changeMarker();
+    if (marker === undefined) return {};
+    if (marker !== this.marker) this.clear(marker);
+    const bytes = this.entries.get(key);
+    if (bytes) {
+      // Re-inserted: the Map's order is least recently used first.
+      this.entries.delete(key);
+      this.entries.set(key, bytes);
+    }
+    return { bytes, marker };
+  }
+
+  /**
+   * Keeps an answer built since `lookup` gave `marker`, unless anything committed meanwhile:
+   * the marker is read again (not this turn's shared answer), since a read of several
+   * statements could have seen another process's commit halfway.
+   */
+  async remember(key: string, marker: number, bytes: Uint8Array): Promise<void> {
+    if (bytes.length > this.maxEntryBytes) return;
+    if ((await this.db.changeMarker({ fresh: true })) !== marker || this.marker !== marker) return;
+    const size = bytes.length + entryOverhead(key);
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.length + entryOverhead(key);
+    }
+    for (const [oldest, kept] of this.entries) {
+      if (this.bytes + size <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= kept.length + entryOverhead(oldest);
+    }
+    this.entries.set(key, bytes);
+    this.bytes += size;
+  }
+
+  /** Entries and bytes kept (tests and diagnostics). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private clear(marker: number) {
+    this.entries.clear();
+    this.bytes = 0;
+    this.marker = marker;
+  }
+}
+
+/**
+ * Who asks, in which format, for which URL: everything a content answer depends on besides
+ * the data. A user or token is its own key (populated relations follow their grants); the
+ * public is one caller.
+ */
+export function answerKey(principal: Principal, request: Request): string {
+  const who = principal.kind === 'public' ? '-' : principal.kind === 'user' ? `u${principal.user.id}` : `t${principal.tokenId}`;
+  const url = request.url;
+  const path = url.indexOf('/', url.indexOf('//') + 2);
+  return `${who}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
+}
