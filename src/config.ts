@@ -26,7 +26,7 @@ export interface Config {
   defaultLimit: number;
   maxLimit: number;
   /**
-   * Bytes of content-API answers kept until the next commit (FOLIO_ANSWER_CACHE_MB, 8; 0: off).
+   * Bytes of content-API answers kept until the next commit (FOLIO_ANSWER_CACHE_MB, 4; 0: off).
    * SQLite only: PostgreSQL has no cheap signal that another instance committed.
    */
   answerCacheBytes: number;
@@ -161,7 +161,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     bodyLimit: positiveInteger('FOLIO_BODY_LIMIT', env('FOLIO_BODY_LIMIT'), 1024 * 1024),
     defaultLimit: positiveInteger('FOLIO_DEFAULT_LIMIT', env('FOLIO_DEFAULT_LIMIT'), 25),
     maxLimit: positiveInteger('FOLIO_MAX_LIMIT', env('FOLIO_MAX_LIMIT'), 100),
-    answerCacheBytes: positiveInteger('FOLIO_ANSWER_CACHE_MB', env('FOLIO_ANSWER_CACHE_MB'), 8) * 1024 * 1024,
+    answerCacheBytes: positiveInteger('FOLIO_ANSWER_CACHE_MB', env('FOLIO_ANSWER_CACHE_MB'), 4) * 1024 * 1024,
     uploadLimit: positiveInteger('FOLIO_UPLOAD_LIMIT', env('FOLIO_UPLOAD_LIMIT'), 200 * 1024 * 1024),
     uploadAllowedTypes: mimePatterns('FOLIO_UPLOAD_ALLOWED_TYPES'),
     uploadDeniedTypes: mimePatterns('FOLIO_UPLOAD_DENIED_TYPES'),

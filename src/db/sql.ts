@@ -43,12 +43,20 @@ export class Sql {
     return this.items.length === 0 && this.texts[0] === '';
   }
 
-  /** The statement text with the engine's placeholders, and its parameters in order. */
+  /**
+   * The statement text with the engine's placeholders, and its parameters in order. Kept for
+   * the last style asked: a statement reused from a plan (documents/read.ts) compiles once.
+   * The result is shared between callers: read it, never modify it.
+   */
   compile(style: PlaceholderStyle): CompiledSql {
+    if (this.compiled?.style === style) return this.compiled.result;
     const target: Output = { text: '', params: [], numbered: style === 'numbered' };
     append(this, target);
-    return { text: target.text, params: target.params };
+    const result = { text: target.text, params: target.params };
+    this.compiled = { style, result };
+    return result;
   }
+  private compiled?: { style: PlaceholderStyle; result: CompiledSql };
 
   /** The bound values, in placeholder order. */
   get values(): SqlValue[] {

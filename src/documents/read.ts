@@ -8,7 +8,7 @@ import type { Queryable } from '../db/database';
 import type { Sql } from '../db/sql';
 import type { ContentType, Registry } from '../registry/types';
 import { rarestTrigrams, type SearchGramSamples } from '../db/search-grams';
-import { findOneStatement, listStatements, type Row } from '../query/compile';
+import { findOneStatement, listStatements, type ListStatements, type Row } from '../query/compile';
 import type { ReadQuery } from '../query/types';
 import { checkResponseSize, populateRows } from './populate';
 
@@ -30,12 +30,22 @@ export interface ReadContext {
   searchGrams?: SearchGramSamples;
   /** The offset from which pages are read as a deferred join (query/compile.ts DEFERRED_PAGE_FROM; tests lower it). */
   deferredPagesFrom?: number;
+  /**
+   * Statements of plans read before: a plan the HTTP layer reuses for the same query string
+   * (routes/content.ts) is compiled once. Weak: a plan nobody holds takes its statements along.
+   */
+  statements?: WeakMap<ReadQuery, CompiledList>;
+}
+
+interface CompiledList extends ListStatements {
+  countKey: string;
 }
 
 /** PostgreSQL `_q`: the rarest trigrams of the search for its indexes to look up, when the table has a sample. */
+const searchOf = ({ filters: f }: ReadQuery) => (f?.kind === 'search' ? f : f?.kind === 'and' ? f.parts.find((p) => p.kind === 'search') : undefined);
+
 async function chooseSearchGrams(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
-  const f = query.filters;
-  const search = f?.kind === 'search' ? f : f?.kind === 'and' ? f.parts.find((p) => p.kind === 'search') : undefined;
+  const search = searchOf(query);
   if (!ctx.searchGrams || search?.kind !== 'search' || search.others.length > 0 || search.text.length === 0) return;
   const frequencies = await ctx.searchGrams.frequencies(ct.tableName, search.text.map((field) => field.name));
   if (frequencies) search.grams = rarestTrigrams(search.value.toLowerCase(), frequencies);
@@ -54,9 +64,19 @@ function countKey(statement: Sql): string {
   return key.length <= 2048 ? key : createHash('sha256').update(key).digest('base64');
 }
 
+/** The plan's statements, built once per plan object (a `_q` plan is built each time: its grams are chosen per read). */
+function listOf(ctx: ReadContext, ct: ContentType, query: ReadQuery): CompiledList {
+  const kept = ctx.statements?.get(query);
+  if (kept) return kept;
+  const list = listStatements(ctx.db.dialect, ctx.registry, ct, query, { deferredFrom: ctx.deferredPagesFrom });
+  const compiled = { ...list, countKey: countKey(list.count) };
+  if (!searchOf(query)) ctx.statements?.set(query, compiled);
+  return compiled;
+}
+
 export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
   await chooseSearchGrams(ctx, ct, query);
-  const { page, count, reader } = listStatements(ctx.db.dialect, ctx.registry, ct, query, { deferredFrom: ctx.deferredPagesFrom });
+  const { page, count, reader, countKey: totalKey } = listOf(ctx, ct, query);
   const { start, limit, withCount, mode } = query.pagination;
   const rows = (await ctx.db.all<Row>(page)).map(reader.read);
   await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);
@@ -67,7 +87,7 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
     const counted = async () => (await ctx.db.get<{ n: number }>(count))?.n ?? 0;
     // Cached until the next commit either way: a maintained total (db/counts.ts) is a few rows
     // read by key, so the first list after a write no longer counts every matching row.
-    total = ctx.counts ? await ctx.counts.get(countKey(count), counted) : await counted();
+    total = ctx.counts ? await ctx.counts.get(totalKey, counted) : await counted();
   }
   let pagination: PageMeta;
   if (mode === 'offset') pagination = { start, limit, ...(total !== undefined ? { total } : {}) };

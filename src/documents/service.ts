@@ -31,7 +31,7 @@ import { deleteLinksTo, type LinkContext } from './links';
 import type { Locales } from './locales';
 import { deleteLocks, mergeLocks, uniqueLock, writeLocks, type Locks } from './locks';
 import { copyMedia } from './media';
-import { findMany, findOne } from './read';
+import { findMany, findOne, type ReadContext } from './read';
 import { resolveRowIds } from './row-ids';
 import { answersQuery, updatedDraft, writtenEntry, type WrittenRow } from './written-entry';
 import { deleteVersions, insertPublishedDraft, insertVersion, publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
@@ -68,11 +68,13 @@ export class DocumentService {
   }
 
   private counts: ChangeCache<string, number>;
+  /** Statements of read plans the HTTP layer reuses (documents/read.ts). */
+  private listStatements: NonNullable<ReadContext['statements']> = new WeakMap();
   /** PostgreSQL: trigram samples behind `_q` (db/search-grams.ts); undefined on SQLite, whose FTS5 index needs none. */
   readonly searchGrams: SearchGramSamples | undefined;
 
   findMany(ct: ContentType, query: ReadQuery) {
-    return findMany({ db: this.db, registry: this.registry, counts: this.counts, searchGrams: this.searchGrams }, ct, query);
+    return findMany({ db: this.db, registry: this.registry, counts: this.counts, searchGrams: this.searchGrams, statements: this.listStatements }, ct, query);
   }
 
   findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery) {

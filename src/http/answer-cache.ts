@@ -17,8 +17,12 @@ import type { Principal } from '../auth/access';
 import type { Database } from '../db/database';
 import { wantsV4 } from './v4';
 
-/** Per entry, besides its bytes: the key (UTF-16) and the Map's own bookkeeping. */
-const entryOverhead = (key: string) => key.length * 2 + 64;
+/**
+ * Per entry, besides its bytes: the key (UTF-16), and what the process holds for each kept
+ * array and Map entry beyond its length (measured: ~1 KB of RSS per small answer kept), so
+ * the budget bounds the memory the cache really takes, not just the bodies.
+ */
+const entryOverhead = (key: string) => key.length * 2 + 1024;
 
 export class AnswerCache {
   private entries = new Map<string, Uint8Array>();
@@ -96,8 +100,12 @@ export class AnswerCache {
  * public is one caller.
  */
 export function answerKey(principal: Principal, request: Request): string {
-  const who = principal.kind === 'public' ? '-' : principal.kind === 'user' ? `u${principal.user.id}` : `t${principal.tokenId}`;
+  const who = callerKey(principal);
   const url = request.url;
   const path = url.indexOf('/', url.indexOf('//') + 2);
   return `${who}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
 }
+
+/** One caller as a short key: the public, a user, or an API token. */
+export const callerKey = (principal: Principal) =>
+  principal.kind === 'public' ? '-' : principal.kind === 'user' ? `u${principal.user.id}` : `t${principal.tokenId}`;

@@ -205,17 +205,19 @@ describe('populate permissions', () => {
 
 describe('populate performance', () => {
   it('runs the same number of SQL statements for a page of 1 and a page of 10 with populate=*', async () => {
-    const count = async (pageSize: number) => {
+    // Each call spells the same sort differently: a URL asked before is answered from the
+    // answer cache (http/answer-cache.ts) without building anything.
+    const count = async (pageSize: number, sort: string) => {
       const before = server.instance.db.statementCount;
-      const response = await server.call('GET', `/api/articles?populate=*&pagination[pageSize]=${pageSize}&sort=id`);
+      const response = await server.call('GET', `/api/articles?populate=*&pagination[pageSize]=${pageSize}&${sort}`);
       const after = server.instance.db.statementCount;
       expect(response.status).toBe(200);
       expect(response.body.data).toHaveLength(pageSize);
       return after - before;
     };
-    await count(10); // warm any per-process cache before measuring
-    const small = await count(1);
-    const large = await count(10);
+    await count(10, 'sort=id'); // warm any per-process cache before measuring
+    const small = await count(1, 'sort=id:asc');
+    const large = await count(10, 'sort[0]=id:asc');
     // The page and at least one populate read (SQLite reads a level's attributes in one statement).
     expect(small).toBeGreaterThanOrEqual(2);
     expect(large).toBe(small);

@@ -17,7 +17,8 @@ import { readJsonBody } from '../body';
 import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { bytesOf, json, jsonBytes, noContent } from '../respond';
-import { answerKey, type AnswerCache } from '../answer-cache';
+import { answerKey, callerKey, type AnswerCache } from '../answer-cache';
+import { ChangeCache } from '../../db/cache';
 import { toV4, wantsV4 } from '../v4';
 
 type Raw = Record<string, unknown>;
@@ -94,6 +95,20 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     return response;
   }
 
+  /**
+   * The read plan of a GET, reused for the same caller and query string until a settings write
+   * (the caller's grants and the default locale shape it): a repeated read skips parsing, and
+   * documents/ reuses the plan's compiled statements. `_q` plans and long query strings are
+   * made each time.
+   */
+  const plans = ChangeCache.settings<string, ReadQuery>(instance.db, 500);
+  function planOf(request: Request, call: Call): Promise<ReadQuery> {
+    const at = request.url.indexOf('?');
+    const search = at < 0 ? '' : request.url.slice(at);
+    if (call.raw._q !== undefined || search.length > 2048) return readQuery(call);
+    return plans.get(`${callerKey(call.caller.principal)}\n${search}`, () => readQuery(call));
+  }
+
   async function readQuery({ raw, caller }: Call): Promise<ReadQuery> {
     // Only queries that reach into other types need to know which types the caller may read
     // (from the grants the guard already read: no second lookup).
@@ -148,7 +163,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     app
       .get(base, ({ request }) =>
         read(request, 'find', async (call) => {
-          const { data, pagination } = await documents.findMany(ct, await readQuery(call));
+          const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
         }),
       )
@@ -165,7 +180,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
       )
       .get(one, ({ request, params }) =>
         read(request, 'findOne', async (call) => {
-          const doc = await documents.findOne(ct, documentIdOf(params), await readQuery(call));
+          const doc = await documents.findOne(ct, documentIdOf(params), await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         }),
@@ -194,7 +209,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     app
       .get(base, ({ request }) =>
         read(request, 'find', async (call) => {
-          const doc = await documents.findOne(ct, undefined, await readQuery(call));
+          const doc = await documents.findOne(ct, undefined, await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         }),

@@ -55,22 +55,22 @@ describe('AnswerCache', () => {
 
   it('stays within its byte budget, dropping the least recently used answers first', async () => {
     const m = markers();
-    // Each entry: 1,000 bytes + the key's overhead (2 × 1 + 64).
-    const cache = new AnswerCache(m.db, 8 * 1066);
+    // Each entry: 1,000 bytes + the key's overhead (2 × 1 + 1024).
+    const cache = new AnswerCache(m.db, 8 * 2026);
     for (const key of 'abcdefgh') await cache.remember(key, (await cache.lookup(key)).marker!, bytes(1000));
     expect(cache.size.entries).toBe(8);
     await cache.lookup('a'); // used again: now the most recent
     await cache.remember('i', (await cache.lookup('i')).marker!, bytes(1000));
     expect(cache.size.entries).toBe(8);
-    expect(cache.size.bytes).toBeLessThanOrEqual(8 * 1066);
+    expect(cache.size.bytes).toBeLessThanOrEqual(8 * 2026);
     expect((await cache.lookup('b')).bytes).toBeUndefined();
     expect((await cache.lookup('a')).bytes).toBeDefined();
     expect((await cache.lookup('i')).bytes).toBeDefined();
   });
 
   it('does not keep an answer larger than an eighth of the budget', async () => {
-    const cache = new AnswerCache(markers().db, 8000);
-    await cache.remember('big', (await cache.lookup('big')).marker!, bytes(1001));
+    const cache = new AnswerCache(markers().db, 16000);
+    await cache.remember('big', (await cache.lookup('big')).marker!, bytes(2001));
     expect(cache.size.entries).toBe(0);
     await cache.remember('small', (await cache.lookup('small')).marker!, bytes(900));
     expect(cache.size.entries).toBe(1);
@@ -79,7 +79,7 @@ describe('AnswerCache', () => {
   it('replaces the answer of a key kept twice without counting it twice', async () => {
     const cache = new AnswerCache(markers().db, 10_000);
     for (const fill of [1, 2]) await cache.remember('a', (await cache.lookup('a')).marker!, bytes(100, fill));
-    expect(cache.size).toEqual({ entries: 1, bytes: 100 + 2 + 64 });
+    expect(cache.size).toEqual({ entries: 1, bytes: 100 + 2 + 1024 });
     expect((await cache.lookup('a')).bytes).toEqual(bytes(100, 2));
   });
 });
