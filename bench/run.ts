@@ -42,7 +42,7 @@ import type { LoadRequest } from './load';
 import { log, parseOptions, ROOT } from './options';
 import { buildBinary, coldStarts, installSignalHandlers, killAll, PINNED, removeWorkDir, rssMiB, serverPin, startFolio, stopServer, work } from './processes';
 import { renderTable, writeReadme, type BaselineReport, type BaselineRun, type PeerReport, type Report } from './report';
-import { isWrite, measure, readArticleIds, sameFirstPage, scenarioList, seed, UNCACHED_READS, uncached, uncachedKey, type Scenario, type ScenarioResult } from './scenarios';
+import { isWrite, measure, readArticleIds, sameFirstPage, scenarioList, seed, UNCACHED_READS, builtFrom, uncached, type Scenario, type ScenarioResult } from './scenarios';
 import { runStrapiPeer } from './peer-strapi';
 import { scaleRun } from './scale';
 import type { StatementCount } from './statements';
@@ -127,7 +127,7 @@ async function main() {
   const uncachedReads = reads.filter((s) => UNCACHED_READS.includes(s.key)).map(uncached);
   const plain = await startFolio(dataDir, { FOLIO_ANSWER_CACHE_MB: '0' });
   for (let i = 0; i < opts.rounds; i++) {
-    for (const [j, scenario] of uncachedReads.entries()) (rounds[i] ??= [])[reads.length + j] = await measure(plain.url, plain.proc.pid, scenario, settings);
+    for (const scenario of uncachedReads) rounds[i]!.push(await measure(plain.url, plain.proc.pid, scenario, settings));
   }
   await stopServer(plain, 'folio serve (answer cache off)');
   const results: ScenarioResult[] = [...reads, ...uncachedReads].map((_, i) => {
@@ -146,7 +146,7 @@ async function main() {
     r.baseline = write ? 'write' : 'read';
     r.ratio = round(r.rps / (write ? writeSummary : readBaseline).rps, 3);
     // Statements are counted with the cache off (what building the answer runs).
-    r.statements = statements[r.key.replace(/_uncached$/, '')]?.count;
+    r.statements = statements[builtFrom(r.key)]?.count;
   }
   await stopServer(server, 'folio serve');
   await stopServer(baseline, 'baseline');
@@ -156,7 +156,7 @@ async function main() {
   const peer: PeerReport = opts.peer ? await runStrapiPeer(opts.peerDir, ARTICLES, settings, results) : { name: 'strapi', version: null, ran: false, why: 'no --peer strapi' };
   // An uncached row is compared with Strapi's run of the same request.
   for (const r of results) {
-    const same = r.key.endsWith('_uncached') ? results.find((o) => uncachedKey(o.key) === r.key)?.peer : undefined;
+    const same = builtFrom(r.key) !== r.key ? results.find((o) => o.key === builtFrom(r.key))?.peer : undefined;
     if (same) Object.assign(r, { peer: same, peerRatio: same.rps > 0 ? round(r.rps / same.rps, 2) : undefined });
   }
 

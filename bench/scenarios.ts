@@ -132,7 +132,9 @@ export function scenarioList(refs: Refs, articles: string[]): Scenario[] {
  * repeat one URL, which a kept answer serves, so these rows show what building each answer costs.
  */
 export const UNCACHED_READS = ['list', 'list_populate_all', 'list_populate_nested', 'find_one'];
-export const uncachedKey = (key: string) => `${key}_uncached`;
+const uncachedKey = (key: string) => `${key}_uncached`;
+/** The scenario an uncached row repeats (any other key is its own). */
+export const builtFrom = (key: string) => key.replace(/_uncached$/, '');
 export const uncached = (s: Scenario): Scenario => ({ ...s, key: uncachedKey(s.key), label: `${s.label}, answer cache off` });
 
 export interface MeasureSettings {

@@ -15,6 +15,7 @@
  */
 import type { Principal } from '../auth/access';
 import type { Database } from '../db/database';
+import { targetStart } from './url';
 import { wantsV4 } from './v4';
 
 /**
@@ -102,7 +103,7 @@ export class AnswerCache {
 export function answerKey(principal: Principal, request: Request): string {
   const who = callerKey(principal);
   const url = request.url;
-  const path = url.indexOf('/', url.indexOf('//') + 2);
+  const path = targetStart(url);
   return `${who}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
 }
 

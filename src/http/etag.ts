@@ -4,6 +4,7 @@
  * a 304 with no body. Used by app.ts for /api and by the /uploads route.
  */
 import { bytesOf } from './respond';
+import { targetStart } from './url';
 
 /**
  * A strong tag for exact bytes: a 64-bit wyhash (Bun.hash, a few GB/s, so the cost per
@@ -76,7 +77,7 @@ export function notModified(headers: Record<string, string>): Response {
 
 /** Whether a URL's path is under /api/ (scheme and authority skipped). */
 function underApi(url: string): boolean {
-  const path = url.indexOf('/', url.indexOf('//') + 2);
+  const path = targetStart(url);
   return path >= 0 && url.startsWith('/api/', path);
 }
 

@@ -9,6 +9,7 @@
  */
 import type { Logger } from '../log';
 import { bytesOf } from './respond';
+import { targetStart } from './url';
 
 /** An incoming X-Request-Id is kept only when it is a short token of safe characters (it is echoed and logged). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -28,7 +29,7 @@ export function chooseRequestId(incoming: string | null): string {
 
 /** The path part of a request URL, without the query string, capped in length. */
 function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const start = targetStart(url);
   if (start < 0) return '/';
   const query = url.indexOf('?', start);
   const path = url.slice(start, query < 0 ? undefined : query);

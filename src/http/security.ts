@@ -4,6 +4,7 @@
  */
 import { Elysia } from 'elysia';
 import { errorResponse } from './respond';
+import { targetStart } from './url';
 
 /**
  * The longest request target (path and query string) Folio reads. Longer URLs answer 414
@@ -14,7 +15,7 @@ export const MAX_URL_LENGTH = 16 * 1024;
 
 /** Length of the request target: the URL without scheme and authority. */
 function targetLength(url: string): number {
-  const path = url.indexOf('/', url.indexOf('//') + 2);
+  const path = targetStart(url);
   return path < 0 ? 0 : url.length - path;
 }
 
