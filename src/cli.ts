@@ -1,5 +1,9 @@
 #!/usr/bin/env bun
 /** Entry point of `bun src/cli.ts …` and of the compiled `dist/folio`. */
-import { main } from './cli/main';
+import { applyMemoryHint } from './cli/memory-hint';
 
+// First, before the program is loaded: `serve` may replace this process with one whose
+// garbage collector is sized by FOLIO_MEMORY_HINT_MB (src/cli/memory-hint.ts).
+if (process.argv[2] === 'serve') applyMemoryHint();
+const { main } = await import('./cli/main');
 process.exitCode = await main(process.argv.slice(2));

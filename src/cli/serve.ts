@@ -5,6 +5,8 @@ import { openInstance, type Instance } from '../instance';
 import { createLogger, type Logger } from '../log';
 import { SchemaError } from '../registry/types';
 import { configFrom, UsageError, type Command } from './command';
+import { memoryHintError } from './memory-hint';
+import { isCompiled } from './self';
 import { VERSION } from './version';
 
 /** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
@@ -31,8 +33,7 @@ function commandLine(command: string[], values: Record<string, unknown>): string
     const rel = relative(process.cwd(), path);
     return !rel || rel.startsWith('..') ? path : rel.includes('/') ? rel : `./${rel}`;
   };
-  const compiled = Bun.main.startsWith('/$bunfs/') || /^[A-Z]:[\\/]~BUN[\\/]/.test(Bun.main);
-  const words = [...(compiled ? [pathFromHere(process.execPath)] : ['npx', 'bun', pathFromHere(Bun.main)]), ...command];
+  const words = [...(isCompiled() ? [pathFromHere(process.execPath)] : ['npx', 'bun', pathFromHere(Bun.main)]), ...command];
   for (const flag of ['data', 'content-types', 'database']) {
     const value = values[flag];
     if (typeof value === 'string') words.push(`--${flag}`, flag === 'database' ? maskedUrl(value) : value);
@@ -115,12 +116,15 @@ export const serveCommand: Command = {
 Starts the content API and logs one line per request (method, path without the query
 string, status, duration, bytes). Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 1048576),
 FOLIO_LOG_FORMAT (text or json: every line one JSON object), FOLIO_LOG_LEVEL (debug, info,
-warn, error; default info).`,
+warn, error; default info), FOLIO_MEMORY_HINT_MB (memory the garbage collector sizes itself
+for, default 256; a hint, not a limit; 0: the machine's RAM).`,
   options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, 'log-format': { type: 'string' } },
   async run({ values, positionals }) {
     if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
     const logFormat = values['log-format'] as string | undefined;
     if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new UsageError('--log-format must be text or json');
+    const badHint = memoryHintError();
+    if (badHint) throw new UsageError(badHint);
     const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined, logFormat });
     const log = createLogger({ level: config.logLevel, format: config.logFormat });
     let started: Awaited<ReturnType<typeof start>>;

@@ -94,6 +94,11 @@ describe('the compiled binary', () => {
     const url = server.url;
     expect(server.port).toBeGreaterThan(0);
     try {
+      // The process that serves is the one started, re-executed once with its collector sized
+      // by FOLIO_MEMORY_HINT_MB's default (src/cli/memory-hint.ts); /proc shows its environment.
+      if (existsSync(`/proc/${server.proc.pid}/environ`)) {
+        expect(readFileSync(`/proc/${server.proc.pid}/environ`, 'utf8').split('\0')).toContain(`BUN_JSC_forceRAMSize=${256 * 1024 * 1024}`);
+      }
       const articles = await fetch(`${url}/api/articles`);
       expect(articles.status).toBe(200);
       const body = (await articles.json()) as { data: unknown[]; meta: { pagination: { total: number } } };
