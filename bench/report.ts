@@ -111,7 +111,7 @@ export function renderTable(report: Report): string {
 
 function scaleLines(s: ScaleResult): string[] {
   const lines = [
-    `Scale: ${fmtInt(s.articles)} articles (same shape) imported with \`folio import\` in ${s.import.seconds} s (**${fmtInt(s.import.perSecond)} articles/s**, database ${fmtInt(s.import.dbSizeMiB)} MiB). Latency of one request at a time (wrk -c1):`,
+    `Scale: ${fmtInt(s.articles)} articles (same shape) imported with \`folio import\` in ${s.import.seconds} s (**${fmtInt(s.import.perSecond)} articles/s**, database ${fmtInt(s.import.dbSizeMiB)} MiB). Latency of one request at a time (wrk -c1), answer cache off (every request built):`,
     '',
     '| scale scenario | request | req/s | p50 | p99 | server RSS before → after |',
     '|---|---|---:|---:|---:|---:|',

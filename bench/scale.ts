@@ -65,7 +65,9 @@ export async function scaleRun(count: number, settings: MeasureSettings): Promis
   rmSync(file, { force: true });
   const dbSizeMiB = round(Bun.file(join(dataDir, 'folio.db')).size / MiB, 0);
 
-  const server = await startFolio(dataDir);
+  // Answer cache off: these bars are about what a query costs at a million rows (a deep page's
+  // OFFSET, a count, a search), and a repeated URL would otherwise be answered from the cache.
+  const server = await startFolio(dataDir, { FOLIO_ANSWER_CACHE_MB: '0' });
   try {
     const pid = server.proc.pid;
     const get = (key: string, label: string, path: string): Scenario => ({ key, label, requests: [{ method: 'GET', path }] });

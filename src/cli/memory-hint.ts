@@ -10,9 +10,10 @@
  *
  * JSC reads its options when the runtime starts, before any of Folio's code, so `folio serve`
  * replaces itself once with the option set (execve: same process id, same arguments and open
- * files), first thing in src/cli.ts: before the rest of the program is loaded, which is what
- * keeps the cost to a few ms (after loading it, the second start added ~30 ms). A `BUN_JSC_forceRAMSize` already in the
- * environment is the operator's and is kept; FOLIO_MEMORY_HINT_MB=0 leaves the runtime's default.
+ * files), first thing in src/cli.ts: before the rest of the program is loaded (the build
+ * splits the entry from it), which keeps the cost to ~3 ms of cold start (after loading it,
+ * the second start added ~30 ms). A `BUN_JSC_forceRAMSize` already in the environment is the
+ * operator's and is kept; FOLIO_MEMORY_HINT_MB=0 leaves the runtime's default.
  * Where the platform has no execve (Windows) the server runs on unchanged. This module reads
  * process.env itself (not config.ts) because it runs before the rest of the program is loaded.
  */
