@@ -45,9 +45,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('configuration', () => {
-  it('is the only reader of the environment: no other source file touches process.env', () => {
+  it('is the only reader of the environment: no other source file touches process.env, but the memory hint that runs before it loads', () => {
     const readers = sourceFiles(SRC).filter((file) => /process\.env|Bun\.env/.test(readFileSync(file, 'utf8')));
-    expect(readers.map((file) => relative(SRC, file))).toEqual(['config.ts']);
+    // cli/memory-hint.ts re-executes `serve` before the program (config.ts included) is loaded.
+    expect(readers.map((file) => relative(SRC, file)).sort()).toEqual(['cli/memory-hint.ts', 'config.ts']);
   });
 
   it('reads the JWT lifetime and the secrets from FOLIO_JWT_EXPIRES_IN, FOLIO_API_TOKEN_SALT and FOLIO_JWT_SECRET', () => {
