@@ -20,6 +20,7 @@
 import { sameCommandLine } from './self';
 
 export const RUNTIME_OPTION = 'BUN_JSC_forceRAMSize';
+export const DEFAULT_HINT_MB = 256;
 
 /** The environment to re-execute with, or undefined when this process already runs as it should. */
 export function hintedEnvironment(env: Record<string, string | undefined>, hintMB: number): Record<string, string> | undefined {
@@ -39,8 +40,6 @@ export function memoryHintMB(raw: string | undefined): number | undefined {
   const n = Number(raw);
   return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
-
-export const DEFAULT_HINT_MB = 256;
 
 /** What is wrong with FOLIO_MEMORY_HINT_MB, for `folio serve`'s usage error; undefined when nothing. */
 export function memoryHintError(): string | undefined {

@@ -98,6 +98,13 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   };
 }
 
+/** Seeds one entry through the content API: its `data`, or a thrown error naming the path when the answer is not a 201. */
+export async function seedCreate(server: TestServer, path: string, data: object, query = '') {
+  const response = await server.call('POST', path + query, { body: { data } });
+  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
 /** Names of the tables in a server's database, on either engine. */
 export async function tableNames(server: TestServer): Promise<string[]> {
   const db = server.instance.db;

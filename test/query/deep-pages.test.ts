@@ -11,15 +11,11 @@ import qs from 'qs';
 import { findMany, type ReadContext } from '../../src/documents/read';
 import { DEFERRED_PAGE_FROM, listStatements } from '../../src/query/compile';
 import { parseReadQuery } from '../../src/query/parse';
-import { startServer, type TestServer } from '../helpers/server';
+import { seedCreate, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 
-async function post(path: string, data: object, query = '') {
-  const response = await server.call('POST', path + query, { body: { data } });
-  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
+const post = (path: string, data: object, query = '') => seedCreate(server, path, data, query);
 
 beforeAll(async () => {
   server = await startServer();

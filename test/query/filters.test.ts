@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { startServer, type TestServer } from '../helpers/server';
+import { seedCreate, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 const docs: Record<string, any> = {};
@@ -18,11 +18,7 @@ async function titles(filters: object, path = '/api/articles', key = 'title'): P
   return response.body.data.map((d: any) => d[key]).sort();
 }
 
-async function post(path: string, data: object, query = '') {
-  const response = await server.call('POST', path + query, { body: { data } });
-  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
+const post = (path: string, data: object, query = '') => seedCreate(server, path, data, query);
 
 const invalidKey = (key: string, path: string | null, message = `Invalid key ${key}`) => ({
   data: null,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { startServer, type TestServer } from '../helpers/server';
+import { seedCreate, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 const docs: Record<string, any> = {};
@@ -11,11 +11,7 @@ const get = (path: string, params: object = {}, headers: Record<string, string> 
 const one = (title: string) => `/api/articles/${docs[title].documentId}`;
 const POPULATABLE = ['cover', 'gallery', 'category', 'author', 'tags', 'related', 'seo', 'links', 'blocks', 'localizations'];
 
-async function post(path: string, data: object, query = '') {
-  const response = await server.call('POST', path + query, { body: { data } });
-  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
+const post = (path: string, data: object, query = '') => seedCreate(server, path, data, query);
 
 beforeAll(async () => {
   server = await startServer();

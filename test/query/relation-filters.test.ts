@@ -8,17 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { startServer, type TestServer } from '../helpers/server';
+import { seedCreate, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 
 const url = (path: string, params: object) => `${path}?${qs.stringify(params, { encodeValuesOnly: true })}`;
 
-async function post(path: string, data: object) {
-  const response = await server.call('POST', path, { body: { data } });
-  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data.documentId as string;
-}
+const post = async (path: string, data: object) => (await seedCreate(server, path, data)).documentId as string;
 
 /** Titles of the articles matching `filters`, and the total the answer counts. */
 async function matching(filters: object): Promise<{ titles: string[]; total: number }> {

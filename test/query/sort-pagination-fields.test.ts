@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { startServer, type TestServer } from '../helpers/server';
+import { seedCreate, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 
@@ -9,11 +9,7 @@ const get = (params: object, path = '/api/articles') => server.call('GET', url(p
 const raw = (query: string, path = '/api/articles') => server.call('GET', `${path}?${query}`);
 const titlesOf = (response: { body: any }) => response.body.data.map((d: any) => d.title);
 
-async function post(path: string, data: object, query = '') {
-  const response = await server.call('POST', path + query, { body: { data } });
-  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
+const post = (path: string, data: object, query = '') => seedCreate(server, path, data, query);
 
 const invalidKey = (key: string, path: string | null, param: string, message = `Invalid key ${key}`) => ({
   data: null,

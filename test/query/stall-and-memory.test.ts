@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import qs from 'qs';
-import { DEFAULT_HINT_MB, RUNTIME_OPTION } from '../../src/cli/memory-hint';
+import { DEFAULT_HINT_MB, hintedEnvironment } from '../../src/cli/memory-hint';
 import { EXAMPLE_CONTENT_TYPES, startServer, type TestServer } from '../helpers/server';
 import { seedExampleData } from './example-data';
 import { mentorChain, widePopulate } from '../helpers/populate-shapes';
@@ -145,7 +145,7 @@ describe('memory stays bounded whatever the query strings', () => {
     // The child's collector sized as `folio serve` sizes it (src/cli/memory-hint.ts): sized for the
     // machine's RAM instead, the heap's headroom between collections (not what the caches keep)
     // moved RSS by 20+ MiB under CI's load.
-    env[RUNTIME_OPTION] = String(DEFAULT_HINT_MB * 2 ** 20);
+    Object.assign(env, hintedEnvironment(env, DEFAULT_HINT_MB));
     const child = Bun.spawn([process.execPath, script, resolve(import.meta.dir, '../..'), server.dataDir, EXAMPLE_CONTENT_TYPES, server.instance.config.databaseUrl ?? ''], {
       stdin: 'pipe', stdout: 'pipe', stderr: 'inherit', env,
     });

@@ -4,16 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { onPostgres, startServer, type TestServer } from '../helpers/server';
+import { onPostgres, seedCreate, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 const ATTRIBUTES = ['cover', 'gallery', 'category', 'author', 'tags', 'related', 'seo', 'links', 'blocks', 'localizations'];
 
-async function post(path: string, data: object, query = '') {
-  const response = await server.call('POST', path + query, { body: { data } });
-  if (response.status !== 201) throw new Error(`seed ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
+const post = (path: string, data: object, query = '') => seedCreate(server, path, data, query);
 
 const get = async (params: object) => {
   const response = await server.call('GET', `/api/articles?${qs.stringify(params, { encodeValuesOnly: true })}`);
