@@ -60,14 +60,13 @@ export class ApiTokens {
     if (lifespanDays !== undefined && (!Number.isFinite(lifespanDays) || lifespanDays <= 0)) {
       throw new Error('--lifespan-days must be a positive number');
     }
-    if (await tokenNameExists(this.db, name)) {
-      throw new Error(`A token named "${name}" already exists`);
-    }
     const accessKey = randomBytes(128).toString('hex');
     const now = new Date();
     const lifespan = lifespanDays === undefined ? null : Math.round(lifespanDays * DAY);
     const expiresAt = lifespan === null ? null : new Date(now.getTime() + lifespan).toISOString();
     await this.db.transaction(async (tx) => {
+      // Asked in the transaction that inserts, so two tokens created at once cannot share a name.
+      if (await tokenNameExists(tx, name)) throw new Error(`A token named "${name}" already exists`);
       const tokenId = await insertToken(tx, {
         documentId: createId(),
         name,

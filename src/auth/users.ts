@@ -78,6 +78,8 @@ const LIST_KEYS = new Set<string>(['filters', 'sort', 'fields', 'populate', ...P
  */
 const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefined } as unknown as Registry;
 
+const taken = () => new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
+
 export class Users {
   passwords: PasswordHasher = bunPasswords;
   /** The extension's scalar attributes: stored in the users table, shown (unless private) and written like the built-in ones. */
@@ -138,20 +140,17 @@ export class Users {
     checkAccountFields(input, ['username', 'email', 'password']);
     const extra = this.extensionColumns(input as unknown as Record<string, unknown>, 'create');
     const email = input.email.toLowerCase();
-    if (await emailOrUsernameTaken(this.db, email, input.username)) throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
+    // Asked first so a taken address costs no hashing; asked again where it counts, below.
+    if (await emailOrUsernameTaken(this.db, email, input.username)) throw taken();
     const roleId = await this.roleId(input.role ?? 'authenticated');
+    const password = await this.passwords.hash(input.password);
     const now = new Date().toISOString();
-    const id = await insertUser(this.db, {
-      documentId: createId(),
-      username: input.username,
-      email,
-      provider: 'local',
-      password: await this.passwords.hash(input.password),
-      confirmed: input.confirmed === false ? 0 : 1,
-      blocked: input.blocked ? 1 : 0,
-      roleId,
-      now,
-      extra,
+    const row = { documentId: createId(), username: input.username, email, provider: 'local', password, confirmed: input.confirmed === false ? 0 : 1, blocked: input.blocked ? 1 : 0, roleId, now, extra };
+    // In the transaction that writes: a registration of the same address since the first check
+    // (during the hashing, or earlier in the same group commit) is seen here, not by the UNIQUE index.
+    const id = await this.db.transaction(async (tx) => {
+      if (await emailOrUsernameTaken(tx, email, input.username)) throw taken();
+      return insertUser(tx, row);
     });
     return (await this.find(id))!;
   }
@@ -286,12 +285,10 @@ export class Users {
       provider,
       roleId: role === undefined ? undefined : await this.roleId(role),
     };
-    if (username !== undefined || email !== undefined) {
-      if (await emailOrUsernameTaken(this.db, email?.toLowerCase() ?? '', username ?? '', id)) {
-        throw new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
-      }
-    }
-    await updateUser(this.db, id, changes, new Date().toISOString(), extra);
+    await this.db.transaction(async (tx) => {
+      if ((username !== undefined || email !== undefined) && (await emailOrUsernameTaken(tx, email?.toLowerCase() ?? '', username ?? '', id))) throw taken();
+      await updateUser(tx, id, changes, new Date().toISOString(), extra);
+    });
     return this.find(id);
   }
 

@@ -1,14 +1,16 @@
 /**
  * SQLite engine: one file, two connections.
  *
- * Writes go through a single connection guarded by an async lock, each in a
- * `BEGIN IMMEDIATE` transaction, so an `await` inside a transaction can never let
- * another request's statement slip into it. Reads use a second connection: under WAL
- * they see the last committed state and never a transaction in progress.
+ * Writes go through a single connection, one at a time in `BEGIN IMMEDIATE` transactions,
+ * so an `await` inside a transaction can never let another request's statement slip into
+ * it; writers queued in the same turn of the event loop share one COMMIT, each in its own
+ * savepoint (./group-commit.ts). Reads use a second connection: under WAL they see the last
+ * committed state and never a transaction in progress.
  */
 import { Database as BunDatabase, type Statement } from 'bun:sqlite';
 import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement as SqlStatement, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
+import { GroupCommit } from './group-commit';
 import { Sql, sql } from './sql';
 import { readSettingsVersion } from './store/settings';
 
@@ -167,24 +169,12 @@ export interface CheckpointStats {
   checkpointed: number;
 }
 
-/** A promise chain used as a mutex: each holder runs after the previous one settles. */
-class Lock {
-  private tail: Promise<void> = Promise.resolve();
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => next);
-    return ready;
-  }
-}
-
 export class SqliteDatabase implements Database {
   readonly dialect = sqliteDialect;
   private counter = { count: 0 };
   private writer: Connection;
   private reader: Connection;
-  private writeLock = new Lock();
+  private writes: GroupCommit;
   private checkpointer: Worker | undefined;
   private checkpointStarted = false;
   readonly checkpoints: CheckpointStats = { runs: 0, log: 0, checkpointed: 0 };
@@ -194,10 +184,16 @@ export class SqliteDatabase implements Database {
   constructor(readonly path: string) {
     this.writer = new Connection(openConnection(path), this.counter);
     this.reader = new Connection(openConnection(path), this.counter);
+    this.writes = new GroupCommit(this.writer.raw, () => (this.marker = undefined));
   }
 
   get statementCount() {
     return this.counter.count;
+  }
+
+  /** COMMITs so far: fewer than write transactions when queued writers shared one (tests read it). */
+  get commitCount() {
+    return this.writes.commits;
   }
 
   all<T>(statement: SqlStatement, params?: SqlValue[]) {
@@ -299,28 +295,18 @@ export class SqliteDatabase implements Database {
     if (fallBack) this.writer.raw.run(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   }
 
-  /** Isolation options are PostgreSQL's concern: one IMMEDIATE transaction at a time is serializable already. */
+  /**
+   * Isolation options are PostgreSQL's concern: one IMMEDIATE transaction at a time is
+   * serializable already. Writers queued behind each other share a commit (./group-commit.ts).
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
-    const release = await this.writeLock.acquire();
     if (!this.checkpointStarted) this.startCheckpointer();
-    try {
-      this.writer.raw.run('BEGIN IMMEDIATE');
-      try {
-        const result = await fn(this.writer);
-        this.writer.raw.run('COMMIT');
-        this.marker = undefined;
-        return result;
-      } catch (error) {
-        this.writer.raw.run('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      release();
-    }
+    return this.writes.run(() => fn(this.writer));
   }
 
   close() {
     this.checkpointStarted = true;
+    this.writes.flush();
     this.stopCheckpointer(false);
     try {
       this.writer.raw.run('PRAGMA optimize');

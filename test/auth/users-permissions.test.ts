@@ -87,6 +87,15 @@ describe('register, login and the current user', () => {
     }
   });
 
+  it('creates one account when registrations of one address arrive at once: the others get "already taken", never a 500', async () => {
+    const body = (n: number) => ({ username: `racer${n}`, email: 'racer@example.com', password: 'Passw0rd!' });
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => register(body(n))));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400]);
+    for (const a of answers.filter((a) => a.status === 400)) expect(a.body).toEqual(envelope(400, 'ApplicationError', 'Email or Username are already taken'));
+    const users = (await server.call('GET', '/api/users', { headers: full() })).body as { email: string }[];
+    expect(users.filter((u) => u.email === 'racer@example.com')).toHaveLength(1);
+  });
+
   it('answers a wrong password or an unknown identifier with 400 "Invalid identifier or password"', async () => {
     const u = await newUser();
     for (const [identifier, password] of [[u.email, 'wrong-password'], ['nobody@example.com', 'Passw0rd!'], [u.username, '']]) {
