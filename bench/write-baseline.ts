@@ -21,7 +21,7 @@ if (!file) {
 }
 
 const db = new Database(file, { strict: true });
-for (const pragma of ['busy_timeout = 10000', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'temp_store = MEMORY', 'cache_size = -8000']) {
+for (const pragma of ['busy_timeout = 10000', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'temp_store = MEMORY', 'cache_size = -2000']) {
   db.run(`PRAGMA ${pragma}`);
 }
 // The `_q` index triggers on content tables call Folio's folio_lower (src/db/sqlite.ts): the same function here.

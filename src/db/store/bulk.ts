@@ -158,7 +158,7 @@ export async function uniqueClashes(tx: Queryable, ct: ContentType, field: Scala
  * Settings for a bulk load on the importing process's own writer connection; they end with it
  * (nothing is stored in the file, and other connections, a serving Folio's included, keep
  * theirs). SQLite:
- *  - a page cache of up to 256 MiB instead of the server's 8 MiB: an import inserts all over a
+ *  - a page cache of up to 256 MiB instead of the server's 2 MiB: an import inserts all over a
  *    dozen indexes (random documentIds, views, search terms), and with the small cache each
  *    insert re-read pages from the OS (system time doubled the CPU cost at 100,000 articles);
  *  - the commit that takes the WAL past 65,536 pages (256 MiB at 4 KiB) checkpoints it: a writer that never pauses never
