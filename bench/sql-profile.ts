@@ -23,17 +23,19 @@ await instance.roles.grant('public', ['article', 'category', 'author', 'tag'].fl
 const app = createApp(instance);
 
 const stats = new Map<string, { calls: number; ms: number; rows: number }>();
-const db = instance.db as unknown as Record<'all' | 'get', (sql: string, params?: unknown[]) => Promise<unknown>>;
+// Statements arrive as built Sql objects (their text is `.text`) or as plain strings.
+const textOf = (statement: unknown) => (typeof statement === 'string' ? statement : String((statement as { text?: string }).text ?? statement));
+const db = instance.db as unknown as Record<'all' | 'get', (sql: unknown, params?: unknown[]) => Promise<unknown>>;
 for (const method of ['all', 'get'] as const) {
   const original = db[method].bind(db);
   db[method] = async (sql, params) => {
     const t = performance.now();
     const result = await original(sql, params);
-    const s = stats.get(sql) ?? { calls: 0, ms: 0, rows: 0 };
+    const s = stats.get(textOf(sql)) ?? { calls: 0, ms: 0, rows: 0 };
     s.calls++;
     s.ms += performance.now() - t;
     s.rows += Array.isArray(result) ? result.length : result ? 1 : 0;
-    stats.set(sql, s);
+    stats.set(textOf(sql), s);
     return result;
   };
 }
