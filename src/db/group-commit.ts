@@ -5,11 +5,14 @@
  * create with relations changes ~45 pages (the row and its published copy, a dozen index
  * leaves, the link tables and their indexes, the `_q` index), and a good half of them are
  * the same pages for the next create (the ends of the table, of the id/date indexes and of
- * the link tables). So when writers are queued, they share one SQLite transaction: each runs
- * alone, in order, inside its own SAVEPOINT (its failure rolls back its work only, exactly as
- * its own transaction would), and the last one in the queue (or the MAX_MEMBERS-th) commits
- * for all. Nobody is answered before the COMMIT that holds their write has succeeded, so what
- * a caller is told is as durable as before; a lone writer commits at once, as before.
+ * the link tables). So the writes of one turn of the event loop share one SQLite transaction:
+ * each runs alone, in order, inside its own SAVEPOINT (its failure rolls back its work only,
+ * exactly as its own transaction would), and the COMMIT runs when the turn ends (setImmediate)
+ * or at the MAX_MEMBERS-th write. bun:sqlite is synchronous, so a request's transaction ends
+ * before the next request's handler runs: waiting for writers already queued on the lock
+ * grouped nothing, waiting for the end of the turn groups the burst. Nobody is answered before
+ * the COMMIT that holds their write has succeeded, so what a caller is told is as durable as
+ * before; a lone writer waits one turn for its commit.
  *
  * What changes for a caller: a failed COMMIT (disk full, I/O error) fails every member of
  * the group. What does not: writes stay serialised, each sees the ones before it, and reads
