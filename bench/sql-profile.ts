@@ -31,11 +31,12 @@ for (const method of ['all', 'get'] as const) {
   db[method] = async (sql, params) => {
     const t = performance.now();
     const result = await original(sql, params);
-    const s = stats.get(textOf(sql)) ?? { calls: 0, ms: 0, rows: 0 };
+    const text = textOf(sql);
+    const s = stats.get(text) ?? { calls: 0, ms: 0, rows: 0 };
     s.calls++;
     s.ms += performance.now() - t;
     s.rows += Array.isArray(result) ? result.length : result ? 1 : 0;
-    stats.set(textOf(sql), s);
+    stats.set(text, s);
     return result;
   };
 }

@@ -23,19 +23,13 @@ import type { Database as BunDatabase } from 'bun:sqlite';
 /** Members of one group at most: bounds how long the first of them waits for its commit. */
 const MAX_MEMBERS = 16;
 
-/** A promise chain used as a mutex that knows how many callers are waiting for it. */
+/** A promise chain used as a mutex: each holder runs after the previous one settles. */
 class Lock {
   private tail: Promise<void> = Promise.resolve();
-  /** Callers that asked and do not hold it yet. */
-  waiting = 0;
   acquire(): Promise<() => void> {
-    this.waiting++;
     let release!: () => void;
     const next = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => {
-      this.waiting--;
-      return release;
-    });
+    const ready = this.tail.then(() => release);
     this.tail = this.tail.then(() => next);
     return ready;
   }
@@ -112,14 +106,16 @@ export class GroupCommit {
   /**
    * Commits at the end of this turn of the event loop, when the requests read in it have
    * written: they join the group meanwhile. A writer still in its transaction then (awaiting
-   * something) schedules again when it is done.
+   * something) schedules again when it is done. Nobody can be queued on the lock without
+   * holding it by then: a released lock passes to the next writer in microtasks, which all
+   * run before this callback.
    */
   private scheduleCommit(group: Group) {
     if (group.scheduled) return;
     group.scheduled = true;
     setImmediate(() => {
       group.scheduled = false;
-      if (this.open === group && !this.holding && this.lock.waiting === 0) this.commit(group);
+      if (this.open === group && !this.holding) this.commit(group);
     });
   }
 

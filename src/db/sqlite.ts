@@ -298,7 +298,7 @@ export class SqliteDatabase implements Database {
 
   /**
    * Isolation options are PostgreSQL's concern: one IMMEDIATE transaction at a time is
-   * serializable already. Writers queued behind each other share a commit (./group-commit.ts).
+   * serializable already. The writes of one event-loop turn share a commit (./group-commit.ts).
    */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     if (!this.checkpointStarted) this.startCheckpointer();
