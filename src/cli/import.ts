@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { refreshStatistics } from '../db/statistics';
 import { bulkLoadSettings } from '../db/store/bulk';
+import { beginSearchBulkLoad } from '../db/search-index';
 import { readModelInput } from '../documents/input';
 import type { ContentType, Registry } from '../registry/types';
 import { withInstance, UsageError, type Command } from './command';
@@ -144,6 +145,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
       }
 
       await bulkLoadSettings(db);
+      const endSearchBulkLoad = await beginSearchBulkLoad(db, ct);
       // The query planner needs table statistics (db/statistics.ts): refresh them as the
       // tables grow (1k, 2k, 4k…).
       let nextAnalyze = 1000;
@@ -188,6 +190,9 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
         console.error(`Error: ${error.message}`);
         console.error(`${count.toLocaleString('en-US')} document(s) imported before the failing batch were kept; none of that batch was.`);
         return 1;
+      } finally {
+        // The search index's merge policy goes back to the default, whatever stopped the import.
+        await endSearchBulkLoad();
       }
       const ms = performance.now() - started;
       console.log(`done: imported ${count.toLocaleString('en-US')} ${ct.pluralName} in ${(ms / 1000).toFixed(1)} s (${rate(count, ms)}/s)`);

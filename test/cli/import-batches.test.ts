@@ -3,13 +3,16 @@
  * after the batch's rows were inserted (a missing relation target, a unique value taken by an
  * earlier line of the same batch) still rolls the whole batch back, keeps the batches before
  * it and names the line (or the batch's lines) one-by-one creates would have failed at. On
- * SQLite and, with FOLIO_TEST_DATABASE_URL, on PostgreSQL.
+ * SQLite and, with FOLIO_TEST_DATABASE_URL, on PostgreSQL. On SQLite an import loosens the
+ * `_q` index's merge policy while it loads (db/search-index.ts): it is back at the default
+ * afterwards, whether the import finished or stopped at a bad line, and `_q` finds every line.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../src/config';
 import { openInstance } from '../../src/instance';
+import { parseReadQuery } from '../../src/query/parse';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 import { CONTENT_TYPES, removeTempDirs, runCli, tempDir } from '../helpers/spawn';
 
@@ -101,4 +104,32 @@ describe('folio import, batch by batch', () => {
     expect(titles).toEqual(FIRST_BATCH);
     expect(counts).toEqual(KEPT);
   }, 60_000);
+
+  test('the search index finds every imported line and keeps its default merge policy, after a finished import and after a stopped one', async () => {
+    const { at, refs } = await withTargets();
+    const lines = Array.from({ length: 40 }, (_, i) => line(i + 1, refs));
+    // Batches of 2: twenty segments, enough for the index to merge at either policy.
+    expect(folioImport(at, jsonl(lines), 'articles', '--batch', '2').code).toBe(0);
+    expect(await searchState(at)).toEqual({ automerge: 4, found: 40 });
+    const more = Array.from({ length: 10 }, (_, i) => line(i + 41, refs));
+    more[7] = { ...more[7]!, category: 'nosuchcategory00000000000' };
+    expect(folioImport(at, jsonl(more), 'articles', '--batch', '2').code).toBe(1);
+    expect(await searchState(at)).toEqual({ automerge: 4, found: 46 });
+  }, 60_000);
 });
+
+/** The `_q` index's stored merge policy (SQLite; 4 stands for the default elsewhere) and how many articles `_q=line` finds. */
+async function searchState(at: Installation) {
+  const instance = await openInstance({ ...resolveConfig({ data: at.data, contentTypes: CONTENT_TYPES }), databaseUrl: at.database });
+  try {
+    const ct = instance.registry.contentType('api::article.article')!;
+    const query = parseReadQuery(instance.registry, ct, { _q: 'line', pagination: { pageSize: 100 } }, 'en', { defaultLimit: 25, maxLimit: 100 });
+    const { data } = await instance.documents.findMany(ct, query);
+    const stored = instance.db.dialect.name === 'sqlite'
+      ? await instance.db.get<{ v: number }>(`SELECT v FROM "folio_search_articles_fts_config" WHERE k = 'automerge'`)
+      : { v: 4 };
+    return { automerge: stored?.v, found: data.length };
+  } finally {
+    instance.close();
+  }
+}
