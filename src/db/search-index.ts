@@ -110,8 +110,8 @@ async function sqliteSteps(db: Database, registry: Registry): Promise<Step[]> {
  * the next: during an import that rewrites the index over and over. With 16 it merges far less
  * while loading; at the end a merge pass, in steps of MERGE_PAGES pages, brings every level
  * back under the default. Measured on the bench shape (#21, 1,000,000 articles): 128.2 s →
- * 115.5 s of import plus 5.4 s of final merge, and `_q` reads half the segments it read after
- * an import at the default (0.27 ms against 0.51 ms for a phrase, in-process). The setting is
+ * 117.0 s, the final merge (~5 s) included, and `_q` then reads half the segments it read after
+ * an import at the default (0.26 ms against 0.51 ms for a phrase, in-process). The setting is
  * stored in the index (FTS5 keeps it in its config table), so it is put back even when the
  * import stops at a bad line; a process killed in between leaves 16 behind, which costs
  * searches some speed and nothing else, and the next import puts it back.
