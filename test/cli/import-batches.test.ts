@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../src/config';
-import { openInstance } from '../../src/instance';
+import { openInstance, type Instance } from '../../src/instance';
 import { parseReadQuery } from '../../src/query/parse';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 import { CONTENT_TYPES, removeTempDirs, runCli, tempDir } from '../helpers/spawn';
@@ -39,18 +39,25 @@ function jsonl(lines: unknown[]): string {
 
 const folioImport = (at: Installation, file: string, type: string, ...args: string[]) => runCli(['import', file, '--type', type, ...args], at);
 
-/** Rows per table the import writes, and the titles of the articles kept. */
-async function stored(at: Installation) {
+/** `fn` on the installation opened in this process, closed afterwards (the CLI runs in its own). */
+async function opened<T>(at: Installation, fn: (instance: Instance) => Promise<T>): Promise<T> {
   const instance = await openInstance({ ...resolveConfig({ data: at.data, contentTypes: CONTENT_TYPES }), databaseUrl: at.database });
   try {
+    return await fn(instance);
+  } finally {
+    instance.close();
+  }
+}
+
+/** Rows per table the import writes, and the titles of the articles kept. */
+function stored(at: Installation) {
+  return opened(at, async (instance) => {
     const count = async (table: string) => Number((await instance.db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM "${table}"`))!.n);
     const tables = ['articles', 'components_shared_seos', 'components_shared_quotes', 'articles_category_lnk', 'articles_tags_lnk'];
     const counts = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await count(t)])));
     const titles = (await instance.db.all<{ title: string }>(`SELECT "title" FROM "articles" WHERE "publishedAt" IS NOT NULL ORDER BY "id"`)).map((r) => r.title);
     return { counts, titles };
-  } finally {
-    instance.close();
-  }
+  });
 }
 
 /** Line `n` (1-based) of the articles file. */
@@ -67,13 +74,10 @@ async function withTargets() {
   const at = await installation();
   expect(folioImport(at, jsonl([{ name: 'News', slug: 'news' }]), 'categories').code).toBe(0);
   expect(folioImport(at, jsonl([{ name: 't' }]), 'tags').code).toBe(0);
-  const instance = await openInstance({ ...resolveConfig({ data: at.data, contentTypes: CONTENT_TYPES }), databaseUrl: at.database });
-  try {
+  return opened(at, async (instance) => {
     const id = async (table: string) => (await instance.db.get<{ documentId: string }>(`SELECT "documentId" FROM "${table}"`))!.documentId;
     return { at, refs: { category: await id('categories'), tag: await id('tags') } };
-  } finally {
-    instance.close();
-  }
+  });
 }
 
 const FIRST_BATCH = Array.from({ length: 10 }, (_, i) => `Line ${i + 1}`);
@@ -119,17 +123,15 @@ describe('folio import, batch by batch', () => {
 });
 
 /** The `_q` index's stored merge policy (SQLite; 4 stands for the default elsewhere) and how many articles `_q=line` finds. */
-async function searchState(at: Installation) {
-  const instance = await openInstance({ ...resolveConfig({ data: at.data, contentTypes: CONTENT_TYPES }), databaseUrl: at.database });
-  try {
+function searchState(at: Installation) {
+  return opened(at, async (instance) => {
     const ct = instance.registry.contentType('api::article.article')!;
-    const query = parseReadQuery(instance.registry, ct, { _q: 'line', pagination: { pageSize: 100 } }, 'en', { defaultLimit: 25, maxLimit: 100 });
+    const { defaultLimit, maxLimit } = instance.config;
+    const query = parseReadQuery(instance.registry, ct, { _q: 'line', pagination: { pageSize: 100 } }, await instance.locales.defaultCode(), { defaultLimit, maxLimit });
     const { data } = await instance.documents.findMany(ct, query);
     const stored = instance.db.dialect.name === 'sqlite'
       ? await instance.db.get<{ v: number }>(`SELECT v FROM "folio_search_articles_fts_config" WHERE k = 'automerge'`)
       : { v: 4 };
     return { automerge: stored?.v, found: data.length };
-  } finally {
-    instance.close();
-  }
+  });
 }
