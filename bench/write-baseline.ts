@@ -67,11 +67,11 @@ function articleInsert(columns: string[]): Statement {
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-/** A documentId of Folio's shape (24 characters, a letter first); random, as cuid2's are. */
+/** A documentId of Folio's shape (src/documents/document-id.ts): a letter, the time, random characters. */
 function documentId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  let id = ALPHABET[bytes[0]! % 26]!;
-  for (let i = 1; i < 24; i++) id += ALPHABET[bytes[i]! % 36];
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let id = ALPHABET[bytes[0]! % 26]! + (Date.now() % 36 ** 8).toString(36).padStart(8, '0');
+  for (let i = 1; i < 16; i++) id += ALPHABET[bytes[i]! % 36];
   return id;
 }
 

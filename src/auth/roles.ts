@@ -3,7 +3,7 @@
  * `authenticated` to logged-in users by default; more roles can be created. A new role
  * gets Strapi's default users-permissions grants and no content grant.
  */
-import { createId } from '@paralleldrive/cuid2';
+import { createDocumentId as createId } from '../documents/document-id';
 import type { Database } from '../db/database';
 import { FolioError, NotFoundError, ValidationError } from '../errors';
 import { ChangeCache } from '../db/cache';

@@ -2,7 +2,7 @@
  * API tokens. The access key is shown once at creation; only its HMAC-SHA512 with the
  * installation's salt is stored, so a leaked database does not leak usable keys.
  */
-import { createId } from '@paralleldrive/cuid2';
+import { createDocumentId as createId } from '../documents/document-id';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/database';
 import {

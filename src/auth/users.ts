@@ -2,7 +2,7 @@
  * End users (the users & permissions plugin): accounts, password checks, reset codes.
  * Passwords and codes are stored hashed and never leave this module in a user object.
  */
-import { createId } from '@paralleldrive/cuid2';
+import { createDocumentId as createId } from '../documents/document-id';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';

@@ -2,7 +2,7 @@
  * The locale table: which locales exist and which is the default. A new database gets
  * `en` ("English (en)") as default, as Strapi's i18n plugin does on first boot.
  */
-import { createId } from '@paralleldrive/cuid2';
+import { createDocumentId as createId } from './document-id';
 import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
 import { anyLocaleExists, deleteLocale, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale, type LocaleRow } from '../db/store/locales';

@@ -7,7 +7,7 @@
  * immutable. Each change records its media event (media.create, .update, .delete) in its
  * own transaction (src/events/log.ts).
  */
-import { createId } from '@paralleldrive/cuid2';
+import { createDocumentId as createId } from '../documents/document-id';
 import type { Database, Queryable } from '../db/database';
 import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from '../db/store/files';
 import type { Locales } from '../documents/locales';
