@@ -10,7 +10,7 @@
  * Each write records Strapi's events (entry.create, .update, .delete, .publish) in its own
  * transaction, through the EventLog that src/events/log.ts hands it.
  */
-// cuid2's construction without bignumber.js (./document-id.ts): the same ids, ~50× cheaper.
+// documentIds of cuid2's shape without its SHA3 and bignumber.js (./document-id.ts): ~50× cheaper.
 import { componentFieldsOf, storedComponents } from './stored-components';
 import { createDocumentId as createId } from './document-id';
 import { ChangeCache } from '../db/cache';
