@@ -78,7 +78,7 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
   await chooseSearchGrams(ctx, ct, query);
   const { page, count, reader, countKey: totalKey } = listOf(ctx, ct, query);
   const { start, limit, withCount, mode } = query.pagination;
-  const rows = (await ctx.db.all<Row>(page)).map(reader.read);
+  const rows = (await ctx.db.all<Row>(page)).map(reader.readInPlace);
   await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);
   checkResponseSize(rows, query.populate);
 
@@ -103,7 +103,7 @@ export async function findOne(ctx: ReadContext, ct: ContentType, documentId: str
   const { statement, reader } = findOneStatement(ctx.db.dialect, ctx.registry, ct, documentId, query);
   const row = await ctx.db.get<Row>(statement);
   if (!row) return null;
-  const doc = reader.read(row);
+  const doc = reader.readInPlace(row);
   await populateRows(ctx.db, ctx.registry, ct, [doc], query.populate, query);
   checkResponseSize([doc], query.populate);
   return doc;

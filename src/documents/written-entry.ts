@@ -73,7 +73,7 @@ export function writtenEntry(ct: ContentType, row: WrittenRow): Row {
   raw.updatedAt = row.updatedAt;
   raw.publishedAt = row.publishedAt;
   if (ct.localized) raw.locale = row.locale;
-  return rowReader(ct).read(raw);
+  return rowReader(ct).readInPlace(raw);
 }
 
 /** Whether a read-back with this query is answered by writtenEntry: no populate, no `fields`. */
