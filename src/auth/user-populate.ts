@@ -7,7 +7,7 @@
  */
 import type { Queryable } from '../db/database';
 import { checkResponseSize, populateRows } from '../documents/populate';
-import type { Row } from '../query/compile';
+import type { Row } from '../query/row-reader';
 import { parsePopulate } from '../query/populate-params';
 import type { CanRead } from '../query/types';
 import { USER_UID } from '../registry/system-models';

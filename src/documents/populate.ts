@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/database';
 import type { AnyModel, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
-import type { Row, RowReader } from '../query/compile';
+import type { Row, RowReader } from '../query/row-reader';
 import {
   componentStatement, inverseRelationStatement, localizationsStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement,
   morphTypesStatement, owningRelationStatement, orderUnionRows, rowLocalesStatement, selectStatement, slotName, unionStatement, type PopulateRead, type PopulateSelect,

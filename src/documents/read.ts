@@ -8,7 +8,8 @@ import type { Queryable } from '../db/database';
 import type { Sql } from '../db/sql';
 import type { ContentType, Registry } from '../registry/types';
 import { rarestTrigrams, type SearchGramSamples } from '../db/search-grams';
-import { findOneStatement, listStatements, type ListStatements, type Row } from '../query/compile';
+import { findOneStatement, listStatements, type ListStatements } from '../query/compile';
+import type { Row } from '../query/row-reader';
 import type { ReadQuery } from '../query/types';
 import { checkResponseSize, populateRows } from './populate';
 

@@ -9,7 +9,7 @@
  * An update's answer is built the same way over the row it read before writing (`stored`).
  */
 import { VERSION as V } from '../db/layout';
-import { rowReader, type Row } from '../query/compile';
+import { rowReader, type Row } from '../query/row-reader';
 import type { ReadQuery } from '../query/types';
 import { visibleScalars } from '../registry/fields';
 import type { ContentType } from '../registry/types';

@@ -8,7 +8,8 @@ import type { Dialect } from '../db/dialect';
 import { COMPONENT_OWNER as O, FILES_TABLE, LINK as L, MEDIA_LINKS, MORPH_LINK as M, VERSION as V, column, linkTableOf, tableOf } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
 import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
-import { orderBy, rowReader, whereSql, type RowReader } from './compile';
+import { orderBy, whereSql } from './compile';
+import { rowReader, type RowReader } from './row-reader';
 import { inverseSourceScope, linkedVersion, statusCondition, type VersionScope } from './resolve';
 import type { PopulateSpec } from './types';
 

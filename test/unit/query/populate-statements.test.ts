@@ -8,7 +8,7 @@ import { describe, expect, test } from 'bun:test';
 import { resolve } from 'node:path';
 import { postgresDialect, sqliteDialect } from '../../../src/db/dialect';
 import { FILE_COLUMNS } from '../../../src/db/layout';
-import { rowReader } from '../../../src/query/compile';
+import { rowReader } from '../../../src/query/row-reader';
 import {
   componentStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement, schemaName, selectStatement, slotName, unionStatement,
 } from '../../../src/query/populate-statements';
