@@ -3,7 +3,7 @@
  * `authenticated` to logged-in users by default; more roles can be created. A new role
  * gets Strapi's default users-permissions grants and no content grant.
  */
-import { createDocumentId as createId } from '../documents/document-id';
+import { createDocumentId } from '../documents/document-id';
 import type { Database } from '../db/database';
 import { FolioError, NotFoundError, ValidationError } from '../errors';
 import { ChangeCache } from '../db/cache';
@@ -58,7 +58,7 @@ export class Roles {
     if (!type) throw new ValidationError('A role needs a name');
     if (await this.find(type)) throw new FolioError(400, 'ApplicationError', `A role "${type}" already exists`);
     const now = new Date().toISOString();
-    const id = await insertRole(this.db, { documentId: createId(), name: name.trim(), description, type, now });
+    const id = await insertRole(this.db, { documentId: createDocumentId(), name: name.trim(), description, type, now });
     await this.grant(type, DEFAULT_ROLE_ACTIONS[type] ?? DEFAULT_ROLE_ACTIONS.authenticated!);
     return (await this.findById(id))!;
   }

@@ -2,7 +2,7 @@
  * API tokens. The access key is shown once at creation; only its HMAC-SHA512 with the
  * installation's salt is stored, so a leaked database does not leak usable keys.
  */
-import { createDocumentId as createId } from '../documents/document-id';
+import { createDocumentId } from '../documents/document-id';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/database';
 import {
@@ -68,7 +68,7 @@ export class ApiTokens {
       // Asked in the transaction that inserts, so two tokens created at once cannot share a name.
       if (await tokenNameExists(tx, name)) throw new Error(`A token named "${name}" already exists`);
       const tokenId = await insertToken(tx, {
-        documentId: createId(),
+        documentId: createDocumentId(),
         name,
         description: description ?? null,
         type,

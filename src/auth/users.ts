@@ -2,7 +2,7 @@
  * End users (the users & permissions plugin): accounts, password checks, reset codes.
  * Passwords and codes are stored hashed and never leave this module in a user object.
  */
-import { createDocumentId as createId } from '../documents/document-id';
+import { createDocumentId } from '../documents/document-id';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
@@ -145,7 +145,7 @@ export class Users {
     const roleId = await this.roleId(input.role ?? 'authenticated');
     const password = await this.passwords.hash(input.password);
     const now = new Date().toISOString();
-    const row = { documentId: createId(), username: input.username, email, provider: 'local', password, confirmed: input.confirmed === false ? 0 : 1, blocked: input.blocked ? 1 : 0, roleId, now, extra };
+    const row = { documentId: createDocumentId(), username: input.username, email, provider: 'local', password, confirmed: input.confirmed === false ? 0 : 1, blocked: input.blocked ? 1 : 0, roleId, now, extra };
     // In the transaction that writes: a registration of the same address since the first check
     // (during the hashing, or earlier in the same group commit) is seen here, not by the UNIQUE index.
     const id = await this.db.transaction(async (tx) => {

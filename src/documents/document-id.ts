@@ -11,7 +11,7 @@
  * land all over that index, so each batch of creates dirtied a leaf page per id (a
  * 1,000-article import batch rewrote ~2,000 of them to the WAL). With the time after the
  * letter, new ids go to the right-hand end of 26 runs of the index: `folio import` of
- * 1,000,000 articles wrote 16.5 GB instead of 23.8 GB and took 101.6 s instead of 126.5 s.
+ * 1,000,000 articles wrote 16.5 GB instead of 23.8 GB and took 100 s instead of 122 s.
  * The time says nothing a reader cannot see: every answer carries `createdAt`. The 15 random
  * characters and the letter are ~82 bits, so ids stay unguessable and two ids made in the same
  * millisecond coincide with negligible probability, however many processes make them. The time

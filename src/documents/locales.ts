@@ -2,7 +2,7 @@
  * The locale table: which locales exist and which is the default. A new database gets
  * `en` ("English (en)") as default, as Strapi's i18n plugin does on first boot.
  */
-import { createDocumentId as createId } from './document-id';
+import { createDocumentId } from './document-id';
 import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
 import { anyLocaleExists, deleteLocale, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale, type LocaleRow } from '../db/store/locales';
@@ -41,7 +41,7 @@ export class Locales {
     const now = new Date().toISOString();
     await this.db.transaction(async (tx) => {
       const first = !(await anyLocaleExists(tx));
-      await insertLocale(tx, { documentId: createId(), name: name ?? `${code} (${code})`, code, isDefault: first, now });
+      await insertLocale(tx, { documentId: createDocumentId(), name: name ?? `${code} (${code})`, code, isDefault: first, now });
     });
     return (await this.list()).find((l) => l.code === code)!;
   }

@@ -12,7 +12,7 @@
  */
 // documentIds of cuid2's shape without its SHA3 and bignumber.js (./document-id.ts): ~50× cheaper.
 import { componentFieldsOf, storedComponents } from './stored-components';
-import { createDocumentId as createId } from './document-id';
+import { createDocumentId } from './document-id';
 import { ChangeCache } from '../db/cache';
 import { SearchGramSamples } from '../db/search-grams';
 import type { Database, Queryable } from '../db/database';
@@ -133,7 +133,7 @@ export class DocumentService {
       inputs.push(input);
     }
     return this.events.transaction(async (tx, log) => {
-      const ids = inputs.map(() => createId());
+      const ids = inputs.map(() => createDocumentId());
       // SQLite's lock() takes nothing (one writer already): a batch's names are not worth computing there.
       if (tx.dialect.name !== 'sqlite') await take(tx, mergeLocks(items.map((data, i) => writeLocks(this.registry, ct, ids[i]!, data, true))));
       return this.createIn(tx, log, ct, ids, inputs, locale, defaultLocale, publish);
@@ -368,7 +368,7 @@ export class DocumentService {
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     return this.events.transaction(async (tx, log) => {
       const data = (await resolveRowIds(tx, this.registry, ct, [given]))[0]!;
-      const documentId = createId();
+      const documentId = createDocumentId();
       // A single type's locks name the type, whichever documentId it turns out to have.
       await take(tx, writeLocks(this.registry, ct, documentId, data));
       const existing = await this.singleDocumentId(ct, tx);

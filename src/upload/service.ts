@@ -7,7 +7,7 @@
  * immutable. Each change records its media event (media.create, .update, .delete) in its
  * own transaction (src/events/log.ts).
  */
-import { createDocumentId as createId } from '../documents/document-id';
+import { createDocumentId } from '../documents/document-id';
 import type { Database, Queryable } from '../db/database';
 import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from '../db/store/files';
 import type { Locales } from '../documents/locales';
@@ -140,7 +140,7 @@ export class UploadService {
   private async insert(tx: Queryable, file: PreparedFile): Promise<number> {
     const now = new Date().toISOString();
     return insertFile(tx, {
-      documentId: createId(),
+      documentId: createDocumentId(),
       name: file.name,
       alternativeText: file.alternativeText ?? null,
       caption: file.caption ?? null,
