@@ -16,7 +16,11 @@ export interface RowReader {
   columns: Sql;
   /** The same columns one by one, as [name, expression] (populate slots them into a UNION ALL). */
   parts: [string, Sql][];
-  /** A row as read → the response object (JSON values for booleans, JSON text, big integers). */
+  /**
+   * A row as read → a new response object (JSON values for booleans, JSON text, big integers)
+   * holding only the reader's columns: what else the statement selected (populate's
+   * `__parent`, `__locale`, `__order`) stays behind.
+   */
   read(row: Row): Row;
   /**
    * The same from a row whose column `parts[i]` is keyed `keys[i]` (a populate union's slots):
@@ -62,6 +66,7 @@ function buildReader(model: AnyModel, fields: string[] | undefined, alias: strin
   const converting = new Map<string, ScalarField>(scalars.filter((f) => f.converts).map((f) => [f.name, f]));
   // The converting field of each column, by position: no lookup by name per value.
   const fieldAt = names.map((n) => converting.get(n));
+  const convertedColumns = names.flatMap((n, i) => (fieldAt[i] ? [[n, fieldAt[i]] as const] : []));
   const textual = new Set(scalars.filter((f) => f.readAsText).map((f) => f.name));
   // Big integers are read as text: a JS number would round them past 2^53.
   const parts = names.map((n): [string, Sql] => [n, textual.has(n) ? sql`CAST(${column(alias, n)} AS TEXT)` : column(alias, n)]);
@@ -70,7 +75,6 @@ function buildReader(model: AnyModel, fields: string[] | undefined, alias: strin
     columns,
     parts,
     read(row) {
-      if (converting.size === 0) return row;
       const out: Row = {};
       for (let i = 0; i < names.length; i++) {
         const n = names[i]!;
@@ -80,10 +84,7 @@ function buildReader(model: AnyModel, fields: string[] | undefined, alias: strin
       return out;
     },
     readInPlace(row) {
-      for (let i = 0; i < names.length; i++) {
-        const field = fieldAt[i];
-        if (field) row[names[i]!] = field.fromColumn(row[names[i]!]);
-      }
+      for (const [name, field] of convertedColumns) row[name] = field.fromColumn(row[name]);
       return row;
     },
     readAt(row, keys) {
