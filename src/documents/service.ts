@@ -10,8 +10,8 @@
  * Each write records Strapi's events (entry.create, .update, .delete, .publish) in its own
  * transaction, through the EventLog that src/events/log.ts hands it.
  */
-// documentIds of cuid2's shape without its SHA3 and bignumber.js (./document-id.ts): ~50× cheaper.
 import { componentFieldsOf, storedComponents } from './stored-components';
+// documentIds of cuid2's shape without its SHA3 and bignumber.js (./document-id.ts): ~50× cheaper.
 import { createDocumentId } from './document-id';
 import { ChangeCache } from '../db/cache';
 import { SearchGramSamples } from '../db/search-grams';
