@@ -306,5 +306,10 @@ export function findOneStatement(dialect: Dialect, registry: Registry, ct: Conte
   const reader = rowReader(ct, query.fields);
   const byId = documentId === undefined ? sql.empty : sql`${column('t', V.documentId)} = ${documentId}`;
   const where = whereOf(dialect, registry, ct, query, byId);
-  return { statement: sql`SELECT ${reader.columns} FROM ${tableOf(ct)} t${where} ORDER BY ${column('t', V.id)} LIMIT 1`, reader };
+  // A documentId, one locale and one status name at most one row (the version index is
+  // unique on them; a type without draft & publish has only published rows), so no ORDER BY:
+  // SQLite sorted even that one row in a temporary B-tree, 15 of a find-one's 17 µs in SQL.
+  const pinned = documentId !== undefined && (!ct.localized || query.locale !== '*');
+  const order = pinned ? sql.empty : sql` ORDER BY ${column('t', V.id)}`;
+  return { statement: sql`SELECT ${reader.columns} FROM ${tableOf(ct)} t${where}${order} LIMIT 1`, reader };
 }
