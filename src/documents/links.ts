@@ -13,7 +13,7 @@
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/links';
-import { insertLinkRows } from '../db/store/bulk';
+import { insertLinkRowsOf } from '../db/store/bulk';
 import type { LinkKey, StoredLink, TargetVersion } from '../db/store/links';
 import { existingVersions } from '../db/store/versions';
 import { ValidationError } from '../errors';
@@ -213,7 +213,7 @@ export async function writeNewLinks(tx: Queryable, registry: Registry, model: An
     if (toOne.get(attribute)) owners.push({ rowIds: source.rowIds, attribute, keys: list.map((l) => l.key) });
   }
   if (!insert) return;
-  for (const [attribute, links] of rows) await insertLinkRows(tx, attribute, links);
+  await insertLinkRowsOf(tx, [...rows]);
   for (const { rowIds, attribute, keys } of owners) {
     for (const rowId of rowIds) for (const key of keys) await dropOtherOwners(tx, model, attribute, rowId, key);
   }

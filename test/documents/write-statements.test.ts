@@ -49,6 +49,26 @@ describe('statements per write', () => {
     expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
   });
 
+  test.if(onPostgres)('on PostgreSQL the links of all three link tables go in one statement: that create runs at most 6 statements, its document lock included', async () => {
+    const body = { data: { title: 'One link statement', category, author, tags } };
+    expect((await server.call('POST', '/api/articles', { body })).status).toBe(201);
+    const before = server.instance.db.statementCount;
+    const response = await server.call('POST', '/api/articles', { body });
+    const used = server.instance.db.statementCount - before;
+    expect(response.status).toBe(201);
+    // The settings version (once per event-loop turn), the lock, both versions, the targets, the links, the webhook check.
+    expect(used).toBeLessThanOrEqual(6);
+    for (const status of ['published', 'draft']) {
+      const read = await server.call('GET', `/api/articles/${response.body.data.documentId}?populate=*&status=${status}`);
+      expect(read.body.data.category.documentId).toBe(category);
+      expect(read.body.data.author.documentId).toBe(author);
+      expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+    }
+    // The inverse lists got the new article after the earlier ones.
+    const tag = await server.call('GET', `/api/tags/${tags[0]}?populate[articles][fields][0]=title`);
+    expect(tag.body.data.articles.at(-1).title).toBe('One link statement');
+  });
+
   test('a publishing update with a positioned connect runs at most 12 statements (14 with PostgreSQL\'s lock calls), its answer included', async () => {
     const doc = (await server.call('POST', '/api/articles', { body: { data: { title: 'Moved', tags } } })).body.data;
     const move = (i: number) => ({ data: { title: `Moved ${i}`, tags: { connect: [{ documentId: tags[2], position: { before: tags[i % 2] } }] } } });
