@@ -25,6 +25,21 @@ const text = async (method: string, url: string, body?: unknown) => {
   return { status: response.status, text: await response.text() };
 };
 
+/** A request and the statements it ran (Database.statementCount around it). */
+const counted = async (method: string, path: string, body: unknown) => {
+  const before = server.instance.db.statementCount;
+  const response = await server.call(method, path, { body });
+  return { response, used: server.instance.db.statementCount - before };
+};
+
+/** The article `documentId` (in `status`, when given) links the seeded category, author and three tags, in order. */
+const expectSeededLinks = async (documentId: string, status?: string) => {
+  const read = await server.call('GET', `/api/articles/${documentId}?populate=*${status ? `&status=${status}` : ''}`);
+  expect(read.body.data.category.documentId).toBe(category);
+  expect(read.body.data.author.documentId).toBe(author);
+  expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+};
+
 beforeAll(async () => {
   server = await startServer();
   category = (await created('/api/categories', { name: 'News', slug: 'news' })).documentId;
@@ -38,32 +53,20 @@ describe('statements per write', () => {
     const body = { data: { title: 'Counted', category, author, tags } };
     // The first create warms the caches a fresh server has not filled yet.
     expect((await server.call('POST', '/api/articles', { body })).status).toBe(201);
-    const before = server.instance.db.statementCount;
-    const response = await server.call('POST', '/api/articles', { body });
-    const used = server.instance.db.statementCount - before;
+    const { response, used } = await counted('POST', '/api/articles', body);
     expect(response.status).toBe(201);
     expect(used).toBeLessThanOrEqual(12);
-    const read = await server.call('GET', `/api/articles/${response.body.data.documentId}?populate=*`);
-    expect(read.body.data.category.documentId).toBe(category);
-    expect(read.body.data.author.documentId).toBe(author);
-    expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+    await expectSeededLinks(response.body.data.documentId);
   });
 
   test.if(onPostgres)('on PostgreSQL the links of all three link tables go in one statement: that create runs at most 6 statements, its document lock included', async () => {
     const body = { data: { title: 'One link statement', category, author, tags } };
     expect((await server.call('POST', '/api/articles', { body })).status).toBe(201);
-    const before = server.instance.db.statementCount;
-    const response = await server.call('POST', '/api/articles', { body });
-    const used = server.instance.db.statementCount - before;
+    const { response, used } = await counted('POST', '/api/articles', body);
     expect(response.status).toBe(201);
     // The settings version (once per event-loop turn), the lock, both versions, the targets, the links, the webhook check.
     expect(used).toBeLessThanOrEqual(6);
-    for (const status of ['published', 'draft']) {
-      const read = await server.call('GET', `/api/articles/${response.body.data.documentId}?populate=*&status=${status}`);
-      expect(read.body.data.category.documentId).toBe(category);
-      expect(read.body.data.author.documentId).toBe(author);
-      expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
-    }
+    for (const status of ['published', 'draft']) await expectSeededLinks(response.body.data.documentId, status);
     // The inverse lists got the new article after the earlier ones.
     const tag = await server.call('GET', `/api/tags/${tags[0]}?populate[articles][fields][0]=title`);
     expect(tag.body.data.articles.at(-1).title).toBe('One link statement');
@@ -73,9 +76,7 @@ describe('statements per write', () => {
     const doc = (await server.call('POST', '/api/articles', { body: { data: { title: 'Moved', tags } } })).body.data;
     const move = (i: number) => ({ data: { title: `Moved ${i}`, tags: { connect: [{ documentId: tags[2], position: { before: tags[i % 2] } }] } } });
     expect((await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(0) })).status).toBe(200);
-    const before = server.instance.db.statementCount;
-    const response = await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(1) });
-    const used = server.instance.db.statementCount - before;
+    const { response, used } = await counted('PUT', `/api/articles/${doc.documentId}`, move(1));
     expect(response.status).toBe(200);
     // PostgreSQL's document locks are statements too (advisory locks); SQLite needs none.
     // Republishing copies only the link tables the draft has rows in, and the answer is built from what was written.
@@ -94,9 +95,7 @@ describe('statements per write', () => {
     const doc = await created('/api/articles', data);
     const move = (i: number) => ({ data: { tags: { connect: [{ documentId: tags[2], position: { before: tags[i % 2] } }] } } });
     expect((await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(0) })).status).toBe(200);
-    const before = server.instance.db.statementCount;
-    const response = await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(1) });
-    const used = server.instance.db.statementCount - before;
+    const { response, used } = await counted('PUT', `/api/articles/${doc.documentId}`, move(1));
     expect(response.status).toBe(200);
     expect(used).toBeLessThanOrEqual(onPostgres ? 22 : 20);
     const read = await server.call('GET', `/api/articles/${doc.documentId}?populate=*`);

@@ -42,6 +42,9 @@ function insertText(head: string, columns: number, rows: number, returning: stri
   return text;
 }
 
+/** `INSERT INTO table (columns) VALUES `, as text (insertText appends the rows' placeholders). */
+const insertHead = (table: Sql, columns: Sql[]) => sql`INSERT INTO ${table} (${sql.join(columns)}) VALUES `.compile('question').text;
+
 /**
  * Inserts rows given as one flat list of values (`columns.length` per row, in order), in as few
  * statements as the limit allows; returns what `returning` selects.
@@ -50,7 +53,7 @@ async function insertRows(tx: Queryable, table: Sql, columns: Sql[], values: Sql
   const out: Record<string, unknown>[] = [];
   const width = columns.length;
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / width)) * width;
-  const head = sql`INSERT INTO ${table} (${sql.join(columns)}) VALUES `.compile('question').text;
+  const head = insertHead(table, columns);
   const tail = returning ? ` RETURNING ${returning.compile('question').text}` : '';
   for (let start = 0; start < values.length; start += perStatement) {
     const chunk = values.slice(start, start + perStatement);
@@ -149,8 +152,7 @@ export async function insertLinkRowsOf(tx: Queryable, writes: [RelationAttribute
     for (const [attribute, links] of some) await insertLinkRows(tx, attribute, links);
     return;
   }
-  const head = (attribute: RelationAttribute) => sql`INSERT INTO ${linkTableOf(attribute)} (${sql.join(LINK_COLUMNS)}) VALUES `.compile('question').text;
-  const parts = some.map(([attribute, links]) => insertText(head(attribute), LINK_COLUMNS.length, links.length, ''));
+  const parts = some.map(([attribute, links]) => insertText(insertHead(linkTableOf(attribute), LINK_COLUMNS), LINK_COLUMNS.length, links.length, ''));
   const last = parts.pop()!;
   const text = `WITH ${parts.map((part, i) => `l${i} AS (${part})`).join(', ')} ${last}`;
   await tx.run(text, some.flatMap(([, links]) => linkValues(links)));
