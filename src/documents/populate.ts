@@ -100,14 +100,14 @@ const UNION_MAX_VALUES = 20_000;
 
 /**
  * Runs a level's reads: on SQLite as one UNION ALL (a statement costs more than its rows
- * here), elsewhere one by one; each read's rows come back as it alone would return them.
+ * here); elsewhere all at once, so PostgreSQL's client sends them together (pipelined on
+ * one connection, or spread over the pool) instead of a round trip each, one after the
+ * other. Each read's rows come back as it alone would return them, in the reads' order.
  */
 async function fetchAll(db: Queryable, selects: PopulateSelect[], parents: number): Promise<Fetched[]> {
   if (selects.length === 0) return [];
   if (db.dialect.name !== 'sqlite' || selects.length === 1 || parents * selects.length > UNION_MAX_VALUES) {
-    const out: Fetched[] = [];
-    for (const s of selects) out.push(split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0]));
-    return out;
+    return Promise.all(selects.map(async (s) => split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0])));
   }
   const branches = orderUnionRows(await db.all<Row>(unionStatement(selects)), selects.length);
   return selects.map((s, b) => split(s, branches[b]!, slotName));

@@ -1,0 +1,111 @@
+/**
+ * A read's statements go out together where one does not need another's answer (issue #21):
+ * a list asks for its total beside its page, and on PostgreSQL a populate level's reads
+ * (one per attribute: relations, components, media) are all sent before any has answered, so
+ * the client pipelines them instead of paying a round trip each, one after the other. SQLite
+ * already reads a level in one UNION ALL statement.
+ *
+ * Measured on the real database: Database.all/get are wrapped around real HTTP requests to
+ * count the statements in flight at once (nothing is timed). The answers are checked too:
+ * each read's rows must still land on its own attribute.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Database } from '../../src/db/database';
+import { onPostgres, startServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let category: string;
+let author: string;
+const tags: string[] = [];
+let article: string;
+
+const created = async (path: string, data: Record<string, unknown>) => {
+  const response = await server.call('POST', path, { body: { data } });
+  expect(response.status).toBe(201);
+  return response.body.data.documentId as string;
+};
+
+/**
+ * A request, and what was in flight: for each statement it ran (its text), the texts of the
+ * statements already sent and not yet answered when it was sent.
+ */
+async function inFlightDuring(path: string) {
+  const db = server.instance.db as Database & Record<'all' | 'get', (...args: unknown[]) => Promise<unknown>>;
+  const originals = { all: db.all, get: db.get };
+  const pending = new Set<{ text: string }>();
+  const sent: { text: string; beside: string[] }[] = [];
+  for (const name of ['all', 'get'] as const) {
+    db[name] = (...args: unknown[]) => {
+      const statement = { text: String(args[0]) };
+      sent.push({ text: statement.text, beside: [...pending].map((p) => p.text) });
+      pending.add(statement);
+      return originals[name].apply(db, args).finally(() => pending.delete(statement));
+    };
+  }
+  try {
+    const response = await server.call('GET', path);
+    return { response, sent };
+  } finally {
+    db.all = originals.all;
+    db.get = originals.get;
+  }
+}
+
+/** Populate's reads name each row's parent (`__parent`). */
+const isPopulateRead = (text: string) => text.includes('__parent');
+
+beforeAll(async () => {
+  server = await startServer();
+  category = await created('/api/categories', { name: 'News', slug: 'news' });
+  author = await created('/api/authors', { name: 'Ada' });
+  for (const name of ['one', 'two', 'three']) tags.push(await created('/api/tags', { name }));
+  article = await created('/api/articles', {
+    title: 'Read together', category, author, tags, seo: { metaTitle: 'Seo title' },
+  });
+});
+afterAll(() => server.stop());
+
+describe.if(onPostgres)('statements of one read in flight together (PostgreSQL)', () => {
+  test('a list sends the query for its total before its page has answered, and the total is right', async () => {
+    // A write first: a total is kept until the next commit, and this list must count.
+    await created('/api/categories', { name: 'Fresh', slug: 'fresh' });
+    const { response, sent } = await inFlightDuring('/api/categories');
+    expect(response.status).toBe(200);
+    const total = sent.find((s) => s.text.includes('folio_counts'));
+    expect(total).toBeDefined();
+    expect(total!.beside.some((text) => text.includes('FROM "categories"') && text.includes('LIMIT'))).toBe(true);
+    expect(response.body.meta.pagination.total).toBe(2);
+    expect(response.body.data).toHaveLength(2);
+  });
+
+  test('populate=* sends every read of a level before the first has answered, and each lands on its attribute', async () => {
+    const { response, sent } = await inFlightDuring(`/api/articles/${article}?populate=*`);
+    expect(response.status).toBe(200);
+    // category, author, tags, related articles, seo, the dynamic zone's component tables, cover, gallery…
+    const reads = sent.filter((s) => isPopulateRead(s.text));
+    expect(reads.length).toBeGreaterThanOrEqual(5);
+    // The last of the level was sent while all the others were still unanswered.
+    expect(reads.at(-1)!.beside.filter(isPopulateRead)).toHaveLength(reads.length - 1);
+    const data = response.body.data;
+    expect(data.category.documentId).toBe(category);
+    expect(data.author.documentId).toBe(author);
+    expect(data.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+    expect(data.seo.metaTitle).toBe('Seo title');
+    expect(data.related).toEqual([]);
+  });
+});
+
+describe('the same reads on either engine', () => {
+  test('a populated list answers each article with its own relations and the right total', async () => {
+    const other = await created('/api/articles', { title: 'Other', category, tags: [tags[2]] });
+    const { response } = await inFlightDuring('/api/articles?populate[category]=true&populate[tags]=true&sort=title');
+    expect(response.status).toBe(200);
+    expect(response.body.meta.pagination.total).toBe(2);
+    const [first, second] = response.body.data;
+    expect(first.documentId).toBe(other);
+    expect(first.tags.map((t: { documentId: string }) => t.documentId)).toEqual([tags[2]]);
+    expect(second.documentId).toBe(article);
+    expect(second.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+    expect([first.category.documentId, second.category.documentId]).toEqual([category, category]);
+  });
+});
