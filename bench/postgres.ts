@@ -133,7 +133,7 @@ async function pgCounters(admin: SQL, name: string) {
 }
 
 /**
- * Samples, every 50 ms until `done`, what the run database's backends are doing, summed over
+ * Samples, every 200 ms until `done`, what the run database's backends are doing, summed over
  * the samples: waiting on something (`Lock:advisory`, `IO:WALSync`…), running (`CPU:running`),
  * or holding a transaction open while Folio prepares the next statement (`idle in transaction`);
  * a lock wait names the statement waiting (its first 40 characters).
@@ -148,7 +148,7 @@ async function sampleWaits(admin: SQL, name: string, done: Promise<unknown>) {
         ELSE coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, 'running') END AS w, count(*)::int AS n FROM pg_stat_activity WHERE datname = '${name}' AND state <> 'idle' AND pid <> pg_backend_pid() GROUP BY 1`,
     );
     for (const r of rows as { w: string; n: number }[]) waits[r.w] = (waits[r.w] ?? 0) + Number(r.n);
-    await Bun.sleep(50);
+    await Bun.sleep(200);
   }
   return waits;
 }
