@@ -136,6 +136,7 @@ export class DocumentService {
       const ids = inputs.map(() => createDocumentId());
       // SQLite's lock() takes nothing (one writer already): a batch's names are not worth computing there.
       if (tx.dialect.name !== 'sqlite') await take(tx, mergeLocks(items.map((data, i) => writeLocks(this.registry, ct, ids[i]!, data, true))));
+      log.prefetch();
       return this.createIn(tx, log, ct, ids, inputs, locale, defaultLocale, publish);
     }, LOCKED);
   }
@@ -183,6 +184,7 @@ export class DocumentService {
     return this.events.transaction(async (tx, log) => {
       const body = (await resolveRowIds(tx, this.registry, ct, [data]))[0]!;
       await take(tx, writeLocks(this.registry, ct, documentId, body));
+      log.prefetch();
       return this.updateIn(tx, log, ct, documentId, body, locale, defaultLocale, options);
     }, LOCKED);
   }

@@ -56,6 +56,18 @@ export class EventLog {
   }
 
   /**
+   * Sends the listeners check now, for a write that will ask `wants` anyway: it goes out
+   * beside the write's next statements (PostgreSQL's client pipelines them, a round trip
+   * less) instead of after them. Call it once the write's locks are sent: before them it
+   * would go out alone, with the BEGIN.
+   */
+  prefetch(): void {
+    this.wanted ??= wantedEvents(this.tx, this.now());
+    // A failure surfaces where `wants` awaits it; a write that never asks must not leave it unhandled.
+    this.wanted.catch(() => {});
+  }
+
+  /**
    * Records `event` for each version of a document in `locale` ('*' or undefined: every
    * locale) and `status`, as they stand now in this transaction. Call it after a write for
    * what the write produced, before a removal for what goes.

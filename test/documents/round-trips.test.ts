@@ -1,16 +1,17 @@
 /**
- * A read's statements go out together where one does not need another's answer (issue #21):
- * a list asks for its total beside its page, and on PostgreSQL a populate level's reads
- * (one per attribute: relations, components, media) are all sent before any has answered, so
- * the client pipelines them instead of paying a round trip each, one after the other. SQLite
- * already reads a level in one UNION ALL statement.
+ * A request's statements go out together where one does not need another's answer (issue
+ * #21): a list asks for its total beside its page; on PostgreSQL a populate level's reads
+ * (one per attribute: relations, components, media) are all sent before any has answered,
+ * and a write sends its listeners check beside its version insert, so the client pipelines
+ * them instead of paying a round trip each, one after the other. SQLite already reads a
+ * level in one UNION ALL statement, and has no round trips to save.
  *
- * Measured on the real database: Database.all/get are wrapped around real HTTP requests to
- * count the statements in flight at once (nothing is timed). The answers are checked too:
- * each read's rows must still land on its own attribute.
+ * Observed on the real database around real HTTP requests (../helpers/in-flight.ts: which
+ * statements were in flight when each was sent; nothing is timed). The answers are checked
+ * too: each read's rows must still land on its own attribute.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Database } from '../../src/db/database';
+import { inFlightDuring as watch } from '../helpers/in-flight';
 import { onPostgres, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -25,31 +26,11 @@ const created = async (path: string, data: Record<string, unknown>) => {
   return response.body.data.documentId as string;
 };
 
-/**
- * A request, and what was in flight: for each statement it ran (its text), the texts of the
- * statements already sent and not yet answered when it was sent.
- */
-async function inFlightDuring(path: string) {
-  const db = server.instance.db as Database & Record<'all' | 'get', (...args: unknown[]) => Promise<unknown>>;
-  const originals = { all: db.all, get: db.get };
-  const pending = new Set<{ text: string }>();
-  const sent: { text: string; beside: string[] }[] = [];
-  for (const name of ['all', 'get'] as const) {
-    db[name] = (...args: unknown[]) => {
-      const statement = { text: String(args[0]) };
-      sent.push({ text: statement.text, beside: [...pending].map((p) => p.text) });
-      pending.add(statement);
-      return originals[name].apply(db, args).finally(() => pending.delete(statement));
-    };
-  }
-  try {
-    const response = await server.call('GET', path);
-    return { response, sent };
-  } finally {
-    db.all = originals.all;
-    db.get = originals.get;
-  }
-}
+/** A GET, and what was in flight while it ran (../helpers/in-flight.ts). */
+const inFlightDuring = async (path: string) => {
+  const { result: response, sent } = await watch(server.instance.db, () => server.call('GET', path));
+  return { response, sent };
+};
 
 /** Populate's reads name each row's parent (`__parent`). */
 const isPopulateRead = (text: string) => text.includes('__parent');
@@ -107,5 +88,28 @@ describe('the same reads on either engine', () => {
     expect(second.documentId).toBe(article);
     expect(second.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
     expect([first.category.documentId, second.category.documentId]).toEqual([category, category]);
+  });
+});
+
+describe.if(onPostgres)('statements of one write in flight together (PostgreSQL)', () => {
+  test('a create sends its version insert while the listeners check is still unanswered, and is answered as before', async () => {
+    const body = { data: { title: 'Written together', category, tags } };
+    const { result: response, sent } = await watch(server.instance.db, () => server.call('POST', '/api/articles', { body }));
+    expect(response.status).toBe(201);
+    const insert = sent.find((s) => s.text.startsWith('INSERT INTO "articles"'));
+    expect(insert).toBeDefined();
+    expect(insert!.beside.some((text) => text.includes('folio_webhooks'))).toBe(true);
+    expect(response.body.data.title).toBe('Written together');
+  });
+
+  test('an update sends its first read while the listeners check is still unanswered', async () => {
+    const { result: response, sent } = await watch(server.instance.db, () =>
+      server.call('PUT', `/api/articles/${article}`, { body: { data: { title: 'Read together, again' } } }));
+    expect(response.status).toBe(200);
+    const check = sent.findIndex((s) => s.text.includes('folio_webhooks'));
+    expect(check).toBeGreaterThanOrEqual(0);
+    expect(sent[check + 1]!.beside.some((text) => text.includes('folio_webhooks'))).toBe(true);
+    expect(response.body.data.title).toBe('Read together, again');
+    await server.call('PUT', `/api/articles/${article}`, { body: { data: { title: 'Read together' } } });
   });
 });
