@@ -20,7 +20,8 @@ import { ValidationError, type FieldError } from '../errors';
 import type { ScalarField } from '../registry/fields/field';
 import type { Component, ContentType, Registry, RelationAttribute } from '../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import { writeNewLinks, type LinkContext } from './links';
+import type { LinkContext } from './links';
+import { writeNewLinks } from './new-links';
 import { inverseIsToOne } from './locks';
 import type { WrittenRow } from './written-entry';
 

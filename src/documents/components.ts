@@ -8,7 +8,8 @@ import type { Queryable } from '../db/database';
 import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource, type OwnedParts } from '../db/store/components';
 import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import { copyOwnedLinks, writeNewLinks, writeOwnedLinks, type LinkContext } from './links';
+import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from './links';
+import { writeNewLinks } from './new-links';
 import { writeMorphLinks } from './morph-links';
 import { copyMedia, deleteMedia, writeMedia } from './media';
 

@@ -13,8 +13,7 @@
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/links';
-import { insertLinkRowsOf } from '../db/store/bulk';
-import type { LinkKey, StoredLink, TargetVersion } from '../db/store/links';
+import type { LinkKey, StoredLink } from '../db/store/links';
 import { existingVersions } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
@@ -38,7 +37,7 @@ const sameLink = (a: LinkKey, b: LinkKey) => a.documentId === b.documentId && a.
  * Whether two links reach a common version. A link that pins no status stands for both
  * versions (Strapi links the draft and the published row), so it overlaps either pin.
  */
-const overlaps = (a: LinkKey, b: LinkKey) =>
+export const overlaps = (a: LinkKey, b: LinkKey) =>
   a.documentId === b.documentId && a.locale === b.locale && (a.status === b.status || a.status === '' || b.status === '');
 
 /**
@@ -63,7 +62,7 @@ async function disconnectLinks(tx: Queryable, attribute: RelationAttribute, list
 }
 
 /** Maps a written target to the stored key, following Strapi's i18n and draft & publish rules. */
-function linkKey(registry: Registry, attribute: RelationAttribute, target: RelationTarget, context: LinkContext): LinkKey {
+export function linkKey(registry: Registry, attribute: RelationAttribute, target: RelationTarget, context: LinkContext): LinkKey {
   // Row ids are mapped by the document service before anything is written (./row-ids.ts).
   if (!target.documentId) throw new Error(`relation target id ${target.id} reached the link writer unresolved`);
   const targetType = registry.contentType(attribute.target)!;
@@ -84,7 +83,7 @@ async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: 
 }
 
 /** The first key that names no version among `versions` (of its pinned status, if any) is Strapi's error. */
-function assertFound(keys: LinkKey[], versions: { documentId: string; locale: string; status: string }[]) {
+export function assertFound(keys: LinkKey[], versions: { documentId: string; locale: string; status: string }[]) {
   for (const key of keys) {
     const found = versions.some((v) => v.documentId === key.documentId && v.locale === key.locale && (key.status === '' || v.status === key.status));
     if (!found) {
@@ -107,7 +106,7 @@ async function nextInverseKey(tx: Queryable, attribute: RelationAttribute, key: 
  * When the other side is to-one, a target may be linked from one document only: linking it
  * here unlinks it from other documents' versions of the same status.
  */
-function dropOtherOwners(tx: Queryable, model: AnyModel, attribute: RelationAttribute, rowId: number, key: LinkKey) {
+export function dropOtherOwners(tx: Queryable, model: AnyModel, attribute: RelationAttribute, rowId: number, key: LinkKey) {
   return store.unlinkOtherDocuments(tx, model, attribute, rowId, key);
 }
 
@@ -134,127 +133,9 @@ export async function writeOwnedLinks(
   }
 }
 
-/** A source this write has just inserted: its row and the rows inserted beside it (a published copy), and its relation writes. */
-export interface NewLinkSource {
-  rowIds: number[];
-  relations: Record<string, RelationWrite>;
-}
-
-/** Bulk creates name many targets: target ids per group, groups per statement. */
-const [TARGETS_PER_GROUP, GROUPS_PER_STATEMENT] = [500, 10];
-
-/**
- * The links of rows this write has just inserted (a new document's draft and its published
- * copy, a new component row; a bulk create's many documents): their lists start empty, so
- * each final list is computed here without reading it, every target is checked and its last
- * inverse key read in one statement for all attributes and sources (store.targetVersions),
- * and each attribute's links for all the rows go in one multi-row insert. The rows get the
- * same links, at the same keys in both lists, as writing the first and copying it to the
- * others would give; a later source's inverse keys follow an earlier one's, as they would
- * had each been created, and read the last key, in turn. Errors come in the order one-by-one
- * creates would meet them: source by source, and per source as patchLinks and setLinks do.
- * `insert` false: only the checks.
- */
-export async function writeNewLinks(tx: Queryable, registry: Registry, model: AnyModel, sources: NewLinkSource[], context: LinkContext, insert = true): Promise<void> {
-  // `keys`: a set's targets, all of them (duplicates are checked on these); `checked`: what it links.
-  const planned: { source: NewLinkSource; attribute: RelationAttribute; write: RelationWrite; keys: LinkKey[]; checked: LinkKey[] }[] = [];
-  const targets = new Map<RelationAttribute, Set<string>>();
-  for (const source of sources) {
-    for (const [name, write] of Object.entries(source.relations)) {
-      const attribute = model.attributes[name] as RelationAttribute;
-      if (!attribute.owner) continue;
-      const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
-      const keys = write.op === 'set' ? write.targets.map(keyOf) : [...write.connect, ...write.disconnect].map(keyOf);
-      const checked = write.op === 'set' && !attribute.toMany ? keys.slice(-1) : keys;
-      if (checked.length === 0) continue;
-      planned.push({ source, attribute, write, keys, checked });
-      const ids = targets.get(attribute) ?? new Set<string>();
-      for (const key of checked) ids.add(key.documentId);
-      targets.set(attribute, ids);
-    }
-  }
-  if (planned.length === 0) return;
-  const found = new Map<RelationAttribute, TargetVersion[]>([...targets.keys()].map((a) => [a, []]));
-  const groups = [...targets].flatMap(([attribute, ids]) => {
-    const all = [...ids];
-    const target = registry.contentType(attribute.target)!;
-    return Array.from({ length: Math.ceil(all.length / TARGETS_PER_GROUP) }, (_, i) => ({ attribute, target, documentIds: all.slice(i * TARGETS_PER_GROUP, (i + 1) * TARGETS_PER_GROUP) }));
-  });
-  for (let start = 0; start < groups.length; start += GROUPS_PER_STATEMENT) {
-    const chunk = groups.slice(start, start + GROUPS_PER_STATEMENT);
-    (await store.targetVersions(tx, chunk)).forEach((versions, i) => found.get(chunk[i]!.attribute)!.push(...versions));
-  }
-  // Per attribute: which target versions exist, and the last inverse key of each target, kept as links are added.
-  const exists = new Map<RelationAttribute, Set<string>>();
-  const last = new Map<RelationAttribute, Map<string, string | null>>();
-  for (const [attribute, versions] of found) {
-    exists.set(attribute, versionIndex(versions));
-    last.set(attribute, new Map(versions.map((v) => [`${v.documentId}\0${v.locale}`, v.lastInverseRank])));
-  }
-  const rows = new Map<RelationAttribute, store.NewLink[]>();
-  const owners: { rowIds: number[]; attribute: RelationAttribute; keys: LinkKey[] }[] = [];
-  const toOne = new Map([...targets.keys()].map((a) => [a, inverseIsToOne(registry, a)]));
-  for (const { source, attribute, write, keys, checked } of planned) {
-    // The errors come in patchLinks' and setLinks' order: duplicates, missing targets, then positions.
-    rejectDuplicates(write.op === 'patch' ? keys.slice(0, write.connect.length) : keys);
-    assertIndexed(checked, exists.get(attribute)!);
-    const list = newList(registry, attribute, write, context, write.op === 'set' ? checked : undefined);
-    // A second link to one target (pinned to the other status) goes after the first.
-    const lastKeys = last.get(attribute)!;
-    const inverse = list.map(({ key }) => {
-      const target = `${key.documentId}\0${key.locale}`;
-      const next = distinctKeyBetween(lastKeys.get(target) ?? null, null);
-      lastKeys.set(target, next);
-      return next;
-    });
-    const links = rows.get(attribute) ?? [];
-    for (const rowId of source.rowIds) list.forEach(({ key, rank }, j) => links.push({ rowId, key, rank, inverseRank: inverse[j]! }));
-    rows.set(attribute, links);
-    if (toOne.get(attribute)) owners.push({ rowIds: source.rowIds, attribute, keys: list.map((l) => l.key) });
-  }
-  if (!insert) return;
-  await insertLinkRowsOf(tx, [...rows]);
-  for (const { rowIds, attribute, keys } of owners) {
-    for (const rowId of rowIds) for (const key of keys) await dropOtherOwners(tx, model, attribute, rowId, key);
-  }
-}
-
-/** The versions found, as `assertIndexed` looks keys up: each with its status, and without (a key pinning none). */
-const versionIndex = (versions: TargetVersion[]) => new Set(versions.flatMap((v) => [`${v.documentId}\0${v.locale}\0${v.status}`, `${v.documentId}\0${v.locale}\0`]));
-
-/** assertFound over an index of the versions (a bulk create checks many keys against one read). */
-const assertIndexed = (keys: LinkKey[], index: Set<string>) => keys.forEach((key) => index.has(`${key.documentId}\0${key.locale}\0${key.status}`) || assertFound([key], []));
-
-/** A new row's list for one relation write: set, or connect (disconnecting from an empty list removes nothing). */
-function newList(registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: LinkContext, setKeys?: LinkKey[]): { key: LinkKey; rank: string }[] {
-  const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
-  if (write.op === 'set') {
-    const keys = setKeys ?? write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1);
-    const ranks = firstKeys(keys.length);
-    return keys.map((key, i) => ({ key, rank: ranks[i]! }));
-  }
-  if (!attribute.toMany) {
-    const last = write.connect.at(-1);
-    return last ? [{ key: keyOf(last), rank: generateKeyBetween(null, null) }] : [];
-  }
-  // patchLinks' placement, on a list that starts empty.
-  let list: { key: LinkKey; rank: string }[] = [];
-  for (const target of write.connect) {
-    const key = keyOf(target);
-    const without = list.filter((o) => !overlaps(o.key, key));
-    const index = placement(registry, attribute, context, target, key, without.map((o) => o.key));
-    without.splice(index, 0, { key, rank: generateKeyBetween(...gapBefore(without.map((o) => o.rank), index)) });
-    list = without;
-  }
-  return list;
-}
-
-/** The keys of a list's first n items (a set): the same for every new list, so computed once per n. */
-const firstKeysByCount = new Map<number, string[]>();
-const firstKeys = (n: number) => firstKeysByCount.get(n) ?? firstKeysByCount.set(n, generateNKeysBetween(null, null, n)).get(n)!;
 
 /** Where a connected target goes in a list (its position: start, end, before or after an anchor already in it). */
-function placement(registry: Registry, attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {
+export function placement(registry: Registry, attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {
   const position = target.position ?? { end: true };
   if ('start' in position) return 0;
   if ('end' in position) return list.length;
@@ -271,7 +152,7 @@ function placement(registry: Registry, attribute: RelationAttribute, context: Li
   return 'before' in position ? at : at + 1;
 }
 
-function rejectDuplicates(keys: LinkKey[]) {
+export function rejectDuplicates(keys: LinkKey[]) {
   keys.forEach((key, i) => {
     if (keys.findIndex((other) => overlaps(other, key)) !== i) {
       throw new ValidationError(

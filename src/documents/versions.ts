@@ -10,6 +10,7 @@ import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy
 import type { ModelWrite } from './input';
 import type { LinkContext } from './links';
 import { copyOwnedLinks } from './links';
+import { prefetchNewLinkTargets } from './new-links';
 import { copyMedia, deleteMedia } from './media';
 import { copyMorphLinks } from './morph-links';
 
@@ -29,6 +30,7 @@ export async function insertVersion(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<number> {
+  prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
   const id = await store.insertVersion(tx, ct, key.documentId, key.locale, times, input.scalars);
   await writeOwnedParts(tx, registry, ct, id, input, context, true);
   return id;
@@ -48,6 +50,7 @@ export async function insertPublishedDraft(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<{ draftId: number; publishedId: number }> {
+  prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
   const ids = await store.insertDraftAndPublished(tx, ct, key.documentId, key.locale, { createdAt: now, updatedAt: now, publishedAt: now }, input.scalars);
   await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId]);
   const owned = ownedFields(input);

@@ -76,7 +76,15 @@ describe.if(onPostgres)('statements of one read in flight together (PostgreSQL)'
   });
 });
 
-describe('the same reads on either engine', () => {
+describe('the same answers on either engine', () => {
+  test('a create naming a missing target is refused with the same error, and nothing of it is written', async () => {
+    const before = (await server.call('GET', '/api/articles?filters[title][$eq]=Never written')).body.meta.pagination.total;
+    const response = await server.call('POST', '/api/articles', { body: { data: { title: 'Never written', category, tags: [tags[0], 'missing0000000000000000000'] } } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe('Document with id "missing0000000000000000000", locale "null" not found');
+    expect((await server.call('GET', '/api/articles?filters[title][$eq]=Never written')).body.meta.pagination.total).toBe(before);
+  });
+
   test('a populated list answers each article with its own relations and the right total', async () => {
     const other = await created('/api/articles', { title: 'Other', category, tags: [tags[2]] });
     const { response } = await inFlightDuring('/api/articles?populate[category]=true&populate[tags]=true&sort=title');
@@ -100,6 +108,21 @@ describe.if(onPostgres)('statements of one write in flight together (PostgreSQL)
     expect(insert).toBeDefined();
     expect(insert!.beside.some((text) => text.includes('folio_webhooks'))).toBe(true);
     expect(response.body.data.title).toBe('Written together');
+  });
+
+  test('a create sends its version insert while its relation targets are still being read, and links them as before', async () => {
+    const body = { data: { title: 'Targets read early', category, author, tags } };
+    const { result: response, sent } = await watch(server.instance.db, () => server.call('POST', '/api/articles', { body }));
+    expect(response.status).toBe(201);
+    const insert = sent.find((s) => s.text.startsWith('INSERT INTO "articles"'))!;
+    // The target read: each target version with the last key of its inverse list.
+    expect(insert.beside.some((text) => text.includes('"categories" v') && text.includes('inversePosition'))).toBe(true);
+    const read = (await server.call('GET', `/api/articles/${response.body.data.documentId}?populate=*`)).body.data;
+    expect(read.category.documentId).toBe(category);
+    expect(read.author.documentId).toBe(author);
+    expect(read.tags.map((t: { documentId: string }) => t.documentId)).toEqual(tags);
+    const tag = await server.call('GET', `/api/tags/${tags[1]}?populate[articles][fields][0]=title`);
+    expect(tag.body.data.articles.at(-1).title).toBe('Targets read early');
   });
 
   test('an update sends its first read while the listeners check is still unanswered', async () => {
