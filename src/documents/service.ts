@@ -96,9 +96,8 @@ export class DocumentService {
   }
 
   /**
-   * Resolves and checks the locale of a write ('' for types without i18n), with the default
-   * locale the write needs anyway: one cached read each (the default locale exists, so it
-   * needs no second look).
+   * Resolves and checks the locale of a write ('' for types without i18n), with the default locale
+   * the write needs anyway: one cached read each (the default locale exists: no second look).
    */
   private async writeLocale(ct: ContentType, locale: string | undefined): Promise<{ locale: string; defaultLocale: string }> {
     const defaultLocale = await this.locales.defaultCode();
@@ -113,8 +112,7 @@ export class DocumentService {
   }
 
   async create(ct: ContentType, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
-    const [written] = await this.createMany(ct, [data], options);
-    return written!;
+    return (await this.createMany(ct, [data], options))[0]!;
   }
 
   /**
