@@ -132,7 +132,7 @@ const linkValues = (links: NewLink[]): SqlValue[] => {
 };
 
 /** Inserts link rows of one relation attribute, in the order given (store/links.ts insertLinks, for many rows). */
-export async function insertLinkRows(tx: Queryable, attribute: RelationAttribute, links: NewLink[]): Promise<void> {
+async function insertLinkRows(tx: Queryable, attribute: RelationAttribute, links: NewLink[]): Promise<void> {
   if (links.length === 0) return;
   await insertRows(tx, linkTableOf(attribute), LINK_COLUMNS, linkValues(links));
 }
