@@ -68,6 +68,16 @@ export class Access {
 
 }
 
+/**
+ * Everything the caller's grants come from, as a short key: the public role, a user's role
+ * (not the user: a user moved to another role gets that role's grants on the next request), or
+ * an API token (its type and actions). Read plans and kept answers are keyed by it, so two
+ * callers share them exactly when they hold the same grants; a change to a role's or a
+ * token's grants moves the settings version, which those caches also watch.
+ */
+export const grantsKey = (principal: Principal): string =>
+  principal.kind === 'public' ? '-' : principal.kind === 'user' ? `r${principal.roleType ?? ''}` : `t${principal.tokenId}`;
+
 /** Content types whose `find` the caller holds (`can`, from grants): populate, filters and sort may only go through these. */
 export function readableBy(can: (action: string) => boolean, registry: Registry): Set<string> {
   return new Set([...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter((uid) => {

@@ -13,7 +13,7 @@
  * PostgreSQL has no cheap signal that another instance committed (changeMarker is
  * undefined there), so nothing is kept and every read is built.
  */
-import type { Principal } from '../auth/access';
+import { grantsKey, type Principal } from '../auth/access';
 import type { Database } from '../db/database';
 import { targetStart } from './url';
 import { wantsV4 } from './v4';
@@ -96,17 +96,12 @@ export class AnswerCache {
 }
 
 /**
- * Who asks, in which format, for which URL: everything a content answer depends on besides
- * the data. A user or token is its own key (populated relations follow their grants); the
- * public is one caller.
+ * Whose grants, in which format, for which URL: everything a content answer depends on besides
+ * the data (populated relations follow the grants; a user counts as her role).
  */
 export function answerKey(principal: Principal, request: Request): string {
-  const who = callerKey(principal);
+  const who = grantsKey(principal);
   const url = request.url;
   const path = targetStart(url);
   return `${who}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
 }
-
-/** One caller as a short key: the public, a user, or an API token. */
-export const callerKey = (principal: Principal) =>
-  principal.kind === 'public' ? '-' : principal.kind === 'user' ? `u${principal.user.id}` : `t${principal.tokenId}`;

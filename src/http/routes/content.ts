@@ -17,7 +17,8 @@ import { readJsonBody } from '../body';
 import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { bytesOf, json, jsonBytes, noContent } from '../respond';
-import { answerKey, callerKey, type AnswerCache } from '../answer-cache';
+import { answerKey, type AnswerCache } from '../answer-cache';
+import { grantsKey } from '../../auth/access';
 import { ChangeCache } from '../../db/cache';
 import { toV4, wantsV4 } from '../v4';
 
@@ -96,8 +97,9 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   }
 
   /**
-   * The read plan of a GET, reused for the same caller and query string until a settings write
-   * (the caller's grants and the default locale shape it): a repeated read skips parsing, and
+   * The read plan of a GET, reused for the same grants (auth/access.ts grantsKey: a user counts
+   * as her role) and query string until a settings write (the grants and the default locale
+   * shape it): a repeated read skips parsing, and
    * documents/ reuses the plan's compiled statements. `_q` plans and long query strings are
    * made each time.
    */
@@ -106,7 +108,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     const at = request.url.indexOf('?');
     const search = at < 0 ? '' : request.url.slice(at);
     if (call.raw._q !== undefined || search.length > 2048) return readQuery(call);
-    return plans.get(`${callerKey(call.caller.principal)}\n${search}`, () => readQuery(call));
+    return plans.get(`${grantsKey(call.caller.principal)}\n${search}`, () => readQuery(call));
   }
 
   async function readQuery({ raw, caller }: Call): Promise<ReadQuery> {
