@@ -23,6 +23,27 @@ import { clearedCookie, overHttps, requireAdmin, sessionCookie, sessionToken } f
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
+/** Headers only a proxy (or a client pretending to be behind one) sends: the address, host or path it came through. */
+const PROXY_HEADERS = [
+  'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-server', 'x-real-ip', 'via',
+  'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'fastly-client-ip', 'x-cluster-client-ip', 'x-original-forwarded-for',
+];
+
+/** `localhost`, `127.0.0.1`, `[::1]`, with or without a port. */
+function isLoopbackHost(host: string | null): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+const originHost = (origin: string) => {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+};
+
 type Body = Record<string, unknown>;
 
 async function objectBody(request: Request, limit: number): Promise<Body> {
@@ -45,11 +66,15 @@ export function adminRoutes(instance: Instance, log: Logger) {
       .catch(() => {});
 
   /**
-   * A loopback peer with no proxy header: a reverse proxy on the same machine connects from
-   * loopback too, and then the request came from anywhere.
+   * Whether the request comes from this machine itself: a loopback peer, with none of the
+   * headers a proxy adds, addressed to a loopback name. A reverse proxy on the same machine
+   * connects from loopback too, and then the request came from anywhere: nginx with only
+   * `proxy_set_header X-Real-IP` (or Host, or Via) gives itself away; FOLIO_TRUST_PROXY
+   * changes nothing here, since a trusted proxy's requests still come from elsewhere.
    */
   const fromLoopback = (request: Request, peer: string | undefined) =>
-    !!peer && LOOPBACK.has(peer) && !request.headers.has('x-forwarded-for') && !request.headers.has('forwarded');
+    !!peer && LOOPBACK.has(peer) && !PROXY_HEADERS.some((h) => request.headers.has(h)) && isLoopbackHost(request.headers.get('host')) &&
+    (!request.headers.has('origin') || isLoopbackHost(originHost(request.headers.get('origin')!)));
 
   const codeMatches = (code: unknown) =>
     typeof code === 'string' && code.length === setupCode.length && timingSafeEqual(Buffer.from(code), Buffer.from(setupCode));

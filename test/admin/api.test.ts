@@ -56,6 +56,38 @@ describe('admin access', () => {
     }
   }, 30_000);
 
+  test('setup needs the code whenever anything says the request came through a proxy or from elsewhere, with or without FOLIO_TRUST_PROXY', async () => {
+    const cases: Record<string, string>[] = [
+      { 'x-real-ip': '203.0.113.7' },
+      { forwarded: 'for=203.0.113.7' },
+      { via: '1.1 proxy' },
+      { 'x-forwarded-host': 'cms.example' },
+      { 'x-forwarded-proto': 'https' },
+      { 'cf-connecting-ip': '203.0.113.7' },
+      { 'true-client-ip': '203.0.113.7' },
+      { host: 'cms.example' },
+      { origin: 'https://cms.example' },
+      { 'x-forwarded-for': '127.0.0.1' },
+    ];
+    for (const trustProxy of [false, true]) {
+      const other = await startServer({ publicAccess: false, config: { trustProxy } });
+      try {
+        for (const headers of cases) {
+          const session = await other.call('GET', '/admin/api/session', { headers });
+          expect({ headers, trustProxy, needsCode: session.body.data.setupNeedsCode }).toEqual({ headers, trustProxy, needsCode: true });
+          const refused = await other.call('POST', '/admin/api/setup', { body: { email: 'a@example.com', password: 'correct horse' }, headers });
+          expect({ headers, trustProxy, status: refused.status }).toEqual({ headers, trustProxy, status: 403 });
+        }
+        expect(await new AdminAccounts(other.instance.db).count()).toBe(0);
+        // This machine itself, by name: still no code needed.
+        const local = await other.call('GET', '/admin/api/session', { headers: { host: `localhost:${new URL(other.url).port}` } });
+        expect(local.body.data.setupNeedsCode).toBe(false);
+      } finally {
+        await other.stop();
+      }
+    }
+  }, 30_000);
+
   test('a wrong password is a 401 envelope, and the session stores only a hash of the cookie', async () => {
     const wrong = await server.call('POST', '/admin/api/login', { body: { email: 'root@example.com', password: 'wrong password' } });
     expect(wrong.status).toBe(401);
