@@ -18,7 +18,7 @@ import { SearchGramSamples } from '../db/search-grams';
 import type { Database, Queryable } from '../db/database';
 import { documentVersions, firstDocumentId, storedValues, updateVersion, valueTaken, valuesOf, type StoredVersion } from '../db/store/versions';
 import type { ScalarField } from '../registry/fields/field';
-import { ValidationError, type FieldError } from '../errors';
+import { FolioError, ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import type { ReadQuery } from '../query/types';
 import type { EventLog, Events } from '../events/log';
@@ -48,6 +48,15 @@ export interface WriteOptions {
  */
 const LOCKED = { isolation: 'read committed' } as const;
 const take = (tx: Queryable, locks: Locks) => tx.lock(locks.exclusive, locks.shared);
+
+/**
+ * Strapi's own types (files, users, roles, admin users) are written by their own services,
+ * which keep their rules (the upload type policy, password hashing, role checks); a document
+ * write of one, from any caller, is refused before anything is read.
+ */
+export function assertDocumentType(ct: ContentType): void {
+  if (ct.system) throw new FolioError(400, 'ApplicationError', `${ct.uid} is written through its own service, not as a document`);
+}
 
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
@@ -120,6 +129,7 @@ export class DocumentService {
    * Each is checked and written exactly as `create` would.
    */
   async createMany(ct: ContentType, given: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
+    assertDocumentType(ct);
     const { locale, defaultLocale } = await this.writeLocale(ct, options.locale);
     // Relation targets named by row id become documentIds first (./row-ids.ts), in one read per target type.
     const items = await resolveRowIds(this.db, this.registry, ct, given);
@@ -178,6 +188,7 @@ export class DocumentService {
 
   /** Updates a document in a locale; creates that locale if the document exists in another. Null when there is no document. */
   async update(ct: ContentType, documentId: string, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written | null> {
+    assertDocumentType(ct);
     const { locale, defaultLocale } = await this.writeLocale(ct, options.locale);
     return this.events.transaction(async (tx, log) => {
       const body = (await resolveRowIds(tx, this.registry, ct, [data]))[0]!;
@@ -343,6 +354,7 @@ export class DocumentService {
 
   /** Deletes every version in a locale ('*' = all locales); returns how many rows went. */
   async delete(ct: ContentType, documentId: string, options: { locale?: string } = {}): Promise<number> {
+    assertDocumentType(ct);
     const locale = ct.localized ? (options.locale === '*' ? undefined : (options.locale ?? (await this.locales.defaultCode()))) : undefined;
     return this.events.transaction(async (tx, log) => {
       await take(tx, deleteLocks(ct, documentId));
@@ -364,6 +376,7 @@ export class DocumentService {
    * under the type's lock, so concurrent first writes create it once.
    */
   async upsertSingle(ct: ContentType, given: Record<string, unknown>, options: WriteOptions = {}): Promise<Written> {
+    assertDocumentType(ct);
     const { locale, defaultLocale } = await this.writeLocale(ct, options.locale);
     const publish = !ct.draftAndPublish || options.status !== 'draft';
     return this.events.transaction(async (tx, log) => {

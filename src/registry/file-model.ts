@@ -27,6 +27,8 @@ export const FILE_MODEL: ContentType = {
   draftAndPublish: false,
   localized: false,
   file: '(upload plugin)',
+  // Written only by the upload service (src/upload/), never by the document service.
+  system: true,
   fields: {},
   attributes: Object.fromEntries(
     (
