@@ -75,10 +75,12 @@ export interface Database extends Queryable {
    */
   changeMarker(options?: { fresh?: boolean }): Promise<number | undefined>;
   /**
-   * A number that changes whenever roles, grants, API tokens or locales change (by anyone:
-   * triggers keep it, migration 0005), or undefined when it cannot be read; settings caches key on it.
+   * A number that changes whenever roles, grants, API tokens, locales or users change (by
+   * anyone: triggers keep it, migrations 0005 and 0013), or undefined when it cannot be read;
+   * settings caches key on it. `fresh`: not this turn's answer (a check that must see a commit
+   * another process made a moment ago).
    */
-  settingsVersion(): Promise<number | undefined>;
+  settingsVersion(options?: { fresh?: boolean }): Promise<number | undefined>;
   /** Runs `fn` while holding a lock shared by every process using this database. */
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /**

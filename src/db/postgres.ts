@@ -322,10 +322,11 @@ export class PostgresDatabase extends PgQueryable implements Database {
    *    is seen by it; a burst of requests costs one statement, not one per request;
    *  - the answer is kept until the turn it arrived in ends, so a request asking its caches
    *    one after the other reads it once; another instance's commit is seen from the next
-   *    turn on, and this database's own statements end the reuse at once.
+   *    turn on, and this database's own statements end the reuse at once; `fresh` joins the
+   *    next read instead of this turn's answer.
    */
-  settingsVersion(): Promise<number | undefined> {
-    if (this.versionThisTurn) return this.versionThisTurn;
+  settingsVersion(options?: { fresh?: boolean }): Promise<number | undefined> {
+    if (this.versionThisTurn && !options?.fresh) return this.versionThisTurn;
     if (!this.nextVersionRead) {
       const read = new Promise<number | undefined>((resolve) =>
         setImmediate(() => {

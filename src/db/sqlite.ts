@@ -243,8 +243,8 @@ export class SqliteDatabase implements Database {
    * either, and one pragma answers. Otherwise one read of the version row. data_version is
    * read first, so the version read after it is at least as new as what it is stored with.
    */
-  async settingsVersion(): Promise<number | undefined> {
-    const dataVersion = await this.changeMarker();
+  async settingsVersion(options?: { fresh?: boolean }): Promise<number | undefined> {
+    const dataVersion = await this.changeMarker(options);
     if (this.settings?.dataVersion === dataVersion) return this.settings.version;
     const version = await readSettingsVersion(this.reader);
     this.settings = { dataVersion, version };

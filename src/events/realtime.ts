@@ -25,8 +25,13 @@ export interface Subscriber {
   accepts(event: FeedEvent): boolean;
   /** Takes a batch of accepted events; false when its buffer is full (the hub then drops it). */
   send(events: FeedEvent[]): boolean;
-  /** The hub let go of it (too slow, or the hub stopped): end its stream. */
+  /** The hub let go of it (too slow, access lost, or the hub stopped): end its stream. */
   dropped(): void;
+  /**
+   * Looks again at the subscriber's credential and grants (before events committed after a
+   * settings change reach it, and every recheckMs); false or a throw: its access is gone, drop it.
+   */
+  recheck(): Promise<boolean>;
 }
 
 export interface RealtimeOptions {
@@ -36,6 +41,13 @@ export interface RealtimeOptions {
   pollMs?: number;
   /** Rows read per statement (default 500). */
   batch?: number;
+  /**
+   * What access depends on (the settings version: grants, roles, tokens, users); when it moves,
+   * every subscriber is rechecked before another event reaches it. Read fresh.
+   */
+  accessMarker?: () => Promise<unknown>;
+  /** Subscribers are also rechecked this often whatever happens (expiring tokens; default 5 s). */
+  recheckMs?: number;
   now?: () => number;
 }
 
@@ -56,7 +68,11 @@ export class RealtimeHub {
   private renewedAt = -Infinity;
   private readonly pollMs: number;
   private readonly batch: number;
+  private readonly recheckMs: number;
   private readonly now: () => number;
+  /** The access marker the subscribers were last checked at, and when. */
+  private accessSeen: unknown;
+  private checkedAt = -Infinity;
 
   constructor(
     private db: Database,
@@ -64,6 +80,7 @@ export class RealtimeHub {
   ) {
     this.pollMs = options.pollMs ?? 250;
     this.batch = options.batch ?? 500;
+    this.recheckMs = options.recheckMs ?? 5000;
     this.now = options.now ?? Date.now;
   }
 
@@ -144,6 +161,7 @@ export class RealtimeHub {
     this.running = true;
     try {
       await this.renew();
+      await this.checkAccess();
       await this.catchUp();
       await this.follow();
     } catch (error) {
@@ -164,7 +182,10 @@ export class RealtimeHub {
       while (this.entries.has(entry) && this.position !== undefined && entry.position < this.position) {
         const rows = await eventsAfter(this.db, entry.position, this.batch, this.position);
         if (rows.length === 0) entry.position = this.position;
-        else this.deliver(entry, rows);
+        else {
+          await this.checkAccess();
+          if (this.entries.has(entry)) this.deliver(entry, rows);
+        }
       }
     }
   }
@@ -174,11 +195,31 @@ export class RealtimeHub {
     while (this.position !== undefined && this.entries.size > 0) {
       const rows = await eventsAfter(this.db, this.position, this.batch);
       if (rows.length === 0) return;
+      // Read after the rows: a grant revoked before they were written is seen here.
+      await this.checkAccess();
       for (const entry of [...this.entries]) this.deliver(entry, rows.filter((r) => r.id > entry.position));
       if (this.position === undefined) return;
       this.position = rows[rows.length - 1]!.id;
       if (rows.length < this.batch) return;
     }
+  }
+
+  /**
+   * Rechecks every subscriber when the access marker moved since they were last checked, or
+   * recheckMs has passed; drops those whose access is gone before anything else reaches them.
+   */
+  private async checkAccess(): Promise<void> {
+    const marker = await this.options.accessMarker?.();
+    const now = this.now();
+    if (marker === this.accessSeen && now - this.checkedAt < this.recheckMs) return;
+    this.accessSeen = marker;
+    this.checkedAt = now;
+    await Promise.all(
+      [...this.entries].map(async (entry) => {
+        const allowed = await entry.subscriber.recheck().catch(() => false);
+        if (!allowed && this.entries.has(entry)) this.drop(entry);
+      }),
+    );
   }
 
   private deliver(entry: Entry, rows: FeedEvent[]): void {

@@ -231,13 +231,64 @@ describe('realtime feed', () => {
     expect(bad.error).toMatchObject({ data: null, error: { status: 401 } });
   });
 
-  it('ends the stream at the next heartbeat once the token it opened with is revoked', async () => {
-    const s = await start({ config: { realtimeHeartbeatMs: 30 } });
+  it('ends the stream once the token it opened with is revoked, heartbeats off, before anything written after reaches it', async () => {
+    const s = await start({ config: { realtimeHeartbeatMs: 0 } });
     const stream = await subscribe(s, '', bearer(s.tokens.readOnly));
-    await waitFor('a heartbeat', () => stream.comments.includes('heartbeat'), 5000);
-    expect(stream.ended).toBe(false);
+    await s.call('POST', '/api/tags', { body: { data: { name: 'before' } } });
+    await waitFor('the tag written before', () => stream.events.length >= 2, 2000);
     await s.instance.tokens.revoke('test-read');
+    await s.call('POST', '/api/tags', { body: { data: { name: 'after' } } });
     await waitFor('the stream to end', () => stream.ended, 5000);
+    expect(stream.events.map((e) => e.data.entry.name)).toEqual(['before', 'before']);
+  });
+
+  it('stops a type at once when its grant is revoked, heartbeats off: a document created right after never reaches the stream', async () => {
+    const s = await start({ config: { realtimeHeartbeatMs: 0 } });
+    const stream = await subscribe(s);
+    await s.instance.roles.revoke('public', ['api::author.author.find']);
+    await s.call('POST', '/api/authors', { body: { data: { name: 'Hidden' } } });
+    await s.call('POST', '/api/tags', { body: { data: { name: 'seen' } } });
+    // In order: once the tag's events are there, the author's would have been too.
+    await waitFor('the tag on the stream', () => stream.events.length >= 2, 2000);
+    expect(models(stream)).toEqual(['entry.create tag', 'entry.publish tag']);
+    expect(stream.ended).toBe(false);
+  });
+
+  it("follows a user's role and block as they change, heartbeats off", async () => {
+    const s = await start({ config: { realtimeHeartbeatMs: 0 } });
+    const { roles, users } = s.instance;
+    const readers = await roles.create('Readers');
+    await roles.grant(readers.type, ['api::author.author.find', 'api::tag.tag.find']);
+    const writers = await roles.create('Writers');
+    await roles.grant(writers.type, ['api::tag.tag.find']);
+    const ann = await users.create({ username: 'ann', email: 'ann@example.com', password: 'Secret123!', role: readers.id } as never);
+    const jwt = (await s.call('POST', '/api/auth/local', { body: { identifier: 'ann', password: 'Secret123!' } })).body.jwt;
+    const stream = await subscribe(s, '', bearer(jwt));
+    expect(stream.status).toBe(200);
+    await users.update(ann.id, { role: writers.id } as never);
+    await s.call('POST', '/api/authors', { body: { data: { name: 'Hidden' } } });
+    await s.call('POST', '/api/tags', { body: { data: { name: 'seen' } } });
+    await waitFor('the tag on the stream', () => stream.events.length >= 2, 2000);
+    expect(models(stream)).toEqual(['entry.create tag', 'entry.publish tag']);
+    await users.update(ann.id, { blocked: true } as never);
+    await s.call('POST', '/api/tags', { body: { data: { name: 'not seen' } } });
+    await waitFor('the stream to end', () => stream.ended, 5000);
+    expect(stream.events.length).toBe(2);
+  });
+
+  it('rechecks every subscriber on its own timer, whatever the heartbeat and with nothing written', async () => {
+    const s = await start();
+    const hub = new RealtimeHub(s.instance.db, { resumeWindowMs: 60_000, pollMs: 20, recheckMs: 50 });
+    let allowed = true;
+    let dropped = false;
+    await hub.subscribe({ accepts: () => true, send: () => true, dropped: () => void (dropped = true), recheck: async () => allowed });
+    try {
+      allowed = false;
+      await waitFor('the subscriber dropped', () => dropped, 5000);
+      expect(hub.size).toBe(0);
+    } finally {
+      hub.stop();
+    }
   });
 
   it('drops a subscriber whose buffer is full instead of holding more for it', async () => {
@@ -245,7 +296,7 @@ describe('realtime feed', () => {
     const hub = new RealtimeHub(s.instance.db, { resumeWindowMs: 60_000, pollMs: 20 });
     let offered = 0;
     let dropped = false;
-    const slow: Subscriber = { accepts: () => true, send: () => (offered++, false), dropped: () => void (dropped = true) };
+    const slow: Subscriber = { accepts: () => true, send: () => (offered++, false), dropped: () => void (dropped = true), recheck: async () => true };
     await hub.subscribe(slow);
     try {
       await s.call('POST', '/api/tags', { body: { data: { name: 'too much' } } });

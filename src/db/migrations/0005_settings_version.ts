@@ -17,15 +17,7 @@ export const SETTINGS_TABLES = ['folio_roles', 'folio_permissions', 'folio_api_t
 
 export default function settingsVersion(d: Dialect): string {
   const table = `CREATE TABLE folio_settings_version ("id" INTEGER PRIMARY KEY, "version" BIGINT NOT NULL);\n`;
-  if (d.name === 'sqlite') {
-    const bump = `INSERT OR REPLACE INTO folio_settings_version ("id", "version") VALUES (1, abs(random() % 9007199254740991));`;
-    return (
-      table +
-      SETTINGS_TABLES.flatMap((t) =>
-        ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER ${t}_${op.toLowerCase()}_settings AFTER ${op} ON ${t} BEGIN\n  ${bump}\nEND;\n`),
-      ).join('')
-    );
-  }
+  if (d.name === 'sqlite') return table + settingsVersionTriggers(d, SETTINGS_TABLES);
   // PostgreSQL: row triggers (a statement changing no row, as a migration's UPDATE of an empty
   // table, leaves the version, and so `folio copy`'s empty target, alone), and TRUNCATE.
   return (
@@ -37,10 +29,23 @@ BEGIN
   RETURN NULL;
 END $$;
 ` +
-    SETTINGS_TABLES.map(
+    settingsVersionTriggers(d, SETTINGS_TABLES)
+  );
+}
+
+/** The triggers that bump the version on every write of `tables` (later migrations add tables with it). */
+export function settingsVersionTriggers(d: Dialect, tables: readonly string[]): string {
+  if (d.name === 'sqlite') {
+    const bump = `INSERT OR REPLACE INTO folio_settings_version ("id", "version") VALUES (1, abs(random() % 9007199254740991));`;
+    return tables
+      .flatMap((t) => ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER ${t}_${op.toLowerCase()}_settings AFTER ${op} ON ${t} BEGIN\n  ${bump}\nEND;\n`))
+      .join('');
+  }
+  return tables
+    .map(
       (t) =>
         `CREATE TRIGGER ${t}_settings AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION folio_bump_settings_version();\n` +
         `CREATE TRIGGER ${t}_settings_truncate AFTER TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION folio_bump_settings_version();\n`,
-    ).join('')
-  );
+    )
+    .join('');
 }

@@ -8,8 +8,10 @@
  * `?types=articles,tags` names plural API ids (`files`: media events); without it, every
  * type the caller may `find`. The caller is authenticated as on any content route (API
  * token, user JWT, or the public role): an event is sent only when the caller may `find`
- * its type, checked again at each heartbeat, so a revoked grant or credential ends the
- * flow (a credential no longer valid closes the stream). Naming a type the caller may not
+ * its type, checked again before any event committed after a change of grants, roles,
+ * tokens or users reaches the stream (the settings version moves) and every 5 s (expiring
+ * credentials), so a revoked grant stops its type at once and a credential no longer valid
+ * closes the stream. Naming a type the caller may not
  * find is a 403, an unknown one a 400. Payloads are the outbox bodies, built without
  * private attributes. `Last-Event-ID` (or `?lastEventId=`, for clients that cannot set
  * headers; the header wins, as EventSource sends it on reconnect) resumes after that
@@ -66,7 +68,11 @@ export function realtimeRoutes(instance: Instance, _allow: Guard) {
   const { access, config, db, events, registry } = instance;
   // Types that have events: content types by plural API id, and media events as `files`.
   const byPlural = new Map<string, string>([...registry.contentTypes, FILE_MODEL].map((ct) => [ct.pluralName, ct.uid]));
-  const hub = new RealtimeHub(db, { resumeWindowMs: config.realtimeResumeWindowMs });
+  const hub = new RealtimeHub(db, {
+    resumeWindowMs: config.realtimeResumeWindowMs,
+    // Grants, roles, tokens and users all move the settings version.
+    accessMarker: () => db.settingsVersion({ fresh: true }),
+  });
   // Only a serving instance follows the outbox and prunes it, as only it delivers webhooks.
   const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS });
   const unlisten = events.listen(() => hub.wake());
@@ -121,6 +127,11 @@ export function realtimeRoutes(instance: Instance, _allow: Guard) {
       accepts: (e) => types.has(e.uid) && allowed.has(e.uid),
       send: (batch) => write(batch.map(frame).join('')),
       dropped: close,
+      // A credential no longer valid throws (the hub then ends the stream); a revoked grant only stops its type.
+      recheck: async () => {
+        allowed = await readable(authenticate);
+        return true;
+      },
     };
     unsubscribe = await hub.subscribe(subscriber, after);
     request.signal.addEventListener('abort', close);
@@ -130,12 +141,7 @@ export function realtimeRoutes(instance: Instance, _allow: Guard) {
     server?.timeout?.(request, 0);
     if (config.realtimeHeartbeatMs > 0) {
       heartbeat = setInterval(() => {
-        if (!write(': heartbeat\n\n')) return close();
-        // Grants and credentials may have changed since the stream opened.
-        readable(authenticate).then(
-          (now) => void (allowed = now),
-          () => close(),
-        );
+        if (!write(': heartbeat\n\n')) close();
       }, config.realtimeHeartbeatMs);
       (heartbeat as { unref?: () => void }).unref?.();
     }
