@@ -22,7 +22,7 @@ import { RateLimiter } from './db/store/rate-limits';
 import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
 import { Deliverer } from './events/deliverer';
-import { Events } from './events/log';
+import { Outbox } from './events/outbox';
 import { Webhooks } from './events/webhooks';
 import { loadRegistry } from './registry/load';
 import type { Registry } from './registry/types';
@@ -45,8 +45,8 @@ export interface Instance {
   access: Access;
   /** The upload plugin's files: stored bytes and their rows. */
   uploads: UploadService;
-  /** Records events in the transactions of the writes that cause them (src/events/log.ts). */
-  events: Events;
+  /** Records events in the transactions of the writes that cause them: a listener of the write pipeline (src/events/outbox.ts). */
+  outbox: Outbox;
   /** Sends webhook deliveries in the background; a server starts it (http/app.ts), close() stops it. */
   deliverer: Deliverer;
   /** Webhook management (`folio webhook`). */
@@ -107,16 +107,18 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const users = new Users(db, registry.contentType(USER_UID));
     const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
     let uploads: UploadService | undefined;
-    const events = new Events(db, registry);
+    const documents = new DocumentService(db, registry, locales);
+    const outbox = new Outbox();
+    documents.pipeline.listen(outbox);
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
-    events.onCommit = () => deliverer.wake();
+    outbox.onCommit = () => deliverer.wake();
     return {
       config,
       registry,
       db,
       secrets,
-      documents: new DocumentService(db, registry, locales, events),
+      documents,
       locales,
       roles,
       tokens,
@@ -127,13 +129,13 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.
       get uploads() {
-        return (uploads ??= new UploadService({ db, registry, locales, config, events }));
+        return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline }));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
       authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
       syncPlan,
       migrationsApplied,
-      events,
+      outbox,
       deliverer,
       webhooks: new Webhooks(db),
       // The deliverer first: its timers go and a send in flight is aborted before the database closes.

@@ -29,7 +29,7 @@ import { checkCsrf } from './csrf';
 import { requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
-import { BULK_LIMIT, runBulk } from '../documents/bulk';
+import { BULK_LIMIT } from '../documents/write/bulk';
 
 type Raw = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -238,7 +238,7 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         if (ids.length > BULK_LIMIT) throw bad(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`);
         if (body.locale !== undefined && (typeof body.locale !== 'string' || unstorableText(body.locale))) throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
         const locale = body.locale ? parseLocale(body.locale, '') || undefined : undefined;
-        const count = await runBulk(documents, ct, action, ids as string[], { locale });
+        const count = await documents.bulk(ct, action, ids as string[], { locale });
         return json({ data: { count } });
       },
       { parse: 'none' },

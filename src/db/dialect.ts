@@ -24,6 +24,16 @@ export interface Dialect {
   position(haystack: Sql, needle: Sql): Sql;
   /** The last `length` characters of `expression`. */
   suffix(expression: Sql, length: Sql): Sql;
+  /**
+   * Whether Queryable.lock takes anything: false on SQLite, whose one writer at a time already
+   * serialises writes, so a write need not compute the names of what it would lock.
+   */
+  takesLocks: boolean;
+  /**
+   * Whether `_q` chooses which trigrams to look up from samples of the searched tables
+   * (db/search-grams.ts: PostgreSQL's trigram indexes); SQLite's FTS5 index needs none.
+   */
+  searchSamples: boolean;
 }
 
 
@@ -38,6 +48,8 @@ export const sqliteDialect: Dialect = {
   lower: (expression) => sql`folio_lower(${expression})`,
   position: (haystack, needle) => sql`instr(${haystack}, ${needle})`,
   suffix: (expression, length) => sql`substr(${expression}, -(${length}))`,
+  takesLocks: false,
+  searchSamples: false,
 };
 
 /**
@@ -56,4 +68,6 @@ export const postgresDialect: Dialect = {
   lower: (expression) => sql`lower(CAST(${expression} AS TEXT) COLLATE "und-x-icu")`,
   position: (haystack, needle) => sql`strpos(${haystack}, ${needle})`,
   suffix: (expression, length) => sql`right(${expression}, ${length})`,
+  takesLocks: true,
+  searchSamples: true,
 };

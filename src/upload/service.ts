@@ -5,14 +5,15 @@
  * it does not, so a failed request leaves neither a row nor a stray file. Stored names are
  * never reused (a replacement gets new ones), which is what lets `/uploads/*` be cached as
  * immutable. Each change records its media event (media.create, .update, .delete) in its
- * own transaction (src/events/log.ts).
+ * own transaction, opened by the write pipeline (documents/write/context.ts), with the
+ * actor who asked.
  */
 import { createDocumentId } from '../documents/document-id';
 import type { Database, Queryable } from '../db/database';
 import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from '../db/store/files';
 import type { Locales } from '../documents/locales';
 import { NotFoundError, ValidationError } from '../errors';
-import type { Events } from '../events/log';
+import type { Actor, WritePipeline } from '../documents/write/context';
 import type { QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
@@ -29,7 +30,7 @@ export interface UploadDeps {
   db: Database;
   registry: Registry;
   locales: Locales;
-  events: Events;
+  pipeline: WritePipeline;
   config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean;
     imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number };
 }
@@ -102,7 +103,7 @@ export class UploadService {
   }
 
   /** Stores new files; with `attach`, also puts them into an entry's media attribute. */
-  async upload(files: File[], infos: FileInfo[], attach: AttachRequest = {}): Promise<FileObject[]> {
+  async upload(files: File[], infos: FileInfo[], attach: AttachRequest = {}, actor?: Actor): Promise<FileObject[]> {
     if (files.length === 0) throw new ValidationError('Files are empty');
     const target = attachTarget(this.deps.registry, attach, files.length);
     const defaultLocale = await this.deps.locales.defaultCode();
@@ -122,13 +123,14 @@ export class UploadService {
     const written: string[] = [];
     try {
       for (const file of prepared) await this.writeAll(file, written);
-      return await this.deps.events.transaction(async (tx, log) => {
+      return await this.deps.pipeline.run({ actor }, async (ctx) => {
+        const { tx } = ctx;
         const ids: number[] = [];
         for (const file of prepared) ids.push(await this.insert(tx, file));
         if (target) await attachFiles(tx, target, await targetRows(tx, target, defaultLocale), ids);
         const out: FileObject[] = [];
         for (const id of ids) out.push((await this.findOne(id, tx))!);
-        for (const file of out) await log.media('media.create', file);
+        for (const file of out) await ctx.media('media.create', file);
         return out;
       });
     } catch (error) {
@@ -160,10 +162,11 @@ export class UploadService {
   }
 
   /** `POST /api/upload?id=N` without a file: null or absent keeps a value, as Strapi's updateFileInfo. */
-  async updateInfo(id: string, info: FileInfo): Promise<FileObject> {
+  async updateInfo(id: string, info: FileInfo, actor?: Actor): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    return this.deps.events.transaction(async (tx, log) => {
+    return this.deps.pipeline.run({ actor }, async (ctx) => {
+      const { tx } = ctx;
       await updateFile(tx, existing.id, {
         name: info.name ?? (existing.name as string),
         alternativeText: info.alternativeText ?? (existing.alternativeText as string | null),
@@ -171,7 +174,7 @@ export class UploadService {
         updatedAt: new Date().toISOString(),
       });
       const updated = (await this.findOne(id, tx))!;
-      await log.media('media.update', updated);
+      await ctx.media('media.update', updated);
       return updated;
     });
   }
@@ -184,7 +187,7 @@ export class UploadService {
    * The new files are written first and the old ones removed only after the commit: until
    * then (and after any failure) the old file is what the row names and what is served.
    */
-  async replace(id: string, file: File, info: FileInfo): Promise<FileObject> {
+  async replace(id: string, file: File, info: FileInfo, actor?: Actor): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
     const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), this.images, { optimize: this.deps.config.imageOptimize });
@@ -206,9 +209,10 @@ export class UploadService {
       };
       if (prepared.alternativeText != null) set.alternativeText = prepared.alternativeText;
       if (prepared.caption != null) set.caption = prepared.caption;
-      await this.deps.events.transaction(async (tx, log) => {
+      await this.deps.pipeline.run({ actor }, async (ctx) => {
+        const { tx } = ctx;
         await updateFile(tx, existing.id, set);
-        await log.media('media.update', (await this.findOne(id, tx))!);
+        await ctx.media('media.update', (await this.findOne(id, tx))!);
       });
     } catch (error) {
       await this.storage.remove(written);
@@ -220,11 +224,12 @@ export class UploadService {
   }
 
   /** Deletes the row, its links from every entry, then its files on disk; answers the file as it was. */
-  async remove(id: string): Promise<FileObject | undefined> {
+  async remove(id: string, actor?: Actor): Promise<FileObject | undefined> {
     const existing = await this.findOne(id);
     if (!existing) return undefined;
-    await this.deps.events.transaction(async (tx, log) => {
-      await log.media('media.delete', existing);
+    await this.deps.pipeline.run({ actor }, async (ctx) => {
+      const { tx } = ctx;
+      await ctx.media('media.delete', existing);
       await deleteFile(tx, existing.id);
     });
     if (existing.provider === this.storage.provider) await this.storage.remove(storedNames(existing));

@@ -65,7 +65,7 @@ function parsePosition(header: string | null, query: unknown): number | undefine
 }
 
 export function realtimeRoutes(instance: Instance, _allow: Guard) {
-  const { access, config, db, events, registry } = instance;
+  const { access, config, db, outbox, registry } = instance;
   // Types that have events: content types by plural API id, and media events as `files`.
   const byPlural = new Map<string, string>([...registry.contentTypes, FILE_MODEL].map((ct) => [ct.pluralName, ct.uid]));
   const hub = new RealtimeHub(db, {
@@ -75,7 +75,7 @@ export function realtimeRoutes(instance: Instance, _allow: Guard) {
   });
   // Only a serving instance follows the outbox and prunes it, as only it delivers webhooks.
   const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS });
-  const unlisten = events.listen(() => hub.wake());
+  const unlisten = outbox.listen(() => hub.wake());
   pruner.start();
 
   /** The uids the caller may find, from a fresh look at its credential and grants. */

@@ -1,11 +1,15 @@
 /**
- * Bulk creates (documents/bulk-create.ts): a batch given to createMany is written table by
- * table, and what it writes is what creating the same documents one by one writes. Two
- * installations get the same targets, a webhook and the same articles: one through create()
- * per document, the other through one createMany; then every content, component and link
- * table, the maintained totals and the outbox are compared row by row, ids included.
- * documentIds, timestamps and the random fraction of inverse order keys differ by nature, so
- * documentIds are mapped, timestamps masked and inverse keys compared as ranks.
+ * Every fast path of the write side writes what its slow path writes, row for row:
+ *  - bulk creates (documents/bulk-create.ts): a batch given to createMany is written table by
+ *    table, as creating the same documents one by one writes them;
+ *  - a create that publishes inserts its draft and published rows in one statement; with a
+ *    lifecycle subscriber on the type it writes them one at a time, each between its events
+ *    (documents/write/new-version.ts): the same rows either way.
+ * Installations get the same targets, a webhook and the same articles, written each way; then
+ * every content, component and link table, the maintained totals (against COUNT too) and the
+ * outbox are compared row by row, ids included. documentIds, timestamps and the random
+ * fraction of inverse order keys differ by nature, so documentIds are mapped, timestamps
+ * masked and inverse keys compared as ranks.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ContentType } from '../../src/registry/types';
@@ -13,12 +17,13 @@ import { startServer, tableNames, type TestServer } from '../helpers/server';
 
 let one: TestServer;
 let batch: TestServer;
+let rowByRow: TestServer;
 
 beforeAll(async () => {
-  [one, batch] = await Promise.all([startServer(), startServer()]);
+  [one, batch, rowByRow] = await Promise.all([startServer(), startServer(), startServer()]);
 });
 afterAll(async () => {
-  await Promise.all([one?.stop(), batch?.stop()]);
+  await Promise.all([one?.stop(), batch?.stop(), rowByRow?.stop()]);
 });
 
 const typeOf = (server: TestServer, name: string) => server.instance.registry.contentTypes.find((c) => c.pluralName === name) as ContentType;
@@ -158,3 +163,62 @@ describe('bulk creates', () => {
     for (const table of Object.keys(expected)) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
   });
 });
+
+describe('creates with lifecycle subscribers', () => {
+  test('write row by row exactly the rows, links, component rows, totals and events the one-statement create writes', async () => {
+    // `one` already holds the articles the batch test created one by one; this installation
+    // writes the same, from the same seed, with a subscriber on articles (each row between its events).
+    const fired: string[] = [];
+    rowByRow.instance.documents.hooks.subscribe({ models: ['api::article.article'], afterCreate: (e) => void fired.push(e.action) });
+    const r1 = await seedRefs(one);
+    const r3 = await seed(rowByRow);
+    const ids = new Map<string, string>();
+    [...r3.categories, ...r3.authors, ...r3.tags, r3.seed].forEach((id, i) => ids.set(id, [...r1.categories, ...r1.authors, ...r1.tags, r1.seed][i]!));
+    const mine = await articleIds(one);
+    const { documents } = rowByRow.instance;
+    const articles = typeOf(rowByRow, 'articles');
+    const made: string[] = [];
+    for (const i of Array.from({ length: 12 }, (_, i) => i)) made.push((await documents.create(articles, article(i, r3))).documentId);
+    for (const i of [0, 1, 2]) made.push((await documents.create(typeOf(rowByRow, 'authors'), { name: `Writer ${i}`, email: `w${i}@example.com`, mentor: r3.authors[i % 2] })).documentId);
+    await rowByRow.instance.webhooks.create({ name: 'all', url: 'http://127.0.0.1:9/hook', events: ['entry.create', 'entry.publish'] });
+    for (const i of [12, 13, 14]) made.push((await documents.create(articles, article(i, r3), { status: 'draft' })).documentId);
+    for (const i of [15, 16]) made.push((await documents.create(articles, article(i, r3))).documentId);
+    made.forEach((id, i) => ids.set(id, mine[i]!));
+    // The seed and 14 published articles: draft and published rows; 3 drafts.
+    expect(fired.length).toBe(15 * 2 + 3);
+
+    const expected = await snapshot(one, new Map());
+    const actual = await snapshot(rowByRow, ids);
+    for (const table of Object.keys(expected)) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
+  });
+
+  test('keep the maintained totals equal to COUNT', async () => {
+    for (const server of [one, batch, rowByRow]) {
+      const { db } = server.instance;
+      for (const [published, where] of [[1, '"publishedAt" IS NOT NULL'], [0, '"publishedAt" IS NULL']] as const) {
+        const counted = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM "articles" WHERE ${where}`))!.n);
+        const kept = Number((await db.get<{ n: number }>(`SELECT COALESCE(SUM("n"), 0) AS n FROM "folio_counts" WHERE "contentTable" = 'articles' AND "published" = ${published}`))!.n);
+        expect({ published, kept }).toEqual({ published, kept: counted });
+      }
+    }
+  });
+});
+
+/** The targets seeded in an installation, by creation order (the seed made them first). */
+async function seedRefs(server: TestServer): Promise<Refs> {
+  const ids = async (table: string) =>
+    (await server.instance.db.all<{ documentId: string }>(`SELECT "documentId" FROM "${table}" GROUP BY "documentId" ORDER BY MIN("id")`)).map((r) => r.documentId);
+  const [categories, authors, tags, articles] = [await ids('categories'), await ids('authors'), await ids('tags'), await ids('articles')];
+  return { categories: categories.slice(0, 2), authors: authors.slice(0, 2), tags: tags.slice(0, 4), seed: articles[0]! };
+}
+
+/** The documentIds an installation's articles and later authors were created with, in order (seed excluded). */
+async function articleIds(server: TestServer): Promise<string[]> {
+  const rows = await server.instance.db.all<{ documentId: string; t: string }>(
+    `SELECT "documentId", 'a' AS t, MIN("id") AS first FROM "articles" GROUP BY "documentId" UNION ALL SELECT "documentId", 'w' AS t, MIN("id") AS first FROM "authors" GROUP BY "documentId" ORDER BY t, first`,
+  );
+  const articles = rows.filter((r) => r.t === 'a').slice(1).map((r) => r.documentId);
+  const writers = rows.filter((r) => r.t === 'w').slice(2).map((r) => r.documentId);
+  // Creation order: 12 articles, 3 writers, then 5 more articles.
+  return [...articles.slice(0, 12), ...writers, ...articles.slice(12)];
+}

@@ -1,0 +1,210 @@
+/**
+ * The write context: one write transaction and everything that rides on it. Every document
+ * write (documents/write/*.ts) and every upload write runs in one, opened by the pipeline
+ * (WritePipeline.run) or joined when the caller already holds one (`within`): a bulk action,
+ * a release publishing several documents, project code writing inside a lifecycle.
+ *
+ * What reacts to writes is a listener, registered by the composition root, never called by a
+ * write: the outbox (events/), content history, the audit log. Each opens a recorder per
+ * transaction; a write asks the recorders whether anyone wants an event (one cheap question
+ * per transaction), reads the written versions back only then, hands them every recorder
+ * that wants them, and the recorders write their rows just before the commit
+ * (`beforeCommit`), so they commit or roll back with the change. `afterCommit` work (waking
+ * the deliverer and the realtime feed, project code's after-commit callbacks) runs once the
+ * transaction has committed, and never for a rolled-back one.
+ */
+import type { Database, Queryable, TransactionOptions } from '../../db/database';
+import type { Logger } from '../../log';
+import { versionsPlan } from '../../query/plans';
+import type { ContentType, Registry } from '../../registry/types';
+import { findMany } from '../read';
+
+/** Who writes: recorded with every version and audit row. */
+export type ActorKind = 'admin' | 'user' | 'token' | 'cli' | 'system' | 'project';
+
+export interface Actor {
+  kind: ActorKind;
+  /** The admin's, user's or API token's id. */
+  id?: number | string;
+  /** The admin's email, the user's username, the API token's name. */
+  name?: string;
+}
+
+/** Folio itself (a migration, a release's scheduler when it has no other actor). */
+export const SYSTEM_ACTOR: Actor = Object.freeze({ kind: 'system' });
+
+/** Strapi's document events (events/names.ts lists them). */
+export type EntryEventName = 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish' | 'entry.draft-discard';
+export type MediaEventName = 'media.create' | 'media.update' | 'media.delete';
+
+/** A version a write produced (or removed), as the content API shows it without populate. */
+export interface EntryRecord {
+  kind: 'entry';
+  event: EntryEventName;
+  contentType: ContentType;
+  documentId: string;
+  /** '' for types without i18n. */
+  locale: string;
+  status: 'draft' | 'published';
+  entry: Record<string, unknown>;
+  actor: Actor;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+/** A file the upload service wrote, as the upload API shows it. */
+export interface MediaRecord {
+  kind: 'media';
+  event: MediaEventName;
+  file: Record<string, unknown>;
+  actor: Actor;
+  at: number;
+}
+
+export type WriteRecord = EntryRecord | MediaRecord;
+
+/** One listener's part in one transaction. */
+export interface WriteRecorder {
+  /** Whether it wants records of `event` (asked before anything is read back for it). */
+  wants(event: string): Promise<boolean>;
+  /** Send the reads `wants` will need now, beside the write's next statements (PostgreSQL pipelines them). */
+  prefetch?(): void;
+  record(record: WriteRecord): void;
+  /** Writes what it recorded, in the transaction, just before the commit. */
+  beforeCommit?(): Promise<void>;
+  /** The transaction committed. */
+  afterCommit?(): void;
+}
+
+/** Something that reacts to writes (the outbox, history, audit): it opens a recorder per transaction. */
+export interface WriteListener {
+  open(tx: Queryable, actor: Actor): WriteRecorder;
+}
+
+export class WriteContext {
+  /** Shared between the hooks of one write (Strapi's lifecycle `event.state` lives per event; this per transaction). */
+  readonly state: Record<string, unknown> = {};
+  private afterCommitWork: (() => void | Promise<void>)[] = [];
+
+  constructor(
+    readonly tx: Queryable,
+    readonly actor: Actor,
+    private recorders: WriteRecorder[],
+    private registry: Registry,
+    private now: () => number,
+  ) {}
+
+  /** Runs `work` once the transaction has committed (never after a rollback). */
+  afterCommit(work: () => void | Promise<void>): void {
+    this.afterCommitWork.push(work);
+  }
+
+  /** See WriteRecorder.prefetch: call it once the write's locks are sent. */
+  prefetch(): void {
+    for (const recorder of this.recorders) recorder.prefetch?.();
+  }
+
+  /** Whether any listener wants `event` (a batch asks once, then records nothing when nobody does). */
+  async wants(event: string): Promise<boolean> {
+    for (const recorder of this.recorders) if (await recorder.wants(event)) return true;
+    return false;
+  }
+
+  /**
+   * Records `event` for each version of a document in `locale` ('*' or undefined: every
+   * locale) and `status`, as they stand now in this transaction. Call it after a write for
+   * what the write produced, before a removal for what goes. Read back only when some
+   * listener wants the event, through the transaction's own connection: on PostgreSQL,
+   * writers holding every pooled connection while waiting for one more would wait forever.
+   */
+  async entries(event: EntryEventName, ct: ContentType, documentId: string, locale: string | undefined, status: 'draft' | 'published'): Promise<void> {
+    const wanting: WriteRecorder[] = [];
+    for (const recorder of this.recorders) if (await recorder.wants(event)) wanting.push(recorder);
+    if (wanting.length === 0) return;
+    const data = await this.versions(ct, documentId, locale, status);
+    const at = this.now();
+    for (const entry of data) {
+      const record: EntryRecord = {
+        kind: 'entry', event, contentType: ct, documentId, locale: (entry.locale as string | undefined) ?? locale ?? '', status, entry, actor: this.actor, at,
+      };
+      for (const recorder of wanting) recorder.record(record);
+    }
+  }
+
+  /**
+   * The versions of a document in `locale` ('*' or undefined: every locale) and `status` as they
+   * stand in this transaction, shown as the content API shows them without populate.
+   */
+  async versions(ct: ContentType, documentId: string, locale: string | undefined, status: 'draft' | 'published'): Promise<Record<string, unknown>[]> {
+    return (await findMany({ db: this.tx, registry: this.registry }, ct, versionsPlan(ct, documentId, locale, status))).data;
+  }
+
+  /** Records a media event with the file as the upload API answers it. */
+  async media(event: MediaEventName, file: Record<string, unknown>): Promise<void> {
+    const record: MediaRecord = { kind: 'media', event, file, actor: this.actor, at: this.now() };
+    for (const recorder of this.recorders) if (await recorder.wants(event)) recorder.record(record);
+  }
+
+  /** @internal The pipeline's last step inside the transaction. */
+  async beforeCommit(): Promise<void> {
+    for (const recorder of this.recorders) await recorder.beforeCommit?.();
+  }
+
+  /** @internal After the commit: the listeners first, then the write's own work; a failure there is logged, the write stands. */
+  async committed(log?: Pick<Logger, 'error'>): Promise<void> {
+    for (const recorder of this.recorders) recorder.afterCommit?.();
+    for (const work of this.afterCommitWork) {
+      try {
+        await work();
+      } catch (error) {
+        log?.error('after-commit work failed', { error });
+      }
+    }
+  }
+}
+
+export interface RunOptions {
+  /** Who writes (default: Folio itself). Ignored when joining: the open transaction's actor stands. */
+  actor?: Actor;
+  /** An open write to join instead of opening a transaction. */
+  within?: WriteContext;
+}
+
+/** Opens write transactions with their listeners' recorders. */
+export class WritePipeline {
+  private listeners: WriteListener[] = [];
+
+  constructor(
+    private db: Database,
+    private registry: Registry,
+    private options: { now?: () => number; log?: Pick<Logger, 'error'> } = {},
+  ) {}
+
+  /** Adds a listener to every write from now on; returns the way to remove it. */
+  listen(listener: WriteListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Runs `fn` as one write: in `within`'s transaction when given (its after-commit work then
+   * waits for that transaction's commit), else in a new one. On PostgreSQL a retried
+   * transaction starts again with fresh recorders, so only the attempt that committed counts.
+   */
+  async run<T>(options: RunOptions, fn: (ctx: WriteContext) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
+    if (options.within) return fn(options.within);
+    const actor = options.actor ?? SYSTEM_ACTOR;
+    const now = this.options.now ?? Date.now;
+    let ctx: WriteContext | undefined;
+    const result = await this.db.transaction(async (tx) => {
+      ctx = new WriteContext(tx, actor, this.listeners.map((l) => l.open(tx, actor)), this.registry, now);
+      const value = await fn(ctx);
+      await ctx.beforeCommit();
+      return value;
+    }, txOptions);
+    await ctx!.committed(this.options.log);
+    return result;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Create many: several new documents in one transaction (`folio import`, seeds), all of them
+ * or none, each checked and written as ./create.ts writes one. A batch whose documents allow
+ * it is written table by table (../bulk-create.ts: the same rows, fewer statements); one that
+ * does not, or a type with lifecycle subscribers (each row then fires its own events), is
+ * written document by document.
+ */
+import { createDocumentId } from '../document-id';
+import type { ContentType } from '../../registry/types';
+import { fitsBulk, insertBulk } from '../bulk-create';
+import { resolveRowIds } from '../row-ids';
+import { createDocuments, lockNewDocuments, readNewDocuments } from './create';
+import { assertDocumentType, linkContext, LOCKED, recordWrite, writeLocale, type WriteDeps, type WriteOptions, type Written } from './operation';
+import { uniqueLocks } from './unique';
+
+export async function createMany(deps: WriteDeps, ct: ContentType, given: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
+  assertDocumentType(ct);
+  const { locale, defaultLocale } = await writeLocale(deps.locales, ct, options.locale);
+  // Relation targets named by row id become documentIds first (../row-ids.ts), in one read per target type.
+  const items = await resolveRowIds(deps.db, deps.registry, ct, given);
+  const publish = !ct.draftAndPublish || options.status !== 'draft';
+  const inputs = await readNewDocuments(deps, ct, items, publish);
+  return deps.pipeline.run(options, async (ctx) => {
+    const ids = inputs.map(() => createDocumentId());
+    await lockNewDocuments(deps, ctx, ct, ids, items);
+    ctx.prefetch();
+    if (inputs.length < 2 || deps.hooks.listensTo(ct) || !fitsBulk(deps.registry, ct, inputs)) {
+      return createDocuments(deps, ctx, ct, ids, inputs, locale, defaultLocale, publish);
+    }
+    if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
+    const answers = await insertBulk(ctx.tx, deps.registry, ct, inputs.map((input, i) => ({ documentId: ids[i]!, input })), locale, publish, linkContext(ct, locale, defaultLocale));
+    // Asked once for the batch: with no listener, nothing is read back for any document.
+    if ((await ctx.wants('entry.create')) || (await ctx.wants('entry.publish'))) {
+      for (const { documentId } of answers) await recordWrite(ctx, ct, { documentId, locale }, 'entry.create', publish);
+    }
+    return answers.map((answer): Written => ({ documentId: answer.documentId, locale, status: publish ? 'published' : 'draft', answer }));
+  }, LOCKED);
+}
