@@ -18,7 +18,8 @@ Each event is POSTed as JSON ({ event, createdAt, model, uid, entry }; media eve
 { event, createdAt, media }) with X-Folio-Event: <event> and, with --secret,
 X-Folio-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. A failed
 delivery is retried with exponential backoff (6 attempts, about an hour; env
-FOLIO_WEBHOOK_RETRY_BASE_MS sets the first wait). "folio serve" delivers them.
+FOLIO_WEBHOOK_RETRY_BASE_MS sets the first wait); a 3xx is a failed attempt too (redirects
+are not followed). "folio serve" delivers them.
 deliveries prints one line per attempt: time, event, HTTP status or error, attempt number.`;
 
 function oneName(args: string[]): string {

@@ -173,8 +173,8 @@ export class Deliverer {
     // Stopped mid-send: record nothing; the lease lapses and the delivery is due again.
     if (this.stopped) return;
     const now = this.now();
-    // Every answer but a 2xx (a 4xx too) and every error is a failed attempt, retried until
-    // the attempts run out.
+    // Every answer but a 2xx (a 3xx, whose redirect is not followed, and a 4xx too) and every
+    // error is a failed attempt, retried until the attempts run out.
     const state = result.ok ? 'delivered' : d.attempts >= this.attempts ? 'failed' : 'pending';
     const dueAt = state === 'pending' ? now + retryDelay(this.options.retryBaseMs, d.attempts, this.options.random) : now;
     const at = new Date(now).toISOString();

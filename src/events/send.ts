@@ -3,6 +3,9 @@
  * (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, the Stripe scheme: the
  * timestamp inside the signed text lets receivers refuse replays), the webhook's own headers,
  * and a timeout. It never throws: the outcome is a status or an error message.
+ *
+ * Redirects are not followed: a 3xx is the attempt's answer (a failed one, like any answer
+ * but a 2xx), so the signed body and the webhook's headers only ever go to the URL given.
  */
 import { createHmac } from 'node:crypto';
 
@@ -15,10 +18,14 @@ export interface SendTarget {
 export interface SendResult {
   /** The HTTP status, or null when no response came (then `error` says why). */
   status: number | null;
+  /** Why no response came; with a 3xx status, that the redirect was not followed. */
   error: string | null;
   durationMs: number;
   ok: boolean;
 }
+
+/** How much of a redirect's Location the attempt log keeps. */
+const LOCATION_SHOWN = 200;
 
 export function signature(secret: string, body: string, unixSeconds: number): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
@@ -35,10 +42,12 @@ export async function sendWebhook(target: SendTarget, event: string, body: strin
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const response = await fetch(target.url, { method: 'POST', headers, body, signal });
+    const response = await fetch(target.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
     // The answer's body is not needed; reading it frees the connection.
     await response.arrayBuffer().catch(() => undefined);
-    return { status: response.status, error: null, durationMs: elapsed(), ok: response.status >= 200 && response.status < 300 };
+    const status = response.status;
+    const error = status >= 300 && status < 400 ? `redirect not followed (Location: ${(response.headers.get('location') ?? 'none').slice(0, LOCATION_SHOWN)})` : null;
+    return { status, error, durationMs: elapsed(), ok: status >= 200 && status < 300 };
   } catch (error) {
     const message = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
     return { status: null, error: message, durationMs: elapsed(), ok: false };
