@@ -108,7 +108,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
     let uploads: UploadService | undefined;
     const events = new Events(db, registry);
-    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
+    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs, denyPrivate: config.webhookDenyPrivate });
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
     events.onCommit = () => deliverer.wake();
     return {
@@ -135,7 +135,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       migrationsApplied,
       events,
       deliverer,
-      webhooks: new Webhooks(db),
+      webhooks: new Webhooks(db, { denyPrivate: config.webhookDenyPrivate }),
       // The deliverer first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
         deliverer.stop();

@@ -16,6 +16,7 @@
 import type { Database } from '../db/database';
 import { claimDue, nextDue, settleDelivery, type ClaimedDelivery, type Lane } from '../db/store/outbox';
 import { insertAttempt, webhookIds } from '../db/store/webhooks';
+import { refuseNonPublic } from './private-address';
 import { sendWebhook } from './send';
 
 export interface DelivererOptions {
@@ -31,6 +32,8 @@ export interface DelivererOptions {
   perWebhook?: number;
   /** Sends in flight in all at most (default 50). */
   maxInFlight?: number;
+  /** FOLIO_WEBHOOK_DENY_PRIVATE: never send to a loopback, private, link-local… address, whatever a name resolves to. */
+  denyPrivate?: boolean;
   now?: () => number;
   random?: () => number;
 }
@@ -169,7 +172,12 @@ export class Deliverer {
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const target = { url: d.url, secret: d.secret, headers: JSON.parse(d.headers) as Record<string, string> };
-    const result = await sendWebhook(target, d.event, d.body, { timeoutMs: this.timeoutMs, signal: this.abort.signal, now: this.now });
+    const result = await sendWebhook(target, d.event, d.body, {
+      timeoutMs: this.timeoutMs,
+      signal: this.abort.signal,
+      now: this.now,
+      refuseAddress: this.options.denyPrivate ? refuseNonPublic : undefined,
+    });
     // Stopped mid-send: record nothing; the lease lapses and the delivery is due again.
     if (this.stopped) return;
     const now = this.now();
