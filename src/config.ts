@@ -52,6 +52,11 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** How long attempts stay in the webhook attempt log (FOLIO_WEBHOOK_LOG_DAYS, 30). */
   webhookLogDays: number;
+  /**
+   * FOLIO_WEBHOOK_DENY_PRIVATE (false): refuse webhook URLs at loopback, private, link-local…
+   * addresses, and never send to a host name that resolves to one (src/events/private-address.ts).
+   */
+  webhookDenyPrivate: boolean;
   /** A comment line on every realtime stream this often, so proxies keep idle streams open (FOLIO_REALTIME_HEARTBEAT_MS, 15000; 0: none). */
   realtimeHeartbeatMs: number;
   /** Events stay resumable (Last-Event-ID) this long after the last realtime subscriber left (FOLIO_REALTIME_RESUME_SECONDS, 600). */
@@ -176,6 +181,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
     webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
     webhookLogDays: positiveInteger('FOLIO_WEBHOOK_LOG_DAYS', env('FOLIO_WEBHOOK_LOG_DAYS'), 30),
+    webhookDenyPrivate: flag('FOLIO_WEBHOOK_DENY_PRIVATE', env('FOLIO_WEBHOOK_DENY_PRIVATE'), false),
     realtimeHeartbeatMs: positiveInteger('FOLIO_REALTIME_HEARTBEAT_MS', env('FOLIO_REALTIME_HEARTBEAT_MS'), 15_000),
     realtimeResumeWindowMs: positiveInteger('FOLIO_REALTIME_RESUME_SECONDS', env('FOLIO_REALTIME_RESUME_SECONDS'), 600) * 1000,
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },

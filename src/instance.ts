@@ -110,7 +110,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const documents = new DocumentService(db, registry, locales);
     const outbox = new Outbox();
     documents.pipeline.listen(outbox);
-    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
+    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs, denyPrivate: config.webhookDenyPrivate });
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
     outbox.onCommit = () => deliverer.wake();
     return {
@@ -137,7 +137,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       migrationsApplied,
       outbox,
       deliverer,
-      webhooks: new Webhooks(db),
+      webhooks: new Webhooks(db, { denyPrivate: config.webhookDenyPrivate }),
       // The deliverer first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
         deliverer.stop();

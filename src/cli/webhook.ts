@@ -18,7 +18,9 @@ Each event is POSTed as JSON ({ event, createdAt, model, uid, entry }; media eve
 { event, createdAt, media }) with X-Folio-Event: <event> and, with --secret,
 X-Folio-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. A failed
 delivery is retried with exponential backoff (6 attempts, about an hour; env
-FOLIO_WEBHOOK_RETRY_BASE_MS sets the first wait). "folio serve" delivers them.
+FOLIO_WEBHOOK_RETRY_BASE_MS sets the first wait); a 3xx is a failed attempt too (redirects
+are not followed). FOLIO_WEBHOOK_DENY_PRIVATE=true refuses URLs at loopback, private and
+link-local addresses, and sends to no host name that resolves to one. "folio serve" delivers them.
 deliveries prints one line per attempt: time, event, HTTP status or error, attempt number.`;
 
 function oneName(args: string[]): string {

@@ -6,10 +6,17 @@
  * import`, other instances). Its timers are unref'd and `stop()` clears them and aborts any
  * send in flight, so it never keeps a process alive. A delivery claimed by a process that
  * dies mid-send becomes due again once its lease lapses.
+ *
+ * Each webhook has a lane of its own: at most `perWebhook` of its sends in flight, claimed
+ * oldest first and started in that order (several at once, so arrival order is not
+ * guaranteed), and `maxInFlight` sends in all. A send that ends frees its place and wakes
+ * the deliverer, which claims more for the lanes with room. A receiver that hangs fills only
+ * its own lane: the others go on being claimed and sent as their events come.
  */
 import type { Database } from '../db/database';
-import { claimDue, nextDue, settleDelivery, type ClaimedDelivery } from '../db/store/outbox';
-import { insertAttempt } from '../db/store/webhooks';
+import { claimDue, nextDue, settleDelivery, type ClaimedDelivery, type Lane } from '../db/store/outbox';
+import { insertAttempt, webhookIds } from '../db/store/webhooks';
+import { refuseNonPublic } from './private-address';
 import { sendWebhook } from './send';
 
 export interface DelivererOptions {
@@ -21,8 +28,12 @@ export interface DelivererOptions {
   timeoutMs?: number;
   /** Longest sleep between looks at the queue (default 1 s): events other processes record wait at most this. */
   pollMs?: number;
-  /** Deliveries claimed and sent together (default 10). */
-  batch?: number;
+  /** Sends in flight to one webhook at most (default 10). */
+  perWebhook?: number;
+  /** Sends in flight in all at most (default 50). */
+  maxInFlight?: number;
+  /** FOLIO_WEBHOOK_DENY_PRIVATE: never send to a loopback, private, link-local… address, whatever a name resolves to. */
+  denyPrivate?: boolean;
   now?: () => number;
   random?: () => number;
 }
@@ -38,10 +49,16 @@ export class Deliverer {
   private running = false;
   private again = false;
   private abort = new AbortController();
+  /** Sends in flight, per webhook id (no entry: none) and in all. */
+  private readonly lanes = new Map<number, number>();
+  private inFlight = 0;
+  /** Which webhook's lane is served first in the next claim, so that when `maxInFlight` binds every lane gets its turn. */
+  private turn = 0;
   private readonly attempts: number;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
-  private readonly batch: number;
+  private readonly perWebhook: number;
+  private readonly maxInFlight: number;
   private readonly now: () => number;
 
   constructor(
@@ -51,7 +68,8 @@ export class Deliverer {
     this.attempts = options.attempts ?? 6;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.pollMs = options.pollMs ?? 1000;
-    this.batch = options.batch ?? 10;
+    this.perWebhook = Math.max(1, options.perWebhook ?? 10);
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? 50);
     this.now = options.now ?? Date.now;
   }
 
@@ -69,7 +87,7 @@ export class Deliverer {
     this.abort.abort();
   }
 
-  /** Look at the queue now (after a commit that recorded events). */
+  /** Look at the queue now (after a commit that recorded events, or a send that ended). */
   wake(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
@@ -88,8 +106,10 @@ export class Deliverer {
     this.running = true;
     let wait = this.pollMs;
     try {
-      await this.drain();
-      const due = this.stopped ? undefined : await nextDue(this.db);
+      // Lanes left with room have nothing more due now: sleep until the first of theirs is.
+      // A full lane (or a full deliverer) is woken by its sends ending.
+      const idle = await this.claim();
+      const due = this.stopped ? undefined : await nextDue(this.db, idle);
       if (due !== undefined) wait = Math.min(this.pollMs, due - this.now());
     } catch (error) {
       // A database hiccup must not end delivery: the next tick tries again.
@@ -105,24 +125,64 @@ export class Deliverer {
     this.schedule(wait);
   }
 
-  /** Claims and sends until nothing is due. */
-  private async drain(): Promise<void> {
-    while (!this.stopped) {
-      const now = this.now();
-      // The lease outlasts a send's timeout by far: a live claim is never taken twice.
-      const leaseUntil = now + this.timeoutMs + 30_000;
-      const claimed = await this.db.transaction((tx) => claimDue(tx, now, leaseUntil, this.batch), { isolation: 'read committed' });
-      if (claimed.length === 0) return;
-      await Promise.all(claimed.map((d) => this.deliver(d)));
-    }
+  /**
+   * Claims what the lanes with room can take and starts sending it (not waiting for the
+   * sends). Returns the ids of the webhooks whose lanes still have room: nothing of theirs
+   * is due now (none when the deliverer as a whole is full).
+   */
+  private async claim(): Promise<number[]> {
+    const room = this.maxInFlight - this.inFlight;
+    if (room <= 0) return [];
+    const now = this.now();
+    // The lease outlasts a send's timeout by far: a live claim is never taken twice.
+    const leaseUntil = now + this.timeoutMs + 30_000;
+    const { lanes, claimed } = await this.db.transaction(
+      async (tx) => {
+        const ids = await webhookIds(tx);
+        const first = ids.length ? this.turn++ % ids.length : 0;
+        const lanes: Lane[] = [...ids.slice(first), ...ids.slice(0, first)]
+          .map((webhookId) => ({ webhookId, room: this.perWebhook - (this.lanes.get(webhookId) ?? 0) }))
+          .filter((lane) => lane.room > 0);
+        return { lanes, claimed: await claimDue(tx, now, leaseUntil, lanes, room) };
+      },
+      { isolation: 'read committed' },
+    );
+    if (this.stopped) return [];
+    for (const d of claimed) this.send(d);
+    if (this.inFlight >= this.maxInFlight) return [];
+    return lanes.filter((lane) => (this.lanes.get(lane.webhookId) ?? 0) < this.perWebhook).map((lane) => lane.webhookId);
+  }
+
+  private send(d: ClaimedDelivery): void {
+    this.inFlight++;
+    this.lanes.set(d.webhookId, (this.lanes.get(d.webhookId) ?? 0) + 1);
+    this.deliver(d)
+      .catch((error) => {
+        // The delivery stays claimed; it is due again once its lease lapses.
+        if (!this.stopped) console.error(`[folio] webhook delivery: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => {
+        this.inFlight--;
+        const left = (this.lanes.get(d.webhookId) ?? 1) - 1;
+        if (left > 0) this.lanes.set(d.webhookId, left);
+        else this.lanes.delete(d.webhookId);
+        this.wake();
+      });
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const target = { url: d.url, secret: d.secret, headers: JSON.parse(d.headers) as Record<string, string> };
-    const result = await sendWebhook(target, d.event, d.body, { timeoutMs: this.timeoutMs, signal: this.abort.signal, now: this.now });
+    const result = await sendWebhook(target, d.event, d.body, {
+      timeoutMs: this.timeoutMs,
+      signal: this.abort.signal,
+      now: this.now,
+      refuseAddress: this.options.denyPrivate ? refuseNonPublic : undefined,
+    });
     // Stopped mid-send: record nothing; the lease lapses and the delivery is due again.
     if (this.stopped) return;
     const now = this.now();
+    // Every answer but a 2xx (a 3xx, whose redirect is not followed, and a 4xx too) and every
+    // error is a failed attempt, retried until the attempts run out.
     const state = result.ok ? 'delivered' : d.attempts >= this.attempts ? 'failed' : 'pending';
     const dueAt = state === 'pending' ? now + retryDelay(this.options.retryBaseMs, d.attempts, this.options.random) : now;
     const at = new Date(now).toISOString();

@@ -1,12 +1,15 @@
 /**
  * Managing webhooks (what `folio webhook` calls): checked input, rows through
- * db/store/webhooks.ts, the attempt log, and a test send outside the queue.
+ * db/store/webhooks.ts, the attempt log, and a test send outside the queue. With
+ * FOLIO_WEBHOOK_DENY_PRIVATE a URL whose host is a loopback, private, link-local… address
+ * literal is refused here; a host name is checked where it is resolved, at each send (send.ts).
  */
 import type { Database } from '../db/database';
 import { deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, updateWebhook, type AttemptRow, type WebhookRow } from '../db/store/webhooks';
 import { ValidationError } from '../errors';
 import { unstorableText } from '../text';
 import { EVENT_NAMES, TEST_EVENT } from './names';
+import { literalAddress, refuseNonPublic } from './private-address';
 import { sendWebhook, type SendResult } from './send';
 
 export interface WebhookInput {
@@ -46,25 +49,44 @@ function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
-function checkUrl(raw: string): string {
+/** A 400 naming the `url` field (the admin's form shows it there; the CLI prints the message). */
+const urlError = (message: string, value: string) => ValidationError.fromFieldErrors([{ path: ['url'], message, name: 'ValidationError', value }]);
+
+function checkUrl(raw: string, denyPrivate: boolean): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ValidationError(`Invalid URL "${raw}"`);
+    throw urlError(`Invalid URL "${raw}"`, raw);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`Webhook URLs must be http:// or https://, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw urlError(`Webhook URLs must be http:// or https://, got "${raw}"`, raw);
+  const literal = denyPrivate ? literalAddress(url.hostname) : undefined;
+  const why = literal && refuseNonPublic(literal);
+  if (why) throw urlError(`Webhook URLs may not point at ${literal}, ${why}`, raw);
   return url.toString();
 }
 
+export interface WebhooksOptions {
+  /** Per test send (default 10 s). */
+  timeoutMs?: number;
+  /** FOLIO_WEBHOOK_DENY_PRIVATE: refuse loopback, private, link-local… addresses (URLs given, and at each send). */
+  denyPrivate?: boolean;
+}
+
 export class Webhooks {
+  private readonly timeoutMs: number;
+  private readonly denyPrivate: boolean;
+
   constructor(
     private db: Database,
-    private timeoutMs = 10_000,
-  ) {}
+    options: WebhooksOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.denyPrivate = options.denyPrivate ?? false;
+  }
 
   async create(input: WebhookInput): Promise<WebhookSummary> {
-    const { name, url, events, secret, headers } = checked(input);
+    const { name, url, events, secret, headers } = checked(input, this.denyPrivate);
     if (await findWebhook(this.db, name)) throw new ValidationError(`A webhook named "${name}" already exists`);
     await insertWebhook(this.db, { name, url, events, secret, headers, now: new Date().toISOString() });
     return (await this.get(name))!;
@@ -77,7 +99,7 @@ export class Webhooks {
   async update(name: string, input: Omit<WebhookInput, 'name'>): Promise<WebhookSummary | undefined> {
     const row = await findWebhook(this.db, name);
     if (!row) return undefined;
-    const next = checked({ ...input, name });
+    const next = checked({ ...input, name }, this.denyPrivate);
     await updateWebhook(this.db, row.id, {
       url: next.url,
       events: next.events,
@@ -114,7 +136,7 @@ export class Webhooks {
     if (!row) return undefined;
     const createdAt = new Date().toISOString();
     const body = JSON.stringify({ event: TEST_EVENT, createdAt });
-    const result = await sendWebhook(row, TEST_EVENT, body, { timeoutMs: this.timeoutMs });
+    const result = await sendWebhook(row, TEST_EVENT, body, { timeoutMs: this.timeoutMs, refuseAddress: this.denyPrivate ? refuseNonPublic : undefined });
     await insertAttempt(this.db, {
       webhookId: row.id,
       deliveryId: null,
@@ -130,10 +152,10 @@ export class Webhooks {
 }
 
 /** The input checked and normalised, every problem a 400. */
-function checked(input: WebhookInput) {
+function checked(input: WebhookInput, denyPrivate: boolean) {
   const name = input.name.trim();
   if (!name || unstorableText(name) || name.length > 200) throw new ValidationError('A webhook name is 1 to 200 characters of text');
-  const url = checkUrl(input.url);
+  const url = checkUrl(input.url, denyPrivate);
   const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
   if (events.length === 0) throw new ValidationError(`Name at least one event (${EVENT_NAMES.join(', ')})`);
   const unknown = events.filter((e) => !EVENT_NAMES.includes(e));

@@ -13,11 +13,16 @@ export interface Received {
   answered: number;
 }
 
+/** A status, or a status with headers (a redirect's Location). */
+export type Answer = number | { status: number; headers?: Record<string, string> };
+
 export interface Receiver {
   url: string;
   received: Received[];
+  /** Requests that have come in, answered or not yet. */
+  arrived: number;
   /** Decides each answer (default 200); may wait before answering. */
-  respond: (request: Received, index: number) => number | Promise<number>;
+  respond: (request: Received, index: number) => Answer | Promise<Answer>;
   stop(): Promise<void>;
 }
 
@@ -25,6 +30,7 @@ export function startReceiver(): Receiver {
   const receiver: Receiver = {
     url: '',
     received: [],
+    arrived: 0,
     respond: () => 200,
     stop: async () => {
       await server.stop(true);
@@ -42,11 +48,12 @@ export function startReceiver(): Receiver {
         // kept as text
       }
       const entry: Received = { headers: request.headers, raw, body, answered: 0 };
-      const index = receiver.received.length;
-      const status = await receiver.respond(entry, index);
+      const index = receiver.arrived++;
+      const answer = await receiver.respond(entry, index);
+      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
       entry.answered = status;
       receiver.received.push(entry);
-      return new Response(status >= 200 && status < 300 ? 'ok' : 'no', { status });
+      return new Response(status >= 200 && status < 300 ? 'ok' : 'no', { status, headers });
     },
   });
   receiver.url = `http://127.0.0.1:${server.port}/hook`;

@@ -99,6 +99,35 @@ describe('folio webhook', () => {
   }, SLOW);
 });
 
+describe('folio webhook with FOLIO_WEBHOOK_DENY_PRIVATE=true', () => {
+  it('refuses loopback, link-local and private address literals with exit 1, and never sends to a name resolving to one', async () => {
+    const where = await installation({ FOLIO_WEBHOOK_DENY_PRIVATE: 'true' });
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://127.0.0.1:9/h', 'http://10.0.0.7/h', 'http://[::1]:9/h']) {
+      const refused = cli(['webhook', 'create', '--name', 'inside', '--url', url, '--events', 'entry.create'], where);
+      expect([url, refused.code]).toEqual([url, 1]);
+      expect(refused.stderr).toContain('address (FOLIO_WEBHOOK_DENY_PRIVATE)');
+    }
+    expect(cli(['webhook', 'create', '--name', 'x', '--url', 'http://169.254.169.254/', '--events', 'entry.create'], where).stderr).toContain(
+      'Webhook URLs may not point at 169.254.169.254, a link-local address',
+    );
+    expect(cli(['webhook', 'list'], where).out).toEqual(['no webhooks']);
+
+    // A host name is taken, and checked where it is resolved: at the send.
+    const hook = receiver();
+    const named = hook.url.replace('127.0.0.1', 'localhost');
+    expect(cli(['webhook', 'create', '--name', 'named', '--url', named, '--events', 'entry.create'], where).code).toBe(0);
+    const tested = await spawnCli(['webhook', 'test', 'named'], where);
+    expect(tested.code).toBe(1);
+    expect(lines(tested.stdout)[0]).toMatch(/^error: not sent: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(FOLIO_WEBHOOK_DENY_PRIVATE\)$/);
+    expect(hook.arrived).toBe(0);
+    expect(cli(['webhook', 'deliveries', 'named'], where).out[0]).toContain('\ttrigger-test\terror: not sent: localhost resolves to');
+
+    const typo = cli(['webhook', 'list'], { ...where, env: { FOLIO_WEBHOOK_DENY_PRIVATE: 'perhaps' } });
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr).toContain('FOLIO_WEBHOOK_DENY_PRIVATE must be true or false');
+  }, SLOW);
+});
+
 describe('durable delivery', () => {
   it('delivers events that folio import recorded once a server runs', async () => {
     const where = await installation({ FOLIO_WEBHOOK_RETRY_BASE_MS: '50' });

@@ -19,6 +19,7 @@ import adminUserTargets from './0010_admin_user_targets';
 import realtime from './0011_realtime';
 import counts from './0012_counts';
 import usersSettingsVersion from './0013_users_settings_version';
+import webhookLanes from './0014_webhook_lanes';
 
 export interface Migration {
   name: string;
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   { name: '0011_realtime', sql: realtime },
   { name: '0012_counts', sql: counts },
   { name: '0013_users_settings_version', sql: usersSettingsVersion },
+  { name: '0014_webhook_lanes', sql: webhookLanes },
 ];

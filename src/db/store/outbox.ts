@@ -41,20 +41,34 @@ export interface ClaimedDelivery {
   body: string;
 }
 
+/** A webhook's lane and how many more of its deliveries may be claimed now. */
+export interface Lane {
+  webhookId: number;
+  room: number;
+}
+
 /**
- * Claims up to `limit` due deliveries: counts the attempt and moves `dueAt` to `leaseUntil`,
- * so no one else takes them while they are in flight (and a process that dies mid-send
- * leaves them due again once the lease lapses). Run it in its own transaction.
+ * Claims due deliveries, lane by lane, oldest first in each: up to each lane's `room` and
+ * `limit` in all. Claiming counts the attempt and moves `dueAt` to `leaseUntil`, so no one
+ * else takes them while they are in flight (and a process that dies mid-send leaves them due
+ * again once the lease lapses). Run it in its own transaction.
  */
-export async function claimDue(tx: Queryable, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(tx: Queryable, now: number, leaseUntil: number, lanes: Lane[], limit: number): Promise<ClaimedDelivery[]> {
   const skipLocked = tx.dialect.name === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql.empty;
-  const claimed = await tx.all<{ id: number }>(sql`UPDATE ${DELIVERIES} SET "attempts" = "attempts" + 1, "dueAt" = ${leaseUntil}
-    WHERE "id" IN (SELECT "id" FROM ${DELIVERIES} WHERE "state" = 'pending' AND "dueAt" <= ${now} ORDER BY "id" LIMIT ${limit}${skipLocked})
-    RETURNING "id"`);
-  if (claimed.length === 0) return [];
+  const ids: number[] = [];
+  for (const lane of lanes) {
+    const take = Math.min(lane.room, limit - ids.length);
+    if (take <= 0) continue;
+    const claimed = await tx.all<{ id: number }>(sql`UPDATE ${DELIVERIES} SET "attempts" = "attempts" + 1, "dueAt" = ${leaseUntil}
+      WHERE "id" IN (SELECT "id" FROM ${DELIVERIES} WHERE "webhookId" = ${lane.webhookId} AND "state" = 'pending' AND "dueAt" <= ${now}
+        ORDER BY "id" LIMIT ${take}${skipLocked})
+      RETURNING "id"`);
+    for (const c of claimed) ids.push(Number(c.id));
+  }
+  if (ids.length === 0) return [];
   return tx.all<ClaimedDelivery>(sql`SELECT d."id", d."attempts", d."webhookId", w."url", w."secret", w."headers", o."event", o."body"
     FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w."id" = d."webhookId" JOIN ${OUTBOX} o ON o."id" = d."outboxId"
-    WHERE d."id" IN (${sql.list(claimed.map((c) => c.id))}) ORDER BY d."id"`);
+    WHERE d."id" IN (${sql.list(ids)}) ORDER BY d."id"`);
 }
 
 /** After an attempt: delivered, failed for good, or pending again at `dueAt`. */
@@ -62,9 +76,11 @@ export async function settleDelivery(tx: Queryable, id: number, state: 'pending'
   await tx.run(sql`UPDATE ${DELIVERIES} SET "state" = ${state}, "dueAt" = ${dueAt}, "updatedAt" = ${now} WHERE "id" = ${id}`);
 }
 
-/** When the next pending delivery is due (ms since the epoch), if any. */
-export async function nextDue(db: Queryable): Promise<number | undefined> {
-  const row = await db.get<{ due: number | string | null }>(sql`SELECT MIN("dueAt") AS "due" FROM ${DELIVERIES} WHERE "state" = 'pending'`);
+/** When the next pending delivery of these webhooks is due (ms since the epoch), if any. */
+export async function nextDue(db: Queryable, webhookIds: number[]): Promise<number | undefined> {
+  if (webhookIds.length === 0) return undefined;
+  const row = await db.get<{ due: number | string | null }>(sql`SELECT MIN("dueAt") AS "due" FROM ${DELIVERIES}
+    WHERE "webhookId" IN (${sql.list(webhookIds)}) AND "state" = 'pending'`);
   return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
 }
 

@@ -43,6 +43,11 @@ export async function listWebhooks(db: Queryable): Promise<WebhookRow[]> {
   return (await db.all<StoredWebhook>(sql`SELECT ${COLUMNS} FROM ${WEBHOOKS} ORDER BY "name"`)).map(fromStored);
 }
 
+/** Every webhook's id, in order (the deliverer's lanes). */
+export async function webhookIds(db: Queryable): Promise<number[]> {
+  return (await db.all<{ id: number }>(sql`SELECT "id" FROM ${WEBHOOKS} ORDER BY "id"`)).map((r) => Number(r.id));
+}
+
 export async function findWebhook(db: Queryable, name: string): Promise<WebhookRow | undefined> {
   const row = await db.get<StoredWebhook>(sql`SELECT ${COLUMNS} FROM ${WEBHOOKS} WHERE "name" = ${name}`);
   return row && fromStored(row);
