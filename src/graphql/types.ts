@@ -1,0 +1,51 @@
+/**
+ * What the GraphQL room needs from the rest of Folio (the services the composition root
+ * hands it) and what a request brings: the caller, as the HTTP guard identified it.
+ */
+import type { FieldNode } from 'graphql';
+import type { Principal } from '../auth/access';
+import type { Jwt } from '../auth/jwt';
+import type { Users } from '../auth/users';
+import type { Locales } from '../documents/locales';
+import type { DocumentService } from '../documents/service';
+import type { Logger } from '../log';
+import type { Registry } from '../registry/types';
+
+export interface GraphqlDeps {
+  registry: Registry;
+  documents: DocumentService;
+  locales: Locales;
+  users: Users;
+  jwt: Jwt;
+  log?: Logger;
+}
+
+/** The caller of one request: who it is and what it may do (from the grants the guard read once). */
+export interface GraphqlCaller {
+  principal: Principal;
+  /** Whether the caller holds an action (Strapi's name: `api::article.article.find`). */
+  can(action: string): boolean;
+  /** Whether the caller may read a type through a relation (its `find`, or the upload plugin's for files). */
+  readable(uid: string): boolean;
+}
+
+/** The plugin's settings (Strapi's `graphql.config`), resolved (./settings.ts). */
+export interface GraphqlSettings {
+  endpoint: string;
+  shadowCRUD: boolean;
+  /** Nesting allowed below the operation (counted from 0); undefined: no limit. */
+  depthLimit?: number;
+  defaultLimit: number;
+  /** -1: no maximum. */
+  maxLimit: number;
+  landingPage: boolean;
+  introspection: boolean;
+}
+
+export interface GraphqlContext {
+  caller: GraphqlCaller;
+  /** Field nodes read on their own rather than from the batched read (./selection.ts). */
+  unbatched: Set<FieldNode>;
+  /** Anything an extension's resolvers want to keep for the request. */
+  state: Record<string, unknown>;
+}
