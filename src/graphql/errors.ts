@@ -30,14 +30,11 @@ export function formatError(error: GraphQLError, report: (error: unknown) => voi
   const original = error.originalError;
   if (!original || original instanceof GraphQLError) return error.toJSON();
   if (original instanceof FolioError) {
-    const formatted = error.toJSON();
+    // As Strapi's: message and path (no locations), then the code and the error as REST names it.
     return {
-      ...formatted,
-      extensions: {
-        ...formatted.extensions,
-        error: { name: original.name, message: original.message, details: original.details },
-        code: codeFor(original),
-      },
+      message: original.message,
+      ...(error.path ? { path: error.path } : {}),
+      extensions: { code: codeFor(original), error: { name: original.name, message: original.message, details: original.details } },
     };
   }
   report(original);

@@ -9,7 +9,6 @@
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import type { AnyModel, ContentType } from '../registry/types';
 import { FILE_UID } from '../registry/system-models';
-import { readAction } from '../registry/system-models';
 import { buildReadPlan, type PlanParams, type PopulateOptions } from '../query/plan-builder';
 import type { ReadQuery } from '../query/types';
 import type { Row } from '../query/row-reader';
@@ -24,7 +23,6 @@ import type { GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 type Resolver = (parent: any, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
 export type ResolverMap = Record<string, Record<string, Resolver>>;
 
-const CONTENT_ACTION: Record<string, string> = { findOne: 'findOne', findMany: 'find', connection: 'find', single: 'find' };
 
 export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: GraphqlSettings): ResolverMap {
   const { registry, documents } = deps;
@@ -64,8 +62,7 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
   }
 
   function rootQuery(name: string, root: RootField) {
-    const { ct, kind } = root;
-    const action = ct.system ? readAction(ct.uid) && `${ct.uid}.${CONTENT_ACTION[kind]}` : `${ct.uid}.${CONTENT_ACTION[kind]}`;
+    const { ct, kind, action } = root;
     resolvers.Query![name] = async (_parent, args, context, info) => {
       authorize(context, action);
       const ctx = selection(context, info);

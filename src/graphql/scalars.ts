@@ -91,8 +91,8 @@ export const I18NLocaleCodeScalar = new GraphQLScalarType({
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('Locale cannot represent non string type');
-    if (ast.value !== '*' && !isLocaleCode(ast.value)) throw new GraphQLError('Unknown locale supplied');
+    if (ast.kind !== Kind.STRING) throw new TypeError('Locale cannot represent non string type');
+    if (ast.value !== '*' && !isLocaleCode(ast.value)) throw new TypeError('Unknown locale supplied');
     return ast.value;
   },
 });

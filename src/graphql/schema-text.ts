@@ -28,6 +28,16 @@ export type RootKind = 'findOne' | 'findMany' | 'connection' | 'single' | 'creat
 export interface RootField {
   kind: RootKind;
   ct: ContentType;
+  /** The action the caller must hold (Strapi's name). */
+  action: string;
+}
+
+/** The action behind a root field: `api::x.x.find`, or the plugin's own for Strapi's types. */
+function actionOf(ct: ContentType, kind: RootKind): string {
+  const verb = kind === 'findOne' ? 'findOne' : kind === 'findMany' || kind === 'connection' || kind === 'single' ? 'find'
+    : kind === 'updateSingle' ? 'update' : kind === 'deleteSingle' ? 'delete' : kind;
+  if (ct.uid === FILE_UID) return `plugin::upload.content-api.${verb}`;
+  return `${ct.uid}.${verb}`;
 }
 
 export interface SchemaText {
@@ -221,10 +231,17 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
   const queries = [...pluginQueries(PUBLICATION)];
   const mutations = pluginMutations();
   const projectMutations: string[] = [];
-  if (user && shown.has(USER_UID)) {
-    for (const kind of ['findOne', 'connection', 'findMany'] as const) {
-      roots.Query.set(kind === 'findOne' ? 'usersPermissionsUser' : kind === 'connection' ? 'usersPermissionsUsers_connection' : 'usersPermissionsUsers', { kind, ct: user });
-    }
+  // Strapi's own types whose documents Folio holds are read like the project's.
+  const system: [string, ContentType | undefined][] = [
+    ['uploadFile', shown.has(FILE_UID) ? registry.contentType(FILE_UID) : undefined],
+    ['usersPermissionsRole', shown.has(ROLE_UID) ? registry.contentType(ROLE_UID) : undefined],
+    ['usersPermissionsUser', user && shown.has(USER_UID) ? user : undefined],
+  ];
+  for (const [singular, ct] of system) {
+    if (!ct) continue;
+    roots.Query.set(singular, { kind: 'findOne', ct, action: actionOf(ct, 'findOne') });
+    roots.Query.set(`${singular}s_connection`, { kind: 'connection', ct, action: actionOf(ct, 'connection') });
+    roots.Query.set(`${singular}s`, { kind: 'findMany', ct, action: actionOf(ct, 'findMany') });
   }
   for (const ct of apiTypes) {
     const s = shadow(ct.uid);
@@ -235,42 +252,42 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
       if (ct.kind === 'collectionType') {
         if (s.isActionEnabled('findOne')) {
           queries.push(`  ${findOneName(ct)}${multiline(`documentId: ID!, ${PUBLICATION}`)}: ${name}`);
-          roots.Query.set(findOneName(ct), { kind: 'findOne', ct });
+          roots.Query.set(findOneName(ct), { kind: 'findOne', ct, action: actionOf(ct, 'findOne') });
         }
         if (s.isActionEnabled('find')) {
           const args = multiline(`filters: ${filtersName(ct)}, pagination: PaginationArg = {}, sort: [String] = [], ${PUBLICATION}`);
           queries.push(`  ${connectionName(ct)}${args}: ${collectionName(ct)}`, `  ${findManyName(ct)}${args}: [${name}]!`);
-          roots.Query.set(connectionName(ct), { kind: 'connection', ct });
-          roots.Query.set(findManyName(ct), { kind: 'findMany', ct });
+          roots.Query.set(connectionName(ct), { kind: 'connection', ct, action: actionOf(ct, 'connection') });
+          roots.Query.set(findManyName(ct), { kind: 'findMany', ct, action: actionOf(ct, 'findMany') });
         }
       } else if (s.isActionEnabled('find')) {
         queries.push(`  ${findOneName(ct)}${multiline(PUBLICATION)}: ${name}`);
-        roots.Query.set(findOneName(ct), { kind: 'single', ct });
+        roots.Query.set(findOneName(ct), { kind: 'single', ct, action: actionOf(ct, 'single') });
       }
     }
     if (s.areMutationsEnabled()) {
       if (ct.kind === 'collectionType') {
         if (s.isActionEnabled('create')) {
           projectMutations.push(`  ${mutationName('create', ct)}${multiline(`status: PublicationStatus = PUBLISHED, data: ${inputName(ct)}!`)}: ${name}`);
-          roots.Mutation.set(mutationName('create', ct), { kind: 'create', ct });
+          roots.Mutation.set(mutationName('create', ct), { kind: 'create', ct, action: actionOf(ct, 'create') });
         }
         if (s.isActionEnabled('update')) {
           projectMutations.push(`  ${mutationName('update', ct)}${multiline(`documentId: ID!, status: PublicationStatus = PUBLISHED, data: ${inputName(ct)}!`)}: ${name}`);
-          roots.Mutation.set(mutationName('update', ct), { kind: 'update', ct });
+          roots.Mutation.set(mutationName('update', ct), { kind: 'update', ct, action: actionOf(ct, 'update') });
         }
         if (s.isActionEnabled('delete')) {
           projectMutations.push(`  ${mutationName('delete', ct)}${multiline('documentId: ID!')}: DeleteMutationResponse`);
-          roots.Mutation.set(mutationName('delete', ct), { kind: 'delete', ct });
+          roots.Mutation.set(mutationName('delete', ct), { kind: 'delete', ct, action: actionOf(ct, 'delete') });
         }
       } else {
         if (s.isActionEnabled('update')) {
           projectMutations.push(`  ${mutationName('update', ct)}${multiline(`status: PublicationStatus = PUBLISHED, data: ${inputName(ct)}!`)}: ${name}`);
-          roots.Mutation.set(mutationName('update', ct), { kind: 'updateSingle', ct });
+          roots.Mutation.set(mutationName('update', ct), { kind: 'updateSingle', ct, action: actionOf(ct, 'updateSingle') });
         }
         if (s.isActionEnabled('delete')) {
           const args = ct.localized ? `(\n    ${LOCALE_ARG}\n  )` : '';
           projectMutations.push(`  ${mutationName('delete', ct)}${args}: DeleteMutationResponse`);
-          roots.Mutation.set(mutationName('delete', ct), { kind: 'deleteSingle', ct });
+          roots.Mutation.set(mutationName('delete', ct), { kind: 'deleteSingle', ct, action: actionOf(ct, 'deleteSingle') });
         }
       }
     }

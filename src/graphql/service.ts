@@ -19,6 +19,7 @@ import {
 import { GraphqlExtension, type Resolver } from './extension';
 import { formatError } from './errors';
 import { buildResolvers, zoneItemType } from './resolvers';
+import { pluginResolvers } from './plugin-resolvers';
 import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
 import { buildSchemaText } from './schema-text';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
@@ -100,6 +101,7 @@ export class GraphqlService {
     const text = buildSchemaText(this.deps.registry, this.extension, this.settings.shadowCRUD);
     const schema = buildSchema(text.sdl);
     const generated = buildResolvers(text, this.deps, this.settings);
+    for (const [type, fields] of Object.entries(pluginResolvers(this.deps, this.settings))) generated[type] = { ...generated[type], ...fields };
     const extra = this.extension.generate().resolvers;
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__')) continue;
