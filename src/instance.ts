@@ -119,7 +119,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
     events.onCommit = () => deliverer.wake();
     const documents = new DocumentService(db, registry, locales, events);
-    return {
+    const instance: Instance = {
       config,
       registry,
       db,
@@ -138,7 +138,11 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         return (uploads ??= new UploadService({ db, registry, locales, config, events }));
       },
       get graphql() {
-        return (graphql ??= new GraphqlService({ registry, documents, locales, users, jwt }, config.graphql));
+        return (graphql ??= new GraphqlService({
+          registry, documents, locales, users, jwt, authLimiter: instance.authLimiter, allowRegister: config.allowRegister,
+          // Read at send time: the sender is replaceable on a running instance.
+          sendMail: (message) => instance.email.send(message), resetPasswordUrl: config.resetPasswordUrl,
+        }, config.graphql));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
       authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
@@ -154,6 +158,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         db.close();
       },
     };
+    return instance;
   } catch (error) {
     db.close();
     throw error;

@@ -20,6 +20,8 @@ import { GraphqlExtension, type Resolver } from './extension';
 import { formatError } from './errors';
 import { buildResolvers, zoneItemType } from './resolvers';
 import { pluginResolvers } from './plugin-resolvers';
+import { mutationResolvers } from './mutations';
+import { authResolvers } from './auth-resolvers';
 import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
 import { buildSchemaText } from './schema-text';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
@@ -101,7 +103,9 @@ export class GraphqlService {
     const text = buildSchemaText(this.deps.registry, this.extension, this.settings.shadowCRUD);
     const schema = buildSchema(text.sdl);
     const generated = buildResolvers(text, this.deps, this.settings);
-    for (const [type, fields] of Object.entries(pluginResolvers(this.deps, this.settings))) generated[type] = { ...generated[type], ...fields };
+    for (const more of [pluginResolvers(this.deps, this.settings), mutationResolvers(text, this.deps), authResolvers(this.deps)]) {
+      for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
+    }
     const extra = this.extension.generate().resolvers;
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__')) continue;

@@ -10,6 +10,8 @@ import type { Locales } from '../documents/locales';
 import type { DocumentService } from '../documents/service';
 import type { Logger } from '../log';
 import type { Registry } from '../registry/types';
+import type { RateLimiter } from '../db/store/rate-limits';
+import type { EmailMessage } from '../auth/email';
 
 export interface GraphqlDeps {
   registry: Registry;
@@ -18,6 +20,12 @@ export interface GraphqlDeps {
   users: Users;
   jwt: Jwt;
   log?: Logger;
+  /** The /api/auth/* budget: the users-permissions mutations count against it too. */
+  authLimiter?: RateLimiter;
+  allowRegister?: boolean;
+  /** Sends a password-reset mail (the instance's sender, read at send time). */
+  sendMail?: (message: EmailMessage) => Promise<void>;
+  resetPasswordUrl?: string;
 }
 
 /** The caller of one request: who it is and what it may do (from the grants the guard read once). */
@@ -27,6 +35,8 @@ export interface GraphqlCaller {
   can(action: string): boolean;
   /** Whether the caller may read a type through a relation (its `find`, or the upload plugin's for files). */
   readable(uid: string): boolean;
+  /** The client's address, whose budget the users-permissions mutations count against. */
+  client?: string;
 }
 
 /** The plugin's settings (Strapi's `graphql.config`), resolved (./settings.ts). */

@@ -15,6 +15,7 @@ import { identify } from '../guard';
 import { json } from '../respond';
 import { MethodNotAllowedError } from '../../errors';
 import { graphqlIde } from '../graphql-ide';
+import { clientAddress } from '../rate-limit';
 
 const SIMPLE_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 
@@ -34,9 +35,12 @@ export function graphqlRoutes(instance: Instance) {
   const { endpoint, landingPage } = instance.config.graphql;
   const who = identify(instance);
 
-  async function callerOf(request: Request): Promise<GraphqlCaller> {
+  async function callerOf(request: Request, peer: string | undefined): Promise<GraphqlCaller> {
     const caller = await who(request);
-    return { principal: caller.principal, can: caller.can, readable: (uid) => caller.readableTypes().has(uid) };
+    return {
+      principal: caller.principal, can: caller.can, readable: (uid) => caller.readableTypes().has(uid),
+      client: clientAddress(request, peer, instance.config.trustProxy),
+    };
   }
 
   async function run(operation: GraphqlRequest, caller: GraphqlCaller) {
@@ -45,11 +49,11 @@ export function graphqlRoutes(instance: Instance) {
   }
 
   return new Elysia({ name: 'graphql' })
-    .get(endpoint, async ({ request }) => {
+    .get(endpoint, async ({ request, server }) => {
       const url = new URL(request.url);
       const query = url.searchParams.get('query');
       if (query === null && landingPage && (request.headers.get('accept') ?? '').includes('text/html')) return graphqlIde(endpoint);
-      const caller = await callerOf(request);
+      const caller = await callerOf(request, server?.requestIP(request)?.address);
       if (!preflighted(request)) return badRequest(CSRF_MESSAGE);
       let variables: unknown;
       const rawVariables = url.searchParams.get('variables');
@@ -64,8 +68,8 @@ export function graphqlRoutes(instance: Instance) {
     })
     .post(
       endpoint,
-      async ({ request }) => {
-        const caller = await callerOf(request);
+      async ({ request, server }) => {
+        const caller = await callerOf(request, server?.requestIP(request)?.address);
         const body = await readJsonBody(request, instance.config.bodyLimit);
         if (!preflighted(request)) return badRequest(CSRF_MESSAGE);
         if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
