@@ -25,6 +25,7 @@ import { authResolvers } from './auth-resolvers';
 import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
 import { buildSchemaText } from './schema-text';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
+import type { Registry } from '../registry/types';
 
 export interface GraphqlRequest {
   query: unknown;
@@ -77,6 +78,14 @@ function depthLimitRule(max: number): ValidationRule {
 }
 
 const badRequest = (message: string, code = 'BAD_REQUEST'): GraphqlAnswer => ({ status: 400, body: { errors: [{ message, extensions: { code } }] } });
+
+/**
+ * The SDL of the schema the content types give (with `settings`' shadow CRUD), without a
+ * database: what `folio graphql-schema` writes for front-end codegen.
+ */
+export function graphqlSdl(registry: Registry, settings: Pick<GraphqlSettings, 'shadowCRUD'>, extension = new GraphqlExtension()): string {
+  return printSchema(buildSchema(buildSchemaText(registry, extension, settings.shadowCRUD).sdl));
+}
 
 export class GraphqlService {
   readonly extension = new GraphqlExtension();

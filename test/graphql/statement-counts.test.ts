@@ -44,7 +44,7 @@ beforeAll(async () => {
       blocks: [{ __component: 'shared.quote', title: `q${i}` }, { __component: 'shared.rich-text', body: `b${i}` }],
     });
   }
-});
+}, 60_000);
 afterAll(() => server.stop());
 
 describe('GraphQL statement counts', () => {
