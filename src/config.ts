@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { parseMailbox, parseResetPasswordUrl, parseSmtpUrl } from './auth/mail-format';
 import { parseS3Url, type S3Location } from './upload/storage-s3-location';
+import { readGraphqlConfig } from './graphql/settings';
+import type { GraphqlSettings } from './graphql/types';
 
 export interface Config {
   /** Database file, secrets and uploads live here (with SQLite). */
@@ -81,6 +83,8 @@ export interface Config {
   imageTimeoutMs?: number;
   /** Users-permissions' "Reset password page" (FOLIO_RESET_PASSWORD_URL): the reset mail links to it with `?code=`. */
   resetPasswordUrl?: string;
+  /** GraphQL (`graphql.config` of Strapi's plugin): FOLIO_GRAPHQL_CONFIG, JSON text or a file; Strapi's defaults otherwise. */
+  graphql: GraphqlSettings;
 }
 
 export interface ConfigInput {
@@ -195,5 +199,6 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     imageQueueLimit: positiveInteger('FOLIO_IMAGE_QUEUE', env('FOLIO_IMAGE_QUEUE'), 32),
     imageTimeoutMs: positiveInteger('FOLIO_IMAGE_TIMEOUT_MS', env('FOLIO_IMAGE_TIMEOUT_MS'), 60_000),
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
+    graphql: readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
   };
 }

@@ -27,6 +27,7 @@ import { Webhooks } from './events/webhooks';
 import { loadRegistry } from './registry/load';
 import type { Registry } from './registry/types';
 import { UploadService } from './upload/service';
+import { GraphqlService } from './graphql/service';
 import { USER_UID } from './registry/system-models';
 
 export interface Instance {
@@ -51,6 +52,11 @@ export interface Instance {
   deliverer: Deliverer;
   /** Webhook management (`folio webhook`). */
   webhooks: Webhooks;
+  /**
+   * GraphQL in Strapi's dialect (src/graphql/): its schema is built on first use. Project code
+   * extends it through `graphql.extension` (`use({ typeDefs, resolvers })`, `shadowCRUD(uid)`).
+   */
+  graphql: GraphqlService;
   /** Counts requests to /api/auth/* per client and path (shared by instances on one PostgreSQL). */
   authLimiter: RateLimiter;
   /** What the schema sync did at open (or would do, with `dryRun`). */
@@ -107,13 +113,14 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const users = new Users(db, registry.contentType(USER_UID));
     const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
     let uploads: UploadService | undefined;
+    let graphql: GraphqlService | undefined;
     const documents = new DocumentService(db, registry, locales);
     const outbox = new Outbox();
     documents.pipeline.listen(outbox);
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs, denyPrivate: config.webhookDenyPrivate });
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
     outbox.onCommit = () => deliverer.wake();
-    return {
+    const instance: Instance = {
       config,
       registry,
       db,
@@ -131,6 +138,13 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       get uploads() {
         return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline }));
       },
+      get graphql() {
+        return (graphql ??= new GraphqlService({
+          registry, documents, locales, users, jwt, authLimiter: instance.authLimiter, allowRegister: config.allowRegister,
+          // Read at send time: the sender is replaceable on a running instance.
+          sendMail: (message) => instance.email.send(message), resetPasswordUrl: config.resetPasswordUrl,
+        }, config.graphql));
+      },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
       authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
       syncPlan,
@@ -145,6 +159,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         db.close();
       },
     };
+    return instance;
   } catch (error) {
     db.close();
     throw error;

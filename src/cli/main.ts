@@ -23,6 +23,7 @@ import { VERSION } from './version';
 import { roleCommand, userCommand } from './users';
 import { webhookCommand } from './webhook';
 import { openapiCommand } from './openapi';
+import { graphqlSchemaCommand } from './graphql-schema';
 import { typesCommand } from './types';
 
 const COMMON_USAGE = `Options for every command:
@@ -34,7 +35,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, typesCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -15,6 +15,7 @@ import { realtimeRoutes } from './routes/realtime';
 import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
+import { graphqlRoutes } from './routes/graphql';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
@@ -71,6 +72,7 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
     .use(rolesRoutes(instance, allow));
   for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow, answers)).use(actionRoutes(instance, ct, allow));
   app.use(uploadRoutes(instance, allow));
+  app.use(graphqlRoutes(instance));
   app.use(adminRoutes(instance, log));
   app.use(realtimeRoutes(instance, allow));
   // A server delivers webhooks in the background (never on a request); instance.close() stops it.

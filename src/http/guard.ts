@@ -13,17 +13,31 @@ export interface Caller {
   principal: Principal;
   /** Content types whose `find` the caller holds, from the grants already read. */
   readableTypes(): Set<string>;
+  /** Whether the caller holds an action (from the grants already read). */
+  can(action: string): boolean;
 }
 
 /** Authenticates the request and authorizes `action` (Strapi's name for it). */
 export type Guard = (request: Request, action: string) => Promise<Caller>;
 
-export function guard({ access, registry }: Pick<Instance, 'access' | 'registry'>): Guard {
-  return async (request, action) => {
+/**
+ * Authenticates the request and reads its grants without authorizing one action: for GraphQL,
+ * whose fields each name their own (401 for a bad credential all the same).
+ */
+export function identify({ access, registry }: Pick<Instance, 'access' | 'registry'>): (request: Request) => Promise<Caller> {
+  return async (request) => {
     const principal = await access.authenticate(request.headers.get('authorization'));
     const can = await access.grants(principal);
-    if (!can(action)) throw new ForbiddenError();
     let readable: Set<string> | undefined;
-    return { principal, readableTypes: () => (readable ??= readableBy(can, registry)) };
+    return { principal, can, readableTypes: () => (readable ??= readableBy(can, registry)) };
+  };
+}
+
+export function guard(instance: Pick<Instance, 'access' | 'registry'>): Guard {
+  const who = identify(instance);
+  return async (request, action) => {
+    const caller = await who(request);
+    if (!caller.can(action)) throw new ForbiddenError();
+    return caller;
   };
 }

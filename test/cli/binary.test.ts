@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { GraphQLClient } from 'graphql-request';
 import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
 
 const SLOW = 30_000;
@@ -120,6 +121,23 @@ describe('the compiled binary', () => {
       expect(run(['import', join(work, 'one.jsonl'), '--type', 'articles']).code).toBe(0);
       const after = (await (await fetch(`${url}/api/articles`)).json()) as { data: { title: string }[] };
       expect(after.data.map((a) => a.title)).toEqual(['From the CLI']);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, SLOW);
+
+  it('serves GraphQL from the binary (graphql-request as a front end) and prints its SDL with ./folio graphql-schema', async () => {
+    const sdl = run(['graphql-schema']);
+    expect(sdl.code).toBe(0);
+    expect(sdl.stdout).toContain('articles_connection(');
+    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+    try {
+      const client = new GraphQLClient(`${server.url}/graphql`);
+      const answer = await client.request<{ articles: { title: string }[] }>('{ articles { title } }');
+      expect(answer.articles.map((a) => a.title)).toEqual(['From the CLI']);
+      const ide = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(ide.status).toBe(200);
+      expect(await ide.text()).toContain('Folio GraphQL');
     } finally {
       expect(await server.stop()).toBe(0);
     }

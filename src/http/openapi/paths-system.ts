@@ -140,6 +140,21 @@ function upload(): Schema {
   };
 }
 
+/** GraphQL in Strapi's dialect (docs/graphql.md); the path is FOLIO_GRAPHQL_CONFIG's `endpoint`, /graphql by default. */
+function graphql(): Schema {
+  const tags = ['GraphQL'];
+  const answer = ok('`{ data }`, with `errors` for resolver errors (FORBIDDEN, BAD_USER_INPUT, STRAPI_…)', { type: 'object', properties: { data: { type: 'object' }, errors: { type: 'array', items: { type: 'object' } } } });
+  const operationBody = { required: true, content: json({ type: 'object', required: ['query'], properties: { query: string, variables: { type: 'object' }, operationName: string } }) };
+  return {
+    get: operation({
+      tags, operationId: 'graphql.get', summary: 'A query operation (not a mutation: 405); needs a non-simple Content-Type or an apollo-require-preflight header. A browser without `query` gets the IDE when the landing page is on.',
+      parameters: [query('query', string, 'The operation'), query('variables', string, 'JSON text'), query('operationName', string, 'Which operation of the document')],
+      responses: answer,
+    }),
+    post: operation({ tags, operationId: 'graphql.post', summary: 'Run a GraphQL operation', requestBody: operationBody, responses: answer }),
+  };
+}
+
 export function systemPaths(): Schema {
   return {
     '/_health': health(),
@@ -159,6 +174,7 @@ export function systemPaths(): Schema {
         responses: { '200': { description: 'An event stream (`id`, `event`, `data` JSON lines)', content: { 'text/event-stream': { schema: string } } } },
       }),
     },
+    '/graphql': graphql(),
     ...auth(),
     ...users(),
     ...roles(),

@@ -1,0 +1,110 @@
+/**
+ * Shadow CRUD mutations with Strapi's semantics, through the public DocumentService methods:
+ *
+ *  - createArticle(data, status, locale): the document (a draft only with status: DRAFT);
+ *  - updateArticle(documentId, data, status, locale): null for an unknown documentId;
+ *  - deleteArticle(documentId, locale): the default locale's versions (Strapi ignores `locale`),
+ *    `{ documentId }` echoed even for an unknown one;
+ *  - updateGlobal / deleteGlobal for single types (create-or-update, and the given locale).
+ *
+ * Relation inputs are plain documentId lists (or one documentId) that replace the relation;
+ * media and component ids arrive as GraphQL IDs (strings) and are given as row ids. The answer
+ * is read back with the mutation's own selection, batched like a query.
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import { ValidationError, type FieldError } from '../errors';
+import type { AnyModel, ContentType, Registry } from '../registry/types';
+import { buildReadPlan } from '../query/plan-builder';
+import { isObject } from '../json';
+import { statusOf } from './arguments';
+import { GraphqlForbiddenError } from './errors';
+import { typeName } from './names';
+import type { ResolverMap } from './resolvers';
+import type { SchemaText } from './schema-text';
+import { populateOf } from './selection';
+import type { GraphqlContext, GraphqlDeps } from './types';
+
+const digits = (value: unknown) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value);
+
+/** A `…Input` value as the document service takes it. */
+function dataOf(registry: Registry, model: AnyModel, input: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isObject(input)) return out;
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    // Strapi ignores both on writes: the status and locale arguments choose the version.
+    if (model.modelType === 'contentType' && (key === 'publishedAt' || key === 'locale')) continue;
+    if (model.modelType === 'component' && key === 'id') {
+      out.id = digits(value);
+      continue;
+    }
+    const attribute = model.attributes[key];
+    if (attribute?.kind === 'media') out[key] = Array.isArray(value) ? value.map(digits) : digits(value);
+    else if (attribute?.kind === 'component' && value !== null) {
+      const component = registry.component(attribute.component)!;
+      out[key] = Array.isArray(value) ? value.map((v) => dataOf(registry, component, v)) : dataOf(registry, component, value);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** Strapi's GraphQL reports the first failing attribute only (REST lists them all). */
+function firstError(error: unknown): never {
+  if (error instanceof ValidationError && Array.isArray(error.details.errors) && error.details.errors.length > 1) {
+    const first = (error.details.errors as FieldError[])[0]!;
+    throw new ValidationError(first.message, { errors: [first] });
+  }
+  throw error;
+}
+
+export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): ResolverMap {
+  const { registry, documents } = deps;
+  const out: Record<string, (parent: unknown, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown> = {};
+
+  /** The written version, read back with the mutation's selection (one batched read). */
+  async function answer(ct: ContentType, written: { documentId: string; locale: string; status: 'draft' | 'published' }, context: GraphqlContext, info: GraphQLResolveInfo) {
+    const ctx = { schema: info.schema, fragments: info.fragments, variables: info.variableValues, registry, canRead: (uid: string) => context.caller.readable(uid), unbatched: context.unbatched };
+    const sets = info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
+    const query = buildReadPlan(registry, ct, {
+      status: written.status,
+      ...(ct.localized ? { locale: written.locale } : {}),
+      populate: populateOf(ctx, ct, typeName(ct), sets),
+    }, { defaultLocale: await deps.locales.defaultCode(), canRead: (uid) => context.caller.readable(uid) });
+    return documents.findOne(ct, written.documentId, query);
+  }
+
+  for (const [name, { kind, ct, action }] of text.roots.Mutation) {
+    const authorize = (context: GraphqlContext) => {
+      if (!context.caller.can(action)) throw new GraphqlForbiddenError();
+    };
+    const options = (args: Record<string, any>) => ({ status: statusOf(args.status), ...(ct.localized && args.locale ? { locale: args.locale as string } : {}) });
+    out[name] = async (_parent, args, context, info) => {
+      authorize(context);
+      switch (kind) {
+        case 'create': {
+          const written = await documents.create(ct, dataOf(registry, ct, args.data), options(args)).catch(firstError);
+          return answer(ct, written, context, info);
+        }
+        case 'update': {
+          const written = await documents.update(ct, String(args.documentId), dataOf(registry, ct, args.data), options(args)).catch(firstError);
+          return written ? answer(ct, written, context, info) : null;
+        }
+        case 'updateSingle': {
+          const written = await documents.upsertSingle(ct, dataOf(registry, ct, args.data), options(args)).catch(firstError);
+          return answer(ct, written, context, info);
+        }
+        case 'delete':
+          await documents.delete(ct, String(args.documentId));
+          return { documentId: args.documentId };
+        case 'deleteSingle': {
+          const documentId = await documents.singleDocumentId(ct);
+          if (documentId) await documents.delete(ct, documentId, ct.localized && args.locale ? { locale: args.locale } : {});
+          return { documentId: documentId ?? '' };
+        }
+        default:
+          return null;
+      }
+    };
+  }
+  return { Mutation: out };
+}

@@ -1,0 +1,171 @@
+/**
+ * The resolvers of the generated schema. A root query builds one read plan for its whole
+ * selection (./selection.ts → query/plan-builder.ts) and runs it once through the document
+ * service; nested resolvers read what that plan populated from their parent row, slice
+ * nested lists by their `pagination`, and answer FORBIDDEN for relations the caller may not
+ * read (Strapi's per-row errors). Only a field asked twice with different arguments (two
+ * aliases) reads on its own, per parent.
+ */
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
+import type { AnyModel, ContentType } from '../registry/types';
+import { FILE_UID } from '../registry/system-models';
+import { buildReadPlan, type PlanParams, type PopulateOptions } from '../query/plan-builder';
+import type { ReadQuery } from '../query/types';
+import type { Row } from '../query/row-reader';
+import { filtersOf, paginationOf, sliceOf, sortOf, statusOf } from './arguments';
+import { GraphqlForbiddenError } from './errors';
+import { componentTypeName, typeName } from './names';
+
+import type { RootField, SchemaText } from './schema-text';
+import { collectFields, populateOf, type SelectionContext } from './selection';
+import type { GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
+
+type Resolver = (parent: any, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
+export type ResolverMap = Record<string, Record<string, Resolver>>;
+
+
+export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: GraphqlSettings): ResolverMap {
+  const { registry, documents } = deps;
+  const limits = { defaultLimit: settings.defaultLimit, maxLimit: settings.maxLimit > 0 ? settings.maxLimit : Number.MAX_SAFE_INTEGER };
+  const resolvers: ResolverMap = { Query: {}, Mutation: {} };
+
+  const selection = (context: GraphqlContext, info: GraphQLResolveInfo): SelectionContext => ({
+    schema: info.schema,
+    fragments: info.fragments,
+    variables: info.variableValues,
+    registry,
+    canRead: (uid) => context.caller.readable(uid),
+    unbatched: context.unbatched,
+  });
+
+  const rootSets = (info: GraphQLResolveInfo) => info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
+
+  /** The plan of a root field over `ct`: its arguments and the populate tree of its selection. */
+  async function plan(context: GraphqlContext, ct: ContentType, args: Record<string, any>, populate: PlanParams['populate'], withCount: boolean): Promise<ReadQuery> {
+    const params: PlanParams = {
+      status: statusOf(args.status),
+      ...(args.locale ? { locale: args.locale } : {}),
+      ...(args.filters ? { filters: filtersOf(registry, ct, args.filters) } : {}),
+      ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}),
+      pagination: { ...paginationOf(args.pagination), withCount },
+      populate,
+    };
+    return buildReadPlan(registry, ct, params, {
+      defaultLocale: await deps.locales.defaultCode(),
+      limits,
+      canRead: (uid) => context.caller.readable(uid),
+    });
+  }
+
+  function authorize(context: GraphqlContext, action: string | undefined) {
+    if (!action || !context.caller.can(action)) throw new GraphqlForbiddenError();
+  }
+
+  function rootQuery(name: string, root: RootField) {
+    const { ct, kind, action } = root;
+    resolvers.Query![name] = async (_parent, args, context, info) => {
+      authorize(context, action);
+      const ctx = selection(context, info);
+      if (kind === 'connection') {
+        const collection = String(info.returnType).replace(/!$/, '');
+        const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
+        const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
+        const wantsInfo = fields.some((f) => f.name.value === 'pageInfo');
+        const query = await plan(context, ct, args, populateOf(ctx, ct, typeName(ct), nodeSets), wantsInfo);
+        const { data, pagination } = await documents.findMany(ct, query);
+        const { start, limit } = query.pagination;
+        const total = pagination.total ?? 0;
+        return {
+          nodes: data,
+          pageInfo: { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) },
+        };
+      }
+      const populate = populateOf(ctx, ct, typeName(ct), rootSets(info));
+      if (kind === 'findMany') {
+        const { data } = await documents.findMany(ct, await plan(context, ct, args, populate, false));
+        return data;
+      }
+      const query = await plan(context, ct, { status: args.status, locale: args.locale }, populate, false);
+      return documents.findOne(ct, kind === 'single' ? undefined : String(args.documentId), query);
+    };
+  }
+
+  for (const [name, root] of text.roots.Query) rootQuery(name, root);
+
+  /**
+   * A field asked twice at one level with different arguments: read for this parent alone,
+   * in the parent's own locale and status.
+   */
+  async function readOnItsOwn(parentModel: AnyModel, parent: Row, attribute: string, info: GraphQLResolveInfo, context: GraphqlContext) {
+    if (parentModel.modelType !== 'contentType' || typeof parent.documentId !== 'string') return undefined;
+    const ctx = selection(context, info);
+    const holder = populateOf({ ...ctx, unbatched: new Set<FieldNode>() }, parentModel, typeName(parentModel), [{ kind: 'SelectionSet' as never, selections: info.fieldNodes }]);
+    const spec = holder[attribute];
+    if (!spec) return undefined;
+    const query = buildReadPlan(registry, parentModel, {
+      status: parent.publishedAt ? 'published' : 'draft',
+      ...(parentModel.localized && typeof parent.locale === 'string' ? { locale: parent.locale } : {}),
+      populate: { [attribute]: spec as true | PopulateOptions },
+    }, { defaultLocale: await deps.locales.defaultCode(), limits, canRead: (uid) => context.caller.readable(uid) });
+    const row = await documents.findOne(parentModel, parent.documentId, query);
+    return row?.[attribute];
+  }
+
+  /** What a nested field reads: the populated value, or (unbatched, or not populated at all) its own read. */
+  async function nested(model: AnyModel, parent: Row, attribute: string, info: GraphQLResolveInfo, context: GraphqlContext) {
+    if (context.unbatched.has(info.fieldNodes[0]!) || !(attribute in parent)) return readOnItsOwn(model, parent, attribute, info, context);
+    return parent[attribute];
+  }
+
+  const page = (list: unknown, args: Record<string, any>) => {
+    if (!Array.isArray(list)) return [];
+    const { start, limit } = sliceOf(args.pagination, limits);
+    return list.slice(start, start + limit);
+  };
+
+  for (const [type, model] of text.models) {
+    const fields: Record<string, Resolver> = (resolvers[type] = {});
+    const lists = (name: string, guard?: (context: GraphqlContext) => void, paged = true) => {
+      const list: Resolver = async (parent, args, context, info) => {
+        guard?.(context);
+        const value = await nested(model, parent, name, info, context);
+        return paged ? page(value, args) : Array.isArray(value) ? value : [];
+      };
+      fields[name] = list;
+      fields[`${name}_connection`] = async (parent, args, context, info) => ({ nodes: await list(parent, args, context, info) });
+    };
+    const one = (name: string, guard?: (context: GraphqlContext) => void) => {
+      fields[name] = async (parent, _args, context, info) => {
+        guard?.(context);
+        return (await nested(model, parent, name, info, context)) ?? null;
+      };
+    };
+    for (const attribute of Object.values(model.attributes)) {
+      if (attribute.kind === 'relation') {
+        const target = attribute.target;
+        const guard = (context: GraphqlContext) => {
+          if (!context.caller.readable(target)) throw new GraphqlForbiddenError();
+        };
+        if (attribute.toMany) lists(attribute.name, guard);
+        else one(attribute.name, guard);
+      } else if (attribute.kind === 'media') {
+        if (attribute.multiple) lists(attribute.name);
+        else one(attribute.name);
+      } else if (attribute.kind === 'component') {
+        if (attribute.repeatable) lists(attribute.name);
+        else one(attribute.name);
+      } else if (attribute.kind === 'dynamiczone') {
+        lists(attribute.name, undefined, false);
+      } else if (attribute.kind === 'morph') {
+        fields[attribute.name] = () => null;
+      }
+    }
+    if (model.modelType === 'contentType' && model.localized) lists('localizations');
+    if (model.uid === FILE_UID) fields.related = () => null;
+  }
+
+  return resolvers;
+}
+
+/** A dynamic-zone item is the component its `__component` names; anything else is the Error type. */
+export const zoneItemType = (value: any) => (typeof value?.__component === 'string' ? componentTypeName(value.__component) : 'Error');

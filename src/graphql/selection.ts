@@ -1,0 +1,151 @@
+/**
+ * Batching: the selection set of a root field → ONE populate tree for the plan builder, so the
+ * whole answer is read in one go by the query core (one statement per attribute and level, as
+ * REST populate reads) and nested resolvers only read from their parent object. Relations,
+ * components, dynamic zones (per member type, from fragments), media and `localizations` are
+ * populated; nested `filters` and `sort` go into the populate spec (pagination is a slice of
+ * the populated list, ./arguments.ts sliceOf).
+ *
+ * Relations the caller may not read are not populated: their resolver answers FORBIDDEN per
+ * row, as Strapi does. When one attribute is asked twice at a level with different arguments
+ * (two aliases), the first is batched and the other is read by its own resolver per parent.
+ */
+import {
+  getArgumentValues, getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, isObjectType, Kind,
+  type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLSchema, type SelectionSetNode,
+} from 'graphql';
+import type { AnyModel, Registry } from '../registry/types';
+import type { PopulateOptions } from '../query/plan-builder';
+import { filtersOf, sortOf } from './arguments';
+import { componentTypeName, typeName } from './names';
+
+export interface SelectionContext {
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  registry: Registry;
+  canRead(uid: string): boolean;
+  /** Field nodes whose arguments differ from the batched read of the same attribute: resolved on their own. */
+  unbatched: Set<FieldNode>;
+}
+
+type PopulateTree = Record<string, true | PopulateOptions>;
+
+const included = (ctx: SelectionContext, node: FieldNode | { directives?: FieldNode['directives'] }) => {
+  const skip = getDirectiveValues(GraphQLSkipDirective, node as FieldNode, ctx.variables);
+  if (skip?.if === true) return false;
+  const include = getDirectiveValues(GraphQLIncludeDirective, node as FieldNode, ctx.variables);
+  return include?.if !== false;
+};
+
+/** The field nodes a selection set asks of an object type, through fragments whose type condition matches it. */
+export function collectFields(ctx: SelectionContext, type: string, sets: readonly SelectionSetNode[], out: FieldNode[] = []): FieldNode[] {
+  const applies = (condition: string | undefined) => {
+    if (!condition || condition === type) return true;
+    const abstract = ctx.schema.getType(condition);
+    const concrete = ctx.schema.getType(type);
+    return !!abstract && isObjectType(concrete) && !isObjectType(abstract) && ctx.schema.isSubType(abstract as never, concrete);
+  };
+  for (const set of sets) {
+    for (const selection of set.selections) {
+      if (!included(ctx, selection)) continue;
+      if (selection.kind === Kind.FIELD) out.push(selection);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (applies(selection.typeCondition?.name.value)) collectFields(ctx, type, [selection.selectionSet], out);
+      } else {
+        const fragment = ctx.fragments[selection.name.value];
+        if (fragment && applies(fragment.typeCondition.name.value)) collectFields(ctx, type, [fragment.selectionSet], out);
+      }
+    }
+  }
+  return out;
+}
+
+/** The selection sets under `nodes` of a `…_connection` field. */
+function nodesOf(ctx: SelectionContext, collectionType: string, node: FieldNode): SelectionSetNode[] {
+  if (!node.selectionSet) return [];
+  return collectFields(ctx, collectionType, [node.selectionSet])
+    .filter((f) => f.name.value === 'nodes' && f.selectionSet)
+    .map((f) => f.selectionSet!);
+}
+
+function mergeInto(tree: PopulateTree, name: string, spec: true | PopulateOptions) {
+  const existing = tree[name];
+  if (existing === undefined || existing === true) {
+    tree[name] = spec;
+    return;
+  }
+  if (spec === true) return;
+  if (spec.populate && typeof spec.populate === 'object' && !Array.isArray(spec.populate)) {
+    const merged = { ...(existing.populate as PopulateTree | undefined) };
+    for (const [k, v] of Object.entries(spec.populate as PopulateTree)) mergeInto(merged, k, v);
+    existing.populate = merged;
+  }
+  if (spec.on) {
+    const on = { ...existing.on } as Record<string, true | PopulateOptions>;
+    for (const [uid, v] of Object.entries(spec.on)) {
+      const holder: PopulateTree = on[uid] === undefined ? {} : { x: on[uid] as true | PopulateOptions };
+      mergeInto(holder, 'x', v as true | PopulateOptions);
+      on[uid] = holder.x!;
+    }
+    existing.on = on;
+  }
+}
+
+/**
+ * The populate tree of `model` (shown as GraphQL type `type`) for the selection sets asked of
+ * it: what its nested resolvers will read from the parent rows.
+ */
+export function populateOf(ctx: SelectionContext, model: AnyModel, type: string, sets: readonly SelectionSetNode[]): PopulateTree {
+  const tree: PopulateTree = {};
+  const signatures = new Map<string, string>();
+  const objectType = ctx.schema.getType(type) as GraphQLObjectType | undefined;
+  if (!objectType || !isObjectType(objectType)) return tree;
+  const fields = objectType.getFields();
+  for (const node of collectFields(ctx, type, sets)) {
+    const name = node.name.value;
+    const definition = fields[name];
+    if (!definition || name === '__typename') continue;
+    const connection = name.endsWith('_connection');
+    const attributeName = connection ? name.slice(0, -'_connection'.length) : name;
+    const isLocalizations = attributeName === 'localizations' && model.modelType === 'contentType' && model.localized;
+    const attribute = model.attributes[attributeName];
+    if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.kind === 'morph')) continue;
+    const args = getArgumentValues(definition, node, ctx.variables);
+    const target: AnyModel | undefined = isLocalizations ? model
+      : attribute!.kind === 'relation' ? ctx.registry.get(attribute!.target)
+        : attribute!.kind === 'component' ? ctx.registry.component(attribute!.component)
+          : undefined;
+    if (attribute?.kind === 'relation' && (!target || !ctx.canRead(attribute.target))) continue;
+    const sub: readonly SelectionSetNode[] = connection
+      ? nodesOf(ctx, String(definition.type).replace(/!$/, ''), node)
+      : node.selectionSet ? [node.selectionSet] : [];
+    const options: PopulateOptions = {};
+    const filterModel = attribute?.kind === 'media' ? ctx.registry.contentType('plugin::upload.file') : target;
+    if (args.filters && filterModel) options.filters = filtersOf(ctx.registry, filterModel, args.filters);
+    const sort = sortOf(args.sort);
+    if (sort) options.sort = sort;
+    if (attribute?.kind === 'dynamiczone') {
+      const on: Record<string, true | PopulateOptions> = {};
+      for (const uid of attribute.components) {
+        const component = ctx.registry.component(uid);
+        if (!component) continue;
+        const populate = populateOf(ctx, component, componentTypeName(uid), sub);
+        on[uid] = Object.keys(populate).length ? { populate } : true;
+      }
+      options.on = on;
+    } else if (target && attribute?.kind !== 'media') {
+      const populate = populateOf(ctx, target, typeName(target), sub);
+      if (Object.keys(populate).length) options.populate = populate;
+    }
+    const signature = JSON.stringify([options.filters ?? null, options.sort ?? null]);
+    const seen = signatures.get(attributeName);
+    if (seen !== undefined && seen !== signature) {
+      ctx.unbatched.add(node);
+      continue;
+    }
+    signatures.set(attributeName, signature);
+    mergeInto(tree, attributeName, Object.keys(options).length ? options : true);
+  }
+  return tree;
+}

@@ -1,0 +1,195 @@
+/**
+ * GraphQL in Strapi 5's dialect: the schema `@strapi/plugin-graphql` generates for the same
+ * content types (./schema-text.ts), executed by graphql-js with batched reads
+ * (./resolvers.ts), Strapi's limits and its three error transports:
+ *
+ *  - resolver errors: HTTP 200, `{ errors: [{ message, path, extensions: { code, error } }], data }`;
+ *  - parse, validation (depth limit included) and variable errors: HTTP 400, `{ errors }` without `data`;
+ *  - a GET mutation: 405 (the HTTP mount answers bad credentials and bad JSON with the REST envelope).
+ *
+ * It knows no HTTP framework: the mount (http/routes/graphql.ts) hands it the request's
+ * operation and the caller. Project code extends it through `extension` (./extension.ts).
+ */
+import {
+  buildSchema, execute, GraphQLError, isObjectType, isScalarType, isUnionType, Kind, NoSchemaIntrospectionCustomRule,
+  parse, printSchema, specifiedRules, validate,
+  type ASTNode, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFieldResolver,
+  type GraphQLSchema, type OperationDefinitionNode, type ValidationContext, type ValidationRule,
+} from 'graphql';
+import { GraphqlExtension, type Resolver } from './extension';
+import { formatError } from './errors';
+import { buildResolvers, zoneItemType } from './resolvers';
+import { pluginResolvers } from './plugin-resolvers';
+import { mutationResolvers } from './mutations';
+import { authResolvers } from './auth-resolvers';
+import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
+import { buildSchemaText } from './schema-text';
+import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
+import type { Registry } from '../registry/types';
+
+export interface GraphqlRequest {
+  query: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+  /** GET requests may only run queries. */
+  method: 'GET' | 'POST';
+}
+
+export interface GraphqlAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A document longer than this is refused before parsing (a real front end's query is a few KB). */
+const MAX_QUERY_LENGTH = 256 * 1024;
+/** Tokens one document may hold: bounds the parser's work on hostile input. */
+const MAX_TOKENS = 20_000;
+
+/** graphql-depth-limit's rule, as Strapi applies it: fields nest at most `max` levels below the operation, counted from 0. */
+function depthLimitRule(max: number): ValidationRule {
+  return (context: ValidationContext) => {
+    const definitions = context.getDocument().definitions;
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const d of definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+    const depth = (node: ASTNode | undefined, sofar: number, name: string): number => {
+      if (!node) return 0;
+      if (sofar > max) {
+        context.reportError(new GraphQLError(`'${name}' exceeds maximum operation depth of ${max}`, { nodes: node }));
+        return 0;
+      }
+      switch (node.kind) {
+        case Kind.FIELD:
+          if (node.name.value.startsWith('__') || !node.selectionSet) return 0;
+          return 1 + Math.max(...node.selectionSet.selections.map((s) => depth(s, sofar + 1, name)));
+        case Kind.FRAGMENT_SPREAD:
+          return depth(fragments[node.name.value], sofar, name);
+        case Kind.INLINE_FRAGMENT:
+        case Kind.FRAGMENT_DEFINITION:
+        case Kind.OPERATION_DEFINITION:
+          return Math.max(...node.selectionSet.selections.map((s) => depth(s, sofar, name)));
+        default:
+          return 0;
+      }
+    };
+    for (const d of definitions) if (d.kind === Kind.OPERATION_DEFINITION) depth(d, 0, d.name?.value ?? '');
+    return {};
+  };
+}
+
+const badRequest = (message: string, code = 'BAD_REQUEST'): GraphqlAnswer => ({ status: 400, body: { errors: [{ message, extensions: { code } }] } });
+
+/**
+ * The SDL of the schema the content types give (with `settings`' shadow CRUD), without a
+ * database: what `folio graphql-schema` writes for front-end codegen.
+ */
+export function graphqlSdl(registry: Registry, settings: Pick<GraphqlSettings, 'shadowCRUD'>, extension = new GraphqlExtension()): string {
+  return printSchema(buildSchema(buildSchemaText(registry, extension, settings.shadowCRUD).sdl));
+}
+
+export class GraphqlService {
+  readonly extension = new GraphqlExtension();
+  private built?: GraphQLSchema;
+
+  constructor(
+    private deps: GraphqlDeps,
+    readonly settings: GraphqlSettings,
+  ) {
+    this.extension.onChange = () => (this.built = undefined);
+  }
+
+  /** The executable schema, built on first use and again after an extension changes it. */
+  get schema(): GraphQLSchema {
+    return (this.built ??= this.build());
+  }
+
+  /** The SDL front ends generate their types from (`folio graphql-schema`). */
+  sdl(): string {
+    return printSchema(this.schema);
+  }
+
+  private build(): GraphQLSchema {
+    const text = buildSchemaText(this.deps.registry, this.extension, this.settings.shadowCRUD);
+    const schema = buildSchema(text.sdl);
+    const generated = buildResolvers(text, this.deps, this.settings);
+    for (const more of [pluginResolvers(this.deps, this.settings), mutationResolvers(text, this.deps), authResolvers(this.deps)]) {
+      for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
+    }
+    const extra = this.extension.generate().resolvers;
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      if (isScalarType(type)) {
+        const impl = BUILT_SCALARS[type.name] ?? (type.name.endsWith('DynamicZoneInput') ? dynamicZoneInputScalar(type.name) : undefined);
+        if (impl) Object.assign(type, { serialize: impl.serialize, parseValue: impl.parseValue, parseLiteral: impl.parseLiteral });
+      } else if (isUnionType(type)) {
+        type.resolveType = (value: any) => (type.name.endsWith('DynamicZone') ? zoneItemType(value) : value?.__typename);
+      } else if (isObjectType(type)) {
+        const fields = type.getFields();
+        for (const [name, field] of Object.entries(fields)) {
+          const custom = extra[type.name]?.[name];
+          const resolver = custom ? (typeof custom === 'function' ? custom : custom.resolve) : generated[type.name]?.[name];
+          if (resolver) field.resolve = resolver as GraphQLFieldResolver<unknown, unknown>;
+        }
+      }
+    }
+    return schema;
+  }
+
+  /** Runs one operation for `caller`: the answer's status and body (Strapi's transports, see above). */
+  async execute(request: GraphqlRequest, caller: GraphqlCaller): Promise<GraphqlAnswer> {
+    const { query, variables, operationName } = request;
+    if (typeof query !== 'string' || query.trim() === '') {
+      return badRequest('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.');
+    }
+    if (query.length > MAX_QUERY_LENGTH) return badRequest(`The query is too long (at most ${MAX_QUERY_LENGTH} characters)`);
+    if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+      return badRequest('`variables` in a POST body should be an object if provided.');
+    }
+    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+      return badRequest('`operationName` in a POST body should be a string if provided.');
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: MAX_TOKENS });
+    } catch (error) {
+      const e = error as GraphQLError;
+      return { status: 400, body: { errors: [{ ...e.toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] } };
+    }
+    const schema = this.schema;
+    const rules = [...specifiedRules];
+    if (this.settings.depthLimit !== undefined) rules.push(depthLimitRule(this.settings.depthLimit));
+    if (!this.settings.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+    const invalid = validate(schema, document, rules, { maxErrors: 100 });
+    if (invalid.length) {
+      return { status: 400, body: { errors: invalid.map((e) => ({ ...e.toJSON(), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) } };
+    }
+    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = operationName ? operations.find((d) => d.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+    if (!operation) {
+      const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
+      return badRequest(message, 'OPERATION_RESOLUTION_FAILURE');
+    }
+    if (request.method === 'GET' && operation.operation !== 'query') {
+      return {
+        status: 405,
+        headers: { allow: 'POST' },
+        body: { errors: [{ message: `GET requests only support query operations, not ${operation.operation} operations`, extensions: { code: 'BAD_REQUEST' } }] },
+      };
+    }
+    const context: GraphqlContext = { caller, unbatched: new Set(), state: {} };
+    const result = (await execute({
+      schema, document, contextValue: context,
+      variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
+      operationName: (operationName ?? undefined) as string | undefined,
+    })) as ExecutionResult;
+    const report = (e: unknown) => this.deps.log?.error('graphql resolver failed', { error: e });
+    const errors = result.errors?.map((e) => formatError(e, report));
+    if (!('data' in result) || result.data === undefined) {
+      // No data: the operation never ran (unknown operation name, bad variables).
+      return { status: 400, body: { errors: errors?.map((e) => ({ ...e, extensions: { ...e.extensions, code: e.extensions?.code ?? 'BAD_USER_INPUT' } })) } };
+    }
+    return { status: 200, body: errors?.length ? { errors, data: result.data } : { data: result.data } };
+  }
+}
+
+export type { Resolver };

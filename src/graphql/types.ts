@@ -1,0 +1,61 @@
+/**
+ * What the GraphQL room needs from the rest of Folio (the services the composition root
+ * hands it) and what a request brings: the caller, as the HTTP guard identified it.
+ */
+import type { FieldNode } from 'graphql';
+import type { Principal } from '../auth/access';
+import type { Jwt } from '../auth/jwt';
+import type { Users } from '../auth/users';
+import type { Locales } from '../documents/locales';
+import type { DocumentService } from '../documents/service';
+import type { Logger } from '../log';
+import type { Registry } from '../registry/types';
+import type { RateLimiter } from '../db/store/rate-limits';
+import type { EmailMessage } from '../auth/email';
+
+export interface GraphqlDeps {
+  registry: Registry;
+  documents: DocumentService;
+  locales: Locales;
+  users: Users;
+  jwt: Jwt;
+  log?: Logger;
+  /** The /api/auth/* budget: the users-permissions mutations count against it too. */
+  authLimiter?: RateLimiter;
+  allowRegister?: boolean;
+  /** Sends a password-reset mail (the instance's sender, read at send time). */
+  sendMail?: (message: EmailMessage) => Promise<void>;
+  resetPasswordUrl?: string;
+}
+
+/** The caller of one request: who it is and what it may do (from the grants the guard read once). */
+export interface GraphqlCaller {
+  principal: Principal;
+  /** Whether the caller holds an action (Strapi's name: `api::article.article.find`). */
+  can(action: string): boolean;
+  /** Whether the caller may read a type through a relation (its `find`, or the upload plugin's for files). */
+  readable(uid: string): boolean;
+  /** The client's address, whose budget the users-permissions mutations count against. */
+  client?: string;
+}
+
+/** The plugin's settings (Strapi's `graphql.config`), resolved (./settings.ts). */
+export interface GraphqlSettings {
+  endpoint: string;
+  shadowCRUD: boolean;
+  /** Nesting allowed below the operation (counted from 0); undefined: no limit. */
+  depthLimit?: number;
+  defaultLimit: number;
+  /** -1: no maximum. */
+  maxLimit: number;
+  landingPage: boolean;
+  introspection: boolean;
+}
+
+export interface GraphqlContext {
+  caller: GraphqlCaller;
+  /** Field nodes read on their own rather than from the batched read (./selection.ts). */
+  unbatched: Set<FieldNode>;
+  /** Anything an extension's resolvers want to keep for the request. */
+  state: Record<string, unknown>;
+}
