@@ -106,7 +106,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     });
     const secrets = options.dryRun
       ? { apiTokenSalt: '', jwtSecret: '' }
-      : db.dialect.name === 'postgres'
+      : db.dialect.sharedByInstances
         ? await loadSharedSecrets(db, config.secrets)
         : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir, config.secrets));
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
@@ -146,7 +146,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         }, config.graphql));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
-      authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
+      authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.sharedByInstances ? db : undefined }),
       syncPlan,
       migrationsApplied,
       outbox,

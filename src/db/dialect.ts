@@ -2,7 +2,37 @@
  * What differs between SQL engines, in one place. Domain code builds SQL through these
  * helpers instead of writing engine-specific text.
  */
+import { column, SEARCH, VERSION } from './layout';
+import { ftsPhrase, indexable } from './search-index';
 import { sql, type Sql } from './sql';
+
+/** `_q` over one model's rows, as query/compile.ts describes it; the engine chooses the index. */
+export interface SearchInput {
+  /** What was searched, as sent. */
+  value: string;
+  /** The alias of the searched rows, and their table (name, and as an identifier). */
+  alias: string;
+  tableName: string;
+  table: Sql;
+  /** The text columns searched (the search index covers them), and whether id or numbers are searched too. */
+  text: string[];
+  hasOthers: boolean;
+  /** PostgreSQL: the rare trigrams db/search-grams.ts chose for the index to look up. */
+  grams?: string[];
+  /** Reading every row: the `$containsi` test of the other fields, and of the text fields. */
+  scanOthers(): Sql[];
+  scanText(): Sql[];
+}
+
+/** A row of the outer query has (`none`: has no) related row in `from` matching `where`. */
+export interface SemiJoinInput {
+  /** The outer row's values the related rows point back to, and the related rows' columns holding them. */
+  outer: Sql[];
+  keys: Sql[];
+  from: Sql;
+  where: Sql;
+  none: boolean;
+}
 
 export interface Dialect {
   name: 'sqlite' | 'postgres';
@@ -34,6 +64,52 @@ export interface Dialect {
    * (db/search-grams.ts: PostgreSQL's trigram indexes); SQLite's FTS5 index needs none.
    */
   searchSamples: boolean;
+  /**
+   * Whether several instances may share this database: then the installation's secrets and
+   * the rate-limit counters live in it (PostgreSQL); otherwise in the data folder and memory.
+   */
+  sharedByInstances: boolean;
+  /** Whether a populate level's reads go out as one UNION ALL (a statement costs more than its rows). */
+  unionReads: boolean;
+  /** From which offset a page is read as a deferred join (ids first, then the rows). */
+  deferredPageFrom: number;
+  /** `_q`: through the search index when it can serve the search, else reading the rows. */
+  search(input: SearchInput): Sql;
+  /** Whether a related row exists (query/compile.ts related()): the form the engine's planner handles best. */
+  semiJoin(input: SemiJoinInput): Sql;
+}
+
+/**
+ * SQLite: the FTS5 table holds each attribute folded by folio_lower (db/sqlite.ts), so a
+ * search long enough for its trigrams is looked up there; shorter ones, and those that also
+ * look at id or numbers, read the rows.
+ */
+function sqliteSearch(s: SearchInput): Sql {
+  const folded = s.value.toLowerCase();
+  if (s.hasOthers || s.text.length === 0 || !indexable(folded)) return sql.or([...s.scanOthers(), ...s.scanText()]);
+  const fts = sql.id(SEARCH.ftsTable(s.tableName));
+  return sql`${column(s.alias, VERSION.id)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
+}
+
+/**
+ * PostgreSQL: LIKE over the ICU-folded column, the expression the pg_trgm indexes are built on;
+ * `%`, `_` and `\` are escaped, so the pattern is the literal text. With `grams` the indexes look
+ * up only those rare trigrams, the exact test runs on the rows they find, and the page is read
+ * from that id list.
+ */
+function postgresSearch(this: Dialect, s: SearchInput): Sql {
+  if (s.grams && !s.hasOthers && s.text.length > 0) {
+    const inner = `${s.alias}_q`;
+    const needle = this.lower(sql`${s.value}`);
+    const hit = (name: string) => {
+      const folded = this.lower(column(inner, name));
+      // The trigrams are lowercase ASCII letters and digits: nothing to escape in the pattern.
+      return sql.and([...s.grams!.map((gram) => sql`${folded} LIKE ${`%${gram}%`}`), sql`${this.position(folded, needle)} > 0`]);
+    };
+    return sql`${column(s.alias, VERSION.id)} = ANY(ARRAY(SELECT ${column(inner, VERSION.id)} FROM ${s.table} ${sql.id(inner)} WHERE ${sql.or(s.text.map(hit))}))`;
+  }
+  const pattern = this.lower(sql`${`%${s.value.replace(/[\\%_]/g, '\\$&')}%`}`);
+  return sql.or([...s.scanOthers(), ...s.text.map((name) => sql`${this.lower(column(s.alias, name))} LIKE ${pattern}`)]);
 }
 
 
@@ -50,6 +126,16 @@ export const sqliteDialect: Dialect = {
   suffix: (expression, length) => sql`substr(${expression}, -(${length}))`,
   takesLocks: false,
   searchSamples: false,
+  sharedByInstances: false,
+  unionReads: true,
+  deferredPageFrom: Infinity,
+  search: sqliteSearch,
+  // IN over a non-correlated subquery: SQLite runs a correlated EXISTS once per row.
+  semiJoin: ({ outer, keys, from, where, none }) => {
+    const list = outer.length > 1 ? sql`(${sql.join(outer)})` : outer[0]!;
+    const subquery = sql`SELECT ${sql.join(keys)} FROM ${from}${where.isEmpty ? sql.empty : sql` WHERE ${where}`}`;
+    return none ? sql`${list} NOT IN (${subquery})` : sql`${list} IN (${subquery})`;
+  },
 };
 
 /**
@@ -70,4 +156,14 @@ export const postgresDialect: Dialect = {
   suffix: (expression, length) => sql`right(${expression}, ${length})`,
   takesLocks: true,
   searchSamples: true,
+  sharedByInstances: true,
+  unionReads: false,
+  deferredPageFrom: 1000,
+  search: postgresSearch,
+  // EXISTS, which its planner turns into a semi-join (NOT EXISTS into an anti-join).
+  semiJoin: ({ outer, keys, from, where, none }) => {
+    const correlated = sql.and([...keys.map((key, i) => sql`${key} = ${outer[i]!}`), where]);
+    const found = sql`EXISTS (SELECT 1 FROM ${from} WHERE ${correlated})`;
+    return none ? sql`NOT ${found}` : found;
+  },
 };

@@ -106,7 +106,7 @@ const UNION_MAX_VALUES = 20_000;
  */
 async function fetchAll(db: Queryable, selects: PopulateSelect[], parents: number): Promise<Fetched[]> {
   if (selects.length === 0) return [];
-  if (db.dialect.name !== 'sqlite' || selects.length === 1 || parents * selects.length > UNION_MAX_VALUES) {
+  if (!db.dialect.unionReads || selects.length === 1 || parents * selects.length > UNION_MAX_VALUES) {
     return Promise.all(selects.map(async (s) => split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0])));
   }
   const branches = orderUnionRows(await db.all<Row>(unionStatement(selects)), selects.length);

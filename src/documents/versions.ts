@@ -4,7 +4,6 @@
  */
 import type { Queryable } from '../db/database';
 import * as store from '../db/store/versions';
-import { columnFields } from '../db/store/columns';
 import type { ContentType, Registry } from '../registry/types';
 import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy, writeOwnedParts } from './components';
 import type { ModelWrite } from './input';
@@ -160,8 +159,7 @@ export async function syncNonLocalized(
   if (shared.length === 0) return;
   const others = (known ?? (await versionIds(tx, ct, key.documentId, undefined, status))).filter((id) => id !== fromId);
   if (others.length === 0) return;
-  const copied = columnFields(ct, tx.dialect.name).filter((f) => !f.attribute.localized);
-  await store.copyValues(tx, ct, copied, fromId, others);
+  await store.copySharedValues(tx, ct, fromId, others);
   const componentFields = shared.filter((f) => f.kind === 'component' || f.kind === 'dynamiczone').map((f) => f.name);
   const mediaFields = shared.filter((f) => f.kind === 'media').map((f) => f.name);
   // Every other version's values go first, then each gets a copy (the source is not among them).

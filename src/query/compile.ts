@@ -6,9 +6,8 @@
  * plan is already checked (parse.ts, filters.ts): nothing here can fail on input.
  */
 import { maintainedCount } from '../db/counts';
-import type { Dialect } from '../db/dialect';
-import { SEARCH, VERSION as V, column, tableOf } from '../db/layout';
-import { ftsPhrase, indexable } from '../db/search-index';
+import { postgresDialect, type Dialect } from '../db/dialect';
+import { VERSION as V, column, tableOf } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
 import type { ScalarField } from '../registry/fields';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
@@ -104,25 +103,17 @@ function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | '
  */
 function searchSql(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, { kind: 'search' }>): Sql {
   const scan = (fields: ScalarField[]) => fields.map((field) => leafSql(w, alias, { kind: 'text', field, op: '$containsi', value: c.value }));
-  if (w.dialect.name === 'sqlite') {
-    // What folio_lower makes of it (db/sqlite.ts): the FTS table holds the attributes folded so.
-    const folded = c.value.toLowerCase();
-    if (c.others.length > 0 || c.text.length === 0 || !indexable(folded)) return sql.or(scan([...c.others, ...c.text]));
-    const fts = sql.id(SEARCH.ftsTable(model.tableName));
-    return sql`${column(alias, V.id)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
-  }
-  if (c.grams && c.others.length === 0 && c.text.length > 0) {
-    const s = `${alias}_q`;
-    const needle = w.dialect.lower(sql`${c.value}`);
-    const hit = (field: ScalarField) => {
-      const folded = w.dialect.lower(column(s, field.name));
-      // The trigrams are lowercase ASCII letters and digits: nothing to escape in the pattern.
-      return sql.and([...c.grams!.map((gram) => sql`${folded} LIKE ${`%${gram}%`}`), sql`${w.dialect.position(folded, needle)} > 0`]);
-    };
-    return sql`${column(alias, V.id)} = ANY(ARRAY(SELECT ${column(s, V.id)} FROM ${tableOf(model)} ${sql.id(s)} WHERE ${sql.or(c.text.map(hit))}))`;
-  }
-  const pattern = w.dialect.lower(sql`${`%${c.value.replace(/[\\%_]/g, '\\$&')}%`}`);
-  return sql.or([...scan(c.others), ...c.text.map((f) => sql`${w.dialect.lower(column(alias, f.name))} LIKE ${pattern}`)]);
+  return w.dialect.search({
+    value: c.value,
+    alias,
+    tableName: model.tableName,
+    table: tableOf(model),
+    text: c.text.map((f) => f.name),
+    hasOthers: c.others.length > 0,
+    grams: c.grams,
+    scanOthers: () => scan(c.others),
+    scanText: () => scan(c.text),
+  });
 }
 
 /**
@@ -195,18 +186,8 @@ function related(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, 
   const inner = `f${++w.aliases}`;
   const hop = hopThrough(w.registry, model, c.name, w.scope, inner)!;
   const outer = hop.parentValues(alias);
-  const exists = (condition: Sql, none: boolean): Sql => {
-    const where = sql.and([hop.where, condition]);
-    if (w.dialect.name === 'sqlite') {
-      const keys = sql.join(hop.parentKeys);
-      const list = outer.length > 1 ? sql`(${sql.join(outer)})` : outer[0]!;
-      const subquery = sql`SELECT ${keys} FROM ${hop.from}${where.isEmpty ? sql.empty : sql` WHERE ${where}`}`;
-      return none ? sql`${list} NOT IN (${subquery})` : sql`${list} IN (${subquery})`;
-    }
-    const correlated = sql.and([...hop.parentKeys.map((key, i) => sql`${key} = ${outer[i]!}`), where]);
-    const found = sql`EXISTS (SELECT 1 FROM ${hop.from} WHERE ${correlated})`;
-    return none ? sql`NOT ${found}` : found;
-  };
+  const exists = (condition: Sql, none: boolean): Sql =>
+    w.dialect.semiJoin({ outer, keys: hop.parentKeys, from: hop.from, where: sql.and([hop.where, condition]), none });
   // Operators on the link itself (`filters[author][$null]`): no related row, or some.
   if (!c.condition) return exists(sql.empty, c.none !== negated);
   const some = exists(compile(w, hop.to, inner, c.condition, negated), false);
@@ -274,7 +255,7 @@ export interface ListStatements {
  * statement: its OFFSET already skips rows without reading them (a deferred seek), and the
  * join measured no faster there. Tests force either form (`deferredFrom`).
  */
-export const DEFERRED_PAGE_FROM = 1000;
+export const DEFERRED_PAGE_FROM = postgresDialect.deferredPageFrom;
 
 export function listStatements(
   dialect: Dialect,
@@ -291,7 +272,7 @@ export function listStatements(
   // The inner query's `t` hides the outer one, so the same WHERE and ORDER BY serve both; the
   // outer ORDER BY only puts the page's rows back in order.
   const page =
-    start >= (options.deferredFrom ?? (dialect.name === 'postgres' ? DEFERRED_PAGE_FROM : Infinity))
+    start >= (options.deferredFrom ?? dialect.deferredPageFrom)
       ? sql`SELECT ${reader.columns} FROM (SELECT ${column('t', V.id)} AS ${sql.id('pageId')} FROM ${table} t${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${start}) p JOIN ${table} t ON ${column('t', V.id)} = ${column('p', 'pageId')} ORDER BY ${order}`
       : sql`SELECT ${reader.columns} FROM ${table} t${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${start}`;
   return {

@@ -9,7 +9,7 @@ import type { ContentType } from '../../registry/types';
 import type { Queryable, SqlValue } from '../database';
 import { tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
-import { columnsOf, columnTail, columnValues, insertRow, scalarValues } from './columns';
+import { columnFields, columnsOf, columnTail, columnValues, insertRow, scalarValues } from './columns';
 
 export type VersionStatus = 'draft' | 'published';
 
@@ -184,8 +184,9 @@ export function copyVersionRow(tx: Queryable, ct: ContentType, fromId: number, s
   return tx.insert(sql`INSERT INTO ${tableOf(ct)} (${SYSTEM_COLUMNS}${columns}) SELECT ${values}${columns} FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${fromId}`);
 }
 
-/** Copies the values of some fields from one version row to others. */
-export async function copyValues(tx: Queryable, ct: ContentType, fields: ScalarField[], fromId: number, toIds: number[]): Promise<void> {
+/** Copies the values of the non-localized attributes stored in the row from one version row to others (i18n's sync). */
+export async function copySharedValues(tx: Queryable, ct: ContentType, fromId: number, toIds: number[]): Promise<void> {
+  const fields = columnFields(ct, tx.dialect.name).filter((f) => !f.attribute.localized);
   if (fields.length === 0 || toIds.length === 0) return;
   const columns = sql.join(columnsOf(fields));
   await tx.run(

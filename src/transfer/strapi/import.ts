@@ -111,7 +111,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
             progress.advance(part.label, batch.length);
           }
         }
-        await advanceSequences(tx, db, [...new Set(plan.map((p) => p.table))]);
+        await advanceSequences(tx, [...new Set(plan.map((p) => p.table))]);
         // Every table holds exactly what was read for it (several parts may share one table).
         const expected = new Map<string, number>();
         for (const p of plan) expected.set(p.table, (expected.get(p.table) ?? 0) + p.rows.length);
@@ -119,7 +119,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
           const counted = await countRows(tx, table);
           if (counted !== rows) throw new StrapiImportError(`count check failed for ${table}: read ${rows} rows from Strapi, the target holds ${counted}`);
         }
-        if (db.dialect.name === 'postgres') {
+        if (db.dialect.sharedByInstances) {
           if (salt) await writeSecret(tx, 'apiTokenSalt', salt);
           if (source.env.JWT_SECRET) await writeSecret(tx, 'jwtSecret', source.env.JWT_SECRET);
         }

@@ -59,9 +59,8 @@ export async function insertRows(tx: Queryable, table: string, rows: Record<stri
   return rows.length;
 }
 
-/** PostgreSQL identity columns continue after the kept ids (SQLite's rowids do by themselves). */
-export async function advanceSequences(tx: Queryable, db: Database, tables: string[]): Promise<void> {
-  if (db.dialect.name !== 'postgres') return;
+/** PostgreSQL identity columns continue after the kept ids (SQLite's rowids do by themselves: advanceIdentity does nothing there). */
+export async function advanceSequences(tx: Queryable, tables: string[]): Promise<void> {
   for (const table of tables) await advanceIdentity(tx, table);
 }
 
