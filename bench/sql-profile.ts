@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { resolveConfig } from '../src/config';
-import { createApp } from '../src/http/app';
+import { createApp } from '../src/app';
 import { openInstance } from '../src/instance';
 
 const [dataDir, path, n = '300'] = process.argv.slice(2);

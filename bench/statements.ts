@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveConfig } from '../src/config';
-import { createApp } from '../src/http/app';
+import { createApp } from '../src/app';
 import { openInstance } from '../src/instance';
 import type { LoadRequest } from './load';
 

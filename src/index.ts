@@ -151,7 +151,7 @@ export async function startFolio(options: FolioOptions): Promise<Folio> {
 
     const config = configOf(options, contentTypesDir, dataDir, database);
     const log = createLogger({ level: options.logLevel ?? 'warn', format: config.logFormat });
-    instance = await openInstance(config);
+    instance = await openInstance(config, { log });
     for (const warning of instance.registry.warnings) log.warn(`[folio] warning: ${warning}`);
     const { registry, roles, tokens, documents, locales } = instance;
 

@@ -23,6 +23,9 @@ import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
 import { Deliverer } from './events/deliverer';
 import { Outbox } from './events/outbox';
+import { Pruner } from './events/prune';
+import { RealtimeHub } from './events/realtime';
+import { createLogger, type Logger } from './log';
 import { Webhooks } from './events/webhooks';
 import { loadRegistry } from './registry/load';
 import type { Registry } from './registry/types';
@@ -48,8 +51,12 @@ export interface Instance {
   uploads: UploadService;
   /** Records events in the transactions of the writes that cause them: a listener of the write pipeline (src/events/outbox.ts). */
   outbox: Outbox;
-  /** Sends webhook deliveries in the background; a server starts it (http/app.ts), close() stops it. */
+  /** Sends webhook deliveries in the background; start() starts it, close() stops it. */
   deliverer: Deliverer;
+  /** Follows the outbox for the open streams of GET /api/realtime (woken by the outbox's commits). */
+  realtime: RealtimeHub;
+  /** The one logger of server output (the configured format and level, or the one `openInstance` was given). */
+  log: Logger;
   /** Webhook management (`folio webhook`). */
   webhooks: Webhooks;
   /**
@@ -63,12 +70,19 @@ export interface Instance {
   syncPlan: SyncStep[];
   /** System migrations applied at open (or pending, with `dryRun`). */
   migrationsApplied: string[];
+  /**
+   * Starts what a serving instance does in the background: webhook deliveries and outbox
+   * pruning (the realtime hub runs while someone streams). Idempotent; close() stops it all.
+   */
+  start(): void;
   close(): void;
 }
 
 export interface OpenOptions {
   /** Plan only: apply no system migration and no table sync, create nothing (`migrate --dry-run`). */
   dryRun?: boolean;
+  /** The logger (default: one made from the config's level and format). */
+  log?: Logger;
 }
 
 /** The SQLite file of a configuration without a `postgres://` URL: `sqlite:PATH`, or the data dir's. */
@@ -87,7 +101,10 @@ export function openDatabase(config: Config): Database {
 // Any constant will do: it only has to be the same for every Folio instance.
 export const SCHEMA_LOCK = 0x466f6c69;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
+  const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const registry = loadRegistry(config.contentTypesDir);
   const db = openDatabase(config);
   try {
@@ -114,12 +131,20 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
     let uploads: UploadService | undefined;
     let graphql: GraphqlService | undefined;
-    const documents = new DocumentService(db, registry, locales);
+    const documents = new DocumentService(db, registry, locales, { log });
     const outbox = new Outbox();
     documents.pipeline.listen(outbox);
-    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs, denyPrivate: config.webhookDenyPrivate });
+    const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs, denyPrivate: config.webhookDenyPrivate, log });
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
     outbox.onCommit = () => deliverer.wake();
+    const realtime = new RealtimeHub(db, {
+      resumeWindowMs: config.realtimeResumeWindowMs,
+      // Grants, roles, tokens and users all move the settings version.
+      accessMarker: () => db.settingsVersion({ fresh: true }),
+      log,
+    });
+    outbox.listen(() => realtime.wake());
+    const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS, log });
     const instance: Instance = {
       config,
       registry,
@@ -136,7 +161,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.
       get uploads() {
-        return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline }));
+        return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline, log }));
       },
       get graphql() {
         return (graphql ??= new GraphqlService({
@@ -151,10 +176,18 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       migrationsApplied,
       outbox,
       deliverer,
+      realtime,
+      log,
       webhooks: new Webhooks(db, { denyPrivate: config.webhookDenyPrivate }),
-      // The deliverer first: its timers go and a send in flight is aborted before the database closes.
+      start: () => {
+        deliverer.start();
+        pruner.start();
+      },
+      // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
         deliverer.stop();
+        pruner.stop();
+        realtime.stop();
         uploads?.close();
         db.close();
       },

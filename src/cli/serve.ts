@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Config } from '../config';
-import { createApp } from '../http/app';
+import { createApp } from '../app';
 import { openInstance, type Instance } from '../instance';
 import { createLogger, type Logger } from '../log';
 import { SchemaError } from '../registry/types';
@@ -75,7 +75,7 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
 
 /** Opens the installation, prints the start-up screen and listens; closes what it opened if that fails. */
 async function start(config: Config, log: Logger, values: Record<string, unknown>) {
-  const instance = await openInstance(config);
+  const instance = await openInstance(config, { log });
   for (const warning of instance.registry.warnings) log.warn(`[folio] warning: ${warning}`);
   // Schema changes that could lose or hide data (db/schema-changes.ts): removed, renamed-looking, retyped attributes…
   for (const step of instance.syncPlan) if (step.warning) log.warn(`[folio] ${step.description}`);

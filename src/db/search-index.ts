@@ -25,6 +25,7 @@ import type { Database } from './database';
 interface Step {
   description: string;
   sql?: string;
+  warning?: boolean;
 }
 
 /** Strapi's searched attribute types (database/src/utils/types.ts `isString`). */
@@ -162,8 +163,8 @@ async function postgresSteps(db: Database, registry: Registry, existingIndexes: 
   if (missing.length === 0) return [];
   if (await db.get(sql`SELECT 1 AS ok FROM pg_extension WHERE extname = 'pg_trgm'`)) return missing;
   if (!(await db.get(CAN_INSTALL_TRGM))) {
-    console.error(`[folio] warning: ${TRGM_MISSING}`);
-    return [{ description: `warning: ${TRGM_MISSING}` }];
+    // A warning step: `serve` logs it, `migrate` prints it.
+    return [{ description: `warning: ${TRGM_MISSING}`, warning: true }];
   }
   return [{ description: 'create extension pg_trgm', sql: 'CREATE EXTENSION IF NOT EXISTS pg_trgm' }, ...missing];
 }

@@ -14,6 +14,7 @@
  * its own lane: the others go on being claimed and sent as their events come.
  */
 import type { Database } from '../db/database';
+import type { Logger } from '../log';
 import { claimDue, nextDue, settleDelivery, type ClaimedDelivery, type Lane } from '../db/store/outbox';
 import { insertAttempt, webhookIds } from '../db/store/webhooks';
 import { refuseNonPublic } from './private-address';
@@ -36,6 +37,8 @@ export interface DelivererOptions {
   denyPrivate?: boolean;
   now?: () => number;
   random?: () => number;
+  /** Where a failure of the queue itself is reported (the server's logger). */
+  log?: Pick<Logger, 'error'>;
 }
 
 /** The wait after failed attempt `attempt` (1-based): base × 2^(attempt-1), ±20% jitter so retries spread out. */
@@ -113,7 +116,7 @@ export class Deliverer {
       if (due !== undefined) wait = Math.min(this.pollMs, due - this.now());
     } catch (error) {
       // A database hiccup must not end delivery: the next tick tries again.
-      if (!this.stopped) console.error(`[folio] webhook delivery: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.stopped) this.options.log?.error('webhook delivery failed', { error });
     } finally {
       this.running = false;
     }
@@ -159,7 +162,7 @@ export class Deliverer {
     this.deliver(d)
       .catch((error) => {
         // The delivery stays claimed; it is due again once its lease lapses.
-        if (!this.stopped) console.error(`[folio] webhook delivery: ${error instanceof Error ? error.message : String(error)}`);
+        if (!this.stopped) this.options.log?.error('webhook delivery failed', { error });
       })
       .finally(() => {
         this.inFlight--;

@@ -12,6 +12,7 @@
  * delete the same rows (batches of their own short transactions).
  */
 import type { Database } from '../db/database';
+import type { Logger } from '../log';
 import { pruneAttempts, pruneOutbox } from '../db/store/outbox';
 
 export interface PruneOptions {
@@ -22,6 +23,8 @@ export interface PruneOptions {
   now?: () => number;
   /** Rows deleted per transaction (default 1000): no long lock on a busy outbox. */
   batch?: number;
+  /** Where a failed round is reported (the server's logger). */
+  log?: Pick<Logger, 'error'>;
 }
 
 export interface Pruned {
@@ -77,7 +80,7 @@ export class Pruner {
     try {
       await pruneEvents(this.db, this.options);
     } catch (error) {
-      if (!this.stopped) console.error(`[folio] outbox pruning: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.stopped) this.options.log?.error('outbox pruning failed', { error });
     }
     if (!this.stopped) this.schedule(this.options.intervalMs ?? 300_000);
   }

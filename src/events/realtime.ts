@@ -16,6 +16,7 @@
  * Its timers are unref'd and stop() ends them, so it never keeps a process alive.
  */
 import type { Database } from '../db/database';
+import type { Logger } from '../log';
 import { eventsAfter, lastPosition, renewLease, type FeedRow } from '../db/store/realtime';
 
 export type FeedEvent = FeedRow;
@@ -48,6 +49,8 @@ export interface RealtimeOptions {
   accessMarker?: () => Promise<unknown>;
   /** Subscribers are also rechecked this often whatever happens (expiring tokens; default 5 s). */
   recheckMs?: number;
+  /** Where a failed look at the outbox is reported (the server's logger). */
+  log?: Pick<Logger, 'error'>;
   now?: () => number;
 }
 
@@ -166,7 +169,7 @@ export class RealtimeHub {
       await this.follow();
     } catch (error) {
       // A database hiccup must not end the feed: the next tick reads from the same position.
-      if (!this.stopped) console.error(`[folio] realtime feed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.stopped) this.options.log?.error('realtime feed: reading the outbox failed', { error });
     } finally {
       this.running = false;
     }

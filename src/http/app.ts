@@ -1,12 +1,14 @@
 /**
- * The HTTP application: error envelope, system routes and one plugin per content type.
- * Pure wiring; `serve` listens with it and tests call it directly.
+ * The content API over HTTP: the server's root (request log, error envelope, security
+ * headers, ETags, which every route of the server passes through, Folio Admin's included),
+ * system routes, one plugin per content type, uploads, GraphQL and the realtime feed. Pure
+ * wiring; src/app.ts mounts Folio Admin beside it and starts the instance's background work.
  */
 import http from 'node:http';
 import { Elysia } from 'elysia';
 import { NotFoundError } from '../errors';
 import type { Instance } from '../instance';
-import { guard } from './guard';
+import { guard, identify } from './guard';
 import { authRoutes } from './routes/auth';
 import { actionRoutes } from './routes/actions';
 import { contentRoutes } from './routes/content';
@@ -22,7 +24,6 @@ import { tagContentResponse } from './etag';
 import { AnswerCache } from './answer-cache';
 import { requestIdOf, requestLog } from './request-log';
 import { createLogger, type Logger } from '../log';
-import { adminRoutes } from '../admin/server';
 
 /**
  * Bun refuses a request whose head (request line and headers) exceeds 16 KiB with a bare 431
@@ -40,11 +41,12 @@ function raiseHeaderLimit() {
  * `log` gets a line per request (serve passes the configured logger); without one, as in
  * tests that build the app directly, only unexpected errors are logged.
  */
-export function createApp(instance: Instance, options: { precompile?: boolean; log?: Logger } = {}) {
+export function createHttpApp(instance: Instance, options: { precompile?: boolean; log?: Logger } = {}) {
   raiseHeaderLimit();
   const log = options.log ?? createLogger({ level: 'warn', format: instance.config.logFormat });
-  // Every route family authenticates and authorizes through this one guard.
+  // Every route family authenticates through this one guard (and authorizes its action, or per item).
   const allow = guard(instance);
+  const who = identify(instance);
   // Content answers kept until the next commit (SQLite; off with FOLIO_ANSWER_CACHE_MB=0).
   const answers = new AnswerCache(instance.db, instance.config.answerCacheBytes);
   const app = new Elysia({
@@ -59,7 +61,7 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
     // before routing) passes through it, which no lifecycle hook guarantees.
     .wrap(requestLog(log))
     .onError({ as: 'global' }, ({ code, error, request }) => {
-      if (code === 'NOT_FOUND') return fromError(new NotFoundError());
+      if (code === 'NOT_FOUND') error = new NotFoundError();
       if (code === 'PARSE') return errorResponse(400, 'ValidationError', 'Invalid request body');
       if (code === 'VALIDATION') return errorResponse(400, 'ValidationError', 'Invalid request');
       return fromError(error, (e) => log.error('unexpected error', { requestId: requestIdOf(request), error: e }));
@@ -72,10 +74,7 @@ export function createApp(instance: Instance, options: { precompile?: boolean; l
     .use(rolesRoutes(instance, allow));
   for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow, answers)).use(actionRoutes(instance, ct, allow));
   app.use(uploadRoutes(instance, allow));
-  app.use(graphqlRoutes(instance));
-  app.use(adminRoutes(instance, log));
-  app.use(realtimeRoutes(instance, allow));
-  // A server delivers webhooks in the background (never on a request); instance.close() stops it.
-  instance.deliverer.start();
+  app.use(graphqlRoutes(instance, who));
+  app.use(realtimeRoutes(instance, who));
   return app;
 }

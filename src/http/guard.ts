@@ -20,11 +20,14 @@ export interface Caller {
 /** Authenticates the request and authorizes `action` (Strapi's name for it). */
 export type Guard = (request: Request, action: string) => Promise<Caller>;
 
+/** Authenticates the request and reads its grants, for routes that decide per item (GraphQL's fields, the realtime feed's types). */
+export type Identify = (request: Request) => Promise<Caller>;
+
 /**
  * Authenticates the request and reads its grants without authorizing one action: for GraphQL,
  * whose fields each name their own (401 for a bad credential all the same).
  */
-export function identify({ access, registry }: Pick<Instance, 'access' | 'registry'>): (request: Request) => Promise<Caller> {
+export function identify({ access, registry }: Pick<Instance, 'access' | 'registry'>): Identify {
   return async (request) => {
     const principal = await access.authenticate(request.headers.get('authorization'));
     const can = await access.grants(principal);

@@ -37,7 +37,7 @@ export function errorResponse(status: number, name: string, message: string, det
  * Any thrown value → an envelope; unknown errors become a bare 500 with no internals, and
  * `report` logs them (app.ts passes one that names the request id).
  */
-export function fromError(error: unknown, report: (error: unknown) => void = (e) => console.error('[folio] unexpected error:', e)): Response {
+export function fromError(error: unknown, report: (error: unknown) => void): Response {
   if (error instanceof MethodNotAllowedError) {
     return errorResponse(405, error.name, error.message, {}, { allow: error.allow.join(', ') });
   }

@@ -14,6 +14,7 @@ import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from
 import type { Locales } from '../documents/locales';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Actor, WritePipeline } from '../documents/write/context';
+import type { Logger } from '../log';
 import type { QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
@@ -31,6 +32,8 @@ export interface UploadDeps {
   registry: Registry;
   locales: Locales;
   pipeline: WritePipeline;
+  /** Where storage failures are reported with their cause. */
+  log?: Pick<Logger, 'warn'>;
   config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean;
     imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number };
 }
@@ -55,7 +58,7 @@ export class UploadService {
 
   constructor(private deps: UploadDeps) {
     // The one place that knows which provider there is.
-    this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3) : new LocalStorage(deps.config.uploadsDir);
+    this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3, deps.log) : new LocalStorage(deps.config.uploadsDir, deps.log);
     this.policy = typePolicy(deps.config);
     const { imageWorkers, imageQueueLimit, imageTimeoutMs } = deps.config;
     this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000 });

@@ -6,6 +6,7 @@
  * `attachment` disposition) that `/uploads/<name>` would send, so a public bucket URL
  * (FOLIO_UPLOADS_PUBLIC_URL) serves them as safely as Folio does.
  */
+import type { Logger } from '../log';
 import { S3Client } from 'bun';
 import { ServiceUnavailableError } from '../errors';
 import { attachmentDisposition, showsInline } from './serve-headers';
@@ -25,7 +26,11 @@ export class S3Storage implements Storage {
   readonly location: string;
   private client: S3Client;
 
-  constructor(private where: S3Location) {
+  /** `log`: where a failure the caller only sees as "retry later" is reported with its cause. */
+  constructor(
+    private where: S3Location,
+    private log?: Pick<Logger, 'warn'>,
+  ) {
     this.location = `s3://${where.bucket}${where.prefix ? `/${where.prefix}` : ''}`;
     this.client = new S3Client({
       bucket: where.bucket,
@@ -50,7 +55,7 @@ export class S3Storage implements Storage {
       await this.client.write(key, bytes, { type, contentDisposition: showsInline(type) ? undefined : attachmentDisposition(name) });
     } catch (error) {
       // The bucket's answer names the cause; the caller only needs to know to retry later.
-      console.warn(`[folio] could not write ${key} to ${this.location}: ${reason(error)}`);
+      this.log?.warn(`could not write ${key} to ${this.location}: ${reason(error)}`);
       throw new ServiceUnavailableError('The upload storage is not available, please retry');
     }
   }
@@ -60,7 +65,7 @@ export class S3Storage implements Storage {
       const key = this.keyOf(name);
       if (!key) continue;
       // Deleting a missing key succeeds in S3, so only a real failure is reported.
-      await this.client.delete(key).catch((error) => console.warn(`[folio] could not remove ${key} from ${this.location}: ${reason(error)}`));
+      await this.client.delete(key).catch((error) => this.log?.warn(`could not remove ${key} from ${this.location}: ${reason(error)}`));
     }
   }
 
@@ -74,7 +79,7 @@ export class S3Storage implements Storage {
       return { size: stat.size, modifiedMs: stat.lastModified.getTime(), body: () => file.stream() };
     } catch (error) {
       if (isMissing(error)) return undefined;
-      console.warn(`[folio] could not read ${key} from ${this.location}: ${reason(error)}`);
+      this.log?.warn(`could not read ${key} from ${this.location}: ${reason(error)}`);
       throw new ServiceUnavailableError('The upload storage is not available, please retry');
     }
   }

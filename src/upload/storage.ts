@@ -8,6 +8,7 @@
  * gets new names (service.ts), so nothing is ever overwritten in place and no provider needs
  * staging or an atomic rename.
  */
+import type { Logger } from '../log';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
@@ -54,7 +55,10 @@ export class LocalStorage implements Storage {
   readonly provider = 'local' as const;
   readonly dir: string;
 
-  constructor(uploadsDir: string) {
+  constructor(
+    uploadsDir: string,
+    private log?: Pick<Logger, 'warn'>,
+  ) {
     this.dir = resolve(uploadsDir);
     mkdirSync(this.dir, { recursive: true });
   }
@@ -79,7 +83,7 @@ export class LocalStorage implements Storage {
   async remove(names: Iterable<string>): Promise<void> {
     for (const name of names) {
       const path = this.pathOf(name);
-      if (path && existsSync(path)) await rm(path, { force: true }).catch((error) => console.warn(`[folio] could not remove upload ${name}: ${error}`));
+      if (path && existsSync(path)) await rm(path, { force: true }).catch((error) => this.log?.warn(`could not remove upload ${name}: ${error}`));
     }
   }
 

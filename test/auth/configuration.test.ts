@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { decodeJwt, jwtVerify } from 'jose';
 import { resolveConfig } from '../../src/config';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app';
 import { startServer, type TestServer } from '../helpers/server';
 
 const SRC = resolve(import.meta.dir, '../../src');

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../src/config';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app';
 import { openInstance } from '../../src/instance';
 import { CONTENT_TYPES, removeTempDirs, runCli, tempDir, type CliRun } from '../helpers/spawn';
 

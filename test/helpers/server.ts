@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveConfig, type Config } from '../../src/config';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app';
 import { openInstance, type Instance } from '../../src/instance';
 
 export const EXAMPLE_CONTENT_TYPES = resolve(import.meta.dir, '../../content-types');

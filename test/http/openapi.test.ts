@@ -6,7 +6,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { resolve } from 'node:path';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app';
 import { buildOpenApi } from '../../src/http/openapi';
 import { loadRegistry } from '../../src/registry/load';
 import { ALL_TYPES_CONTENT_TYPES, EXAMPLE_CONTENT_TYPES, startServer, type TestServer } from '../helpers/server';

@@ -4,7 +4,7 @@
  * client gets the bare 500 envelope. The log is captured through an injected sink.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app';
 import { createLogger, type LogLevel } from '../../src/log';
 import { startServer, type TestServer } from '../helpers/server';
 

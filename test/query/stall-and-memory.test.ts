@@ -105,7 +105,7 @@ const CHILD = `
 const [root, data, contentTypes, databaseUrl] = process.argv.slice(2);
 const { resolveConfig } = await import(root + '/src/config.ts');
 const { openInstance } = await import(root + '/src/instance.ts');
-const { createApp } = await import(root + '/src/http/app.ts');
+const { createApp } = await import(root + '/src/app.ts');
 const instance = await openInstance({ ...resolveConfig({ data, contentTypes }), ...(databaseUrl ? { databaseUrl } : {}) });
 const app = createApp(instance).listen({ port: 0, hostname: '127.0.0.1' });
 console.log('port ' + app.server.port);

@@ -11,7 +11,7 @@ import type { Instance } from '../../instance';
 import type { GraphqlCaller } from '../../graphql/types';
 import type { GraphqlRequest } from '../../graphql/service';
 import { readJsonBody } from '../body';
-import { identify } from '../guard';
+import type { Identify } from '../guard';
 import { json } from '../respond';
 import { MethodNotAllowedError } from '../../errors';
 import { graphqlIde } from '../graphql-ide';
@@ -31,9 +31,8 @@ function preflighted(request: Request): boolean {
 
 const badRequest = (message: string) => json({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }, 400);
 
-export function graphqlRoutes(instance: Instance) {
+export function graphqlRoutes(instance: Instance, who: Identify) {
   const { endpoint, landingPage } = instance.config.graphql;
-  const who = identify(instance);
 
   async function callerOf(request: Request, peer: string | undefined): Promise<GraphqlCaller> {
     const caller = await who(request);

@@ -22,18 +22,15 @@
  * request log writes its line when the stream opens (bytes `-`).
  */
 import { Elysia } from 'elysia';
-import { readableBy, type Principal } from '../../auth/access';
 import { ForbiddenError, MethodNotAllowedError, ValidationError } from '../../errors';
-import { Pruner } from '../../events/prune';
-import { RealtimeHub, type FeedEvent, type Subscriber } from '../../events/realtime';
+import type { FeedEvent, Subscriber } from '../../events/realtime';
 import type { Instance } from '../../instance';
 import { FILE_MODEL } from '../../registry/file-model';
 import { checkParameters } from '../../query/parse';
-import type { Guard } from '../guard';
+import type { Identify } from '../guard';
 import { parseQueryString } from '../query-string';
 
 const PARAMETERS: ReadonlySet<string> = new Set(['types', 'lastEventId']);
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Bytes a stream may hold unsent before its client counts as too slow and is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Outbox positions are ids: digits only, well within a double's exact range. */
@@ -64,32 +61,17 @@ function parsePosition(header: string | null, query: unknown): number | undefine
   return Number(raw.trim());
 }
 
-export function realtimeRoutes(instance: Instance, _allow: Guard) {
-  const { access, config, db, outbox, registry } = instance;
+/** `identify`: the guard's authentication and grants (src/http/guard.ts), read again at each recheck. */
+export function realtimeRoutes(instance: Instance, identify: Identify) {
+  const { config, registry, realtime: hub } = instance;
   // Types that have events: content types by plural API id, and media events as `files`.
   const byPlural = new Map<string, string>([...registry.contentTypes, FILE_MODEL].map((ct) => [ct.pluralName, ct.uid]));
-  const hub = new RealtimeHub(db, {
-    resumeWindowMs: config.realtimeResumeWindowMs,
-    // Grants, roles, tokens and users all move the settings version.
-    accessMarker: () => db.settingsVersion({ fresh: true }),
-  });
-  // Only a serving instance follows the outbox and prunes it, as only it delivers webhooks.
-  const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS });
-  const unlisten = outbox.listen(() => hub.wake());
-  pruner.start();
-
-  /** The uids the caller may find, from a fresh look at its credential and grants. */
-  async function readable(principalOf: () => Promise<Principal>): Promise<Set<string>> {
-    const can = await access.grants(await principalOf());
-    return readableBy(can, registry);
-  }
 
   async function open(request: Request, server: { timeout?: (r: Request, s: number) => void } | null | undefined): Promise<Response> {
     const raw = checkParameters(parseQueryString(request.url), PARAMETERS, config.strictParams);
     const wanted = parseTypes(raw.types, byPlural);
     const after = parsePosition(request.headers.get('last-event-id'), raw.lastEventId);
-    const authenticate = () => access.authenticate(request.headers.get('authorization'));
-    let allowed = await readable(authenticate);
+    let allowed = (await identify(request)).readableTypes();
     if (wanted) {
       if ([...wanted].some((uid) => !allowed.has(uid))) throw new ForbiddenError();
     } else if (![...byPlural.values()].some((uid) => allowed.has(uid))) {
@@ -129,7 +111,7 @@ export function realtimeRoutes(instance: Instance, _allow: Guard) {
       dropped: close,
       // A credential no longer valid throws (the hub then ends the stream); a revoked grant only stops its type.
       recheck: async () => {
-        allowed = await readable(authenticate);
+        allowed = (await identify(request)).readableTypes();
         return true;
       },
     };
@@ -158,11 +140,6 @@ export function realtimeRoutes(instance: Instance, _allow: Guard) {
   }
 
   return new Elysia({ name: 'realtime' })
-    .onStop(() => {
-      unlisten();
-      hub.stop();
-      pruner.stop();
-    })
     .get('/api/realtime', ({ request, server }) => open(request, server as Parameters<typeof open>[1]), { parse: 'none' })
     .all('/api/realtime', () => {
       throw new MethodNotAllowedError(['GET']);
