@@ -163,7 +163,7 @@ describe('folio import', () => {
     expect(array.stderr).toMatch(/^Error: line 1: expected a JSON object/m);
   });
 
-  it('prints its usage for --help (exit 0) and for usage errors (exit 2)', () => {
+  it('prints its usage for --help (exit 0) and for usage errors (exit 2)', { timeout: SLOW }, () => {
     const dir = tempDir();
     const data = join(dir, 'data');
     const file = jsonl(dir, 'one.jsonl', [article(1)]);

@@ -52,21 +52,24 @@ function foreignDatabase(): string {
   return path;
 }
 
+/** What a data dir holds (on PostgreSQL an installation may have none). */
+const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+
 /** Refused with `message`, into an empty target (nothing made) and, with --force, over an installation holding data (kept). */
 async function expectRefused(command: 'restore' | 'import', archive: string, message: RegExp) {
   const empty = await installation();
   const refused = await spawnCli([command, archive], empty);
   expect(refused.stderr).toMatch(message);
   expect(refused.code).toBe(1);
-  expect(existsSync(empty.data!) ? readdirSync(empty.data!) : []).toEqual([]);
+  expect(filesIn(empty.data!)).toEqual([]);
 
   const held = await installation();
   const key = lines(cliOutput(['token', 'create', '--name', 'already-here', '--type', 'read-only'], held)).at(-1)!;
-  const files = readdirSync(held.data!).sort();
+  const files = filesIn(held.data!);
   const forced = await spawnCli([command, archive, '--force'], held);
   expect(forced.stderr).toMatch(message);
   expect(forced.code).toBe(1);
-  expect(readdirSync(held.data!).sort()).toEqual(files);
+  expect(filesIn(held.data!)).toEqual(files);
   expect(cliOutput(['token', 'list'], held)).toMatch(/already-here/);
   expect(key).toBeTruthy();
 }
