@@ -18,6 +18,7 @@ import { migrateSystem, pendingSystemMigrations } from './db/migrate';
 import { applySchemaSync, planSchemaSync, type SyncStep } from './db/schema-sync';
 import { PostgresDatabase } from './db/postgres';
 import { SqliteDatabase } from './db/sqlite';
+import { recoverReplacements } from './db/sqlite-replace';
 import { RateLimiter } from './db/store/rate-limits';
 import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
@@ -95,7 +96,17 @@ export function openDatabase(config: Config): Database {
   if (url && /^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
   if (url && !url.startsWith('sqlite:')) throw new Error(`Unsupported database URL "${url}" (postgres://… or sqlite:PATH)`);
   mkdirSync(config.dataDir, { recursive: true });
+  recoverSqliteFiles(config);
   return new SqliteDatabase(sqlitePath(config));
+}
+
+/**
+ * After a restore or an import into this SQLite installation that was killed part-way: its
+ * work files go, and an old database (with its secrets.json) it had moved aside comes back
+ * (db/sqlite-replace.ts). Run before the database is opened, and before a restore or an import starts.
+ */
+export function recoverSqliteFiles(config: Config): void {
+  recoverReplacements(sqlitePath(config), [join(config.dataDir, 'secrets.json')]);
 }
 
 // Any constant will do: it only has to be the same for every Folio instance.

@@ -8,7 +8,7 @@ import { openInstance, sqlitePath } from '../instance';
 import { backupInstallation } from '../transfer/backup';
 import type { Source, TransferReport } from '../transfer/export';
 import { isPostgres } from '../transfer/target';
-import { configFrom, UsageError, type Command } from './command';
+import { configFrom, interruptible, UsageError, type Command } from './command';
 
 type Writer = (source: Source, file: string, progress: (line: string) => void) => Promise<TransferReport>;
 
@@ -30,7 +30,7 @@ export async function writeArchive(values: Record<string, unknown>, positionals:
       bucket: config.uploadsS3 ? instance.uploads.storage : undefined,
       sqliteFile: isPostgres(config) ? undefined : sqlitePath(config),
     };
-    const report = await write(source, file, (line) => console.log(line));
+    const report = await interruptible(() => write(source, file, (line) => console.log(line)));
     const rows = report.tables.reduce((n, t) => n + t.rows, 0);
     console.log(`done: ${what} ${file}: ${rows} rows in ${report.tables.length} tables, ${report.files} files`);
     return 0;

@@ -4,6 +4,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { resolveConfig, type ConfigInput } from '../config';
 import { openInstance, type Instance, type OpenOptions } from '../instance';
+import { undoInterrupted } from '../transfer/interrupt';
 
 export interface Command {
   name: string;
@@ -41,6 +42,27 @@ export async function withInstance<T>(values: Record<string, unknown>, fn: (inst
     return await fn(instance);
   } finally {
     instance.close();
+  }
+}
+
+/**
+ * Runs a command's work so that SIGINT (Ctrl-C) or SIGTERM meanwhile first undoes what it has
+ * written (the undos registered with transfer/interrupt.ts undoOnInterrupt: work files, staging
+ * folders, an old installation put back), then exits 130 or 143 as a shell expects.
+ */
+export async function interruptible<T>(fn: () => Promise<T>): Promise<T> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    const undone = undoInterrupted();
+    console.error(`Interrupted (${signal})${undone ? ': what was written is undone; the target is as it was' : ''}`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await fn();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { formatReport, importStrapi } from '../transfer/strapi/import';
 import { StrapiImportError } from '../transfer/strapi/source';
-import { configFrom, UsageError, type Command } from './command';
+import { configFrom, interruptible, UsageError, type Command } from './command';
 
 export const importStrapiCommand: Command = {
   name: 'import strapi',
@@ -30,7 +30,7 @@ One transaction with every count checked: it imports everything or nothing.
     if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}"`);
     const dryRun = !!values['dry-run'];
     try {
-      const report = await importStrapi({ source: positionals[0]!, config: configFrom(values), dryRun, force: !!values.force });
+      const report = await interruptible(() => importStrapi({ source: positionals[0]!, config: configFrom(values), dryRun, force: !!values.force }));
       console.log(formatReport(report, dryRun));
       return 0;
     } catch (error) {

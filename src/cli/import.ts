@@ -13,6 +13,7 @@ import type { ContentType, Registry } from '../registry/types';
 import { withInstance, UsageError, type Command } from './command';
 import { importStrapiCommand } from './import-strapi';
 import { looksLikeArchive } from '../transfer/archive';
+import { LINE_LIMIT, sizeName, splitLines } from '../transfer/lines';
 import { restoreFromArchive } from './restore';
 
 /** A line that cannot be imported: its 1-based number and why. */
@@ -34,31 +35,17 @@ interface Item {
 
 /**
  * Yields the lines of a file (or stdin for "-") with their 1-based numbers, a chunk's worth at
- * a time (one await per chunk, not per line); blank lines are skipped.
+ * a time (one await per chunk, not per line); blank lines are skipped. Linear in the input
+ * (transfer/lines.ts); a line longer than LINE_LIMIT is an ImportLineError naming it.
  */
 async function* readLines(file: string): AsyncGenerator<{ line: number; text: string }[]> {
   // Large reads: the default 64 KiB chunks cost a callback and a buffer each (visible at 10,000 lines/s).
   const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
-  const decoder = new TextDecoder();
   const unCR = (text: string) => (text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text);
-  let rest = '';
-  let line = 0;
-  for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
-    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    const lines: { line: number; text: string }[] = [];
-    let at: number;
-    let from = 0;
-    while ((at = rest.indexOf('\n', from)) >= 0) {
-      line++;
-      const text = unCR(rest.slice(from, at));
-      from = at + 1;
-      if (text.trim()) lines.push({ line, text });
-    }
-    rest = rest.slice(from);
-    if (lines.length) yield lines;
+  const tooLong = (line: number) => new ImportLineError(line, `longer than the ${sizeName(LINE_LIMIT)} allowed for one line`);
+  for await (const lines of splitLines(input as AsyncIterable<Uint8Array | string>, tooLong)) {
+    yield lines.map(({ number, text }) => ({ line: number, text: unCR(text) }));
   }
-  rest += decoder.decode();
-  if (rest.trim()) yield [{ line: line + 1, text: unCR(rest) }];
 }
 
 function parseLine(line: number, text: string): Record<string, unknown> {

@@ -80,7 +80,7 @@ const NOT_CARRIED = new Set<string>([
 ]);
 
 /** Tables of an installation in an order that satisfies their foreign keys. */
-export function installationTables(db: Database, registry: Registry): string[] {
+export function installationTables(db: Pick<Database, 'dialect'>, registry: Registry): string[] {
   // The users table is a system table that schema sync only extends: it is carried with the system tables.
   return [...SYSTEM_TABLES, ...desiredTables(db, registry).filter((t) => !t.extended).map((t) => t.name)];
 }
@@ -190,6 +190,8 @@ export async function copyToPostgres(
   const targetSchema = await target.schema();
   const report: CopyReport[] = [];
   try {
+    // One read transaction: every table is copied, and counted, as of the same commit.
+    source.run('BEGIN');
     const sourceTables = sourceRows(source, sql`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid`).map((r) => r.name as string);
     // Parents before children: system tables, content, components, then link tables.
     const known = new Set(installationTables(target, registry));
@@ -212,7 +214,8 @@ export async function copyToPostgres(
         if (columns.includes('id')) await advanceIdentity(tx, table);
       });
       const counted = await countRows(target, table);
-      if (counted !== copied) throw new Error(`Count check failed for ${table}: copied ${copied}, target has ${counted}`);
+      const inSource = Number(sourceRows(source, sql`SELECT COUNT(*) AS n FROM ${sql.id(table)}`)[0]!.n);
+      if (counted !== copied || copied !== inSource) throw new Error(`Count check failed for ${table}: the source holds ${inSource}, copied ${copied}, the target has ${counted}`);
       report.push({ table, rows: copied });
     }
     for (const [key, value] of Object.entries(secrets)) await writeSecret(target, key, value);
@@ -293,12 +296,41 @@ export function sqliteOnlineCopy(path: string, destination: string): void {
   }
 }
 
-/** SQLite's own check of a file's structure: 'ok', or what is wrong. */
-export function sqliteQuickCheck(path: string): string {
-  const file = new BunDatabase(path, { readonly: true });
+/** What a SQLite file holds, read on its own (inspectSqliteFile). */
+export interface SqliteFileReport {
+  /** SQLite's check of the file's structure: 'ok', or what is wrong. */
+  check: string;
+  /** Every table, oldest first. */
+  tables: string[];
+  /** Rows of each table asked for that exists. */
+  counts: Map<string, number>;
+  /** The system migrations the file records, or undefined without a migrations table. */
+  migrations: string[] | undefined;
+}
+
+/**
+ * Opens a SQLite file afresh, read-only, and reports what it holds: SQLite's integrity_check
+ * (`full`; otherwise the quicker quick_check, which skips comparing indexes with their tables),
+ * the tables, the rows of `count`'s tables, the migrations recorded. A file that is not a
+ * database at all reads as a failed check.
+ */
+export function inspectSqliteFile(path: string, options: { full: boolean; count: string[] }): SqliteFileReport {
+  let file: BunDatabase | undefined;
   try {
-    return (file.query('PRAGMA quick_check').all() as { quick_check: string }[]).map((r) => r.quick_check).join('; ');
+    file = new BunDatabase(path, { readonly: true });
+    const rows = (statement: Sql) => sourceRows(file!, statement);
+    const check = rows(options.full ? sql`PRAGMA integrity_check` : sql`PRAGMA quick_check`)
+      .map((r) => String(Object.values(r)[0]))
+      .join('; ');
+    if (check !== 'ok') return { check, tables: [], counts: new Map(), migrations: undefined };
+    const tables = rows(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`).map((r) => r.name as string);
+    const counts = new Map<string, number>();
+    for (const table of options.count) if (tables.includes(table)) counts.set(table, Number(rows(sql`SELECT COUNT(*) AS n FROM ${sql.id(table)}`)[0]!.n));
+    const migrations = tables.includes(SYSTEM.migrations) ? rows(sql`SELECT "name" FROM ${sql.id(SYSTEM.migrations)} ORDER BY "name"`).map((r) => String(r.name)) : undefined;
+    return { check, tables, counts, migrations };
+  } catch (error) {
+    return { check: (error as Error).message, tables: [], counts: new Map(), migrations: undefined };
   } finally {
-    file.close();
+    file?.close();
   }
 }

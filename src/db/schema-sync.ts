@@ -59,7 +59,7 @@ function ddl(statement: Sql): string {
 }
 
 /** Columns of the fields stored in the model's own table, typed for the engine. */
-function attributeColumns(db: Database, model: Model): ColumnSpec[] {
+function attributeColumns(db: Pick<Database, 'dialect'>, model: Model): ColumnSpec[] {
   const columns: ColumnSpec[] = [];
   for (const field of Object.values(model.fields)) {
     const type = field.columnType(db.dialect.name);
@@ -97,7 +97,7 @@ function sortIndexes(ct: ContentType): { name: string; sql: string }[] {
 }
 
 /** Every table the registry needs, as the engine should create it. */
-export function desiredTables(db: Database, registry: Registry): TableSpec[] {
+export function desiredTables(db: Pick<Database, 'dialect'>, registry: Registry): TableSpec[] {
   const text = db.dialect.textType;
   const type = (definition: string) => sql.raw(definition);
   const rowId = type(db.dialect.idColumn);
@@ -209,7 +209,7 @@ export function desiredTables(db: Database, registry: Registry): TableSpec[] {
 }
 
 /** The link table of a morphToOne / morphToMany attribute: links name a type and a document (layout.ts MORPH_LINK). */
-function morphLinkTable(db: Database, owner: ContentType, t: string, rowId: Sql): TableSpec {
+function morphLinkTable(db: Pick<Database, 'dialect'>, owner: ContentType, t: string, rowId: Sql): TableSpec {
   const m = MORPH_LINK;
   const text = db.dialect.textType;
   const type = (definition: string) => sql.raw(definition);

@@ -8,6 +8,7 @@
  * committed state and never a transaction in progress.
  */
 import { Database as BunDatabase, type Statement } from 'bun:sqlite';
+import { existsSync } from 'node:fs';
 import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement as SqlStatement, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
 import { GroupCommit } from './group-commit';
@@ -47,6 +48,16 @@ export function registerFunctions(db: BunDatabase): void {
   db.function('folio_lower', { deterministic: true }, (value: string | number | null) =>
     value === null ? null : String(value).toLowerCase(),
   );
+}
+
+/** The answer of a pragma, its statement finalized at once (nothing left to keep a closing connection open). */
+function pragmaRow<T>(db: BunDatabase, text: string): T | undefined {
+  const statement = db.prepare(text);
+  try {
+    return (statement.get() as T | null) ?? undefined;
+  } finally {
+    statement.finalize();
+  }
 }
 
 /** One connection with its own statement cache (bun's built-in cache keeps only 20). */
@@ -125,7 +136,11 @@ class Connection implements Queryable {
   /** Nothing to take: every write transaction already holds the file's one write lock (BEGIN IMMEDIATE). */
   async lock(_names: string[], _shared?: string[]): Promise<void> {}
 
+  private closed = false;
+
   close() {
+    if (this.closed) return;
+    this.closed = true;
     for (const statement of this.statements.values()) statement.finalize();
     this.statements.clear();
     this.raw.close();
@@ -149,9 +164,23 @@ const AUTOCHECKPOINT_PAGES = 1000;
 const CHECKPOINTER = `
 import { Database } from 'bun:sqlite';
 let db;
+let timer;
 self.onmessage = ({ data }) => {
+  if (data.stop) {
+    // Between two checkpoints (this thread runs one at a time): the connection closes, then the
+    // closing thread, waiting on the flag, is told.
+    clearInterval(timer);
+    try {
+      db?.close();
+    } catch {}
+    db = undefined;
+    const flag = new Int32Array(data.stop);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    return;
+  }
   db = new Database(data.path);
-  setInterval(() => {
+  timer = setInterval(() => {
     try {
       postMessage(db.query('PRAGMA wal_checkpoint(PASSIVE)').get());
     } catch (error) {
@@ -160,6 +189,8 @@ self.onmessage = ({ data }) => {
   }, data.intervalMs);
 };
 `;
+/** How long close() waits for the checkpoint worker to close its connection. */
+const CHECKPOINTER_STOP_MS = 5000;
 
 /** What the background checkpoints have done so far (tests and diagnostics read it). */
 export interface CheckpointStats {
@@ -289,11 +320,28 @@ export class SqliteDatabase implements Database {
     }
   }
 
-  /** Stops the worker; `fallBack` hands checkpoints back to SQLite's own (in the commit). */
-  private stopCheckpointer(fallBack: boolean) {
-    this.checkpointer?.terminate();
+  /**
+   * Stops the worker; `fallBack` hands checkpoints back to SQLite's own (in the commit). Waits
+   * (synchronously) until its connection is closed: terminate() alone ends the thread later, and
+   * a connection still open then keeps the WAL from being checkpointed into the file and removed
+   * when this process closes its own. False when the worker did not answer in time.
+   */
+  private stopCheckpointer(fallBack: boolean): boolean {
+    const worker = this.checkpointer;
     this.checkpointer = undefined;
+    let stopped = true;
+    if (worker) {
+      const flag = new Int32Array(new SharedArrayBuffer(4));
+      try {
+        worker.postMessage({ stop: flag.buffer });
+        stopped = Atomics.wait(flag, 0, 0, CHECKPOINTER_STOP_MS) !== 'timed-out';
+      } catch {
+        stopped = false;
+      }
+      worker.terminate();
+    }
     if (fallBack) this.writer.raw.run(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    return stopped;
   }
 
   /**
@@ -309,13 +357,51 @@ export class SqliteDatabase implements Database {
     this.checkpointStarted = true;
     this.writes.flush();
     this.stopCheckpointer(false);
+    // The reader first: a connection holding no snapshot lets the checkpoint copy everything.
+    this.reader.close();
     try {
       this.writer.raw.run('PRAGMA optimize');
       this.writer.raw.run('PRAGMA wal_checkpoint(TRUNCATE)');
     } catch {
-      // Closing must not fail because housekeeping did.
+      // Closing must not fail because housekeeping did: the WAL stays beside the file, and
+      // whoever opens it next reads the file and its WAL together.
     }
-    this.reader.close();
     this.writer.close();
+  }
+
+  /**
+   * Closes, leaving the whole database in its main file, so the file can be moved on its own
+   * (a restore or an import builds a file beside the installation and renames it into place;
+   * SQLite reads a WAL by the file's name, so a WAL left behind would be lost with the rename,
+   * and with it every write it holds). The WAL is checkpointed whole and then given up
+   * (journal_mode DELETE, which SQLite grants only to the one connection left): each step's
+   * answer is checked, and anything short of a lone, complete file throws. Closed either way.
+   */
+  closeToOneFile(): void {
+    this.checkpointStarted = true;
+    let problem: string | undefined;
+    try {
+      this.writes.flush();
+      const stopped = this.stopCheckpointer(false);
+      if (this.writer.raw.inTransaction) problem = 'a write transaction is still open';
+      else if (!stopped) problem = 'the checkpoint thread did not stop';
+      this.reader.close();
+      if (!problem) {
+        const checkpoint = pragmaRow<{ busy: number; log: number; checkpointed: number }>(this.writer.raw, 'PRAGMA wal_checkpoint(TRUNCATE)');
+        if (!checkpoint || checkpoint.busy !== 0 || checkpoint.log !== checkpoint.checkpointed) {
+          problem = `the WAL could not be checkpointed (${JSON.stringify(checkpoint)})`;
+        } else {
+          const mode = pragmaRow<{ journal_mode: string }>(this.writer.raw, 'PRAGMA journal_mode = DELETE')?.journal_mode;
+          if (mode !== 'delete') problem = `the database stayed in journal mode ${mode}`;
+        }
+      }
+    } catch (error) {
+      problem = (error as Error).message;
+    } finally {
+      this.reader.close();
+      this.writer.close();
+    }
+    if (!problem && existsSync(`${this.path}-wal`)) problem = 'its WAL file is still there';
+    if (problem) throw new Error(`Could not close ${this.path} as one complete file: ${problem}`);
   }
 }

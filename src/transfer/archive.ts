@@ -4,7 +4,7 @@
  * in memory. Entries are written to a temp file beside the target and renamed into place at
  * the end, so a failed backup never leaves a half-written archive under the name asked for.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,6 +12,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGunzip, createGzip } from 'node:zlib';
 import * as tar from 'tar-stream';
+import { undoOnInterrupt } from './interrupt';
+import { LINE_LIMIT, sizeName, splitLines } from './lines';
 
 /** The archive cannot be read: not one of Folio's, truncated or corrupt. */
 export class ArchiveError extends Error {}
@@ -20,6 +22,8 @@ export class ArchiveWriter {
   private pack = tar.pack();
   private done: Promise<void>;
   private temp: string;
+  /** Every entry added, in order, with its size: what the archive must read back as. */
+  private written: { name: string; size: number }[] = [];
 
   constructor(readonly file: string) {
     this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.partial`);
@@ -32,6 +36,7 @@ export class ArchiveWriter {
   async addText(name: string, text: string): Promise<void> {
     const body = Buffer.from(text, 'utf8');
     await new Promise<void>((resolve, reject) => this.pack.entry({ name, size: body.length, mode: 0o600 }, body, (e) => (e ? reject(e) : resolve())));
+    this.written.push({ name, size: body.length });
   }
 
   /** A file from disk, streamed; its size is read first (a tar header carries it). */
@@ -40,6 +45,7 @@ export class ArchiveWriter {
     if (size === 0) return this.addText(name, '');
     const entry = this.pack.entry({ name, size, mode: 0o600 });
     await pipeline(createReadStream(path, { start: 0, end: size - 1 }), entry);
+    this.written.push({ name, size });
   }
 
   /** An entry streamed from elsewhere (an object in the uploads bucket) whose size is known. */
@@ -47,13 +53,26 @@ export class ArchiveWriter {
     if (size === 0) return this.addText(name, '');
     const entry = this.pack.entry({ name, size, mode: 0o600 });
     await pipeline(Readable.fromWeb((body instanceof Blob ? body.stream() : body) as NodeReadableStream<Uint8Array>), entry);
+    this.written.push({ name, size });
   }
 
-  /** Ends the archive and moves it to its name. */
+  /**
+   * Ends the archive and moves it to its name, once it is on disk and reads back whole: every
+   * entry in order with its size, through gzip's own check of the bytes (CRC-32 and length).
+   * An archive that would not read back is an error, and never gets the name.
+   */
   async close(): Promise<void> {
     this.pack.finalize();
     await this.done;
+    await syncPath(this.temp);
+    await readsBackAs(this.temp, this.written);
     await rename(this.temp, this.file);
+    await syncPath(dirname(this.file));
+  }
+
+  /** The partial file goes, synchronously (a signal's handler). */
+  removePartial(): void {
+    rmSync(this.temp, { force: true });
   }
 
   /** Drops the partial file (after a failure). */
@@ -62,6 +81,30 @@ export class ArchiveWriter {
     await this.done.catch(() => {});
     await rm(this.temp, { force: true });
   }
+}
+
+/** Makes a file's bytes, or a folder's entries, durable. */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the archive at `path` to its end and compares its entries with `expected`. */
+async function readsBackAs(path: string, expected: { name: string; size: number }[]): Promise<void> {
+  let at = 0;
+  const fail = (detail: string) => new ArchiveError(`The archive did not read back as it was written (${detail}); it was not kept`);
+  for await (const entry of readArchive(path)) {
+    const want = expected[at++];
+    if (!want || want.name !== entry.name || want.size !== entry.size) throw fail(`entry ${at}: ${entry.name} (${entry.size} bytes) instead of ${want ? `${want.name} (${want.size} bytes)` : 'the end'}`);
+    let size = 0;
+    for await (const chunk of entry.body) size += chunk.length;
+    if (size !== want.size) throw fail(`${entry.name} holds ${size} bytes, its header says ${want.size}`);
+  }
+  if (at !== expected.length) throw fail(`it ends after ${at} of ${expected.length} entries`);
 }
 
 /**
@@ -73,6 +116,11 @@ export class ArchiveWriter {
 export async function writeArchive<T>(file: string, fill: (writer: ArchiveWriter, scratch: string) => Promise<T>): Promise<T> {
   const scratch = await mkdtemp(join(dirname(file), '.folio-archive-'));
   const writer = new ArchiveWriter(file);
+  // An interrupted backup or export leaves neither its scratch folder nor a partial archive.
+  const release = undoOnInterrupt(() => {
+    rmSync(scratch, { recursive: true, force: true });
+    writer.removePartial();
+  });
   try {
     const result = await fill(writer, scratch);
     await writer.close();
@@ -81,6 +129,7 @@ export async function writeArchive<T>(file: string, fill: (writer: ArchiveWriter
     await writer.abort();
     throw error;
   } finally {
+    release();
     await rm(scratch, { recursive: true, force: true });
   }
 }
@@ -161,30 +210,39 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
-/** Reads a whole (small) entry as text. */
-export async function entryText(entry: ArchiveEntry): Promise<string> {
+/**
+ * What is read whole into memory from an archive, at most, per kind of entry: a few MiB, far
+ * above what Folio or Strapi writes there, so that a small archive cannot expand into
+ * gigabytes in memory (gzip shrinks repeated bytes a thousandfold). Everything else (tables,
+ * files) is streamed; a line of a table is bounded by lines.ts LINE_LIMIT.
+ */
+export const ENTRY_LIMITS = {
+  /** Folio's manifest.json: every table with its columns and row count. */
+  manifest: 4 * 1024 * 1024,
+  /** Folio's secrets.json: two keys. */
+  secrets: 64 * 1024,
+  /** The metadata.json of a `strapi export`: its creation date and Strapi's version. */
+  strapiMetadata: 1024 * 1024,
+} as const;
+
+/** Reads a whole (small) entry as text, refusing one over `limit` bytes before it is read. */
+export async function entryText(entry: ArchiveEntry, limit: number): Promise<string> {
+  const tooLarge = () => new ArchiveError(`The archive's ${entry.name} is larger than the ${sizeName(limit)} allowed for it`);
+  if (entry.size > limit) throw tooLarge();
   const chunks: Buffer[] = [];
-  for await (const chunk of entry.body) chunks.push(chunk);
+  let size = 0;
+  for await (const chunk of entry.body) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Yields the lines of an entry (JSON Lines), streamed; blank lines are skipped. */
-export async function* entryLines(entry: ArchiveEntry): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let rest = '';
-  for await (const chunk of entry.body) {
-    rest += decoder.decode(chunk, { stream: true });
-    let at: number;
-    let from = 0;
-    while ((at = rest.indexOf('\n', from)) >= 0) {
-      const line = rest.slice(from, at);
-      from = at + 1;
-      if (line.trim()) yield line;
-    }
-    rest = rest.slice(from);
-  }
-  rest += decoder.decode();
-  if (rest.trim()) yield rest;
+/** Yields the lines of an entry (JSON Lines), streamed; blank lines are skipped; a line over `limit` bytes is an ArchiveError naming it. */
+export async function* entryLines(entry: ArchiveEntry, limit = LINE_LIMIT): AsyncGenerator<string> {
+  const tooLong = (number: number) => new ArchiveError(`The archive's ${entry.name} line ${number} is longer than the ${sizeName(limit)} allowed for one line`);
+  for await (const lines of splitLines(entry.body, tooLong, limit)) for (const line of lines) yield line.text;
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * `folio backup FILE`, safe while a server is serving. SQLite: `VACUUM INTO` makes a
  * consistent copy of the file from one read snapshot (under WAL writers go on meanwhile),
- * and the archive carries that copy, the secrets and the uploads. PostgreSQL: the portable
+ * checked whole (integrity_check), and the archive carries that copy, the secrets and the
+ * uploads; the archive gets its name only once it reads back whole (archive.ts close). PostgreSQL: the portable
  * archive of `folio export` (its secrets live in the database and travel in secrets.json).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sqliteOnlineCopy, withSqliteSnapshot } from '../db/copy';
+import { inspectSqliteFile, sqliteOnlineCopy, withSqliteSnapshot } from '../db/copy';
 import { writeArchive } from './archive';
 import { addUploads, appliedMigrations, describeTables, exportInstallation, manifestFor, uploadedFiles, type Source, type TransferReport } from './export';
 
@@ -16,7 +17,9 @@ export async function backupInstallation(source: Source, file: string, progress:
   return writeArchive(file, async (writer, scratch) => {
     const copy = join(scratch, 'folio.db');
     sqliteOnlineCopy(sqliteFile, copy);
-    progress('copied the database');
+    const { check } = inspectSqliteFile(copy, { full: true, count: [] });
+    if (check !== 'ok') throw new Error(`The copy of the database is damaged (${check}); no backup was written`);
+    progress('copied the database and checked the copy');
     const { tables, migrations } = await withSqliteSnapshot(copy, async (snapshot) => ({
       tables: await describeTables(snapshot, source.db, source.registry),
       migrations: await appliedMigrations(snapshot),

@@ -51,6 +51,20 @@ export function parseManifest(text: string): Manifest {
   return value as Manifest;
 }
 
+/** secrets.json, checked: an object of strings (the API-token salt, the JWT secret). */
+export function parseSecrets(text: string): Record<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ArchiveError("The archive's secrets.json is not valid JSON");
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+    throw new ArchiveError("The archive's secrets.json is not an object of strings");
+  }
+  return value as Record<string, string>;
+}
+
 /**
  * A stored value as JSON: big integers beyond 2^53 as their digits in a string (an integer
  * column turns them back into integers on both engines, exactly), bytes as base64.

@@ -3,13 +3,12 @@
  * are created from its content types, then every row goes in, ids and documentIds as they
  * were, in one transaction; counts are checked table by table, PostgreSQL's identity
  * sequences continue after the imported ids, and the secrets come along. A failure leaves
- * the target as it was: SQLite, the new file is never moved into place; PostgreSQL, the rows
+ * the target as it was: SQLite, the new file replaces the old only once it has been checked,
+ * closed into one file, checked afresh and again in place (target.ts SqliteRebuild); PostgreSQL, the rows
  * roll back with the transaction and what the migrations and the schema sync created before
  * it is dropped again (db/copy.ts schemaObjects / dropCreatedSince, as `import strapi` does).
  */
-import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import type { Secrets } from '../auth/secrets';
 import {
   advanceIdentity, carriedTables, clearTables, countRows, dropCreatedSince, insertRows, installationTables, schemaObjects, tablesInCreationOrder, targetIsEmpty,
@@ -23,10 +22,11 @@ import { applySchemaSync, planSchemaSync } from '../db/schema-sync';
 import { SqliteDatabase } from '../db/sqlite';
 import { writeSecret } from '../db/store/secrets';
 import { sqlitePath } from '../instance';
-import { ArchiveError, entryLines, entryText, type ArchiveEntry } from './archive';
+import { ArchiveError, ENTRY_LIMITS, entryLines, entryText, type ArchiveEntry } from './archive';
 import type { TransferReport } from './export';
-import { decodeValue, tableEntryName, type Manifest, type TableEntry } from './format';
-import { isPostgres, NOT_EMPTY, removeSqliteFile, replaceSqliteFile, sqliteTargetIsEmpty, StagedUploads, tempBeside, uploadsBucket, writeSecretsFile, type Target } from './target';
+import { decodeValue, parseSecrets, tableEntryName, type Manifest, type TableEntry } from './format';
+import { undoOnInterrupt } from './interrupt';
+import { isPostgres, NOT_EMPTY, SqliteRebuild, sqliteTargetIsEmpty, StagedUploads, uploadsBucket, type Target } from './target';
 
 /** A problem the database reported for a batch, named by table and line: never retried as a conflict. */
 class ImportError extends Error {}
@@ -112,21 +112,23 @@ async function objectsToKeep(db: Database): Promise<SchemaObjects> {
 export async function importPortable(manifest: Manifest, entries: AsyncGenerator<ArchiveEntry>, target: Target): Promise<TransferReport> {
   const { config, registry } = target;
   const postgres = isPostgres(config);
-  const finalPath = sqlitePath(config);
-  const tempPath = tempBeside(finalPath, 'importing');
-  if (!postgres && !target.force && !(await sqliteTargetIsEmpty(finalPath, target.registry))) throw new Error(NOT_EMPTY);
-  const madeDir = !postgres && !existsSync(dirname(finalPath));
   // PostgreSQL keeps the uploads (and nothing else) in the data dir: one made here goes again on failure.
   const madeDataDir = postgres && !existsSync(config.dataDir);
-  if (!postgres) {
-    await mkdir(dirname(finalPath), { recursive: true });
-    await removeSqliteFile(tempPath);
-  }
-  const db: Database = postgres ? new PostgresDatabase(config.databaseUrl!) : new SqliteDatabase(tempPath);
+  const rebuild = postgres ? undefined : new SqliteRebuild(config, 'importing');
   const staged = new StagedUploads(config.uploadsDir, uploadsBucket(config));
+  // Everything on disk this import made, undone: after a failure, or from a signal's handler.
+  const undoFiles = () => {
+    staged.discardNow();
+    rebuild?.abandon();
+    if (madeDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+  };
+  const release = undoOnInterrupt(undoFiles);
+  let db: Database | undefined;
   let closed = false;
   let before: SchemaObjects | undefined;
   try {
+    if (rebuild && !target.force && !(await sqliteTargetIsEmpty(sqlitePath(config), registry))) throw new Error(NOT_EMPTY);
+    db = rebuild ? new SqliteDatabase(rebuild.path) : new PostgresDatabase(config.databaseUrl!);
     if (postgres) before = await objectsToKeep(db);
     await migrateSystem(db);
     await applySchemaSync(db, await planSchemaSync(db, registry));
@@ -143,7 +145,7 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
         // --force: everything goes; otherwise only rows migrations wrote themselves (bookkeeping).
         await clearTables(tx, empty ? manifest.tables.map((t) => t.name) : carried);
         for await (const entry of entries) {
-          if (entry.name === 'secrets.json') secrets = JSON.parse(await entryText(entry));
+          if (entry.name === 'secrets.json') secrets = parseSecrets(await entryText(entry, ENTRY_LIMITS.secrets));
           else if (entry.name.startsWith('uploads/')) await staged.add(entry);
           else if (byEntry.has(entry.name)) {
             const table = byEntry.get(entry.name)!;
@@ -158,24 +160,26 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
       },
       { isolation: 'read committed' },
     );
-    db.close();
-    closed = true;
-    if (!postgres) {
-      await replaceSqliteFile(tempPath, finalPath);
-      await writeSecretsFile(config.dataDir, secrets);
+    if (rebuild) {
+      // The whole database in its one file, or an error: only that file is moved into place.
+      closed = true;
+      (db as SqliteDatabase).closeToOneFile();
+      await rebuild.finish(manifest, secrets, staged, target.progress, false);
+    } else {
+      closed = true;
+      db.close();
+      await staged.commit();
     }
-    await staged.commit();
     return { tables: manifest.tables, files: staged.count };
   } catch (error) {
-    if (!closed) {
+    if (db && !closed) {
       // The rows rolled back; the tables and functions made before the transaction did not.
       if (before) await dropCreatedSince(db, before).catch(() => {});
       db.close();
     }
-    await staged.discard();
-    if (madeDataDir) await rm(config.dataDir, { recursive: true, force: true });
-    if (!postgres) await removeSqliteFile(tempPath);
-    if (madeDir) await rm(dirname(finalPath), { recursive: true, force: true });
+    undoFiles();
     throw error;
+  } finally {
+    release();
   }
 }

@@ -1,11 +1,14 @@
 /**
  * Where a restore or an import writes, and how it stays all-or-nothing: a SQLite database is
- * built in a temp file beside the real one and renamed over it at the end; uploaded files
- * are staged in a hidden folder inside the uploads folder and moved up (or written to the
- * S3 bucket) once everything else has succeeded; on any failure the temp file and the staging folder are removed.
+ * built in a work file beside the real one, checked, swapped in with secrets.json and checked
+ * again where it lands, the old installation kept aside until then (SqliteRebuild, on
+ * db/sqlite-replace.ts); uploaded files are staged in a hidden folder inside the uploads folder
+ * and moved up (or written to the S3 bucket) once everything else has succeeded; on any failure,
+ * and on a signal (interrupt.ts undoOnInterrupt), the work files and the staging folder are removed and the
+ * old installation is put back.
  */
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,10 +17,14 @@ import type { Secrets } from '../auth/secrets';
 import type { Config } from '../config';
 import { targetIsEmpty } from '../db/copy';
 import { SqliteDatabase } from '../db/sqlite';
+import { processAlive, removeDatabaseFiles, Replacement, type WorkKind } from '../db/sqlite-replace';
+import { recoverSqliteFiles, sqlitePath } from '../instance';
 import type { Registry } from '../registry/types';
 import { S3Storage } from '../upload/storage-s3';
 import { typeOfName, type Storage } from '../upload/storage';
 import { uploadPath, type ArchiveEntry } from './archive';
+import type { Manifest } from './format';
+import { verifyDatabaseFile } from './verify';
 
 export interface Target {
   config: Config;
@@ -45,24 +52,63 @@ export async function sqliteTargetIsEmpty(path: string, registry: Registry): Pro
   }
 }
 
-/** A temp path beside the SQLite file, and its removal with WAL companions. */
-export const tempBeside = (path: string, what: string) => `${path}.${what}-${process.pid}`;
-export async function removeSqliteFile(path: string): Promise<void> {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) await rm(path + suffix, { force: true });
-}
+/** The secrets file of a SQLite installation (auth/secrets.ts reads it). */
+const secretsFile = (config: Config) => join(config.dataDir, 'secrets.json');
 
-/** Moves a finished SQLite file over the target's (whose WAL companions would not match it). */
-export async function replaceSqliteFile(temp: string, path: string): Promise<void> {
-  for (const suffix of ['-wal', '-shm', '-journal']) await rm(path + suffix, { force: true });
-  await rename(temp, path);
-}
+/**
+ * A SQLite installation rebuilt by a restore or an import. `path` is the work file the new
+ * database is built in; `finish` checks it (verify.ts), swaps it and the secrets in
+ * (db/sqlite-replace.ts), checks it again where it landed, moves the staged uploads in, and
+ * only then lets the old installation go. `abandon` (a failure, a signal) leaves the target as
+ * it was, the data dir too when the rebuild made it.
+ */
+export class SqliteRebuild {
+  private replacement: Replacement;
+  private madeDirs: string[];
 
-/** Writes secrets.json as the installation reads it (owner-only). */
-export async function writeSecretsFile(dataDir: string, secrets: Partial<Secrets>): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  const file = join(dataDir, 'secrets.json');
-  await writeFile(file, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
-  await chmod(file, 0o600);
+  constructor(
+    private config: Config,
+    kind: WorkKind,
+  ) {
+    // What an interrupted restore or import left (instance.ts, as every opening of the installation does).
+    recoverSqliteFiles(config);
+    const database = sqlitePath(config);
+    this.replacement = new Replacement(database, kind, [secretsFile(config)]);
+    // The data dir (and the folder of a sqlite:PATH file) made here go again with a failure.
+    this.madeDirs = [...new Set([config.dataDir, dirname(database)])].filter((dir) => !existsSync(dir));
+    mkdirSync(dirname(database), { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true });
+    // A work file of an earlier run under this same pid is not this run's.
+    removeDatabaseFiles(this.replacement.next);
+  }
+
+  /** The work file the new database is built in. */
+  get path(): string {
+    return this.replacement.next;
+  }
+
+  /**
+   * Checks the finished work file against the manifest (SQLite's full integrity check, its
+   * migrations, every table's count), swaps it in with `secrets`, checks it again in place,
+   * commits the staged uploads, and only then removes the old installation. Any failure
+   * (a progress line that throws included) puts the old installation back.
+   */
+  async finish(manifest: Manifest, secrets: Partial<Secrets>, staged: StagedUploads, progress: (line: string) => void, backup: boolean): Promise<void> {
+    verifyDatabaseFile(this.path, manifest, { full: true, backup });
+    progress(`checked the new database: integrity, migrations, and ${manifest.tables.length} tables' row counts as in the manifest`);
+    const secretsNext = this.replacement.nextOf(secretsFile(this.config));
+    writeFileSync(secretsNext, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
+    this.replacement.swap((path) => verifyDatabaseFile(path, manifest, { full: false, backup }));
+    progress('moved the new database into place and checked it there');
+    await staged.commit();
+    this.replacement.commit();
+  }
+
+  /** Puts the old installation back (if it was moved) and removes every work file; synchronous. */
+  abandon(): void {
+    this.replacement.abandon();
+    for (const dir of this.madeDirs) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Uploaded files held back until the rest of a restore has succeeded. */
@@ -79,6 +125,7 @@ export class StagedUploads {
   ) {
     this.dir = join(uploadsDir, `.folio-staging-${process.pid}`);
     this.existed = existsSync(uploadsDir);
+    StagedUploads.removeStale(uploadsDir);
   }
 
   async add(entry: ArchiveEntry): Promise<void> {
@@ -109,7 +156,26 @@ export class StagedUploads {
   }
 
   async discard(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
-    if (!this.existed) await rm(this.uploadsDir, { recursive: true, force: true });
+    this.discardNow();
+  }
+
+  /** discard(), synchronously (a signal's handler runs it). */
+  discardNow(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+    if (!this.existed) rmSync(this.uploadsDir, { recursive: true, force: true });
+  }
+
+  /** Removes the staging folders of processes that are gone (an interrupted restore's): each new staging does. */
+  static removeStale(uploadsDir: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(uploadsDir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const pid = /^\.folio-staging-(\d+)$/.exec(name)?.[1];
+      if (pid && Number(pid) !== process.pid && !processAlive(Number(pid))) rmSync(join(uploadsDir, name), { recursive: true, force: true });
+    }
   }
 }

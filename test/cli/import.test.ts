@@ -125,6 +125,22 @@ describe('folio import', () => {
     SLOW,
   );
 
+  it(
+    'stops at a line longer than 64 MiB with exit 1, naming it, without reading it whole',
+    () => {
+      const dir = tempDir();
+      const data = join(dir, 'data');
+      const file = join(dir, 'long.jsonl');
+      // Valid JSON, a tag whose name is 72 MiB: refused for its length, not parsed.
+      writeFileSync(file, `{"name":"short"}\n{"name":"${'n'.repeat(72 * 1024 * 1024)}"}\n{"name":"after"}\n`);
+      const run = folioImport(data, [file, '--type', 'tags']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe('Error: line 2: longer than the 64 MiB allowed for one line\n0 document(s) imported before the failing batch were kept; none of that batch was.\n');
+      expect(count(data, 'SELECT COUNT(*) AS n FROM tags')).toBe(0);
+    },
+    SLOW,
+  );
+
   it('names the line whose data is invalid or whose relation target does not exist', () => {
     const dir = tempDir();
     const data = join(dir, 'data');
@@ -147,7 +163,7 @@ describe('folio import', () => {
     expect(array.stderr).toMatch(/^Error: line 1: expected a JSON object/m);
   });
 
-  it('prints its usage for --help (exit 0) and for usage errors (exit 2)', () => {
+  it('prints its usage for --help (exit 0) and for usage errors (exit 2)', { timeout: SLOW }, () => {
     const dir = tempDir();
     const data = join(dir, 'data');
     const file = jsonl(dir, 'one.jsonl', [article(1)]);

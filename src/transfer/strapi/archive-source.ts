@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { ArchiveError, entryLines, entryText, looksLikeArchive, readArchive } from '../archive';
+import { ArchiveError, ENTRY_LIMITS, entryLines, entryText, looksLikeArchive, readArchive } from '../archive';
+import { undoOnInterrupt } from '../interrupt';
 import { writeArchiveSchemas, type ArchiveSchema } from './archive-schemas';
 import { columnName, componentsTable, linkColumns, linkTable, MORPH_TO_ONE, morphColumns, morphTable, tableName } from './identifiers';
 import { MemorySource } from './memory-source';
@@ -56,8 +57,12 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
   /** Rows by table and id (components are unfolded once; a morphToOne link lands on its owner row). */
   private byId = new Map<string, Map<number, Row>>();
 
+  /** The temp folder goes with an interrupted import too (interrupt.ts undoOnInterrupt). */
+  private release: () => void;
+
   private constructor(readonly file: string, private readonly dir: string) {
     super('The archive');
+    this.release = undoOnInterrupt(() => rmSync(dir, { recursive: true, force: true }));
   }
 
   get schemaRoot(): string {
@@ -91,7 +96,7 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
     for await (const entry of readArchive(this.file)) {
       const name = entry.name.replace(/^\.\//, '');
       const folder = name.split('/')[0];
-      if (name === 'metadata.json') metadata = parse(name, 1, await entryText(entry));
+      if (name === 'metadata.json') metadata = parse(name, 1, await entryText(entry, ENTRY_LIMITS.strapiMetadata));
       else if (name.endsWith('.jsonl') && ['schemas', 'entities', 'links', 'configuration'].includes(folder!)) {
         let n = 0;
         for await (const line of entryLines(entry)) {
@@ -230,5 +235,6 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
 
   close(): void {
     rmSync(this.dir, { recursive: true, force: true });
+    this.release();
   }
 }

@@ -24,7 +24,8 @@ import { PostgresSource } from './postgres-source';
 import { projectEnv, SqliteSource, StrapiImportError, type StrapiSource } from './source';
 import { systemPlan } from './system';
 import { isStrapi4, V4Source } from './v4';
-import { advanceSequences, clearTarget, countRows, holdsData, insertRows, targetBefore, undoCreated } from './target';
+import { advanceSequences, clearTarget, countRows, holdsData, insertRows, targetBefore, undoCreated, undoCreatedNow } from './target';
+import { undoOnInterrupt } from '../interrupt';
 import { placeFileRows, PlacedUploads, uploadFiles } from './uploads';
 
 export interface ImportOptions {
@@ -88,6 +89,10 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
     const before = await targetBefore(options.config);
     let instance: Awaited<ReturnType<typeof openInstance>> | undefined;
     const placed = new PlacedUploads(options.config);
+    const release = undoOnInterrupt(() => {
+      placed.undoNow();
+      undoCreatedNow(options.config, before);
+    });
     try {
       instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot });
       const { db, registry: target } = instance;
@@ -132,6 +137,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       await undoCreated(options.config, before);
       throw error;
     } finally {
+      release();
       instance?.close();
     }
     if (!options.config.databaseUrl?.startsWith('postgres')) keepSecrets(options.config.dataDir, salt, source.env.JWT_SECRET);

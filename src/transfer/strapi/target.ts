@@ -16,7 +16,8 @@ import { FILES_TABLE, MEDIA_LINKS, SYSTEM } from '../../db/layout';
 import { desiredTables } from '../../db/schema-sync';
 import { openDatabase, sqlitePath } from '../../instance';
 import type { Registry } from '../../registry/types';
-import { isPostgres, removeSqliteFile } from '../target';
+import { isPostgres } from '../target';
+import { removeDatabaseFiles } from '../../db/sqlite-replace';
 
 /** Bound values per statement, well under both engines' limits. */
 const PARAMETERS_PER_STATEMENT = 5_000;
@@ -101,12 +102,22 @@ export async function targetBefore(config: Config): Promise<TargetBefore> {
   return before;
 }
 
+/**
+ * undoCreated from a signal's handler, synchronously: a SQLite file and a data dir made for the
+ * import go (the transaction in progress dies with the process; on an existing installation
+ * or PostgreSQL, tables the schema sync added before it stay, empty).
+ */
+export function undoCreatedNow(config: Config, before: TargetBefore): void {
+  if (!before.dataDirExisted) rmSync(config.dataDir, { recursive: true, force: true });
+  if (!before.postgres && !before.fileExisted) removeDatabaseFiles(before.sqliteFile);
+}
+
 /** After a failed import: drops what it created (tables, functions; a new SQLite file and data dir). */
 export async function undoCreated(config: Config, before: TargetBefore): Promise<void> {
   // The uploads folder (and, on SQLite, the database and secrets) live in a data dir made for the import.
   if (!before.dataDirExisted) rmSync(config.dataDir, { recursive: true, force: true });
   if (!before.postgres && !before.fileExisted) {
-    await removeSqliteFile(before.sqliteFile);
+    removeDatabaseFiles(before.sqliteFile);
     return;
   }
   const db = openDatabase(config);

@@ -59,6 +59,12 @@ export class PlacedUploads {
     else for (const path of this.written) rmSync(path, { force: true });
     this.written.length = 0;
   }
+
+  /** undo() from a signal's handler: synchronous, so a bucket's objects stay (the next import keeps them, not overwritten). */
+  undoNow(): void {
+    if (!this.bucket) for (const path of this.written) rmSync(path, { force: true });
+    this.written.length = 0;
+  }
 }
 
 /** A local-provider URL (`/uploads/<name>`) as the target serves it: under the public base when one is set. */
