@@ -13,12 +13,14 @@ import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from
 import type { Locales } from '../documents/locales';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Events } from '../events/log';
+import { createLogger, type LogFormat, type Logger, type LogLevel } from '../log';
 import type { QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
 import { toFileObject, type FileFormat, type FileObject } from './file-row';
 import { listFiles } from './list';
 import { defaultImageWorkers, ImagePool } from './image-pool';
+import type { SkippedFormats } from './images';
 import { typePolicy, type TypePolicy } from './policy';
 import { formatsOf, inspectFile, prepareFile, storedName, tooBig, type FileInfo, type InspectedFile, type PreparedFile } from './prepare';
 import { LocalStorage, typeOfName, type Storage } from './storage';
@@ -31,7 +33,9 @@ export interface UploadDeps {
   locales: Locales;
   events: Events;
   config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean;
-    imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number };
+    imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number; imageMemoryBytes?: number; logLevel?: LogLevel; logFormat?: LogFormat };
+  /** Where a skipped image's warning goes; default: a logger as the config says. */
+  log?: Logger;
 }
 
 /** Every name a stored file occupies in the storage: the original and its formats. */
@@ -51,13 +55,34 @@ export class UploadService {
   readonly policy: TypePolicy;
   /** Decoding, resizing and encoding happen here, off the event loop. */
   readonly images: ImagePool;
+  private log: Logger;
+  /** The files of an answer stored without the formats they would have had, and why (formatsSkipped). */
+  private skipped = new WeakMap<FileObject, SkippedFormats>();
 
   constructor(private deps: UploadDeps) {
     // The one place that knows which provider there is.
     this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3) : new LocalStorage(deps.config.uploadsDir);
     this.policy = typePolicy(deps.config);
-    const { imageWorkers, imageQueueLimit, imageTimeoutMs } = deps.config;
-    this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000 });
+    const { imageWorkers, imageQueueLimit, imageTimeoutMs, imageMemoryBytes } = deps.config;
+    this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000, memoryBytes: imageMemoryBytes });
+    this.log = deps.log ?? createLogger({ level: deps.config.logLevel, format: deps.config.logFormat });
+  }
+
+  /**
+   * Why a file of an upload's or a replacement's answer has no formats though it is an
+   * image that would have had them (too many pixels, or more memory than FOLIO_IMAGE_MEMORY_MB);
+   * undefined for any other file. The answer's route says so in a header.
+   */
+  formatsSkipped(file: FileObject): SkippedFormats | undefined {
+    return this.skipped.get(file);
+  }
+
+  /** Remembers, for the answer, which stored files were left without formats, and logs each. */
+  private noteSkipped(file: FileObject, prepared: PreparedFile) {
+    const skipped = prepared.formatsSkipped;
+    if (!skipped) return;
+    this.skipped.set(file, skipped);
+    this.log.warn(`Image formats skipped for ${prepared.name}: ${skipped.message}; stored without formats`, { id: file.id, reason: skipped.reason });
   }
 
   /** Ends the image workers (instance.close()). */
@@ -120,9 +145,10 @@ export class UploadService {
     for (const file of inspected) prepared.push(await prepareFile(file, this.images, { optimize: this.deps.config.imageOptimize }));
 
     const written: string[] = [];
+    let stored: FileObject[];
     try {
       for (const file of prepared) await this.writeAll(file, written);
-      return await this.deps.events.transaction(async (tx, log) => {
+      stored = await this.deps.events.transaction(async (tx, log) => {
         const ids: number[] = [];
         for (const file of prepared) ids.push(await this.insert(tx, file));
         if (target) await attachFiles(tx, target, await targetRows(tx, target, defaultLocale), ids);
@@ -135,6 +161,8 @@ export class UploadService {
       await this.storage.remove(written);
       throw error;
     }
+    stored.forEach((file, i) => this.noteSkipped(file, prepared[i]!));
+    return stored;
   }
 
   private async insert(tx: Queryable, file: PreparedFile): Promise<number> {
@@ -216,7 +244,9 @@ export class UploadService {
     }
     // Only the old row's own provider holds its files (a row copied from elsewhere may name another).
     if (existing.provider === this.storage.provider) await this.storage.remove(storedNames(existing));
-    return (await this.findOne(id))!;
+    const replaced = (await this.findOne(id))!;
+    this.noteSkipped(replaced, prepared);
+    return replaced;
   }
 
   /** Deletes the row, its links from every entry, then its files on disk; answers the file as it was. */
