@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
-import { cliOutput, killSpawned, removeTempDirs, serve, tempDir, type SpawnedServer } from '../helpers/spawn';
+import { cliOutput, killSpawned, removeTempDirs, runCli, serve, tempDir, type SpawnedServer } from '../helpers/spawn';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 import { makeImage, upload, zeroPng } from './helpers';
 
@@ -122,5 +122,17 @@ describe.if(existsSync('/proc/self/status'))('image work within FOLIO_IMAGE_MEMO
     expect(replaced.headers.get('x-folio-formats-skipped')).toBe(`${beside.id};reason=memory`);
     expect(await server.stop()).toBe(0);
     expect(server.stderr()).toMatch(/Image formats skipped for bomb\.png: 7000×7000 image\/png needs about \d+ MiB to decode and resize, more than FOLIO_IMAGE_MEMORY_MB \(512\); stored without formats/);
+  }, SLOW);
+});
+
+describe('FOLIO_IMAGE_MEMORY_MB', () => {
+  it('stops serve before it listens when it is not a whole number of MiB', () => {
+    for (const bad of ['lots', '-1', '1.5']) {
+      // Wrapped in `timeout`: a server that ignored the variable would serve on.
+      const run = runCli(['serve', '--port', '0'], { env: { FOLIO_IMAGE_MEMORY_MB: bad }, wrap: ['timeout', '20'] });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`FOLIO_IMAGE_MEMORY_MB must be a non-negative integer, got "${bad}"`);
+      expect(run.stdout).not.toContain('Folio listening');
+    }
   }, SLOW);
 });
