@@ -21,7 +21,7 @@ import { FolioError, ServiceUnavailableError } from '../errors';
 import { DEFAULT_IMAGE_MEMORY_MB, ImageBudget } from './image-budget';
 import { imageCost } from './image-cost';
 import { headerSize } from './image-size';
-import { isProcessable, LARGE_IMAGE_PIXELS, MAX_DECODED_PIXELS, type ImageResult } from './images';
+import { getsFormats, isProcessable, LARGE_IMAGE_PIXELS, MAX_DECODED_PIXELS, type ImageResult, type SkippedFormats } from './images';
 
 export interface ImageJob {
   id: number;
@@ -118,13 +118,14 @@ export class ImagePool {
     // Unreadable header: the worker decides (it refuses the bytes as not an image), at the file's cost.
     const size = headerSize(bytes, mime);
     const cost = size ? imageCost(bytes, mime, size, optimize) : bytes.byteLength;
+    // Not decoded: the header's size, no formats, and why (for an image that would have had formats).
+    const undecoded = (skipped: SkippedFormats) => Promise.resolve({ ...size!, formats: [], ...(getsFormats(mime, size!.width, size!.height) ? { skipped } : {}) });
     if (size && size.width * size.height > MAX_DECODED_PIXELS) {
-      const message = `${size.width}×${size.height} is over ${MAX_DECODED_PIXELS / 1e6} megapixels, which are never decoded`;
-      return Promise.resolve({ ...size, formats: [], skipped: { reason: 'pixels', message } });
+      return undecoded({ reason: 'pixels', message: `${size.width}×${size.height} is over ${MAX_DECODED_PIXELS / 1e6} megapixels, which are never decoded` });
     }
     if (size && !this.budget.admits(cost)) {
       const message = `${size.width}×${size.height} ${mime} needs about ${Math.ceil(cost / MiB)} MiB to decode and resize, more than FOLIO_IMAGE_MEMORY_MB (${Math.floor(this.budget.capacity / MiB)})`;
-      return Promise.resolve({ ...size, formats: [], skipped: { reason: 'memory', message } });
+      return undecoded({ reason: 'memory', message });
     }
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new ServiceUnavailableError('The server is shutting down'));

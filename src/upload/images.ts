@@ -81,6 +81,9 @@ export interface SkippedFormats {
 /** Whether processImage does anything with this type (the rest need no worker). */
 export const isProcessable = (mime: string) => WASM_TYPES.has(mime) || DECODABLE.has(mime);
 
+/** Whether an image of this type and size gets formats when it is decoded (GIF and BMP never do). */
+export const getsFormats = (mime: string, width: number, height: number) => (WASM_TYPES.has(mime) || RESIZABLE.has(mime)) && plannedFormats(width, height).length > 0;
+
 export const invalidImage = () => new FolioError(400, 'ApplicationError', 'File is not a valid image');
 
 /** sharp's `fit: 'inside'`: the largest size within the box keeping the ratio, rounded. */

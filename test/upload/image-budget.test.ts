@@ -150,6 +150,10 @@ describe('the image pool within its memory budget', () => {
     });
     expect(pool.stats).toEqual({ running: 0, queued: 0, workers: 0 });
     expect(pool.budget.used).toBe(0);
+    // A GIF never gets formats: not decoded either, but nothing was skipped.
+    const gif = Uint8Array.of(0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x70, 0x17, 0x70, 0x17, 0, 0, 0);
+    expect(await pool.process(gif, 'image/gif')).toEqual({ width: 6000, height: 6000, formats: [] });
+    expect(pool.stats.workers).toBe(0);
     // Above the pixel cap, whatever the budget: `pixels`.
     const huge = await poolOf(Number.MAX_SAFE_INTEGER).process(pngHeader(10_000, MAX_DECODED_PIXELS / 10_000 + 1, 2), 'image/png');
     expect(huge).toMatchObject({ width: 10_000, formats: [], skipped: { reason: 'pixels' } });

@@ -78,7 +78,7 @@ function textField(fields: Record<string, unknown[]>, name: string, query: Recor
 }
 
 /** The header naming the answered files stored without their formats. */
-export const FORMATS_SKIPPED_HEADER = 'X-Folio-Formats-Skipped';
+const FORMATS_SKIPPED_HEADER = 'X-Folio-Formats-Skipped';
 
 /**
  * `X-Folio-Formats-Skipped: 7;reason=memory, 9;reason=pixels` (a structured-field list, RFC 8941):
