@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { parseMailbox, parseResetPasswordUrl, parseSmtpUrl } from './auth/mail-format';
+import { DEFAULT_IMAGE_MEMORY_MB } from './upload/image-budget';
 import { parseS3Url, type S3Location } from './upload/storage-s3-location';
 import { readGraphqlConfig } from './graphql/settings';
 import type { GraphqlSettings } from './graphql/types';
@@ -81,6 +82,11 @@ export interface Config {
   imageQueueLimit?: number;
   /** Longest one image's work may take (FOLIO_IMAGE_TIMEOUT_MS, 60000); beyond, the upload fails with a 422. */
   imageTimeoutMs?: number;
+  /**
+   * Bytes all image work may hold at once, across workers (FOLIO_IMAGE_MEMORY_MB, 512):
+   * beyond, an image waits its turn; one needing more alone is stored without formats.
+   */
+  imageMemoryBytes?: number;
   /** Users-permissions' "Reset password page" (FOLIO_RESET_PASSWORD_URL): the reset mail links to it with `?code=`. */
   resetPasswordUrl?: string;
   /** GraphQL (`graphql.config` of Strapi's plugin): FOLIO_GRAPHQL_CONFIG, JSON text or a file; Strapi's defaults otherwise. */
@@ -198,6 +204,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     imageWorkers: env('FOLIO_IMAGE_WORKERS') === undefined ? undefined : Math.max(1, positiveInteger('FOLIO_IMAGE_WORKERS', env('FOLIO_IMAGE_WORKERS'), 1)),
     imageQueueLimit: positiveInteger('FOLIO_IMAGE_QUEUE', env('FOLIO_IMAGE_QUEUE'), 32),
     imageTimeoutMs: positiveInteger('FOLIO_IMAGE_TIMEOUT_MS', env('FOLIO_IMAGE_TIMEOUT_MS'), 60_000),
+    imageMemoryBytes: positiveInteger('FOLIO_IMAGE_MEMORY_MB', env('FOLIO_IMAGE_MEMORY_MB'), DEFAULT_IMAGE_MEMORY_MB) * 1024 * 1024,
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
     graphql: readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
   };

@@ -21,7 +21,7 @@ function targetLength(url: string): number {
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Strapi-Response-Format, If-None-Match, If-Modified-Since, X-Request-Id';
 /** Answer headers a browser script on an allowed origin may read (beyond the CORS-safelisted ones). */
-const EXPOSED_HEADERS = 'ETag, X-Request-Id, Retry-After';
+const EXPOSED_HEADERS = 'ETag, X-Request-Id, Retry-After, X-Folio-Formats-Skipped';
 const ALLOWED_METHODS = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
 
 export function securityHeaders(corsOrigins: string[]) {

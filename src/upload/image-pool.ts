@@ -5,19 +5,31 @@
  *
  * - At most `size` workers, started on first use; an idle one is unref'd (it never keeps a
  *   CLI command or a test alive) and ended after IDLE_MS, releasing its WASM memory.
- * - At most `queueLimit` jobs wait behind them; one more is a 503 with Retry-After, refused
- *   before anything is stored.
+ * - Memory: every image running holds its estimated cost (image-cost.ts) against one budget
+ *   shared by all workers (`memoryBytes`, FOLIO_IMAGE_MEMORY_MB: image-budget.ts). An image
+ *   that does not fit beside those running waits its turn in the queue (first come, first
+ *   served); one whose cost alone is above the budget, or whose canvas is above
+ *   MAX_DECODED_PIXELS, is never decoded: it is answered at once with its header's width
+ *   and height, no formats, and why (`skipped`). A worker that ran a large image is ended
+ *   once it answered, so the memory it grew goes back to the system with it.
+ * - At most `queueLimit` jobs wait (for a worker or for memory); one more is a 503 with
+ *   Retry-After, refused before anything is stored.
  * - A job that overruns `timeoutMs`, or a worker that crashes, fails that upload with a 422
  *   naming the reason; the worker is ended and the next queued job gets a fresh one.
  */
 import { FolioError, ServiceUnavailableError } from '../errors';
-import { isProcessable, type ImageResult } from './images';
+import { DEFAULT_IMAGE_MEMORY_MB, ImageBudget } from './image-budget';
+import { imageCost } from './image-cost';
+import { headerSize } from './image-size';
+import { getsFormats, isProcessable, LARGE_IMAGE_PIXELS, MAX_DECODED_PIXELS, type ImageResult, type SkippedFormats } from './images';
 
 export interface ImageJob {
   id: number;
   bytes: Uint8Array;
   mime: string;
   optimize: boolean;
+  /** A large image: the worker collects its garbage before it answers (and is ended after). */
+  large: boolean;
 }
 
 export type ImageAnswer =
@@ -31,6 +43,8 @@ export interface ImagePoolOptions {
   queueLimit: number;
   /** Longest one image may take (FOLIO_IMAGE_TIMEOUT_MS); beyond: the worker is ended, 422. */
   timeoutMs: number;
+  /** Bytes all running images may hold together (FOLIO_IMAGE_MEMORY_MB); default DEFAULT_IMAGE_MEMORY_MB. */
+  memoryBytes?: number;
   /** Another worker module (tests: one that crashes). */
   workerUrl?: string;
 }
@@ -55,6 +69,8 @@ export const imageFailed = (reason: string) => new FolioError(422, 'ApplicationE
 
 interface Pending {
   job: ImageJob;
+  /** Estimated bytes its work holds (image-cost.ts), held in the budget while it runs. */
+  cost: number;
   resolve: (result: ImageResult | null) => void;
   reject: (error: Error) => void;
 }
@@ -71,7 +87,11 @@ function errorOf(error: Extract<ImageAnswer, { ok: false }>['error']): Error {
   return new Error(`image worker: ${error.message}`);
 }
 
+const MiB = 1024 * 1024;
+
 export class ImagePool {
+  /** The memory running images hold, shared by every worker (tests read `used`). */
+  readonly budget: ImageBudget;
   private slots: Slot[] = [];
   private queue: Pending[] = [];
   private nextId = 1;
@@ -80,6 +100,7 @@ export class ImagePool {
   constructor(private options: ImagePoolOptions) {
     // Zero workers would queue forever; a zero timeout would fail every image.
     this.options = { ...options, size: Math.max(1, options.size), timeoutMs: Math.max(1, options.timeoutMs) };
+    this.budget = new ImageBudget(options.memoryBytes ?? DEFAULT_IMAGE_MEMORY_MB * MiB);
   }
 
   /** Jobs running and waiting, and live workers (tests wait on `running` to know an upload is being processed). */
@@ -87,18 +108,37 @@ export class ImagePool {
     return { running: this.slots.filter((s) => s.running).length, queued: this.queue.length, workers: this.slots.length };
   }
 
-  /** Width, height and formats of an upload (images.ts processImage), computed in a worker; null for a type no image work applies to. */
+  /**
+   * Width, height and formats of an upload (images.ts processImage), computed in a worker;
+   * null for a type no image work applies to. An image too large to decode (pixels) or to
+   * fit the memory budget at all is answered at once: its header's size, no formats, and `skipped`.
+   */
   process(bytes: Uint8Array, mime: string, { optimize = false } = {}): Promise<ImageResult | null> {
     if (!isProcessable(mime)) return Promise.resolve(null);
+    // Unreadable header: the worker decides (it refuses the bytes as not an image), at the file's cost.
+    const size = headerSize(bytes, mime);
+    const cost = size ? imageCost(bytes, mime, size, optimize) : bytes.byteLength;
+    // Not decoded: the header's size, no formats, and why (for an image that would have had formats).
+    const undecoded = (skipped: SkippedFormats) => Promise.resolve({ ...size!, formats: [], ...(getsFormats(mime, size!.width, size!.height) ? { skipped } : {}) });
+    if (size && size.width * size.height > MAX_DECODED_PIXELS) {
+      return undecoded({ reason: 'pixels', message: `${size.width}×${size.height} is over ${MAX_DECODED_PIXELS / 1e6} megapixels, which are never decoded` });
+    }
+    if (size && !this.budget.admits(cost)) {
+      const message = `${size.width}×${size.height} ${mime} needs about ${Math.ceil(cost / MiB)} MiB to decode and resize, more than FOLIO_IMAGE_MEMORY_MB (${Math.floor(this.budget.capacity / MiB)})`;
+      return undecoded({ reason: 'memory', message });
+    }
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new ServiceUnavailableError('The server is shutting down'));
-      const pending: Pending = { job: { id: this.nextId++, bytes, mime, optimize }, resolve, reject };
-      const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
-      if (slot) return this.start(slot, pending);
-      if (this.queue.length >= this.options.queueLimit) {
+      // Full when as many wait as may, unless this one can start now (nobody ahead of it, room for it).
+      const startsNow = this.queue.length === 0 && this.budget.fits(cost) && (this.slots.some((s) => !s.running) || this.slots.length < this.options.size);
+      if (!startsNow && this.queue.length >= this.options.queueLimit) {
         return reject(new ServiceUnavailableError('Too many images are being processed, please retry', RETRY_AFTER_SECONDS));
       }
-      this.queue.push(pending);
+      // A large image's worker is ended after it rather than kept with what it grew (below, a
+      // fresh worker and its WASM compilation would cost more than they give back).
+      const large = !!size && size.width * size.height >= LARGE_IMAGE_PIXELS;
+      this.queue.push({ job: { id: this.nextId++, bytes, mime, optimize, large }, cost, resolve, reject });
+      this.pump();
     });
   }
 
@@ -107,6 +147,23 @@ export class ImagePool {
     this.closed = true;
     for (const pending of this.queue.splice(0)) pending.reject(new ServiceUnavailableError('The server is shutting down'));
     for (const slot of [...this.slots]) this.lost(slot, new ServiceUnavailableError('The server is shutting down'));
+  }
+
+  /**
+   * Starts waiting jobs in their order while the first fits: a free worker (or room for one)
+   * and room in the budget. The first job that does not fit holds back the ones behind it,
+   * so a large image is never passed over forever by a stream of small ones.
+   */
+  private pump() {
+    while (!this.closed && this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (!this.budget.fits(next.cost)) return;
+      const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
+      if (!slot) return;
+      this.queue.shift();
+      this.budget.take(next.cost);
+      this.start(slot, next);
+    }
   }
 
   private spawn(): Slot {
@@ -130,19 +187,29 @@ export class ImagePool {
     slot.worker.postMessage(pending.job);
   }
 
-  private answered(slot: Slot, answer: ImageAnswer) {
+  /** The job's end, however it ended: its timer stops and its memory goes back to the budget. */
+  private finish(slot: Slot) {
     const running = slot.running;
-    if (!running || running.job.id !== answer.id) return;
+    if (!running) return undefined;
     clearTimeout(running.timer);
     slot.running = undefined;
-    if (answer.ok) running.resolve(answer.result);
-    else running.reject(errorOf(answer.error));
-    this.next(slot);
+    this.budget.release(running.cost);
+    return running;
   }
 
-  private next(slot: Slot) {
-    const pending = this.queue.shift();
-    if (pending) return this.start(slot, pending);
+  private answered(slot: Slot, answer: ImageAnswer) {
+    if (!slot.running || slot.running.job.id !== answer.id) return;
+    const running = this.finish(slot)!;
+    if (answer.ok) running.resolve(answer.result);
+    else running.reject(errorOf(answer.error));
+    // A large image's worker goes with the memory it grew; the next job gets a fresh one.
+    if (running.job.large) this.retire(slot);
+    else this.idle(slot);
+    this.pump();
+  }
+
+  /** A worker with nothing to do: unref'd, ended after IDLE_MS unless a job comes first. */
+  private idle(slot: Slot) {
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => this.retire(slot), IDLE_MS);
     slot.idleTimer.unref();
@@ -164,13 +231,8 @@ export class ImagePool {
   private lost(slot: Slot, reason: string | FolioError) {
     if (!this.remove(slot)) return;
     slot.worker.terminate();
-    const running = slot.running;
-    slot.running = undefined;
-    if (running) {
-      clearTimeout(running.timer);
-      running.reject(typeof reason === 'string' ? imageFailed(reason) : reason);
-    }
-    const pending = this.closed ? undefined : this.queue.shift();
-    if (pending) this.start(this.spawn(), pending);
+    const running = this.finish(slot);
+    if (running) running.reject(typeof reason === 'string' ? imageFailed(reason) : reason);
+    this.pump();
   }
 }

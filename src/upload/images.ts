@@ -37,6 +37,12 @@ export const MAX_DECODED_PIXELS = 50_000_000;
  * ~0.15 s a megapixel even at its fastest speed (in a worker now, but still a core's time).
  */
 export const MAX_AVIF_OPTIMIZE_PIXELS = 4_000_000;
+/**
+ * A large image: decoding it leaves hundreds of MB of garbage (image-cost.ts), collected
+ * before its formats are made (a full collection costs a few ms); its worker is ended after
+ * it (image-pool.ts) so what the worker grew goes back to the system.
+ */
+export const LARGE_IMAGE_PIXELS = 4_000_000;
 /** The quality Strapi's sizeOptimization re-encodes with (sharp's `quality: 80`); also the formats' quality. */
 const QUALITY = 80;
 
@@ -62,10 +68,21 @@ export interface ImageResult {
   formats: ResizedImage[];
   /** With `optimize`: the original re-encoded, only when smaller than the upload (Strapi's sizeOptimization). */
   optimized?: Uint8Array;
+  /** Set when the image was not decoded (its formats left out): why, in a sentence for the log (image-pool.ts). */
+  skipped?: SkippedFormats;
+}
+
+export interface SkippedFormats {
+  /** `pixels`: above MAX_DECODED_PIXELS; `memory`: its work alone needs more than FOLIO_IMAGE_MEMORY_MB. */
+  reason: 'pixels' | 'memory';
+  message: string;
 }
 
 /** Whether processImage does anything with this type (the rest need no worker). */
 export const isProcessable = (mime: string) => WASM_TYPES.has(mime) || DECODABLE.has(mime);
+
+/** Whether an image of this type and size gets formats when it is decoded (GIF and BMP never do). */
+export const getsFormats = (mime: string, width: number, height: number) => (WASM_TYPES.has(mime) || RESIZABLE.has(mime)) && plannedFormats(width, height).length > 0;
 
 export const invalidImage = () => new FolioError(400, 'ApplicationError', 'File is not a valid image');
 
@@ -147,6 +164,9 @@ export async function processImage(bytes: Uint8Array, mime: string, { optimize =
   } catch {
     throw invalidImage();
   }
+  // The decoder's working copies (several times the bitmap: image-cost.ts) are garbage now;
+  // collected before resizing, they are not still held while the formats are made.
+  if (image.width * image.height >= LARGE_IMAGE_PIXELS) Bun.gc(true);
   // jimp applies the EXIF orientation, so a portrait photo reports portrait dimensions.
   const { width, height } = image;
   if (!width || !height) throw invalidImage();

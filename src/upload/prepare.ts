@@ -8,7 +8,7 @@ import { PayloadTooLargeError, ValidationError } from '../errors';
 import { unstorableText } from '../text';
 import type { FileFormat } from './file-row';
 import type { ImagePool } from './image-pool';
-import type { ResizedImage } from './images';
+import type { ResizedImage, SkippedFormats } from './images';
 import { bytesToKb, checkFilename, checkNameLength, extensionOf, generateHash, MAX_NAME_LENGTH } from './naming';
 import { checkFileType, type TypePolicy } from './policy';
 import { storedType, witnesses } from './sniff';
@@ -32,6 +32,8 @@ export interface PreparedFile {
   width: number | null;
   height: number | null;
   formats: ResizedImage[];
+  /** An image left undecoded (too many pixels, or more memory than FOLIO_IMAGE_MEMORY_MB): stored without formats. */
+  formatsSkipped?: SkippedFormats;
 }
 
 const INFO_KEYS = ['name', 'alternativeText', 'caption'] as const;
@@ -129,6 +131,7 @@ export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: I
     width: image?.width ?? null,
     height: image?.height ?? null,
     formats: image?.formats ?? [],
+    ...(image?.skipped ? { formatsSkipped: image.skipped } : {}),
   };
 }
 

@@ -14,13 +14,14 @@ import { deleteFile, findFileRow, insertFile, updateFile, type FileValues } from
 import type { Locales } from '../documents/locales';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Actor, WritePipeline } from '../documents/write/context';
-import type { Logger } from '../log';
+import { createLogger, type LogFormat, type Logger, type LogLevel } from '../log';
 import type { QueryLimits } from '../query/parse';
 import type { Registry } from '../registry/types';
 import { attachFiles, attachTarget, checkAllowedTypes, targetRows, type AttachRequest } from './attach';
 import { toFileObject, type FileFormat, type FileObject } from './file-row';
 import { listFiles } from './list';
 import { defaultImageWorkers, ImagePool } from './image-pool';
+import type { SkippedFormats } from './images';
 import { typePolicy, type TypePolicy } from './policy';
 import { formatsOf, inspectFile, prepareFile, storedName, tooBig, type FileInfo, type InspectedFile, type PreparedFile } from './prepare';
 import { LocalStorage, typeOfName, type Storage } from './storage';
@@ -32,10 +33,10 @@ export interface UploadDeps {
   registry: Registry;
   locales: Locales;
   pipeline: WritePipeline;
-  /** Where storage failures are reported with their cause. */
-  log?: Pick<Logger, 'warn'>;
   config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean;
-    imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number };
+    imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number; imageMemoryBytes?: number; logLevel?: LogLevel; logFormat?: LogFormat };
+  /** Where a skipped image's warning and storage failures (with their cause) go; default: a logger as the config says. */
+  log?: Logger;
 }
 
 /** Every name a stored file occupies in the storage: the original and its formats. */
@@ -55,13 +56,34 @@ export class UploadService {
   readonly policy: TypePolicy;
   /** Decoding, resizing and encoding happen here, off the event loop. */
   readonly images: ImagePool;
+  private log: Logger;
+  /** The files of an answer stored without the formats they would have had, and why (formatsSkipped). */
+  private skipped = new WeakMap<FileObject, SkippedFormats>();
 
   constructor(private deps: UploadDeps) {
     // The one place that knows which provider there is.
-    this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3, deps.log) : new LocalStorage(deps.config.uploadsDir, deps.log);
+    this.log = deps.log ?? createLogger({ level: deps.config.logLevel, format: deps.config.logFormat });
+    this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3, this.log) : new LocalStorage(deps.config.uploadsDir, this.log);
     this.policy = typePolicy(deps.config);
-    const { imageWorkers, imageQueueLimit, imageTimeoutMs } = deps.config;
-    this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000 });
+    const { imageWorkers, imageQueueLimit, imageTimeoutMs, imageMemoryBytes } = deps.config;
+    this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000, memoryBytes: imageMemoryBytes });
+  }
+
+  /**
+   * Why a file of an upload's or a replacement's answer has no formats though it is an
+   * image that would have had them (too many pixels, or more memory than FOLIO_IMAGE_MEMORY_MB);
+   * undefined for any other file. The answer's route says so in a header.
+   */
+  formatsSkipped(file: FileObject): SkippedFormats | undefined {
+    return this.skipped.get(file);
+  }
+
+  /** Remembers, for the answer, which stored files were left without formats, and logs each. */
+  private noteSkipped(file: FileObject, prepared: PreparedFile) {
+    const skipped = prepared.formatsSkipped;
+    if (!skipped) return;
+    this.skipped.set(file, skipped);
+    this.log.warn(`Image formats skipped for ${prepared.name}: ${skipped.message}; stored without formats`, { id: file.id, reason: skipped.reason });
   }
 
   /** Ends the image workers (instance.close()). */
@@ -124,9 +146,10 @@ export class UploadService {
     for (const file of inspected) prepared.push(await prepareFile(file, this.images, { optimize: this.deps.config.imageOptimize }));
 
     const written: string[] = [];
+    let stored: FileObject[];
     try {
       for (const file of prepared) await this.writeAll(file, written);
-      return await this.deps.pipeline.run({ actor }, async (ctx) => {
+      stored = await this.deps.pipeline.run({ actor }, async (ctx) => {
         const { tx } = ctx;
         const ids: number[] = [];
         for (const file of prepared) ids.push(await this.insert(tx, file));
@@ -140,6 +163,8 @@ export class UploadService {
       await this.storage.remove(written);
       throw error;
     }
+    stored.forEach((file, i) => this.noteSkipped(file, prepared[i]!));
+    return stored;
   }
 
   private async insert(tx: Queryable, file: PreparedFile): Promise<number> {
@@ -223,7 +248,9 @@ export class UploadService {
     }
     // Only the old row's own provider holds its files (a row copied from elsewhere may name another).
     if (existing.provider === this.storage.provider) await this.storage.remove(storedNames(existing));
-    return (await this.findOne(id))!;
+    const replaced = (await this.findOne(id))!;
+    this.noteSkipped(replaced, prepared);
+    return replaced;
   }
 
   /** Deletes the row, its links from every entry, then its files on disk; answers the file as it was. */

@@ -102,8 +102,8 @@ describe('ETag on the content API', () => {
       const again = await fetch(`${cors.url}/api/articles`, { headers: { origin: 'http://app.test', 'if-none-match': res.headers.get('etag')! } });
       expect(again.status).toBe(304);
       expect(again.headers.get('vary')).toContain('Origin');
-      // A front end on that origin may send the validator and read the tag and the request id.
-      expect(res.headers.get('access-control-expose-headers')).toBe('ETag, X-Request-Id, Retry-After');
+      // A front end on that origin may send the validator and read the tag, the request id and which images got no formats.
+      expect(res.headers.get('access-control-expose-headers')).toBe('ETag, X-Request-Id, Retry-After, X-Folio-Formats-Skipped');
       const preflight = await fetch(`${cors.url}/api/articles`, {
         method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
       });

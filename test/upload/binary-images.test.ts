@@ -5,10 +5,10 @@
  * an empty folder, initialised, granted and served from there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { makeImage, sizeOf, upload } from './helpers';
+import { makeImage, sizeOf, upload, zeroPng } from './helpers';
 import { decodedSize, EXT, makeEncoded } from './images-codecs';
 
 const ROOT = resolve(import.meta.dir, '../..');
@@ -167,4 +167,28 @@ describe('image formats in the compiled binary', () => {
     // Two PNG/JPEG uploads, a WebP, an AVIF and the large AVIF before this test, and the small PNG.
     expect(((await list.json()) as unknown[]).length).toBe(6);
   });
+
+  // FOLIO_IMAGE_MEMORY_MB (src/upload/image-budget.ts) in the binary, at its default of 512 MiB:
+  // a 186 KiB PNG that decodes to 196 MB (its formats' work ~694 MiB) is stored undecoded, while
+  // the photo beside it still gets its formats from the worker. Before the budget, the binary
+  // decoded it and grew by ~600 MiB.
+  it.if(existsSync('/proc/self/status'))('stores a 7000×7000 PNG bomb without decoding it (formats null, X-Folio-Formats-Skipped) and makes the formats of a photo beside it', async () => {
+    const rss = () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${proc!.pid}/status`, 'utf8'))![1]) / 1024;
+    const baseline = rss();
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 5);
+    const res = await upload(url, {
+      files: [
+        { bytes: zeroPng(7000, 7000), filename: 'bomb.png', type: 'image/png' },
+        { bytes: await makeImage(1200, 800), filename: 'beside.png', type: 'image/png' },
+      ],
+    });
+    clearInterval(sampler);
+    expect(res.status).toBe(201);
+    const [bomb, beside] = res.body;
+    expect(bomb).toMatchObject({ width: 7000, height: 7000, formats: null });
+    expect(Object.keys(beside.formats)).toEqual(Object.keys(SIZES));
+    expect(res.headers.get('x-folio-formats-skipped')).toBe(`${bomb.id};reason=memory`);
+    expect(peak - baseline).toBeLessThan(100);
+  }, 60_000);
 });

@@ -4,6 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { Jimp } from 'jimp';
 
 export const UPLOAD_ACTIONS = ['upload', 'find', 'findOne', 'destroy'].map((a) => `plugin::upload.content-api.${a}`);
@@ -22,6 +23,46 @@ export async function makeImage(width: number, height: number, mime: 'image/png'
     }
   }
   return new Uint8Array(await image.getBuffer(mime));
+}
+
+/**
+ * A decompression bomb: a width×height RGBA PNG whose pixels are all zero, so its one IDAT
+ * chunk deflates ~1000:1 (7000×7000: 186 KiB of file, 196 MB of pixels). Written by hand:
+ * jimp would hold the whole bitmap to encode it.
+ */
+export function zeroPng(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(new TextEncoder().encode(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  // Each row: filter byte 0, then width × 4 zero bytes.
+  const idat = deflateSync(new Uint8Array((width * 4 + 1) * height), { level: 9 });
+  const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
+  const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    png.set(part, at);
+    at += part.length;
+  }
+  return png;
+}
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** Decodes served bytes to check a stored image's real size. */

@@ -9,6 +9,7 @@
 import { Elysia } from 'elysia';
 import { FolioError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
+import type { FileObject } from '../../upload/file-row';
 import { declaredPartTypes } from '../../upload/multipart';
 import { parseFileInfo } from '../../upload/prepare';
 import { servedFileHeaders } from '../../upload/serve-headers';
@@ -76,6 +77,22 @@ function textField(fields: Record<string, unknown[]>, name: string, query: Recor
   return value;
 }
 
+/** The header naming the answered files stored without their formats. */
+const FORMATS_SKIPPED_HEADER = 'X-Folio-Formats-Skipped';
+
+/**
+ * `X-Folio-Formats-Skipped: 7;reason=memory, 9;reason=pixels` (a structured-field list, RFC 8941):
+ * the ids of the answer's images whose formats were not made (`formats: null`, as Strapi
+ * answers for an image it does not resize), and why; absent when every image got its formats.
+ */
+function skippedHeader(service: Instance['uploads'], files: FileObject[]): Record<string, string> {
+  const items = files.flatMap((file) => {
+    const skipped = service.formatsSkipped(file);
+    return skipped ? [`${file.id};reason=${skipped.reason}`] : [];
+  });
+  return items.length ? { [FORMATS_SKIPPED_HEADER]: items.join(', ') } : {};
+}
+
 export function uploadRoutes(instance: Instance, allow: Guard) {
   const { config } = instance;
   const service = instance.uploads;
@@ -120,7 +137,9 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
           const id = String(query.id);
           if (files.length > 1) throw new FolioError(400, 'ApplicationError', 'Cannot replace a file with multiple ones');
           const info = parseFileInfo(fields.fileInfo ?? [])[0] ?? {};
-          return json(files.length === 1 ? await service.replace(id, files[0]!, info) : await service.updateInfo(id, info));
+          if (files.length === 0) return json(await service.updateInfo(id, info));
+          const replaced = await service.replace(id, files[0]!, info);
+          return json(replaced, 200, skippedHeader(service, [replaced]));
         }
         // Strapi checks for files before it reads fileInfo.
         if (files.length === 0) throw new ValidationError('Files are empty');
@@ -131,7 +150,8 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
           field: textField(fields, 'field', query),
           locale: textField(fields, 'locale', query),
         };
-        return json(await service.upload(files, infos, attach), 201);
+        const stored = await service.upload(files, infos, attach);
+        return json(stored, 201, skippedHeader(service, stored));
       },
       { parse: 'none' },
     )
