@@ -9,10 +9,15 @@
 import { adminRoutes } from './admin/server';
 import { createHttpApp } from './http/app';
 import type { Instance } from './instance';
-import type { Logger } from './log';
+import { createLogger, type Logger } from './log';
 
+/**
+ * `log` gets a line per request and the start-up information (serve passes the configured
+ * logger); without one, as in tests that build the app directly, only warnings and errors.
+ */
 export function createApp(instance: Instance, options: { precompile?: boolean; log?: Logger } = {}) {
-  const app = createHttpApp(instance, options).use(adminRoutes(instance, options.log ?? instance.log));
+  const log = options.log ?? createLogger({ level: 'warn', format: instance.config.logFormat });
+  const app = createHttpApp(instance, { ...options, log }).use(adminRoutes(instance, log));
   instance.start();
   return app;
 }

@@ -113,13 +113,13 @@ export function editPopulate(registry: Registry, model: AnyModel, depth = 1): Re
   for (const a of Object.values(model.attributes)) {
     if (a.kind === 'relation' || a.kind === 'media') populate[a.name] = true;
     else if (a.kind === 'component') {
-      const nested = depth < MAX_DEPTH ? editPopulate(registry, registry.component(a.component)!, depth + 1) : {};
+      const nested = depth < MAX_DEPTH ? editPopulate(registry, a.componentModel, depth + 1) : {};
       populate[a.name] = Object.keys(nested).length ? { populate: nested } : true;
     } else if (a.kind === 'dynamiczone') {
       const on: Record<string, unknown> = {};
-      for (const uid of a.components) {
-        const nested = depth < MAX_DEPTH ? editPopulate(registry, registry.component(uid)!, depth + 1) : {};
-        on[uid] = Object.keys(nested).length ? { populate: nested } : true;
+      for (const component of a.componentModels) {
+        const nested = depth < MAX_DEPTH ? editPopulate(registry, component, depth + 1) : {};
+        on[component.uid] = Object.keys(nested).length ? { populate: nested } : true;
       }
       populate[a.name] = { on };
     }

@@ -4,8 +4,7 @@
  * (smtp.ts). Another sender can be plugged in (instance.email).
  */
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config';
-import { createLogger, type Logger } from '../log';
+import { createLogger, type LogFormat, type Logger, type LogLevel } from '../log';
 import { defaultFrom, parseMailbox, parseSmtpUrl, type Mailbox, type SmtpSettings } from './mail-format';
 import { sendMail } from './smtp';
 
@@ -60,7 +59,15 @@ export function smtpSender(url: string, from: Mailbox | undefined, log: Logger):
 }
 
 /** The sender a configuration asks for: SMTP when FOLIO_SMTP_URL is set, the log otherwise. */
-export function emailSenderFor(config: Pick<Config, 'smtpUrl' | 'emailFrom' | 'logLevel' | 'logFormat'>, log?: Logger): EmailSender {
+/** The mail settings of the configuration (src/config.ts reads them): an SMTP URL, a sender, and how to log when there is none. */
+export interface EmailSettings {
+  smtpUrl?: string;
+  emailFrom?: string;
+  logLevel?: LogLevel;
+  logFormat?: LogFormat;
+}
+
+export function emailSenderFor(config: EmailSettings, log?: Logger): EmailSender {
   const logger = log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const from = config.emailFrom ? parseMailbox(config.emailFrom) : undefined;
   return config.smtpUrl ? smtpSender(config.smtpUrl, from, logger) : logSender(logger);

@@ -19,7 +19,7 @@ import { migrateCommand } from './migrate';
 import { permissionsCommand } from './permissions';
 import { serveCommand } from './serve';
 import { tokenCommand } from './token';
-import { VERSION } from './version';
+import { VERSION } from '../version';
 import { roleCommand, userCommand } from './users';
 import { webhookCommand } from './webhook';
 import { openapiCommand } from './openapi';

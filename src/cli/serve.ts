@@ -7,7 +7,7 @@ import { SchemaError } from '../registry/types';
 import { configFrom, UsageError, type Command } from './command';
 import { memoryHintError } from './memory-hint';
 import { isCompiled } from './self';
-import { VERSION } from './version';
+import { VERSION } from '../version';
 
 /** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
 const shellWord = (word: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

@@ -14,7 +14,6 @@ import { SYSTEM, VERSION } from './layout';
 import { sql, type Sql } from './sql';
 import type { ContentType, Registry } from '../registry/types';
 import type { Database } from './database';
-import type { Status } from '../query/types';
 
 /** One step of schema sync (the shape of schema-sync's SyncStep). */
 interface Step {
@@ -117,7 +116,7 @@ export async function planCountTriggers(db: Database, registry: Registry): Promi
  * counts: the same number as COUNT(*) over `versionScope` (query/resolve.ts). Without draft &
  * publish every row counts whatever its publishedAt; without i18n (or `locale=*`) every locale.
  */
-export function maintainedCount(ct: ContentType, scope: { status: Status; locale: string }): Sql {
+export function maintainedCount(ct: ContentType, scope: { status: 'draft' | 'published'; locale: string }): Sql {
   const col = (name: string) => sql.id(name);
   const conditions = [sql`${col('contentTable')} = ${ct.tableName}`];
   if (ct.localized && scope.locale !== '*') conditions.push(sql`${col('locale')} = ${scope.locale}`);

@@ -107,7 +107,7 @@ async function insertComponents(tx: Queryable, registry: Registry, ct: ContentTy
     for (const ownerId of rowIds[i]!) {
       for (const [field, value] of Object.entries(input.components)) {
         itemsOf(value).forEach((item, order) => {
-          const component = registry.component(item.uid)!;
+          const { component } = item;
           const rows = tables.get(component) ?? [];
           rows.push({ owner: { type: ct.uid, id: ownerId, field, order }, values: item.input.scalars });
           tables.set(component, rows);

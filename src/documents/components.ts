@@ -14,10 +14,10 @@ import { writeMorphLinks } from './morph-links';
 import { copyMedia, deleteMedia, writeMedia } from './media';
 
 /** Component uids a component or dynamic-zone attribute may hold. */
-export function componentUids(model: AnyModel, field: string): string[] {
+export function componentsOf(model: AnyModel, field: string): Component[] {
   const attribute = model.attributes[field];
-  if (attribute?.kind === 'component') return [attribute.component];
-  if (attribute?.kind === 'dynamiczone') return attribute.components;
+  if (attribute?.kind === 'component') return [attribute.componentModel];
+  if (attribute?.kind === 'dynamiczone') return attribute.componentModels;
   return [];
 }
 
@@ -37,7 +37,7 @@ export async function replaceComponentField(
   const items = value === null ? [] : Array.isArray(value) ? value : [value];
   for (let order = 0; order < items.length; order++) {
     const item = items[order]!;
-    const component = registry.component(item.uid)!;
+    const { component } = item;
     const id = await insertComponent(tx, component, { type: owner.uid, id: ownerId, field, order }, item.input.scalars);
     await writeOwnedParts(tx, registry, component, id, item.input, context, true);
   }
@@ -85,7 +85,7 @@ function sourcesOf(registry: Registry, owner: AnyModel, fields?: string[]): Comp
   for (const attribute of Object.values(owner.attributes)) {
     if (attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
     if (fields && !fields.includes(attribute.name)) continue;
-    for (const uid of componentUids(owner, attribute.name)) sources.push({ component: registry.component(uid) as Component, field: attribute.name });
+    for (const component of componentsOf(owner, attribute.name)) sources.push({ component, field: attribute.name });
   }
   return sources;
 }

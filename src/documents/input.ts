@@ -5,7 +5,7 @@
  * media values are parsed into operations. Nothing touches the database here.
  */
 import { ValidationError, type FieldError } from '../errors';
-import type { AnyModel, Attribute, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, Component, Attribute, Registry, RelationAttribute } from '../registry/types';
 import type { CheckMode, ScalarField } from '../registry/fields';
 import { label, readRelation, type RelationWrite } from './relation-input';
 import { readMorph, type MorphWrite } from './morph-input';
@@ -13,6 +13,8 @@ import { isObject } from '../json';
 
 export interface ComponentWrite {
   uid: string;
+  /** The component itself (the attribute's linked model). */
+  component: Component;
   input: ModelWrite;
 }
 
@@ -151,7 +153,7 @@ function readComponent(
   errors: FieldError[],
   write: ModelWrite,
 ) {
-  const component = registry.component(attribute.component)!;
+  const component = attribute.componentModel;
   const childOptions: InputOptions = { mode: options.mode, creating: true };
   const one = (item: unknown, itemPath: (string | number)[]): ComponentWrite | undefined => {
     if (!isObject(item)) {
@@ -161,7 +163,7 @@ function readComponent(
     for (const key of Object.keys(item)) {
       if (!component.attributes[key]) throw ValidationError.invalidKey(key, 'body', { path: label(itemPath) });
     }
-    return { uid: component.uid, input: readAttributes(registry, component, item, childOptions, itemPath, errors) };
+    return { uid: component.uid, component, input: readAttributes(registry, component, item, childOptions, itemPath, errors) };
   };
   if (value === null) {
     write.components[attribute.name] = null;
@@ -212,12 +214,12 @@ function readDynamicZone(
       });
       return;
     }
-    const component = registry.component(uid)!;
+    const component = attribute.componentModels[attribute.components.indexOf(uid)]!;
     const { __component: _, ...rest } = item;
     for (const key of Object.keys(rest)) {
       if (!component.attributes[key]) throw ValidationError.invalidKey(key, 'body', { path: label(itemPath) });
     }
-    items.push({ uid, input: readAttributes(registry, component, rest, { mode: options.mode, creating: true }, itemPath, errors) });
+    items.push({ uid, component, input: readAttributes(registry, component, rest, { mode: options.mode, creating: true }, itemPath, errors) });
   });
   write.components[attribute.name] = items;
 }
@@ -264,8 +266,8 @@ function holdsPasswords(registry: Registry, model: AnyModel): boolean {
     holds = Object.values(model.attributes).some(
       (a) =>
         (a.kind === 'scalar' && a.type === 'password') ||
-        (a.kind === 'component' && holdsPasswords(registry, registry.component(a.component)!)) ||
-        (a.kind === 'dynamiczone' && a.components.some((uid) => holdsPasswords(registry, registry.component(uid)!))),
+        (a.kind === 'component' && holdsPasswords(registry, a.componentModel)) ||
+        (a.kind === 'dynamiczone' && a.componentModels.some((c) => holdsPasswords(registry, c))),
     );
     passwordModels.set(model, holds);
   }
@@ -283,6 +285,6 @@ export async function hashPasswords(registry: Registry, model: AnyModel, input: 
   }
   for (const value of Object.values(input.components)) {
     const items = value === null ? [] : Array.isArray(value) ? value : [value];
-    for (const item of items) await hashPasswords(registry, registry.component(item.uid)!, item.input);
+    for (const item of items) await hashPasswords(registry, item.component, item.input);
   }
 }

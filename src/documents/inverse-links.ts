@@ -35,7 +35,7 @@ export async function writeInverseLinks(tx: Queryable, registry: Registry, relat
 }
 
 async function writeInverse(tx: Queryable, registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: InverseContext) {
-  const owner = registry.contentType(attribute.target)!;
+  const owner = attribute.targetType;
   const ownerAttribute = owner.attributes[attribute.ownerAttribute!] as RelationAttribute;
   const ownLocale = context.contentType.localized ? context.locale : '';
   const ownerLocale = (t: RelationTarget) => (owner.localized ? (context.contentType.localized ? context.locale : (t.locale ?? context.defaultLocale)) : '');

@@ -65,7 +65,7 @@ async function disconnectLinks(tx: Queryable, attribute: RelationAttribute, list
 export function linkKey(registry: Registry, attribute: RelationAttribute, target: RelationTarget, context: LinkContext): LinkKey {
   // Row ids are mapped by the document service before anything is written (./row-ids.ts).
   if (!target.documentId) throw new Error(`relation target id ${target.id} reached the link writer unresolved`);
-  const targetType = registry.contentType(attribute.target)!;
+  const targetType = attribute.targetType;
   let locale = '';
   if (targetType.localized) {
     locale = context.contentType.localized ? context.locale : (target.locale ?? context.defaultLocale);
@@ -78,7 +78,7 @@ export function linkKey(registry: Registry, attribute: RelationAttribute, target
 
 /** Every key must name an existing version (of its pinned status); the first that does not is the error. */
 async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: RelationAttribute, keys: LinkKey[]) {
-  const targetType = registry.contentType(attribute.target)!;
+  const targetType = attribute.targetType;
   assertFound(keys, await existingVersions(tx, targetType, keys.map((k) => k.documentId)));
 }
 
@@ -249,7 +249,7 @@ export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: num
     if (toOne) {
       // The copy takes each target from its other owners, as connecting it would: under the same
       // locks (a second lock call: the targets are known only now; a rare deadlock is retried).
-      const target = registry.contentType(attribute.target)!;
+      const target = attribute.targetType;
       const keys = await store.linksFrom(tx, attribute, fromId);
       await tx.lock(keys.map((key) => linksToLock(target, key.documentId)));
     }

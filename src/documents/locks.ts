@@ -42,7 +42,7 @@ export function uniqueLock(ct: ContentType, field: ScalarField, locale: string, 
 /** Whether the other side of a bidirectional relation holds one link only (oneToOne, manyToOne). */
 export function inverseIsToOne(registry: Registry, attribute: RelationAttribute): boolean {
   if (!attribute.inversedBy) return false;
-  const inverse = registry.contentType(attribute.target)?.attributes[attribute.inversedBy];
+  const inverse = attribute.inverse;
   return inverse?.kind === 'relation' && !inverse.toMany;
 }
 
@@ -78,14 +78,15 @@ export function writeLocks(registry: Registry, ct: ContentType, documentId: stri
     for (const [name, v] of Object.entries(value)) {
       const attribute = model.attributes[name];
       if (attribute?.kind === 'component') {
-        for (const item of [v].flat()) walk(registry.component(attribute.component)!, item);
+        for (const item of [v].flat()) walk(attribute.componentModel, item);
       } else if (attribute?.kind === 'dynamiczone') {
         for (const item of [v].flat()) {
           const uid = isObject(item) ? item.__component : undefined;
-          if (typeof uid === 'string' && attribute.components.includes(uid)) walk(registry.component(uid)!, item);
+          const component = typeof uid === 'string' ? attribute.componentModels.find((c) => c.uid === uid) : undefined;
+          if (component) walk(component, item);
         }
       } else if (attribute?.kind === 'relation') {
-        const target = registry.contentType(attribute.target);
+        const target = attribute.targetType;
         let write;
         try {
           write = readRelation(attribute, v, [name]);

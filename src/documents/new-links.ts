@@ -49,7 +49,7 @@ async function readTargets(tx: Queryable, registry: Registry, targets: Map<Relat
   const found = new Map<RelationAttribute, TargetVersion[]>([...targets.keys()].map((a) => [a, []]));
   const groups = [...targets].flatMap(([attribute, ids]) => {
     const all = [...ids];
-    const target = registry.contentType(attribute.target)!;
+    const target = attribute.targetType;
     return Array.from({ length: Math.ceil(all.length / TARGETS_PER_GROUP) }, (_, i) => ({ attribute, target, documentIds: all.slice(i * TARGETS_PER_GROUP, (i + 1) * TARGETS_PER_GROUP) }));
   });
   for (let start = 0; start < groups.length; start += GROUPS_PER_STATEMENT) {

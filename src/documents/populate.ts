@@ -4,7 +4,7 @@
  * never one per row, and attaches what it finds to the parents.
  */
 import type { Queryable } from '../db/database';
-import type { AnyModel, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from '../query/limits';
 import type { Row, RowReader } from '../query/row-reader';
 import {
@@ -14,7 +14,8 @@ import {
 import type { VersionScope } from '../query/resolve';
 import type { PopulateMap, PopulateSpec } from '../query/types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
-import { FILE_COLUMNS, parseFileRow } from '../upload/file-row';
+import { FILE_COLUMNS } from '../db/layout';
+import { parseFileRow } from '../db/store/files';
 
 /** The reader's status and locale (the default locale when none was asked). */
 export type PopulateScope = VersionScope;
@@ -142,10 +143,10 @@ export async function populateRows(
         });
         break;
       case 'component':
-        jobs.push(componentsJob(db, registry, model, name, [attribute.component], rows, spec, scope, !attribute.repeatable));
+        jobs.push(componentsJob(db, registry, model, name, [attribute.componentModel], rows, spec, scope, !attribute.repeatable));
         break;
       case 'dynamiczone':
-        jobs.push(componentsJob(db, registry, model, name, attribute.components, rows, spec, scope, false));
+        jobs.push(componentsJob(db, registry, model, name, attribute.componentModels, rows, spec, scope, false));
         break;
       case 'media':
         jobs.push(mediaJob(model, name, attribute.multiple, rows, spec));
@@ -228,7 +229,7 @@ async function relationJob(
   spec: PopulateSpec,
   scope: PopulateScope,
 ): Promise<Job> {
-  const target = registry.contentType(attribute.target)!;
+  const target = attribute.targetType;
   let parentKey: string | ((row: Row) => unknown) = 'id';
   let compiled: PopulateRead;
   if (attribute.owner) {
@@ -294,7 +295,7 @@ async function populateMorphSources(
   });
   checkFound(found, spec);
   const groups = group(found, '__parent');
-  if (spec.populate && !spec.count) await populateRows(db, registry, registry.contentType(attribute.target!)!, found, spec.populate, scope);
+  if (spec.populate && !spec.count) await populateRows(db, registry, attribute.targetType!, found, spec.populate, scope);
   attach(rows, attribute.name, (row) => `${row.documentId}\0${localeOf(row)}`, groups, !attribute.toMany, spec);
 }
 
@@ -313,7 +314,7 @@ function componentsJob(
   registry: Registry,
   owner: AnyModel,
   field: string,
-  uids: string[],
+  components: Component[],
   rows: Row[],
   spec: PopulateSpec,
   scope: PopulateScope,
@@ -321,14 +322,14 @@ function componentsJob(
 ): Job {
   const dynamic = owner.attributes[field]?.kind === 'dynamiczone';
   const ids = rows.map((r) => r.id as number);
-  const reads: { uid: string; compiled: PopulateRead; sub: PopulateSpec | undefined }[] = [];
-  for (const uid of uids) {
-    const component = registry.component(uid)!;
+  const reads: { component: Component; compiled: PopulateRead; sub: PopulateSpec | undefined }[] = [];
+  for (const component of components) {
+    const { uid } = component;
     const sub = dynamic ? spec.on?.[uid] ?? (spec.on ? undefined : spec) : spec;
     if (dynamic && spec.on && !spec.on[uid]) continue;
     // A dynamic zone keeps its stored order across component types; a component field may be sorted.
     const options = dynamic ? { fields: sub?.fields } : spec;
-    reads.push({ uid, compiled: componentStatement(registry, owner, field, component, ids, options, scope), sub });
+    reads.push({ component, compiled: componentStatement(registry, owner, field, component, ids, options, scope), sub });
   }
   return {
     selects: reads.map((r) => r.compiled.select),
@@ -337,11 +338,11 @@ function componentsJob(
       const parents: unknown[] = [];
       const orders: number[] = [];
       for (let i = 0; i < reads.length; i++) {
-        const { uid, compiled, sub } = reads[i]!;
+        const { component, compiled, sub } = reads[i]!;
         const { raws, keys, meta } = results[i]!;
         const found = raws.map((r) => {
           const out = compiled.reader.readAt(r, keys);
-          if (dynamic) out.__component = uid;
+          if (dynamic) out.__component = component.uid;
           return out;
         });
         for (let j = 0; j < found.length; j++) {
@@ -350,7 +351,7 @@ function componentsJob(
           orders.push(meta[1]![j] as number);
         }
         checkFound(all, spec);
-        if (sub?.populate) await populateRows(db, registry, registry.component(uid)!, found, sub.populate, scope);
+        if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
       }
       if (!dynamic) return attach(rows, field, 'id', groupBy(all, parents), single, spec);
       // The rows of several component types interleave by their stored order (a stable sort keeps ties as read).

@@ -14,7 +14,7 @@
 import type { Queryable } from '../db/database';
 import { versionsByRowId } from '../db/store/links';
 import { ValidationError } from '../errors';
-import type { AnyModel, Attribute, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, Attribute, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
 import { mapRowIds, type RowTarget } from './relation-input';
 import { isObject } from '../json';
 
@@ -29,17 +29,16 @@ function relationBearing(registry: Registry, model: AnyModel, seen = new Set<Any
   if (cached) return cached;
   seen.add(model);
   // A component met again is answered from the cache; one still being walked is a cycle, holding nothing more.
-  const reaches = (uid: string) => {
-    const component = registry.component(uid);
-    if (!component || (seen.has(component) && !bearingCache.has(component))) return false;
+  const reaches = (component: Component) => {
+    if (seen.has(component) && !bearingCache.has(component)) return false;
     return relationBearing(registry, component, seen).size > 0;
   };
   const bearing = new Map<string, Attribute>();
   for (const attribute of Object.values(model.attributes)) {
     const holds =
       attribute.kind === 'relation' ||
-      (attribute.kind === 'component' && reaches(attribute.component)) ||
-      (attribute.kind === 'dynamiczone' && attribute.components.some(reaches));
+      (attribute.kind === 'component' && reaches(attribute.componentModel)) ||
+      (attribute.kind === 'dynamiczone' && attribute.componentModels.some(reaches));
     if (holds) bearing.set(attribute.name, attribute);
   }
   bearingCache.set(model, bearing);
@@ -62,10 +61,10 @@ function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Pa
     if (!attribute) continue;
     const value = data[name];
     if (attribute.kind === 'relation') {
-      const target = registry.contentType(attribute.target);
+      const target = attribute.targetType;
       if (target) set(name, visit(attribute, target, value, [...at, name]));
     } else if (attribute.kind === 'component') {
-      const component = registry.component(attribute.component)!;
+      const component = attribute.componentModel;
       set(
         name,
         Array.isArray(value)
@@ -77,7 +76,7 @@ function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Pa
         name,
         value.map((item, i) => {
           const uid = isObject(item) ? item.__component : undefined;
-          const component = typeof uid === 'string' && attribute.components.includes(uid) ? registry.component(uid) : undefined;
+          const component = typeof uid === 'string' ? attribute.componentModels.find((c) => c.uid === uid) : undefined;
           return component ? mapRelations(registry, component, item, [...at, name, i], visit, copy) : item;
         }),
       );

@@ -27,16 +27,15 @@ async function componentBodies(tx: Queryable, registry: Registry, model: AnyMode
   for (const field of fields) {
     const attribute = model.attributes[field];
     if (attribute?.kind !== 'component' && attribute?.kind !== 'dynamiczone') continue;
-    const uids = attribute.kind === 'component' ? [attribute.component] : attribute.components;
+    const components = attribute.kind === 'component' ? [attribute.componentModel] : attribute.componentModels;
     // Zone items of several tables interleave by their stored place.
     const items: { ownerId: number; order: number; body: Body }[] = [];
-    for (const uid of uids) {
-      const component = registry.component(uid)!;
+    for (const component of components) {
       const rows = await componentValues(tx, component, model.uid, rowIds, field);
       const nested = componentFieldsOf(component);
       const inner = nested.length ? await componentBodies(tx, registry, component, rows.map((r) => r.id), nested) : [];
       rows.forEach((row, i) => {
-        const body: Body = { ...(attribute.kind === 'dynamiczone' ? { __component: uid } : {}), ...row.values, ...inner[i] };
+        const body: Body = { ...(attribute.kind === 'dynamiczone' ? { __component: component.uid } : {}), ...row.values, ...inner[i] };
         items.push({ ownerId: row.ownerId, order: row.order, body });
       });
     }

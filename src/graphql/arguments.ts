@@ -36,10 +36,9 @@ export function filtersOf(registry: Registry, model: AnyModel, input: unknown): 
     }
     const attribute = model.attributes[key];
     if (attribute?.kind === 'relation') {
-      const target = registry.get(attribute.target);
-      out[key] = target ? filtersOf(registry, target, value) : (value as Json);
+      out[key] = filtersOf(registry, attribute.targetType, value);
     } else if (attribute?.kind === 'component') {
-      out[key] = filtersOf(registry, registry.component(attribute.component)!, value);
+      out[key] = filtersOf(registry, attribute.componentModel, value);
     } else if (key === 'localizations') {
       out[key] = filtersOf(registry, model, value);
     } else {

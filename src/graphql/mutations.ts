@@ -41,7 +41,7 @@ function dataOf(registry: Registry, model: AnyModel, input: unknown): Record<str
     const attribute = model.attributes[key];
     if (attribute?.kind === 'media') out[key] = Array.isArray(value) ? value.map(digits) : digits(value);
     else if (attribute?.kind === 'component' && value !== null) {
-      const component = registry.component(attribute.component)!;
+      const component = attribute.componentModel;
       out[key] = Array.isArray(value) ? value.map((v) => dataOf(registry, component, v)) : dataOf(registry, component, value);
     } else out[key] = value;
   }

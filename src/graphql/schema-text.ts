@@ -54,14 +54,14 @@ const NESTED = (filters: string) => `(filters: ${filters}, pagination: Paginatio
 const VALID_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** The user type as Strapi shows it: username and email required, the role relation after `blocked`. */
-function userView(user: ContentType): ContentType {
+function userView(user: ContentType, role: ContentType): ContentType {
   const attributes: Record<string, Attribute> = {};
   for (const [name, attribute] of Object.entries(user.attributes)) {
     attributes[name] = name === 'username' || name === 'email' ? { ...attribute, required: true } : attribute;
     if (name === 'blocked') {
       attributes.role = {
         name: 'role', kind: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'users', toMany: false, owner: true,
-        linkTable: '', required: false, private: false, localized: false, writable: true,
+        linkTable: '', required: false, private: false, localized: false, writable: true, targetType: role,
       } satisfies RelationAttribute;
     }
   }
@@ -76,7 +76,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
   const user = registry.contentType(USER_UID);
   // `shadowCRUD: false`: nothing is generated for the project's types (extensions add what they want).
   const apiTypes = shadowCRUD ? registry.contentTypes.filter((ct) => !ct.system && shadow(ct.uid).isEnabled()) : [];
-  const generated: ContentType[] = [...apiTypes, ...(user && shadowCRUD && shadow(USER_UID).isEnabled() ? [userView(user)] : [])];
+  const generated: ContentType[] = [...apiTypes, ...(user && shadowCRUD && shadow(USER_UID).isEnabled() ? [userView(user, registry.contentType(ROLE_UID)!)] : [])];
   /** Types a relation may show: generated ones and Strapi's own with fixed definitions. */
   const shown = new Set([...generated.map((ct) => ct.uid), ROLE_UID, FILE_UID].filter((uid) => shadow(uid).isEnabled()));
   const model = (uid: string) => registry.get(uid);
@@ -98,7 +98,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
         return [`  ${a.name}: ${type}${bang}`];
       }
       case 'component': {
-        const component = registry.component(a.component)!;
+        const component = a.componentModel;
         if (!a.repeatable) return [`  ${a.name}: ${typeName(component)}${bang}`];
         return [`  ${a.name}${NESTED(filtersName(component))}: [${typeName(component)}]${bang}`];
       }
@@ -154,7 +154,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
       if (a.private || !on(a.name)) continue;
       if (a.kind === 'scalar') lines.push(`  ${a.name}: ${scalarFilterName(GRAPHQL_SCALAR[a.type])}`);
       else if (a.kind === 'relation' && shown.has(a.target) && model(a.target)) lines.push(`  ${a.name}: ${filtersName(model(a.target)!)}`);
-      else if (a.kind === 'component' && shadow(a.component).isEnabled()) lines.push(`  ${a.name}: ${filtersName(registry.component(a.component)!)}`);
+      else if (a.kind === 'component' && shadow(a.component).isEnabled()) lines.push(`  ${a.name}: ${filtersName(a.componentModel)}`);
     }
     if (m.modelType === 'contentType') {
       for (const stamp of ['createdAt', 'updatedAt', 'publishedAt']) if (on(stamp)) lines.push(`  ${stamp}: DateTimeFilterInput`);
@@ -181,7 +181,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
       } else if (a.kind === 'relation') {
         if (shown.has(a.target)) lines.push(`  ${a.name}: ${a.toMany ? '[ID]' : 'ID'}`);
       } else if (a.kind === 'component') {
-        const input = inputName(registry.component(a.component)!);
+        const input = inputName(a.componentModel);
         lines.push(`  ${a.name}: ${a.repeatable ? `[${input}]` : input}`);
       } else if (a.kind === 'dynamiczone') {
         lines.push(`  ${a.name}: [${dynamicZoneInputName(m, a.name)}!]`);
@@ -203,7 +203,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
         defs.set(enumName(m, a.name), `enum ${enumName(m, a.name)} {\n${a.enum!.map((v) => `  ${v}`).join('\n')}\n}`);
       }
       if (a.kind === 'dynamiczone') {
-        const members = a.components.filter((uid) => shadow(uid).isEnabled()).map((uid) => typeName(registry.component(uid)!));
+        const members = a.componentModels.filter((c) => shadow(c.uid).isEnabled()).map((c) => typeName(c));
         defs.set(dynamicZoneName(m, a.name), `union ${dynamicZoneName(m, a.name)} = ${[...members, 'Error'].join(' | ')}`);
         defs.set(dynamicZoneInputName(m, a.name), `scalar ${dynamicZoneInputName(m, a.name)}`);
       }

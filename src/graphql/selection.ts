@@ -113,8 +113,8 @@ export function populateOf(ctx: SelectionContext, model: AnyModel, type: string,
     if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.kind === 'morph')) continue;
     const args = getArgumentValues(definition, node, ctx.variables);
     const target: AnyModel | undefined = isLocalizations ? model
-      : attribute!.kind === 'relation' ? ctx.registry.get(attribute!.target)
-        : attribute!.kind === 'component' ? ctx.registry.component(attribute!.component)
+      : attribute!.kind === 'relation' ? attribute!.targetType
+        : attribute!.kind === 'component' ? attribute!.componentModel
           : undefined;
     if (attribute?.kind === 'relation' && (!target || !ctx.canRead(attribute.target))) continue;
     const sub: readonly SelectionSetNode[] = connection
@@ -127,11 +127,9 @@ export function populateOf(ctx: SelectionContext, model: AnyModel, type: string,
     if (sort) options.sort = sort;
     if (attribute?.kind === 'dynamiczone') {
       const on: Record<string, true | PopulateOptions> = {};
-      for (const uid of attribute.components) {
-        const component = ctx.registry.component(uid);
-        if (!component) continue;
-        const populate = populateOf(ctx, component, componentTypeName(uid), sub);
-        on[uid] = Object.keys(populate).length ? { populate } : true;
+      for (const component of attribute.componentModels) {
+        const populate = populateOf(ctx, component, componentTypeName(component.uid), sub);
+        on[component.uid] = Object.keys(populate).length ? { populate } : true;
       }
       options.on = on;
     } else if (target && attribute?.kind !== 'media') {

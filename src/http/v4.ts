@@ -30,11 +30,11 @@ function fields(registry: Registry, model: AnyModel, doc: Doc): Doc {
   for (const [key, value] of Object.entries(doc)) {
     const attribute = model.attributes[key];
     if (key === 'localizations') out[key] = wrapEntry(registry, model, value);
-    else if (attribute?.kind === 'relation') out[key] = wrapEntry(registry, registry.contentType(attribute.target), value);
-    else if (attribute?.kind === 'morph') out[key] = wrapEntry(registry, attribute.target ? registry.contentType(attribute.target) : undefined, value);
+    else if (attribute?.kind === 'relation') out[key] = wrapEntry(registry, attribute.targetType, value);
+    else if (attribute?.kind === 'morph') out[key] = wrapEntry(registry, attribute.targetType, value);
     else if (attribute?.kind === 'media') out[key] = wrapEntry(registry, undefined, value);
     else if (attribute?.kind === 'component') {
-      const component = registry.component(attribute.component)!;
+      const component = attribute.componentModel;
       out[key] = Array.isArray(value) ? value.map((v) => fields(registry, component, v as Doc)) : value && fields(registry, component, value as Doc);
     } else if (attribute?.kind === 'dynamiczone' && Array.isArray(value)) {
       out[key] = value.map((item) => {

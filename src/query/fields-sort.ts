@@ -99,9 +99,9 @@ function checkSortPath(registry: Registry, model: AnyModel, path: string[], canR
     }
     const attribute = current.attributes[name];
     if (attribute?.kind === 'relation' && !attribute.toMany && !attribute.private && (!canRead || canRead(attribute.target))) {
-      current = registry.contentType(attribute.target)!;
+      current = attribute.targetType;
     }
-    else if (attribute?.kind === 'component' && !attribute.repeatable) current = registry.component(attribute.component)!;
+    else if (attribute?.kind === 'component' && !attribute.repeatable) current = attribute.componentModel;
     else throw invalid();
   });
 }

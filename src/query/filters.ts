@@ -6,7 +6,7 @@
  */
 import { ValidationError } from '../errors';
 import { INVALID, scalarFieldOf, type ColumnValue, type ScalarField } from '../registry/fields';
-import type { AnyModel, Registry } from '../registry/types';
+import type { AnyModel, ComponentAttribute, Registry } from '../registry/types';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
 import type { CanRead, Condition, TextOperator } from './types';
 import { isObject } from '../json';
@@ -210,7 +210,7 @@ function parseOperator(field: ScalarField, op: string, value: unknown, path: str
 /** Filters through a relation or component: a related row matches (operators on the link itself: `$null`). */
 function parseRelated(w: Walk, model: AnyModel, key: string, value: unknown, path: string[]): Condition {
   const attribute = model.attributes[key]!;
-  const target = attribute.kind === 'relation' ? w.registry.contentType(attribute.target)! : w.registry.component((attribute as { component: string }).component)!;
+  const target = attribute.kind === 'relation' ? attribute.targetType : (attribute as ComponentAttribute).componentModel;
   // Operators straight on a relation (`filters[author][$null]=true`) speak about the link itself.
   if (isObject(value)) {
     const ops = Object.entries(value).filter(([k]) => k === '$null' || k === '$notNull');

@@ -163,7 +163,7 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
       for (const [uid, sub] of Object.entries(value)) {
         if (!attribute.components.includes(uid)) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
         countNode(ctx, [...path, uid], depth);
-        const component = registry.component(uid)!;
+        const component = attribute.componentModels[attribute.components.indexOf(uid)]!;
         spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? nestedOptions(ctx, component, sub, [...path, uid], depth) : {};
       }
       continue;
@@ -172,9 +172,9 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
       // A dynamic zone takes `populate=*` only: every component's own relations, media and components.
       if (value !== '*') throw new ValidationError(`Invalid nested population query detected for "${name}": only populate=* or on fragments are allowed`);
       spec.on = {};
-      for (const uid of attribute.components) {
-        countNode(ctx, [...path, uid], depth);
-        spec.on[uid] = { populate: populateMap(ctx, registry.component(uid)!, '*', [...path, uid], depth + 1) };
+      for (const component of attribute.componentModels) {
+        countNode(ctx, [...path, component.uid], depth);
+        spec.on[component.uid] = { populate: populateMap(ctx, component, '*', [...path, component.uid], depth + 1) };
       }
       continue;
     }
@@ -249,14 +249,12 @@ function singleTarget(attribute: Attribute | undefined): string | undefined {
 }
 
 /** The model an attribute leads to (relation target, component), if it is a single model. */
-export function targetModel(registry: Registry, model: AnyModel, name: string): AnyModel | undefined {
+export function targetModel(_registry: Registry, model: AnyModel, name: string): AnyModel | undefined {
   const attribute = model.attributes[name];
   if (name === 'localizations' && model.modelType === 'contentType') return model;
-  if (attribute?.kind === 'relation' || attribute?.kind === 'morph') {
-    const target = singleTarget(attribute);
-    return target === undefined ? undefined : registry.contentType(target);
-  }
-  if (attribute?.kind === 'component') return registry.component(attribute.component);
+  if (attribute?.kind === 'relation') return attribute.targetType;
+  if (attribute?.kind === 'morph') return attribute.owner ? undefined : attribute.targetType;
+  if (attribute?.kind === 'component') return attribute.componentModel;
   if (attribute?.kind === 'media') return FILE_MODEL;
   return undefined;
 }

@@ -140,7 +140,7 @@ export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], bra
 export function owningRelationStatement(
   dialect: Dialect, registry: Registry, attribute: RelationAttribute, ids: number[], spec: PopulateSpec, scope: VersionScope,
 ): PopulateRead {
-  return linkedTargetsStatement(dialect, registry, registry.contentType(attribute.target)!, linkTableOf(attribute), ids, spec, scope);
+  return linkedTargetsStatement(dialect, registry, attribute.targetType, linkTableOf(attribute), ids, spec, scope);
 }
 
 /**
@@ -186,7 +186,7 @@ export function inverseRelationStatement(
   dialect: Dialect, registry: Registry, parent: ContentType, attribute: RelationAttribute,
   documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
 ): PopulateRead {
-  const target = registry.contentType(attribute.target)!;
+  const target = attribute.targetType;
   return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
     order: column('l', L.inversePosition),
   });
@@ -197,7 +197,7 @@ export function morphSourcesStatement(
   dialect: Dialect, registry: Registry, parent: ContentType, attribute: MorphAttribute,
   documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
 ): PopulateRead {
-  const target = registry.contentType(attribute.target!)!;
+  const target = attribute.targetType!;
   // No inverse order is kept for polymorphic links: the sources come in the order they linked.
   return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
     order: column('l', M.id),

@@ -97,7 +97,7 @@ export function componentHop(owner: AnyModel, field: string, component: Componen
  * and the targets are filtered to the reader's status and locale.
  */
 export function relationHop(registry: Registry, owner: AnyModel, attribute: RelationAttribute, scope: VersionScope, inner: string): Hop {
-  const target = registry.contentType(attribute.target)!;
+  const target = attribute.targetType;
   const link = `${inner}l`;
   const links = sql`${linkTableOf(attribute)} ${sql.id(link)}`;
   if (attribute.owner) {
@@ -125,6 +125,6 @@ export function relationHop(registry: Registry, owner: AnyModel, attribute: Rela
 export function hopThrough(registry: Registry, owner: AnyModel, name: string, scope: VersionScope, inner: string): Hop | undefined {
   const attribute = owner.attributes[name];
   if (attribute?.kind === 'relation') return relationHop(registry, owner, attribute, scope, inner);
-  if (attribute?.kind === 'component') return componentHop(owner, name, registry.component(attribute.component)!, inner);
+  if (attribute?.kind === 'component') return componentHop(owner, name, attribute.componentModel, inner);
   return undefined;
 }

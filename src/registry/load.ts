@@ -6,12 +6,13 @@
  * and turns it into the normalised Registry. Anything unusable throws a SchemaError; what
  * only deserves a word (unknown keys, ignored relations) is collected in `registry.warnings`.
  */
+import { linkModels } from './links';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   SchemaError,
   type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
-  type ScalarType, type RelationAttribute, type MorphAttribute, type MorphKind,
+  type ScalarType, type RelationAttribute, type MorphAttribute, type MorphKind, type ComponentAttribute, type DynamicZoneAttribute,
 } from './types.ts';
 // Stored names are fitted to PostgreSQL's 63 bytes (db/layout.ts re-exports the helpers).
 import { fitIdentifier, linkTableName, morphTableName } from './stored-names';
@@ -78,6 +79,7 @@ export function loadRegistry(dir: string): Registry {
   const system = systemTypes(user);
   checkRegistry(contentTypes, components, system);
   resolveInverseLinkTables([...contentTypes, ...system]);
+  linkModels([...contentTypes, ...system], components);
   return makeRegistry(contentTypes, components, context, system);
 }
 
@@ -245,12 +247,14 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
         // The inverse side shares the owner's table; filled in once every table name is known.
         linkTable: mappedBy === undefined ? linkTableName(tableName, name) : '',
         ...(mappedBy !== undefined ? { ownerAttribute: mappedBy } : {}),
-      };
+        // targetType and inverse: linked once every model is read (./links.ts).
+      } as RelationAttribute;
     }
     case 'component':
-      return { ...base, kind: 'component', component: a.component as string, repeatable: a.repeatable === true, ...bounds };
+      // componentModel: linked once every model is read (./links.ts).
+      return { ...base, kind: 'component', component: a.component as string, repeatable: a.repeatable === true, ...bounds } as ComponentAttribute;
     case 'dynamiczone':
-      return { ...base, kind: 'dynamiczone', components: [...(a.components as string[])], ...bounds };
+      return { ...base, kind: 'dynamiczone', components: [...(a.components as string[])], ...bounds } as DynamicZoneAttribute;
     default:
       return {
         ...base, kind: 'scalar', type: type as ScalarType, unique: a.unique === true,

@@ -85,6 +85,10 @@ export interface RelationAttribute extends AttributeBase {
   linkTable: string;
   /** On an inverse side: the owning attribute's name on the target. */
   ownerAttribute?: string;
+  /** The target content type itself (linked when the registry loads, ./links.ts). */
+  readonly targetType: ContentType;
+  /** The other side of a bidirectional relation (the target's `inversedBy`/`mappedBy` attribute), when there is one. */
+  readonly inverse?: RelationAttribute;
 }
 
 /** Strapi's polymorphic relation kinds: a morphTo side names (type, document) pairs; morphOne/morphMany read them back. */
@@ -106,6 +110,8 @@ export interface MorphAttribute extends AttributeBase {
   /** The other side: the type whose morphTo attribute `morphBy` points here. */
   target?: string;
   morphBy?: string;
+  /** The other side's `target` itself (linked when the registry loads, ./links.ts). */
+  readonly targetType?: ContentType;
 }
 
 export interface ComponentAttribute extends AttributeBase {
@@ -115,6 +121,8 @@ export interface ComponentAttribute extends AttributeBase {
   repeatable: boolean;
   min?: number;
   max?: number;
+  /** The component itself (linked when the registry loads, ./links.ts). */
+  readonly componentModel: Component;
 }
 
 export interface DynamicZoneAttribute extends AttributeBase {
@@ -122,6 +130,8 @@ export interface DynamicZoneAttribute extends AttributeBase {
   components: string[];
   min?: number;
   max?: number;
+  /** The components themselves, in `components`' order (linked when the registry loads, ./links.ts). */
+  readonly componentModels: Component[];
 }
 
 export type Attribute =

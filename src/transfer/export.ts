@@ -9,7 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { once } from 'node:events';
 import type { Secrets } from '../auth/secrets';
-import { VERSION } from '../cli/version';
+import { VERSION } from '../version';
 import { carriedTables, installationTables, withPostgresSnapshot, withSqliteSnapshot, type TableSnapshot } from '../db/copy';
 import type { Database } from '../db/database';
 import { SYSTEM } from '../db/layout';

@@ -6,9 +6,8 @@
 
 /** Columns of `files` in the order Strapi lists a file's keys (named in db/layout.ts). */
 export { FILE_COLUMNS } from '../db/layout';
+import { parseFileRow } from '../db/store/files';
 
-/** Columns stored as JSON text. */
-export const FILE_JSON_COLUMNS = ['formats', 'focalPoint', 'provider_metadata'] as const;
 
 export { FILE_MODEL, FILE_UID } from '../registry/file-model';
 
@@ -27,11 +26,6 @@ export interface FileFormat {
 
 export type FileObject = Record<string, unknown> & { id: number; documentId: string; hash: string; ext: string; formats: Record<string, FileFormat> | null };
 
-/** Parses the JSON columns of a selected row in place. */
-export function parseFileRow(row: Record<string, unknown>): Record<string, unknown> {
-  for (const column of FILE_JSON_COLUMNS) if (typeof row[column] === 'string') row[column] = JSON.parse(row[column] as string);
-  return row;
-}
 
 /**
  * A row as the upload API answers it. `isUrlSigned` is what Strapi's signFileUrls adds to

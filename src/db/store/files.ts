@@ -8,6 +8,15 @@ import { FILE_COLUMNS, FILES_TABLE, MEDIA_LINKS as M, tableOf, VERSION, type Fil
 import { sql, type Sql } from '../sql';
 import type { ContentType } from '../../registry/types';
 
+/** Columns of `files` stored as JSON text. */
+export const FILE_JSON_COLUMNS = ['formats', 'focalPoint', 'provider_metadata'] as const;
+
+/** Parses the JSON columns of a selected file row in place (populated media and the upload API read rows alike). */
+export function parseFileRow(row: Record<string, unknown>): Record<string, unknown> {
+  for (const column of FILE_JSON_COLUMNS) if (typeof row[column] === 'string') row[column] = JSON.parse(row[column] as string);
+  return row;
+}
+
 const FILES = sql.id(FILES_TABLE);
 const LINKS = sql.id(M.table);
 const ID = sql.id('id');

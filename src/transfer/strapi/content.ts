@@ -163,7 +163,7 @@ export function linkRows(source: StrapiSource, registry: Registry, model: AnyMod
     throw new StrapiImportError(`no link table for ${model.uid}.${attribute.name} in the Strapi database (expected ${exact})`);
   }
   const columns = source.columns(table);
-  const target = registry.contentType(attribute.target);
+  const target = attribute.targetType;
   const targetName = snake(target?.singularName ?? attribute.target.split('.').pop()!);
   const ownerName = 'singularName' in model ? (model as ContentType).singularName : (model as { name: string }).name;
   const named = linkColumns(ownerName, targetName);

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import { compileField, ID_FIELD, INVALID, scalarFieldOf, type ScalarField } from '../../../src/registry/fields';
 import { FILE_MODEL } from '../../../src/registry/file-model';
-import type { ScalarAttribute, ScalarType } from '../../../src/registry/types';
+import type { RelationAttribute, ScalarAttribute, ScalarType } from '../../../src/registry/types';
 
 const field = (type: ScalarType, extra: Partial<ScalarAttribute> = {}): ScalarField =>
   compileField({
@@ -31,7 +31,7 @@ describe('column types per engine', () => {
     const relation = compileField({
       name: 'r', kind: 'relation', relation: 'manyToOne', target: 'api::a.a', toMany: false, owner: true, linkTable: 't_r_lnk',
       required: false, private: false, localized: false, writable: true,
-    });
+    } as RelationAttribute);
     expect(relation.kind).toBe('relation');
     expect(relation.columnType('sqlite')).toBeUndefined();
   });

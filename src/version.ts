@@ -2,6 +2,6 @@
  * Folio's version, from package.json. Imported (not read from disk at run time), so the
  * bundler embeds the value and `dist/folio --version` works with no package.json beside it.
  */
-import { version } from '../../package.json' with { type: 'json' };
+import { version } from '../package.json' with { type: 'json' };
 
 export const VERSION: string = version;
