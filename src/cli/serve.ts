@@ -34,7 +34,7 @@ function commandLine(command: string[], values: Record<string, unknown>): string
     return !rel || rel.startsWith('..') ? path : rel.includes('/') ? rel : `./${rel}`;
   };
   const words = [...(isCompiled() ? [pathFromHere(process.execPath)] : ['npx', 'bun', pathFromHere(Bun.main)]), ...command];
-  for (const flag of ['data', 'content-types', 'database']) {
+  for (const flag of ['data', 'content-types', 'project', 'database']) {
     const value = values[flag];
     if (typeof value === 'string') words.push(`--${flag}`, flag === 'database' ? maskedUrl(value) : value);
   }
@@ -46,6 +46,16 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
   const json = log.format === 'json';
   const { contentTypes } = instance.registry;
   log.info(`Folio ${VERSION}: ${contentTypes.length} content type(s)`, json ? { version: VERSION } : undefined);
+  const project = instance.config.project;
+  if (project) {
+    const used = project.used ?? [];
+    const envCount = Object.keys(project.dotenv).length;
+    if (json) log.info('project', { root: project.root, nodeEnv: project.nodeEnv, fromProject: used, dotenv: envCount });
+    else {
+      log.info(`Project ${project.root} (NODE_ENV=${project.nodeEnv}${envCount ? `, .env: ${envCount} variable(s)` : ''})`);
+      if (used.length) log.info(`  from its config: ${used.join(', ')}`);
+    }
+  }
   const width = Math.max(0, ...contentTypes.map((ct) => ct.uid.length));
   for (const ct of contentTypes) {
     const routes =

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { resolveConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { openInstance, type Instance } from '../../src/instance';
+import { readProject } from '../../src/project/config';
 
 export const EXAMPLE_CONTENT_TYPES = resolve(import.meta.dir, '../../content-types');
 export const ALL_TYPES_CONTENT_TYPES = resolve(import.meta.dir, '../fixtures/all-types');
@@ -61,7 +62,7 @@ async function dropTestDatabase(url: string | undefined) {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   const config: Config = {
-    ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }),
+    ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }, { readProject }),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     // A test that names its own database (or none: SQLite) gets no database of its own.
     ...(TEST_DATABASE_URL && !(options.config && 'databaseUrl' in options.config) ? { databaseUrl: await testDatabase(dataDir) } : {}),
