@@ -92,6 +92,8 @@ async function start(config: Config, log: Logger, values: Record<string, unknown
   const changes = instance.syncPlan.filter((s) => s.sql).length;
   if (changes) log.info(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
   try {
+    // The project's register and bootstrap run before the server listens, as in Strapi.
+    await instance.project?.start();
     await startupScreen(instance, log, values);
     return { app: listen(instance, log), instance };
   } catch (error) {
@@ -156,6 +158,7 @@ for, default 256; a hint, not a limit; 0: the machine's RAM).`,
       process.once('SIGTERM', stop);
     });
     await app.stop();
+    await instance.project?.stop();
     instance.close();
     return 0;
   },

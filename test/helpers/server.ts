@@ -79,6 +79,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const existing = await instance.tokens.list();
   const fullAccess = existing.length ? '' : (await instance.tokens.create('test-full', 'full-access')).accessKey;
   const readOnly = existing.length ? '' : (await instance.tokens.create('test-read', 'read-only')).accessKey;
+  await instance.project?.start();
   const app = createApp(instance).listen({ port: 0, hostname: '127.0.0.1' });
   const url = `http://127.0.0.1:${app.server!.port}`;
 
@@ -90,6 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     call: (method, path, options) => callJson(url, method, path, options),
     async stop({ keepData = false } = {}) {
       await app.stop(true);
+      await instance.project?.stop();
       instance.close();
       if (!keepData) {
         await dropTestDatabase(config.databaseUrl);
