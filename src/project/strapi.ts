@@ -98,6 +98,13 @@ export class ProjectStrapi {
   constructor(readonly instance: Instance, values: Obj, root: string, src: string, logger: Logger) {
     this.registry = instance.registry;
     this.documents = createDocuments(instance);
+    const use = this.documents.use;
+    // Middlewares the project adds are taken back when it is unloaded (stop, reload).
+    this.documents.use = (middleware) => {
+      use(middleware);
+      this.unsubscribers.push(() => instance.documents.hooks.unuse(middleware));
+      return this.documents;
+    };
     const write = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
       const [first, ...rest] = args;
       const fields: LogFields | undefined = rest.length ? { args: rest.map((a) => (a instanceof Error ? { message: a.message, stack: a.stack } : a)) } : undefined;
