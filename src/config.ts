@@ -7,7 +7,7 @@ import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { parseMailbox, parseResetPasswordUrl, parseSmtpUrl } from './auth/mail-format';
 import { DEFAULT_IMAGE_MEMORY_MB } from './upload/image-budget';
 import { parseS3Url, type S3Location } from './upload/storage-s3-location';
-import { readGraphqlConfig } from './graphql/settings';
+import { graphqlSettings, readGraphqlConfig } from './graphql/settings';
 import type { GraphqlSettings } from './graphql/types';
 
 export interface Config {
@@ -91,7 +91,48 @@ export interface Config {
   resetPasswordUrl?: string;
   /** GraphQL (`graphql.config` of Strapi's plugin): FOLIO_GRAPHQL_CONFIG, JSON text or a file; Strapi's defaults otherwise. */
   graphql: GraphqlSettings;
+  /** The Strapi project the content types belong to (src/project/), whose code runs; undefined for a plain schema folder. */
+  project?: ProjectConfig;
 }
+
+/** One setting a project's configuration gave, and the config path it came from (`server.port`). */
+export interface ProjectSetting<T> {
+  value: T;
+  from: string;
+}
+
+/** What of a project's configuration maps onto Folio's settings (src/project/config.ts projectSettings). */
+export interface ProjectSettings {
+  port?: ProjectSetting<number>;
+  host?: ProjectSetting<string>;
+  defaultLimit?: ProjectSetting<number>;
+  maxLimit?: ProjectSetting<number>;
+  strictParams?: ProjectSetting<boolean>;
+  bodyLimit?: ProjectSetting<number>;
+  corsOrigins?: ProjectSetting<string[]>;
+  uploadLimit?: ProjectSetting<number>;
+  uploadAllowedTypes?: ProjectSetting<string[]>;
+  uploadDeniedTypes?: ProjectSetting<string[]>;
+  jwtExpiresIn?: ProjectSetting<string>;
+  graphql?: ProjectSetting<Record<string, unknown>>;
+}
+
+/** A Strapi project's root, its configuration as Strapi merges it, and what Folio took from it. */
+export interface ProjectConfig {
+  root: string;
+  src: string;
+  nodeEnv: string;
+  /** The variables of the project's `.env` (set in the environment where not already set). */
+  dotenv: Record<string, string>;
+  /** `strapi.config.get(path)` reads these: every config file merged over Strapi's defaults. */
+  values: Record<string, unknown>;
+  settings: ProjectSettings;
+  /** Folio settings the project's configuration decided (no flag or environment variable did), as `port ← server.port`; filled by resolveConfig. */
+  used?: string[];
+}
+
+/** Reads the project a content-types folder belongs to (src/project/config.ts readProject); given by the caller, so config.ts loads no project code itself. */
+export type ProjectReader = (dir: string, vars: Record<string, string | undefined>) => ProjectConfig | undefined;
 
 export interface ConfigInput {
   data?: string;
@@ -101,6 +142,8 @@ export interface ConfigInput {
   port?: string | number;
   host?: string;
   logFormat?: string;
+  /** `--project DIR`: a Strapi project (root or src); the same as `--content-types DIR`. */
+  project?: string;
 }
 
 const env = (name: string) => (process.env[name] === '' ? undefined : process.env[name]);
@@ -160,35 +203,59 @@ function baseUrl(name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
-export function resolveConfig(input: ConfigInput = {}): Config {
+export function resolveConfig(input: ConfigInput = {}, options: { readProject?: ProjectReader } = {}): Config {
+  const contentTypesDir = resolve(input.project ?? input.contentTypes ?? env('FOLIO_CONTENT_TYPES') ?? './content-types');
+  const project = options.readProject?.(contentTypesDir, { ...process.env });
+  // The project's .env is part of the environment, as in Strapi (dotenv: never over a variable already set).
+  if (project) for (const [key, value] of Object.entries(project.dotenv)) if (process.env[key] === undefined) process.env[key] = value;
+  const used: string[] = [];
+  /** The project's value of a setting no flag or variable gave (precedence: flags > environment > project > defaults). */
+  const fromProject = <K extends keyof ProjectSettings>(key: K, given: unknown): NonNullable<ProjectSettings[K]>['value'] | undefined => {
+    const setting = project?.settings[key];
+    if (given !== undefined || !setting) return undefined;
+    used.push(`${key} (${setting.from})`);
+    return setting.value as never;
+  };
+  const projectNumber = (key: 'port' | 'defaultLimit' | 'maxLimit' | 'bodyLimit' | 'uploadLimit', given: unknown) => {
+    const value = fromProject(key, given);
+    return value === undefined ? undefined : String(value);
+  };
+  const projectFlag = (key: 'strictParams', given: unknown) => {
+    const value = fromProject(key, given);
+    return value === undefined ? undefined : String(value);
+  };
   const dataDir = resolve(input.data ?? env('FOLIO_DATA') ?? './data');
   const uploads = input.uploads ?? env('FOLIO_UPLOADS');
   const s3 = uploads?.startsWith('s3://') ? uploadsBucket(uploads) : undefined;
-  return {
+  const portGiven = input.port ?? env('PORT');
+  const hostGiven = input.host ?? env('HOST');
+  const projectGraphql = fromProject('graphql', env('FOLIO_GRAPHQL_CONFIG'));
+  const corsGiven = env('FOLIO_CORS_ORIGINS');
+  const config: Config = {
     dataDir,
     databaseUrl: input.database ?? env('DATABASE_URL'),
     uploadsDir: resolve(s3 || uploads === undefined ? resolve(dataDir, 'uploads') : uploads),
     uploadsS3: s3,
     uploadsPublicUrl: baseUrl('FOLIO_UPLOADS_PUBLIC_URL'),
-    contentTypesDir: resolve(input.contentTypes ?? env('FOLIO_CONTENT_TYPES') ?? './content-types'),
-    port: positiveInteger('port', input.port ?? env('PORT'), 1337),
-    host: input.host ?? env('HOST') ?? '127.0.0.1',
-    bodyLimit: positiveInteger('FOLIO_BODY_LIMIT', env('FOLIO_BODY_LIMIT'), 1024 * 1024),
-    defaultLimit: positiveInteger('FOLIO_DEFAULT_LIMIT', env('FOLIO_DEFAULT_LIMIT'), 25),
-    maxLimit: positiveInteger('FOLIO_MAX_LIMIT', env('FOLIO_MAX_LIMIT'), 100),
+    contentTypesDir,
+    port: positiveInteger('port', portGiven ?? projectNumber('port', portGiven), 1337),
+    host: hostGiven ?? fromProject('host', hostGiven) ?? '127.0.0.1',
+    bodyLimit: positiveInteger('FOLIO_BODY_LIMIT', env('FOLIO_BODY_LIMIT') ?? projectNumber('bodyLimit', env('FOLIO_BODY_LIMIT')), 1024 * 1024),
+    defaultLimit: positiveInteger('FOLIO_DEFAULT_LIMIT', env('FOLIO_DEFAULT_LIMIT') ?? projectNumber('defaultLimit', env('FOLIO_DEFAULT_LIMIT')), 25),
+    maxLimit: positiveInteger('FOLIO_MAX_LIMIT', env('FOLIO_MAX_LIMIT') ?? projectNumber('maxLimit', env('FOLIO_MAX_LIMIT')), 100),
     answerCacheBytes: positiveInteger('FOLIO_ANSWER_CACHE_MB', env('FOLIO_ANSWER_CACHE_MB'), 4) * 1024 * 1024,
-    uploadLimit: positiveInteger('FOLIO_UPLOAD_LIMIT', env('FOLIO_UPLOAD_LIMIT'), 200 * 1024 * 1024),
-    uploadAllowedTypes: mimePatterns('FOLIO_UPLOAD_ALLOWED_TYPES'),
-    uploadDeniedTypes: mimePatterns('FOLIO_UPLOAD_DENIED_TYPES'),
-    corsOrigins: (env('FOLIO_CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
+    uploadLimit: positiveInteger('FOLIO_UPLOAD_LIMIT', env('FOLIO_UPLOAD_LIMIT') ?? projectNumber('uploadLimit', env('FOLIO_UPLOAD_LIMIT')), 200 * 1024 * 1024),
+    uploadAllowedTypes: mimePatterns('FOLIO_UPLOAD_ALLOWED_TYPES') ?? fromProject('uploadAllowedTypes', env('FOLIO_UPLOAD_ALLOWED_TYPES')),
+    uploadDeniedTypes: mimePatterns('FOLIO_UPLOAD_DENIED_TYPES') ?? fromProject('uploadDeniedTypes', env('FOLIO_UPLOAD_DENIED_TYPES')),
+    corsOrigins: corsGiven === undefined && project?.settings.corsOrigins ? fromProject('corsOrigins', corsGiven)! : (corsGiven ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
     authRateLimit: {
       max: positiveInteger('FOLIO_AUTH_RATE_LIMIT', env('FOLIO_AUTH_RATE_LIMIT'), 10),
       windowMs: positiveInteger('FOLIO_AUTH_RATE_WINDOW', env('FOLIO_AUTH_RATE_WINDOW'), 60) * 1000,
     },
     allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
     trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
-    strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS'), true),
-    jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
+    strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS') ?? projectFlag('strictParams', env('FOLIO_STRICT_PARAMS')), true),
+    jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? fromProject('jwtExpiresIn', env('FOLIO_JWT_EXPIRES_IN')) ?? '30d',
     webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
     webhookLogDays: positiveInteger('FOLIO_WEBHOOK_LOG_DAYS', env('FOLIO_WEBHOOK_LOG_DAYS'), 30),
     webhookDenyPrivate: flag('FOLIO_WEBHOOK_DENY_PRIVATE', env('FOLIO_WEBHOOK_DENY_PRIVATE'), false),
@@ -206,6 +273,8 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     imageTimeoutMs: positiveInteger('FOLIO_IMAGE_TIMEOUT_MS', env('FOLIO_IMAGE_TIMEOUT_MS'), 60_000),
     imageMemoryBytes: positiveInteger('FOLIO_IMAGE_MEMORY_MB', env('FOLIO_IMAGE_MEMORY_MB'), DEFAULT_IMAGE_MEMORY_MB) * 1024 * 1024,
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
-    graphql: readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
+    graphql: projectGraphql ? graphqlSettings(projectGraphql, env('NODE_ENV')) : readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
   };
+  if (project) config.project = { ...project, used };
+  return config;
 }

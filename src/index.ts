@@ -15,6 +15,7 @@ import { resolveActions } from './auth/actions';
 import type { TokenType } from './auth/tokens';
 import { listen } from './cli/serve';
 import { resolveConfig, type Config } from './config';
+import { readProject } from './project/config';
 import type { DocumentService } from './documents/service';
 import { openInstance, type Instance } from './instance';
 import { createLogger, type LogLevel } from './log';
@@ -100,7 +101,7 @@ function memoryRoot(): string {
 
 /** The configuration of one embedded instance: explicit everywhere the environment could point elsewhere. */
 function configOf(options: FolioOptions, contentTypesDir: string, dataDir: string, database: string): Config {
-  const base = resolveConfig({ data: dataDir, contentTypes: contentTypesDir, database, uploads: join(dataDir, 'uploads'), host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const base = resolveConfig({ data: dataDir, contentTypes: contentTypesDir, database, uploads: join(dataDir, 'uploads'), host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, { readProject });
   return { ...base, ...options.config, dataDir: base.dataDir, contentTypesDir: base.contentTypesDir, databaseUrl: base.databaseUrl, port: base.port, host: base.host };
 }
 

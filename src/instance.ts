@@ -33,6 +33,7 @@ import type { Registry } from './registry/types';
 import { UploadService } from './upload/service';
 import { GraphqlService } from './graphql/service';
 import { USER_UID } from './registry/system-models';
+import { ProjectApp } from './project/app';
 
 export interface Instance {
   config: Config;
@@ -65,6 +66,12 @@ export interface Instance {
    * extends it through `graphql.extension` (`use({ typeDefs, resolvers })`, `shadowCRUD(uid)`).
    */
   graphql: GraphqlService;
+  /**
+   * A Strapi project's code (src/project/), loaded at open when the content types are a
+   * project's; `project.start()` runs its register and bootstrap (a server does, before it
+   * listens), `project.stop()` its destroy.
+   */
+  project?: ProjectApp;
   /** Counts requests to /api/auth/* per client and path (shared by instances on one PostgreSQL). */
   authLimiter: RateLimiter;
   /** What the schema sync did at open (or would do, with `dryRun`). */
@@ -196,6 +203,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       },
       // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
+        void instance.project?.stop();
         deliverer.stop();
         pruner.stop();
         realtime.stop();
@@ -203,6 +211,12 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         db.close();
       },
     };
+    if (config.project && !options.dryRun) {
+      const project = new ProjectApp(instance, config.project, log);
+      project.loadFiles();
+      project.listActions();
+      instance.project = project;
+    }
     return instance;
   } catch (error) {
     db.close();

@@ -58,6 +58,7 @@ export const DEFAULT_ROLE_ACTIONS: Record<string, string[]> = {
 export function knownActions(registry: Registry): string[] {
   const names: string[] = [];
   for (const ct of registry.contentTypes) for (const a of contentActions(ct)) names.push(actionName(ct, a));
+  for (const action of registry.customActions ?? []) if (!names.includes(action)) names.push(action);
   return [...names, ...PLUGIN_ACTIONS];
 }
 

@@ -4,6 +4,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { resolveConfig, type ConfigInput } from '../config';
 import { openInstance, type Instance, type OpenOptions } from '../instance';
+import { readProject } from '../project/config';
 import { undoInterrupted } from '../transfer/interrupt';
 
 export interface Command {
@@ -22,6 +23,7 @@ export const COMMON_OPTIONS = {
   database: { type: 'string' },
   uploads: { type: 'string' },
   'content-types': { type: 'string' },
+  project: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -31,8 +33,9 @@ export function configFrom(values: Record<string, unknown>, extra: ConfigInput =
     contentTypes: values['content-types'] as string | undefined,
     database: values.database as string | undefined,
     uploads: values.uploads as string | undefined,
+    project: values.project as string | undefined,
     ...extra,
-  });
+  }, { readProject });
 }
 
 /** Opens the installation for a short command and always closes it. */

@@ -29,6 +29,8 @@ import { typesCommand } from './types';
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
   --content-types DIR   content-type schemas; env FOLIO_CONTENT_TYPES; default ./content-types
+                        (a Strapi project's root or src: its config and code run too)
+  --project DIR         a Strapi project (root or src), as --content-types DIR
   --database URL        postgres://user:pass@host:port/db for PostgreSQL, or sqlite:PATH;
                         env DATABASE_URL; default SQLite in the data directory
   --uploads DIR         uploaded files (share it between instances); env FOLIO_UPLOADS;

@@ -34,7 +34,7 @@ function commandLine(command: string[], values: Record<string, unknown>): string
     return !rel || rel.startsWith('..') ? path : rel.includes('/') ? rel : `./${rel}`;
   };
   const words = [...(isCompiled() ? [pathFromHere(process.execPath)] : ['npx', 'bun', pathFromHere(Bun.main)]), ...command];
-  for (const flag of ['data', 'content-types', 'database']) {
+  for (const flag of ['data', 'content-types', 'project', 'database']) {
     const value = values[flag];
     if (typeof value === 'string') words.push(`--${flag}`, flag === 'database' ? maskedUrl(value) : value);
   }
@@ -46,6 +46,16 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
   const json = log.format === 'json';
   const { contentTypes } = instance.registry;
   log.info(`Folio ${VERSION}: ${contentTypes.length} content type(s)`, json ? { version: VERSION } : undefined);
+  const project = instance.config.project;
+  if (project) {
+    const used = project.used ?? [];
+    const envCount = Object.keys(project.dotenv).length;
+    if (json) log.info('project', { root: project.root, nodeEnv: project.nodeEnv, fromProject: used, dotenv: envCount });
+    else {
+      log.info(`Project ${project.root} (NODE_ENV=${project.nodeEnv}${envCount ? `, .env: ${envCount} variable(s)` : ''})`);
+      if (used.length) log.info(`  from its config: ${used.join(', ')}`);
+    }
+  }
   const width = Math.max(0, ...contentTypes.map((ct) => ct.uid.length));
   for (const ct of contentTypes) {
     const routes =
@@ -82,6 +92,8 @@ async function start(config: Config, log: Logger, values: Record<string, unknown
   const changes = instance.syncPlan.filter((s) => s.sql).length;
   if (changes) log.info(`[folio] synced content tables: ${changes} change(s) (folio migrate --dry-run shows them)`);
   try {
+    // The project's register and bootstrap run before the server listens, as in Strapi.
+    await instance.project?.start();
     await startupScreen(instance, log, values);
     return { app: listen(instance, log), instance };
   } catch (error) {
@@ -146,6 +158,7 @@ for, default 256; a hint, not a limit; 0: the machine's RAM).`,
       process.once('SIGTERM', stop);
     });
     await app.stop();
+    await instance.project?.stop();
     instance.close();
     return 0;
   },

@@ -18,6 +18,7 @@ import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { graphqlRoutes } from './routes/graphql';
+import { projectRoutes } from './routes/project';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
@@ -72,7 +73,12 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))
     .use(rolesRoutes(instance, allow));
-  for (const ct of instance.registry.contentTypes) app.use(contentRoutes(instance, ct, allow, answers)).use(actionRoutes(instance, ct, allow));
+  const project = instance.project;
+  // A project's routes first: core routes it serves itself are left out of Folio's own (project/app.ts builtIn).
+  if (project) app.use(projectRoutes(instance, project, () => app.server ?? undefined));
+  for (const ct of instance.registry.contentTypes) {
+    app.use(contentRoutes(instance, ct, allow, answers, project ? project.builtIn.get(ct.uid) ?? new Set() : undefined)).use(actionRoutes(instance, ct, allow));
+  }
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));
   app.use(realtimeRoutes(instance, who));

@@ -309,6 +309,7 @@ function makeRegistry(contentTypes: ContentType[], components: Component[], cont
     warnings: context.warnings,
     ignored: context.ignored,
     systemTypes: system,
+    customActions: [],
   };
 }
 

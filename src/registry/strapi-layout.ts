@@ -44,7 +44,8 @@ export function findLayout(root: string, display: (...parts: string[]) => string
   const strapiBase = isDir(join(root, 'src', 'api')) ? ['src'] : isDir(join(root, 'api')) ? [] : undefined;
   const topJson = jsonFiles(top).filter((f) => f !== CUSTOM_FIELDS_FILE);
   let layout: Layout;
-  if (strapiBase && topJson.length === 0) {
+  // A project root holds package.json, tsconfig.json…: beside src/api they are never schemas.
+  if (strapiBase && (strapiBase.length > 0 || topJson.length === 0)) {
     const api = join(root, ...strapiBase, 'api');
     const contentTypes: SchemaFile[] = [];
     for (const apiName of folders(api)) {

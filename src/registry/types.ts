@@ -199,6 +199,11 @@ export interface Registry {
    * roles, upload files: registry/system-models.ts). `contentType(uid)` finds them too.
    */
   systemTypes: ContentType[];
+  /**
+   * Actions of a project's own routes (`api::article.article.findBySlug`): grantable like the core
+   * ones. Filled by src/project/ when it loads the project's routes; empty otherwise.
+   */
+  customActions: string[];
 }
 
 export interface IgnoredAttribute {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { resolveConfig, type Config } from '../../src/config';
 import { createApp } from '../../src/app';
 import { openInstance, type Instance } from '../../src/instance';
+import { readProject } from '../../src/project/config';
 
 export const EXAMPLE_CONTENT_TYPES = resolve(import.meta.dir, '../../content-types');
 export const ALL_TYPES_CONTENT_TYPES = resolve(import.meta.dir, '../fixtures/all-types');
@@ -61,7 +62,7 @@ async function dropTestDatabase(url: string | undefined) {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   const config: Config = {
-    ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }),
+    ...resolveConfig({ data: dataDir, contentTypes: options.contentTypes ?? EXAMPLE_CONTENT_TYPES }, { readProject }),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     // A test that names its own database (or none: SQLite) gets no database of its own.
     ...(TEST_DATABASE_URL && !(options.config && 'databaseUrl' in options.config) ? { databaseUrl: await testDatabase(dataDir) } : {}),
@@ -78,6 +79,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const existing = await instance.tokens.list();
   const fullAccess = existing.length ? '' : (await instance.tokens.create('test-full', 'full-access')).accessKey;
   const readOnly = existing.length ? '' : (await instance.tokens.create('test-read', 'read-only')).accessKey;
+  await instance.project?.start();
   const app = createApp(instance).listen({ port: 0, hostname: '127.0.0.1' });
   const url = `http://127.0.0.1:${app.server!.port}`;
 
@@ -89,6 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     call: (method, path, options) => callJson(url, method, path, options),
     async stop({ keepData = false } = {}) {
       await app.stop(true);
+      await instance.project?.stop();
       instance.close();
       if (!keepData) {
         await dropTestDatabase(config.databaseUrl);

@@ -35,7 +35,13 @@ export function applyEventData(deps: WriteDeps, ct: ContentType, input: ModelWri
     if (field?.kind === 'scalar' && field.attribute.writable && input.scalars[name] !== value) changed[name] = value;
   }
   if (Object.keys(changed).length === 0) return;
-  Object.assign(input.scalars, readModelInput(deps.registry, ct, changed, { mode: publish ? 'published' : 'draft', creating: false }).scalars);
+  // Only the changed values are checked (as a partial body): in 'published' mode the attributes
+  // left out would count as missing required ones, though the whole input was checked already.
+  const checked = readModelInput(deps.registry, ct, changed, { mode: 'draft', creating: false }).scalars;
+  if (publish) for (const [name, value] of Object.entries(checked)) if (value === null && ct.fields[name]?.attribute.required) {
+    readModelInput(deps.registry, ct, { ...input.scalars, ...changed }, { mode: 'published', creating: true });
+  }
+  Object.assign(input.scalars, checked);
 }
 
 /** A new version (and its published copy): the draft's id, and the version a create answers with, as written. */

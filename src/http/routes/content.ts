@@ -55,7 +55,12 @@ function documentIdOf(params: unknown): string {
   return documentId;
 }
 
-export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache) {
+/**
+ * `only`: with a project (src/project/), the core actions Folio still serves itself; the
+ * others are the project's routes or absent, as its routers say (no 405 then: the project may
+ * serve other methods on these paths).
+ */
+export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache, only?: ReadonlySet<ContentAction>) {
   const { documents, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
 
@@ -155,6 +160,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     json({ data: wantsV4(request) ? toV4(registry, ct, data) : data, meta }, status);
 
   const app = new Elysia({ name: `content:${ct.uid}` });
+  const serves = (action: ContentAction) => !only || only.has(action);
   const notAllowed = (allow: string[]) => () => {
     throw new MethodNotAllowedError(['HEAD', ...allow]);
   };
@@ -162,13 +168,14 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   if (ct.kind === 'collectionType') {
     const base = `/api/${ct.pluralName}`;
     const one = `${base}/:documentId`;
-    app
+    if (serves('find')) app
       .get(base, ({ request }) =>
         read(request, 'find', async (call) => {
           const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
         }),
-      )
+      );
+    if (serves('create')) app
       .post(
         base,
         async ({ request }) => {
@@ -179,14 +186,16 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           return respondWith(request, written, query, 201);
         },
         { parse: 'none' },
-      )
+      );
+    if (serves('findOne')) app
       .get(one, ({ request, params }) =>
         read(request, 'findOne', async (call) => {
           const doc = await documents.findOne(ct, documentIdOf(params), await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         }),
-      )
+      );
+    if (serves('update')) app
       .put(
         one,
         async ({ request, params }) => {
@@ -198,24 +207,25 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           return respondWith(request, written, query, 200);
         },
         { parse: 'none' },
-      )
+      );
+    if (serves('delete')) app
       .delete(one, async ({ request, params }) => {
         const { locale } = writeOptions(await begin(request, 'delete'));
         await documents.delete(ct, documentIdOf(params), { locale });
         return noContent();
-      })
-      .all(base, notAllowed(['GET', 'POST']))
-      .all(one, notAllowed(['GET', 'PUT', 'DELETE']));
+      });
+    if (!only) app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
   } else {
     const base = `/api/${ct.singularName}`;
-    app
+    if (serves('find')) app
       .get(base, ({ request }) =>
         read(request, 'find', async (call) => {
           const doc = await documents.findOne(ct, undefined, await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         }),
-      )
+      );
+    if (serves('update')) app
       .put(
         base,
         async ({ request }) => {
@@ -226,14 +236,15 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           return respondWith(request, written, query, 200);
         },
         { parse: 'none' },
-      )
+      );
+    if (serves('delete')) app
       .delete(base, async ({ request }) => {
         const { locale } = writeOptions(await begin(request, 'delete'));
         const documentId = await documents.singleDocumentId(ct);
         if (documentId) await documents.delete(ct, documentId, { locale });
         return noContent();
-      })
-      .all(base, notAllowed(['GET', 'PUT', 'DELETE']));
+      });
+    if (!only) app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));
   }
   return app;
 }

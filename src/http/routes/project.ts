@@ -1,0 +1,66 @@
+/**
+ * The routes of a Strapi project's own code (src/project/): each route is mounted at its
+ * method and path, its body read as Strapi's body middleware reads it (JSON within the body
+ * limit, urlencoded, multipart with `ctx.request.files`, text), its query string parsed as REST
+ * parses it, and the rest is the project's (policies, middlewares, controller).
+ */
+import { Elysia } from 'elysia';
+import { PayloadTooLargeError, ValidationError } from '../../errors';
+import type { Instance } from '../../instance';
+import type { ProjectApp } from '../../project/app';
+import { readJsonBody } from '../body';
+import { parseQueryString } from '../query-string';
+
+async function readBody(request: Request, instance: Instance): Promise<{ body: unknown; files?: Record<string, unknown> }> {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { body: {} };
+  if (type.startsWith('multipart/form-data')) {
+    const declared = Number(request.headers.get('content-length') ?? NaN);
+    if (declared > instance.config.uploadLimit) throw new PayloadTooLargeError();
+    let form: Awaited<ReturnType<Request['formData']>>;
+    try {
+      form = await request.formData();
+    } catch {
+      throw new ValidationError('Invalid multipart body');
+    }
+    const body: Record<string, unknown> = {};
+    const files: Record<string, unknown> = {};
+    for (const [name, value] of form.entries()) {
+      if (typeof value === 'string') body[name] = value;
+      else {
+        const blob = value as unknown as File;
+        const file = { name: blob.name, originalFilename: blob.name, mimetype: blob.type, type: blob.type, size: blob.size, arrayBuffer: () => blob.arrayBuffer(), file: blob };
+        files[name] = files[name] === undefined ? file : [files[name], file].flat();
+      }
+    }
+    return { body, files };
+  }
+  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/')) {
+    const declared = Number(request.headers.get('content-length') ?? NaN);
+    if (declared > instance.config.bodyLimit) throw new PayloadTooLargeError('request entity too large');
+    const text = await request.text();
+    if (text.length > instance.config.bodyLimit) throw new PayloadTooLargeError('request entity too large');
+    return { body: type.startsWith('text/') ? text : Object.fromEntries(new URLSearchParams(text)) };
+  }
+  return { body: (await readJsonBody(request, instance.config.bodyLimit)) ?? {} };
+}
+
+export function projectRoutes(instance: Instance, project: ProjectApp, server: () => { requestIP?(r: Request): { address: string } | null } | undefined) {
+  const app = new Elysia({ name: 'project-routes' });
+  for (const route of project.routes) {
+    app.route(route.method, route.path, async ({ request, params }) => {
+      const { body, files } = await readBody(request, instance);
+      return project.handle(route, {
+        method: request.method,
+        url: new URL(request.url),
+        headers: request.headers,
+        query: parseQueryString(request.url),
+        body,
+        files,
+        params: { ...(params as Record<string, string>) },
+        ip: server()?.requestIP?.(request)?.address ?? '',
+      });
+    }, { parse: 'none' });
+  }
+  return app;
+}

@@ -1,0 +1,233 @@
+/**
+ * A Strapi project's code, loaded and run: `src/index` (`register`, `bootstrap`, `destroy`),
+ * every API's controllers, services, routes, policies, middlewares and content-type
+ * lifecycles, the global `src/policies` and `src/middlewares`, and config/middlewares. The
+ * routes become ProjectRoutes (http/routes/project.ts mounts them); core routes whose
+ * controller, service and config are Strapi's defaults stay Folio's own REST routes
+ * (`builtIn`), so a project that changes nothing pays nothing.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
+import type { ContentAction } from '../auth/actions';
+import type { ProjectConfig } from '../config';
+import type { Instance } from '../instance';
+import type { Logger } from '../log';
+import { createCoreController, createCoreService, CORE_ROUTER, CUSTOM, type CoreRouteDef } from './factories';
+import { compose, errorsMiddleware, routeChain, runRoute, type Middleware, type Policy, type ProjectRoute } from './endpoint';
+import type { IncomingRequest } from './context';
+import { loadFile, ProjectLoadError } from './module-host';
+import { fillStrapiModules } from './modules';
+import { ProjectStrapi } from './strapi';
+
+const CODE = ['.ts', '.js', '.cjs', '.mjs'];
+type Obj = Record<string, any>;
+
+const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+/** Code files of a folder by name (`article.js` → `article`), a `.ts` before a `.js`. */
+function codeFiles(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!isDir(dir)) return out;
+  const files = readdirSync(dir).filter((f) => CODE.includes(extname(f)) && !f.endsWith('.d.ts'));
+  files.sort((a, b) => CODE.indexOf(extname(a)) - CODE.indexOf(extname(b)));
+  for (const f of files) {
+    const name = f.slice(0, -extname(f).length);
+    if (!out.has(name)) out.set(name, join(dir, f));
+  }
+  return out;
+}
+/** `src/index` or `src/api/x/content-types/y/lifecycles`: the one code file of that name, if any. */
+function codeFile(dir: string, name: string): string | undefined {
+  for (const ext of CODE) if (existsSync(join(dir, name + ext))) return join(dir, name + ext);
+  return undefined;
+}
+const folders = (dir: string) => (isDir(dir) ? readdirSync(dir).filter((f) => isDir(join(dir, f))).sort() : []);
+
+/** Strapi's middlewares named in config/middlewares: Folio does their work itself. */
+const BUILT_IN_MIDDLEWARES = new Set([
+  'strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body',
+  'strapi::session', 'strapi::favicon', 'strapi::public', 'strapi::compression', 'strapi::ip', 'strapi::responseTime', 'strapi::responses',
+]);
+
+export class ProjectApp {
+  readonly strapi: ProjectStrapi;
+  private app: Obj = {};
+  /** Routes served by project code (http/routes/project.ts). */
+  routes: ProjectRoute[] = [];
+  /** Core actions left to Folio's own REST routes, per content type (the rest 404 or are project routes). */
+  builtIn = new Map<string, Set<ContentAction>>();
+  private global: Middleware[] = [];
+  private hasGlobalCustom = false;
+  private started = false;
+
+  constructor(private instance: Instance, readonly project: ProjectConfig, private log: Logger) {
+    fillStrapiModules({ ...process.env });
+    this.strapi = new ProjectStrapi(instance, project.values, project.root, project.src, log);
+    (globalThis as { strapi?: unknown }).strapi = this.strapi;
+  }
+
+  private load(file: string): any {
+    return loadFile(file, this.project.root);
+  }
+
+  /** Loads every file of the project (nothing runs yet but the modules' top level and the factories' registration). */
+  loadFiles(): void {
+    const { src } = this.project;
+    const index = codeFile(src, 'index');
+    this.app = index ? (this.load(index) ?? {}) : {};
+    for (const [name, file] of codeFiles(join(src, 'policies'))) this.strapi.policies.set(`global::${name}`, this.load(file));
+    for (const [name, file] of codeFiles(join(src, 'middlewares'))) this.strapi.middlewares.set(`global::${name}`, this.load(file));
+    const routers: { api: string; file: string; router: Obj }[] = [];
+    for (const api of folders(join(src, 'api'))) {
+      const dir = join(src, 'api', api);
+      for (const [name, file] of codeFiles(join(dir, 'controllers'))) this.strapi.controllers.set(`api::${api}.${name}`, this.load(file));
+      for (const [name, file] of codeFiles(join(dir, 'services'))) this.strapi.services.set(`api::${api}.${name}`, this.load(file));
+      for (const [name, file] of codeFiles(join(dir, 'policies'))) this.strapi.policies.set(`api::${api}.${name}`, this.load(file));
+      for (const [name, file] of codeFiles(join(dir, 'middlewares'))) this.strapi.middlewares.set(`api::${api}.${name}`, this.load(file));
+      for (const [, file] of codeFiles(join(dir, 'routes'))) routers.push({ api, file, router: this.load(file) });
+      for (const ct of folders(join(dir, 'content-types'))) {
+        const lifecycles = codeFile(join(dir, 'content-types', ct), 'lifecycles');
+        if (lifecycles) {
+          const handlers = this.load(lifecycles) ?? {};
+          const off = this.instance.documents.hooks.subscribe({ ...handlers, models: [`api::${api}.${ct}`] });
+          this.strapi.unsubscribers.push(off);
+        }
+      }
+    }
+    // Types without a controller or service file get Strapi's core ones.
+    for (const ct of this.instance.registry.contentTypes) {
+      if (!this.strapi.controllers.has(ct.uid)) this.strapi.controllers.set(ct.uid, createCoreController(ct.uid));
+      if (!this.strapi.services.has(ct.uid)) this.strapi.services.set(ct.uid, createCoreService(ct.uid));
+    }
+    this.routerFiles = routers;
+  }
+  private routerFiles: { api: string; file: string; router: Obj }[] = [];
+
+  /** Runs `register`, then `bootstrap`, then builds the routes and the global middlewares. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.app.register?.({ strapi: this.strapi });
+    await this.app.bootstrap?.({ strapi: this.strapi });
+    this.buildRoutes();
+  }
+
+  /** `destroy`, and every hook the project registered taken back. */
+  async stop(): Promise<void> {
+    if (this.started) await this.app.destroy?.({ strapi: this.strapi });
+    this.started = false;
+    for (const off of this.strapi.unsubscribers.splice(0)) off();
+  }
+
+  private resolve<T>(kind: 'policy' | 'middleware', name: string, info: { apiName?: string }): T {
+    const table = kind === 'policy' ? this.strapi.policies : this.strapi.middlewares;
+    const candidates = name.includes('::') ? [name] : [...(info.apiName ? [`api::${info.apiName}.${name}`] : []), `global::${name}`];
+    for (const uid of candidates) {
+      const found = table.get(uid);
+      if (found) return found as T;
+    }
+    throw new ProjectLoadError(`${kind === 'policy' ? 'Policy' : 'Middleware'} ${name} not found.`);
+  }
+
+  private policiesOf(config: Obj, info: { apiName?: string }) {
+    return (config.policies ?? []).map((p: unknown) => {
+      if (typeof p === 'string') return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', p, info)), config: {} };
+      if (p && typeof p === 'object' && typeof (p as Obj).name === 'string') return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', (p as Obj).name, info)), config: (p as Obj).config ?? {} };
+      throw new ProjectLoadError(`Policy  not found.`);
+    });
+  }
+  private policyHandler(policy: Obj | Policy): Policy {
+    return (typeof policy === 'function' ? policy : policy.handler) as Policy;
+  }
+
+  private middlewaresOf(list: unknown[], info: { apiName?: string }): Middleware[] {
+    const out: Middleware[] = [];
+    for (const item of list) {
+      if (typeof item === 'function') {
+        out.push(item as Middleware);
+        continue;
+      }
+      const { name, resolve, config = {} } = typeof item === 'string' ? { name: item } : ((item ?? {}) as Obj);
+      if (name && BUILT_IN_MIDDLEWARES.has(name)) {
+        if (name === 'strapi::errors') out.push(errorsMiddleware(this.log));
+        continue;
+      }
+      let factory: Function;
+      if (name) factory = this.resolve<Function>('middleware', name, info);
+      else if (resolve) factory = this.load(join(this.project.root, resolve));
+      else throw new ProjectLoadError('Invalid middleware configuration. Missing name or resolve properties.');
+      const made = factory(config, { strapi: this.strapi });
+      out.push((made ?? ((_: unknown, next: () => Promise<unknown>) => next())) as Middleware);
+      this.hasGlobalCustom ||= list === this.project.values.middlewares;
+    }
+    return out;
+  }
+
+  private buildRoutes(): void {
+    const configured = Array.isArray(this.project.values.middlewares) ? this.project.values.middlewares : ['strapi::errors'];
+    this.global = [errorsMiddleware(this.log), ...this.middlewaresOf(configured, {})];
+    const prefix = String(this.strapi.config.get('api.rest.prefix', '/api'));
+    const routes: ProjectRoute[] = [];
+    const builtIn = new Map<string, Set<ContentAction>>();
+    const custom = new Set<string>();
+    for (const { api, file, router } of this.routerFiles) {
+      const value = typeof router === 'function' && !(router as Obj)[CORE_ROUTER as unknown as string] ? router({ strapi: this.strapi }) : router;
+      if (!value || !Array.isArray(value.routes)) throw new ProjectLoadError(`${relative(this.project.root, file)}: a router must export { routes: [...] } or createCoreRouter(uid)`, file);
+      if ((value.type ?? 'content-api') !== 'content-api') continue;
+      for (const def of value.routes as CoreRouteDef[]) {
+        const info = { apiName: api, type: 'content-api', ...(def.info ?? {}) };
+        const handlerName = String(def.handler);
+        const cut = handlerName.lastIndexOf('.');
+        const controllerName = handlerName.slice(0, cut);
+        const actionName = handlerName.slice(cut + 1);
+        const controllerUid = controllerName.includes('::') ? controllerName : `api::${api}.${controllerName}`;
+        const controller = this.strapi.controller(controllerUid);
+        if (!controller || typeof controller[actionName] !== 'function') throw new ProjectLoadError(`Error creating endpoint ${def.method} ${def.path}: Handler not found "${handlerName}"`, file);
+        const action = `${controllerUid}.${actionName}`;
+        const config = def.config ?? {};
+        const core = def.core as ContentAction | undefined;
+        const service = this.strapi.service(controllerUid);
+        const plain = core && !controller[CUSTOM] && !(service && service[CUSTOM]) && config.auth === undefined
+          && !(config.policies ?? []).length && !(config.middlewares ?? []).length && !this.hasGlobalCustom && !this.instance.documents.hooks.hasMiddlewares;
+        if (plain) {
+          let set = builtIn.get(controllerUid);
+          if (!set) builtIn.set(controllerUid, (set = new Set()));
+          set.add(core!);
+          continue;
+        }
+        if (!core) custom.add(action);
+        const path = `${prefix}${value.prefix ?? ''}${def.path}`.replace(/\/+$/, '') || '/';
+        routes.push({
+          method: String(def.method).toUpperCase(),
+          path,
+          action,
+          handler: controller[actionName].bind(controller),
+          config,
+          info,
+          policies: this.policiesOf(config, info),
+          middlewares: this.middlewaresOf(config.middlewares ?? [], info),
+        });
+      }
+    }
+    this.routes = routes;
+    this.builtIn = builtIn;
+    this.instance.registry.customActions.splice(0, Infinity, ...[...custom].sort());
+  }
+
+  /** Custom actions of the project's routes, without running register/bootstrap (for `folio permissions`, the admin). */
+  listActions(): void {
+    if (this.started) return;
+    try {
+      this.buildRoutes();
+    } catch {
+      // A route that needs bootstrap to resolve: its actions appear once the server has started.
+    }
+  }
+
+  /** Answers one request to a project route. */
+  handle(route: ProjectRoute, incoming: IncomingRequest): Promise<Response> {
+    const chain = (route as { chain?: Middleware[] }).chain ??= routeChain(this.instance, this.strapi, route);
+    return runRoute(this.global, chain, incoming);
+  }
+}
+
+export { compose };

@@ -1,0 +1,131 @@
+/**
+ * One project route as Strapi composes it: the global middlewares of config/middlewares (in
+ * order; Strapi's built-in names are Folio's own behaviour already and pass through, except
+ * `strapi::errors`, which answers errors where it stands), then the route's info,
+ * authentication, authorization (its action must be granted unless `auth: false`; a
+ * ForbiddenError or UnauthorizedError thrown further in is answered as ctx.forbidden() /
+ * ctx.unauthorized() here, a PolicyError passes), the route's policies, its middlewares, and
+ * the handler, whose return value becomes the body when the body is not set.
+ */
+import { FolioError, ForbiddenError as FolioForbidden, UnauthorizedError as FolioUnauthorized } from '../errors';
+import type { Instance } from '../instance';
+import type { Logger } from '../log';
+import { readableBy } from '../auth/access';
+import { createContext, errorBody, responseOf, type IncomingRequest, type ProjectContext } from './context';
+import { CAN_READ } from './factories';
+import { ForbiddenError, HttpError, PolicyError, UnauthorizedError } from './strapi-errors';
+import type { ProjectStrapi } from './strapi';
+
+export type Middleware = (ctx: ProjectContext, next: () => Promise<unknown>) => unknown;
+export type Policy = (policyContext: ProjectContext, config: unknown, deps: { strapi: ProjectStrapi }) => unknown;
+
+export interface ProjectRoute {
+  method: string;
+  /** Koa-style path with the API prefix (`/api/articles/:slug`). */
+  path: string;
+  /** The action granted to roles (`api::article.article.findBySlug`). */
+  action: string;
+  handler: Function;
+  config: Record<string, any>;
+  info: Record<string, unknown>;
+  policies: { handler: Policy; config: unknown }[];
+  middlewares: Middleware[];
+}
+
+export function compose(middlewares: Middleware[]): (ctx: ProjectContext, last?: () => Promise<unknown>) => Promise<unknown> {
+  return (ctx, last) => {
+    let index = -1;
+    const dispatch = async (i: number): Promise<unknown> => {
+      if (i <= index) throw new Error('next() called multiple times');
+      index = i;
+      const fn = i === middlewares.length ? last : middlewares[i];
+      if (!fn) return undefined;
+      return fn(ctx, () => dispatch(i + 1));
+    };
+    return dispatch(0);
+  };
+}
+
+/** Strapi's errors middleware: application errors with their status and details, HTTP errors without details, anything else a 500 logged. */
+export function errorsMiddleware(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof FolioError) {
+        ctx.status = error.status;
+        ctx.body = errorBody(error.status, error.name, error.message, error.details ?? {});
+        for (const [k, v] of Object.entries(error.headers ?? {})) ctx.set(k, v);
+        return;
+      }
+      if (error instanceof HttpError) {
+        ctx.status = error.status;
+        ctx.body = errorBody(error.status, error.name, error.status >= 500 ? 'Internal Server Error' : error.message);
+        return;
+      }
+      log.error('unexpected error in project code', { path: ctx.path, error });
+      ctx.status = 500;
+      ctx.body = errorBody(500, 'InternalServerError', 'Internal Server Error');
+    }
+  };
+}
+
+const isForbidden = (e: unknown) => (e instanceof ForbiddenError && !(e instanceof PolicyError)) || e instanceof FolioForbidden;
+const isUnauthorized = (e: unknown) => e instanceof UnauthorizedError || e instanceof FolioUnauthorized;
+
+/** The per-route part of the chain: route info, authenticate, authorize, policies, route middlewares, return body, handler. */
+export function routeChain(instance: Instance, strapi: ProjectStrapi, route: ProjectRoute): Middleware[] {
+  const authOff = route.config.auth === false;
+  return [
+    (ctx, next) => {
+      ctx.state.route = { method: route.method, path: route.path, handler: route.action, config: route.config, info: route.info };
+      return next();
+    },
+    async (ctx, next) => {
+      const principal = await instance.access.authenticate(ctx.request.headers.authorization);
+      const can = await instance.access.grants(principal);
+      ctx.state.isAuthenticated = principal.kind !== 'public';
+      if (principal.kind === 'user') {
+        ctx.state.user = principal.user;
+        ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: principal.user };
+      } else if (principal.kind === 'token') {
+        ctx.state.auth = { strategy: { name: 'api-token' }, credentials: { id: principal.tokenId, type: principal.tokenType } };
+      } else ctx.state.auth = { strategy: { name: 'public' }, credentials: null };
+      let readable: Set<string> | undefined;
+      (ctx.state as any)[CAN_READ] = (uid: string) => (readable ??= readableBy(can, instance.registry)).has(uid);
+      (ctx.state as any)[ALLOWED] = can;
+      return next();
+    },
+    async (ctx, next) => {
+      try {
+        if (!authOff && !((ctx.state as any)[ALLOWED] as (a: string) => boolean)(route.action)) throw new FolioForbidden();
+        return await next();
+      } catch (error) {
+        if (isUnauthorized(error)) return ctx.unauthorized();
+        if (isForbidden(error)) return ctx.forbidden();
+        throw error;
+      }
+    },
+    async (ctx, next) => {
+      for (const { handler, config } of route.policies) {
+        const result = await handler(ctx, config, { strapi });
+        if (result !== true && result !== undefined) throw new PolicyError();
+      }
+      return next();
+    },
+    ...route.middlewares,
+    async (ctx, next) => {
+      const value = await next();
+      if ((ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;
+    },
+    (ctx) => route.handler(ctx),
+  ];
+}
+const ALLOWED = Symbol('folio.allowed');
+
+/** Runs a request through the global chain and the route's, and answers what the ctx holds. */
+export async function runRoute(global: Middleware[], chain: Middleware[], incoming: IncomingRequest): Promise<Response> {
+  const ctx = createContext(incoming);
+  await compose([...global, ...chain])(ctx);
+  return responseOf(ctx);
+}

@@ -1,0 +1,134 @@
+/**
+ * A project's own code answers requests as on Strapi 5: src/index register/bootstrap, core
+ * controllers extended with super.find(ctx), custom routes and actions (grantable like core
+ * ones), policies (short, api::, global:: names, { name, config }), route and global
+ * middlewares, the Koa ctx and its helpers, @strapi/utils errors with Strapi's envelopes,
+ * lifecycles files, types without a router having no routes.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { knownActions } from '../../src/auth/actions';
+import { loadFile } from '../../src/project/module-host';
+import { copyProject } from '../helpers/project';
+import { startServer, type TestServer } from '../helpers/server';
+import { cliOutput, removeTempDirs, runCli, tempDir } from '../helpers/spawn';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ contentTypes: copyProject('blog-js') });
+});
+afterAll(async () => {
+  await server.stop();
+  removeTempDirs();
+});
+
+describe('the app lifecycle', () => {
+  test('register and bootstrap ran before serving: bootstrap seeded a published tag through strapi.documents', async () => {
+    const tags = await server.call('GET', '/api/tags');
+    expect(tags.status).toBe(200);
+    expect(tags.body.data.map((t: { name: string }) => t.name)).toEqual(['seeded']);
+    expect(server.instance.project!.strapi.config.get('blog.registeredAt')).toBe('register');
+  });
+});
+
+describe('routes, controllers and services', () => {
+  test('a core action extended with super.find(ctx) answers the core answer plus its own meta, through the global middleware', async () => {
+    const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Hello World' } } });
+    expect(created.status).toBe(201);
+    // The lifecycles file filled the slug.
+    expect(created.body.data.slug).toBe('hello-world');
+    const list = await server.call('GET', '/api/articles');
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-stamp')).toBe('blog-js');
+    expect(list.body.meta).toEqual({ pagination: { page: 1, pageSize: 7, pageCount: 1, total: 1 }, blog: "Folio's blog" });
+    expect(list.body.data[0].title).toBe('Hello World');
+  });
+
+  test('a custom action is a permission: 403 until granted, then its controller answers', async () => {
+    expect((await server.call('GET', '/api/articles/slug/hello-world')).status).toBe(403);
+    expect(knownActions(server.instance.registry)).toContain('api::article.article.findBySlug');
+    await server.instance.roles.grant('public', ['api::article.article.findBySlug']);
+    const found = await server.call('GET', '/api/articles/slug/hello-world');
+    expect(found.status).toBe(200);
+    expect(found.body.data.title).toBe('Hello World');
+    const missing = await server.call('GET', '/api/articles/slug/nothing');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'No article with that slug', details: { slug: 'nothing' } } });
+  });
+
+  test('a policy that answers false is a 403 PolicyError; a global policy with config throws its own PolicyError', async () => {
+    expect((await server.call('GET', '/api/articles/slug/secret-plan')).body).toEqual({
+      data: null, error: { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} },
+    });
+    const echo = await server.call('POST', '/api/echo', { body: { a: 1 }, headers: { 'x-deny-echo': '1' } });
+    expect(echo.body).toEqual({ data: null, error: { status: 403, name: 'PolicyError', message: 'Denied by header', details: { header: 'x-deny-echo' } } });
+  });
+
+  test('auth: false routes need no grant; the ctx reads query, body, headers and sets status and headers', async () => {
+    const ping = await server.call('GET', '/api/ping?filters[a]=1');
+    expect(ping.status).toBe(200);
+    expect(ping.headers.get('x-ping')).toBe('pong');
+    expect(ping.body).toEqual({ pong: true, user: null, query: { filters: { a: '1' } } });
+    const echo = await server.call('POST', '/api/echo', { body: { a: 1 }, headers: { 'x-echo': 'yes' } });
+    expect(echo.status).toBe(202);
+    expect(echo.body).toEqual({ body: { a: 1 }, type: 'json', header: 'yes' });
+  });
+
+  test('a route middleware runs around its core action', async () => {
+    const [article] = (await server.call('GET', '/api/articles')).body.data;
+    const one = await server.call('GET', `/api/articles/${article.documentId}`);
+    expect(one.status).toBe(200);
+    expect(one.headers.get('x-article-middleware')).toBe('after');
+  });
+
+  test('a type without a router has no routes, as in Strapi', async () => {
+    expect((await server.call('GET', '/api/authors')).status).toBe(404);
+  });
+});
+
+describe('errors as Strapi answers them', () => {
+  const cases: [string, number, unknown][] = [
+    ['application', 400, { status: 400, name: 'ApplicationError', message: 'Something went wrong', details: { why: 'test' } }],
+    ['validation', 400, { status: 400, name: 'ValidationError', message: 'Bad title', details: { errors: [{ path: ['title'], message: 'Bad title' }] } }],
+    ['notfound', 404, { status: 404, name: 'NotFoundError', message: 'Nothing here', details: {} }],
+    ['forbidden', 403, { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} }],
+    ['unauthorized', 401, { status: 401, name: 'UnauthorizedError', message: 'Unauthorized', details: {} }],
+    ['policy', 403, { status: 403, name: 'PolicyError', message: 'Custom policy says no', details: { policy: 'x' } }],
+    ['pagination', 400, { status: 400, name: 'PaginationError', message: 'Bad page', details: {} }],
+    ['teapot', 418, { status: 418, name: 'ImATeapotError', message: 'I am a teapot' }],
+    ['badrequest', 400, { status: 400, name: 'BadRequestError', message: 'Nope', details: { field: 'x' } }],
+    ['conflict', 409, { status: 409, name: 'ConflictError', message: 'Already there', details: {} }],
+    ['plain', 500, { status: 500, name: 'InternalServerError', message: 'Internal Server Error' }],
+  ];
+  for (const [kind, status, error] of cases) {
+    test(`${kind}: ${status} ${(error as { name: string }).name}`, async () => {
+      const answer = await server.call('GET', `/api/fail/${kind}`);
+      expect(answer.status).toBe(status);
+      expect(answer.body).toEqual({ data: null, error });
+      expect(JSON.stringify(answer.body)).not.toContain('secret internals');
+    });
+  }
+
+  test('ctx helpers set the answer (the global middleware still runs after them); thrown errors pass it by', async () => {
+    expect((await server.call('GET', '/api/fail/conflict')).headers.get('x-stamp')).toBe('blog-js');
+    expect((await server.call('GET', '/api/fail/forbidden')).headers.get('x-stamp')).toBe('blog-js');
+    expect((await server.call('GET', '/api/fail/application')).headers.get('x-stamp')).toBeNull();
+  });
+});
+
+describe('loading project code', () => {
+  test('an unknown import names the package and the importing file', () => {
+    const root = copyProject('blog-js', { 'src/api/article/services/broken.js': "require('left-pad-not-installed');\n" });
+    expect(() => loadFile(`${root}/src/api/article/services/broken.js`, root)).toThrow(
+      /Could not load src\/api\/article\/services\/broken\.js .*unknown import "left-pad-not-installed"/,
+    );
+  });
+
+  test('folio permissions grant takes a custom action of the project', () => {
+    const root = copyProject('blog-js');
+    const data = tempDir();
+    cliOutput(['permissions', 'grant', 'public', 'api::article.article.findBySlug'], { contentTypes: root, data });
+    expect(cliOutput(['permissions', 'list', 'public'], { contentTypes: root, data })).toContain('api::article.article.findBySlug');
+    const unknown = runCli(['permissions', 'grant', 'public', 'api::article.article.nope'], { contentTypes: root, data });
+    expect(unknown.code).not.toBe(0);
+  });
+});
