@@ -12,7 +12,7 @@
  *   DELETE /admin/api/content/:uid/:documentId
  *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
  *   POST   /admin/api/content/:uid/actions/bulk-:action        delete | publish | unpublish, body
- *          `{ documentIds, locale }`: one transaction, all or none (documents/bulk.ts)
+ *          `{ documentIds, locale }`: one transaction, all or none (documents/write/bulk.ts)
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
  */
 import { Elysia } from 'elysia';

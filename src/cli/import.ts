@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { refreshStatistics } from '../db/statistics';
 import { bulkLoadSettings } from '../db/store/bulk';
 import { beginSearchBulkLoad } from '../db/search-index';
-import { readModelInput } from '../documents/input';
+import { readModelInput } from '../documents/write/input';
 import type { ContentType, Registry } from '../registry/types';
 import { withInstance, UsageError, type Command } from './command';
 import { importStrapiCommand } from './import-strapi';

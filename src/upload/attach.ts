@@ -8,8 +8,8 @@
 import { allowedType } from '../registry/file-model';
 import type { Queryable } from '../db/database';
 import { fileIdsInField, findVersionKeyOfRow } from '../db/store/files';
-import { writeMedia } from '../documents/media';
-import { documentLock } from '../documents/locks';
+import { writeMedia } from '../documents/write/media';
+import { documentLock } from '../documents/write/locks';
 import { versionIds } from '../db/store/versions';
 import { ValidationError } from '../errors';
 import type { ContentType, MediaAttribute, Registry } from '../registry/types';

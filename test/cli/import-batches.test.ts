@@ -1,5 +1,5 @@
 /**
- * `folio import` writes each batch table by table (documents/bulk-create.ts): a failure found
+ * `folio import` writes each batch table by table (documents/write/bulk-insert.ts): a failure found
  * after the batch's rows were inserted (a missing relation target, a unique value taken by an
  * earlier line of the same batch) still rolls the whole batch back, keeps the batches before
  * it and names the line (or the batch's lines) one-by-one creates would have failed at. On

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Queryable } from '../../src/db/database';
 import { sql } from '../../src/db/sql';
-import { copyComponents, deleteOwnedParts } from '../../src/documents/components';
+import { copyComponents, deleteOwnedParts } from '../../src/documents/components/rows';
 import type { ContentType } from '../../src/registry/types';
 import { startServer, type TestServer } from '../helpers/server';
 import { makeImage, upload, UPLOAD_ACTIONS } from '../upload/helpers';

@@ -1,6 +1,6 @@
 /**
  * Every fast path of the write side writes what its slow path writes, row for row:
- *  - bulk creates (documents/bulk-create.ts): a batch given to createMany is written table by
+ *  - bulk creates (documents/write/bulk-insert.ts): a batch given to createMany is written table by
  *    table, as creating the same documents one by one writes them;
  *  - a create that publishes inserts its draft and published rows in one statement; with a
  *    lifecycle subscriber on the type it writes them one at a time, each between its events

@@ -1,7 +1,7 @@
 /**
  * How PostgreSQL write transactions keep concurrent writers apart (hardening issue), shown
  * deterministically: a test transaction plays "another writer" by holding a lock Folio's
- * writes take (src/documents/locks.ts) while it changes a list, and a real request is made to
+ * writes take (src/documents/write/locks.ts) while it changes a list, and a real request is made to
  * wait for it and then compute its order key from the list as committed; a lock that is never
  * released, a deadlock, and a conflict that outlasts the retries end in 503, never a 500.
  * Skipped unless FOLIO_TEST_DATABASE_URL is set (the admin URL for scratch databases).
@@ -11,7 +11,7 @@ import { generateKeyBetween } from 'fractional-indexing';
 
 import type { Queryable } from '../../src/db/database';
 import { PostgresDatabase } from '../../src/db/postgres';
-import { documentLock, linksToLock } from '../../src/documents/locks';
+import { documentLock, linksToLock } from '../../src/documents/write/locks';
 import { ServiceUnavailableError } from '../../src/errors';
 import type { ContentType } from '../../src/registry/types';
 import { createDatabase, dropDatabases } from '../helpers/postgres';

@@ -1,5 +1,5 @@
 /**
- * Multi-row writes for bulk creates (documents/bulk-create.ts): a batch of new documents'
+ * Multi-row writes for bulk creates (documents/write/bulk-insert.ts): a batch of new documents'
  * version rows and component rows go in a few statements per table instead of one per row.
  * Rows are inserted in the order given, so ids follow the order the one-by-one path would
  * give them. Statements are cut to PARAMETERS_PER_STATEMENT bound values: under SQLite's
@@ -165,7 +165,7 @@ export async function insertLinkRowsOf(tx: Queryable, writes: [RelationAttribute
  * inserted in order). That is the check a one-by-one create makes before each insert,
  * with the engine's own `=`, for a whole batch in one statement per chunk. Rows committed by
  * others have lower ids too: SQLite has one writer, and on PostgreSQL a Folio writer of the
- * same value waits for the value's lock (documents/locks.ts), taken before these rows got ids.
+ * same value waits for the value's lock (documents/write/locks.ts), taken before these rows got ids.
  */
 export async function uniqueClashes(tx: Queryable, ct: ContentType, field: ScalarField, rowIds: number[]): Promise<Set<number>> {
   const clashes = new Set<number>();

@@ -1,7 +1,7 @@
 /**
  * Component rows: each row of a component's table names its owner (a version row or a
  * parent component row: the owner's uid, id and field) and its place in that field.
- * The rules (replacing a field's value, copying trees) live in documents/components.ts.
+ * The rules (replacing a field's value, copying trees) live in documents/components/rows.ts.
  */
 import type { Component, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';

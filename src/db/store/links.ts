@@ -3,7 +3,7 @@
  * component row of the owning side) and names its target by documentId, locale ('' when
  * the target has no i18n) and pinned status ('' = the reader's). Two fractional keys order
  * it: one in the source's list, one in the target's (inverse) list. The rules (connect, disconnect, set,
- * fractional keys, to-one sides) live in documents/links.ts and inverse-links.ts.
+ * fractional keys, to-one sides) live in documents/relations/links.ts and inverse-links.ts.
  */
 import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';

@@ -2,7 +2,7 @@
  * Media links of document and component rows: which file sits in which media field of
  * which row (named by the row's model uid and id), in order, in the upload plugin's
  * media-link table. The rules (files must exist and suit the field) live in
- * documents/media.ts; the upload plugin's own file rows are db/store/files.ts's.
+ * documents/write/media.ts; the upload plugin's own file rows are db/store/files.ts's.
  */
 import type { Queryable } from '../database';
 import { FILES_TABLE, MEDIA_LINKS as M, type FileColumn } from '../layout';

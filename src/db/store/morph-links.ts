@@ -3,7 +3,7 @@
  * version and names its target by type uid, documentId, locale ('' when the target has no
  * i18n) and pinned status ('' = the reader's), ordered by a fractional key in the source's
  * list. The rules (set, connect, disconnect, which version a link names) live in
- * documents/morph-links.ts.
+ * documents/relations/morph-links.ts.
  */
 import type { MorphAttribute } from '../../registry/types';
 import type { Queryable } from '../database';

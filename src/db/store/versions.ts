@@ -2,7 +2,7 @@
  * Version rows of content types: one row per (documentId, locale, draft | published).
  * Reads and writes of the rows themselves; what a version owns elsewhere (components,
  * links, media) has its own store, and the rules (publishing, locales) live in
- * documents/versions.ts.
+ * documents/write/versions.ts.
  */
 import type { ScalarField } from '../../registry/fields/field';
 import type { ContentType } from '../../registry/types';

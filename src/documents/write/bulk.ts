@@ -15,7 +15,7 @@
  */
 import { NotFoundError, ValidationError } from '../../errors';
 import type { ContentType } from '../../registry/types';
-import { deleteLocks, documentLock, mergeLocks } from '../locks';
+import { deleteLocks, documentLock, mergeLocks } from './locks';
 import { deleteDocument } from './delete';
 import { assertDocumentType, LOCKED, type WriteDeps, type WriteOptions } from './operation';
 import { publish } from './publish';

@@ -1,14 +1,14 @@
 /**
  * Create many: several new documents in one transaction (`folio import`, seeds), all of them
  * or none, each checked and written as ./create.ts writes one. A batch whose documents allow
- * it is written table by table (../bulk-create.ts: the same rows, fewer statements); one that
+ * it is written table by table (./bulk-insert.ts: the same rows, fewer statements); one that
  * does not, or a type with lifecycle subscribers (each row then fires its own events), is
  * written document by document.
  */
 import { createDocumentId } from '../document-id';
 import type { ContentType } from '../../registry/types';
-import { fitsBulk, insertBulk } from '../bulk-create';
-import { resolveRowIds } from '../row-ids';
+import { fitsBulk, insertBulk } from './bulk-insert';
+import { resolveRowIds } from '../relations/row-ids';
 import { createDocuments, lockNewDocuments, readNewDocuments } from './create';
 import { assertDocumentType, linkContext, LOCKED, recordWrite, writeLocale, type WriteDeps, type WriteOptions, type Written } from './operation';
 import { uniqueLocks } from './unique';
@@ -16,7 +16,7 @@ import { uniqueLocks } from './unique';
 export async function createMany(deps: WriteDeps, ct: ContentType, given: Record<string, unknown>[], options: WriteOptions = {}): Promise<Written[]> {
   assertDocumentType(ct);
   const { locale, defaultLocale } = await writeLocale(deps.locales, ct, options.locale);
-  // Relation targets named by row id become documentIds first (../row-ids.ts), in one read per target type.
+  // Relation targets named by row id become documentIds first (../relations/row-ids.ts), in one read per target type.
   const items = await resolveRowIds(deps.db, deps.registry, ct, given);
   const publish = !ct.draftAndPublish || options.status !== 'draft';
   const inputs = await readNewDocuments(deps, ct, items, publish);

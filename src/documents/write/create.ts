@@ -2,14 +2,14 @@
  * Create: a new document's draft, then (unless `status: 'draft'`) its published copy, in
  * one transaction (Strapi 5's document service create). The body is checked before the
  * transaction opens (every problem at once, with paths), relation targets named by row id
- * become documentIds first (../row-ids.ts), and the write takes its locks before it reads.
+ * become documentIds first (../relations/row-ids.ts), and the write takes its locks before it reads.
  * ./create-many.ts creates several documents in one transaction through the same steps.
  */
 import { createDocumentId } from '../document-id';
 import type { ContentType } from '../../registry/types';
-import { hashPasswords, readModelInput, type ModelWrite } from '../input';
-import { mergeLocks, writeLocks } from '../locks';
-import { resolveRowIds } from '../row-ids';
+import { hashPasswords, readModelInput, type ModelWrite } from './input';
+import { mergeLocks, writeLocks } from './locks';
+import { resolveRowIds } from '../relations/row-ids';
 import type { WriteContext } from './context';
 import { insertNew } from './new-version';
 import {

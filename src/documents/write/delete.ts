@@ -5,9 +5,9 @@
  * afterDelete for each row. Answers how many rows went.
  */
 import type { ContentType } from '../../registry/types';
-import { deleteLocks } from '../locks';
-import { deleteLinksTo } from '../links';
-import { deleteVersions, versionIds } from '../versions';
+import { deleteLocks } from './locks';
+import { deleteLinksTo } from '../relations/links';
+import { deleteVersions, versionIds } from './versions';
 import { assertDocumentType, LOCKED, take, type WriteDeps, type WriteOptions } from './operation';
 import { rowsDeleted } from './row-events';
 

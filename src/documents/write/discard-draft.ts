@@ -3,7 +3,7 @@
  * relations and media included. Records entry.draft-discard (Strapi's name).
  */
 import type { ContentType } from '../../registry/types';
-import { replaceVersion, syncNonLocalized, versionIds } from '../versions';
+import { replaceVersion, syncNonLocalized, versionIds } from './versions';
 import { runAction, type ActionOptions, type ActionStep } from './document-action';
 import type { WriteDeps, Written } from './operation';
 import { rowsReplaced } from './row-events';

@@ -11,8 +11,8 @@
 import { existingVersions, firstDocumentId } from '../../db/store/versions';
 import { ValidationError } from '../../errors';
 import type { ContentType } from '../../registry/types';
-import { documentLock } from '../locks';
-import type { VersionKey } from '../versions';
+import { documentLock } from './locks';
+import type { VersionKey } from './versions';
 import type { WriteContext } from './context';
 import { assertDocumentType, LOCKED, type WriteDeps, type WriteOptions, type Written } from './operation';
 

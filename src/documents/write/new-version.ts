@@ -4,15 +4,15 @@
  * (beforeCreate/afterCreate, ./hooks.ts).
  *
  * Without lifecycle subscribers for the type, a create that publishes inserts both rows in one
- * statement (../versions.ts insertPublishedDraft). With them, each row is written on its own
+ * statement (./versions.ts insertPublishedDraft). With them, each row is written on its own
  * between its before and after events, as Strapi 5 writes them (the draft, then the published
  * copy); a before handler may change `params.data`, and the row is written with what it holds.
  */
 import type { ContentType } from '../../registry/types';
-import { readModelInput, type ModelWrite } from '../input';
-import type { LinkContext } from '../links';
-import { insertPublishedDraft, insertVersion, publishDraft, ownedFields, type VersionKey } from '../versions';
-import { writtenEntry, type WrittenRow } from '../written-entry';
+import { readModelInput, type ModelWrite } from './input';
+import type { LinkContext } from '../relations/links';
+import { insertPublishedDraft, insertVersion, publishDraft, ownedFields, type VersionKey } from './versions';
+import { writtenEntry, type WrittenRow } from '../read/written-entry';
 import type { WriteContext } from './context';
 import type { LifecycleEvent } from './hooks';
 import type { WriteDeps } from './operation';

@@ -8,13 +8,13 @@
 import type { Database, Queryable } from '../../db/database';
 import { FolioError, ValidationError } from '../../errors';
 import type { ContentType, Registry } from '../../registry/types';
-import type { ModelWrite } from '../input';
-import { writeInverseLinks } from '../inverse-links';
-import type { LinkContext } from '../links';
+import type { ModelWrite } from './input';
+import { writeInverseLinks } from '../relations/inverse-links';
+import type { LinkContext } from '../relations/links';
 import type { Locales } from '../locales';
-import type { Locks } from '../locks';
-import type { VersionKey } from '../versions';
-import type { WrittenRow } from '../written-entry';
+import type { Locks } from './locks';
+import type { VersionKey } from './versions';
+import type { WrittenRow } from '../read/written-entry';
 import type { DocumentHooks } from './hooks';
 import type { Actor, WriteContext, WritePipeline } from './context';
 
@@ -40,12 +40,12 @@ export interface WriteOptions {
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
   status: 'draft' | 'published';
-  /** The version as written (creates, and updates of an existing draft): `answer()` builds the read-back from it (../written-entry.ts). */
+  /** The version as written (creates, and updates of an existing draft): `answer()` builds the read-back from it (../read/written-entry.ts). */
   answer?: WrittenRow;
 }
 
 /**
- * Document writes on PostgreSQL run READ COMMITTED and take the locks of ../locks.ts first:
+ * Document writes on PostgreSQL run READ COMMITTED and take the locks of ./locks.ts first:
  * writers of the same document or list wait their turn instead of aborting and retrying.
  */
 export const LOCKED = { isolation: 'read committed' } as const;

@@ -3,11 +3,11 @@
  * of the draft), as a PUT without `status=draft` publishes; required and unique attributes
  * are checked as they are for publishing. Records entry.publish.
  */
-import { componentFieldsOf, storedComponents } from '../stored-components';
+import { componentFieldsOf, storedComponents } from '../components/stored';
 import { storedValues } from '../../db/store/versions';
 import type { ContentType } from '../../registry/types';
-import { readModelInput } from '../input';
-import { publishDraft, syncNonLocalized, versionIds, type VersionKey } from '../versions';
+import { readModelInput } from './input';
+import { publishDraft, syncNonLocalized, versionIds, type VersionKey } from './versions';
 import type { WriteContext } from './context';
 import { runAction, type ActionOptions, type ActionStep } from './document-action';
 import type { WriteDeps, Written } from './operation';

@@ -8,7 +8,7 @@
  * read.
  */
 import type { ContentType } from '../../registry/types';
-import type { VersionKey } from '../versions';
+import type { VersionKey } from './versions';
 import type { WriteContext } from './context';
 import type { RowLifecycle } from './hooks';
 import type { WriteDeps } from './operation';

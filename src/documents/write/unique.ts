@@ -1,6 +1,6 @@
 /**
  * Unique (and uid) attributes: a published version's value must differ from every other
- * published document's in its locale. A write takes the value's lock (../locks.ts) before
+ * published document's in its locale. A write takes the value's lock (./locks.ts) before
  * it looks, so a concurrent write of the same value cannot pass the same check.
  */
 import type { Queryable } from '../../db/database';
@@ -8,9 +8,9 @@ import { valueTaken } from '../../db/store/versions';
 import { ValidationError, type FieldError } from '../../errors';
 import type { ScalarField } from '../../registry/fields/field';
 import type { ContentType } from '../../registry/types';
-import type { ModelWrite } from '../input';
-import { uniqueLock } from '../locks';
-import type { VersionKey } from '../versions';
+import type { ModelWrite } from './input';
+import { uniqueLock } from './locks';
+import type { VersionKey } from './versions';
 
 /** The unique (and uid) values a version will hold once written. */
 export function uniqueValues(ct: ContentType, input: ModelWrite | undefined, existing?: Record<string, unknown>): [ScalarField, unknown][] {
@@ -23,7 +23,7 @@ export function uniqueValues(ct: ContentType, input: ModelWrite | undefined, exi
   return values;
 }
 
-/** The locks of a batch's unique values, taken in one call (../locks.ts: one call cannot deadlock another). */
+/** The locks of a batch's unique values, taken in one call (./locks.ts: one call cannot deadlock another). */
 export function uniqueLocks(ct: ContentType, locale: string, inputs: ModelWrite[]): string[] {
   return inputs.flatMap((input) => uniqueValues(ct, input).map(([field, value]) => uniqueLock(ct, field, locale, value)));
 }

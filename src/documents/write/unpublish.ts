@@ -1,6 +1,6 @@
 /** Unpublish: the published version goes, the draft stays. Records entry.unpublish with the version that was public. */
 import type { ContentType } from '../../registry/types';
-import { deleteVersions, versionIds } from '../versions';
+import { deleteVersions, versionIds } from './versions';
 import { runAction, type ActionOptions, type ActionStep } from './document-action';
 import type { WriteDeps, Written } from './operation';
 import { rowsDeleted } from './row-events';

@@ -4,18 +4,18 @@
  * have yet is created from another locale's shared values (a new locale is a create, as in
  * Strapi). Null when there is no such document.
  */
-import { componentFieldsOf, storedComponents } from '../stored-components';
+import { componentFieldsOf, storedComponents } from '../components/stored';
 import { VERSION as V } from '../../db/layout';
 import { documentVersions, storedValues, updateVersion, valuesOf, type StoredVersion } from '../../db/store/versions';
 import type { ContentType } from '../../registry/types';
-import { copyComponents, writeOwnedParts } from '../components';
-import { hashPasswords, readModelInput, type ModelWrite } from '../input';
-import type { LinkContext } from '../links';
-import { writeLocks } from '../locks';
-import { copyMedia } from '../media';
-import { resolveRowIds } from '../row-ids';
-import { publishDraft, syncNonLocalized, type VersionKey } from '../versions';
-import { updatedDraft, writtenEntry, type WrittenRow } from '../written-entry';
+import { copyComponents, writeOwnedParts } from '../components/rows';
+import { hashPasswords, readModelInput, type ModelWrite } from './input';
+import type { LinkContext } from '../relations/links';
+import { writeLocks } from './locks';
+import { copyMedia } from './media';
+import { resolveRowIds } from '../relations/row-ids';
+import { publishDraft, syncNonLocalized, type VersionKey } from './versions';
+import { updatedDraft, writtenEntry, type WrittenRow } from '../read/written-entry';
 import type { WriteContext } from './context';
 import { applyEventData, eventData, insertNew } from './new-version';
 import {
@@ -60,7 +60,7 @@ export async function updateIn(
   const now = new Date().toISOString();
   let draftId: number;
   let pendingInverse: ModelWrite | undefined;
-  let answer: WrittenRow | undefined; // the update's answer, from what it wrote (../written-entry.ts)
+  let answer: WrittenRow | undefined; // the update's answer, from what it wrote (../read/written-entry.ts)
   if (!draft) {
     if (drafts.length === 0) return null;
     ({ draftId, input: pendingInverse } = await createLocalization(deps, ctx, ct, key, drafts[0]!.id, data, publish, context));

@@ -5,8 +5,8 @@
 import { firstDocumentId } from '../../db/store/versions';
 import type { ContentType } from '../../registry/types';
 import { createDocumentId } from '../document-id';
-import { writeLocks } from '../locks';
-import { resolveRowIds } from '../row-ids';
+import { writeLocks } from './locks';
+import { resolveRowIds } from '../relations/row-ids';
 import { createDocuments, readNewDocuments } from './create';
 import { assertDocumentType, LOCKED, take, writeLocale, type WriteDeps, type WriteOptions, type Written } from './operation';
 import { updateIn } from './update';

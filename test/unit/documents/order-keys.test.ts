@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { generateKeyBetween } from 'fractional-indexing';
-import { distinctKeyBetween, gapBefore } from '../../../src/documents/order-keys';
+import { distinctKeyBetween, gapBefore } from '../../../src/documents/relations/order-keys';
 
 describe('distinctKeyBetween', () => {
   test('stays strictly inside the gap, for open and closed gaps alike', () => {

@@ -2,16 +2,16 @@
  * Version rows of a document: insert, publish (copy the draft to a fresh published
  * row, replacing the old one), delete, and keeping non-localized attributes equal across locales.
  */
-import type { Queryable } from '../db/database';
-import * as store from '../db/store/versions';
-import type { ContentType, Registry } from '../registry/types';
-import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy, writeOwnedParts } from './components';
+import type { Queryable } from '../../db/database';
+import * as store from '../../db/store/versions';
+import type { ContentType, Registry } from '../../registry/types';
+import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy, writeOwnedParts } from '../components/rows';
 import type { ModelWrite } from './input';
-import type { LinkContext } from './links';
-import { copyOwnedLinks } from './links';
-import { prefetchNewLinkTargets } from './new-links';
+import type { LinkContext } from '../relations/links';
+import { copyOwnedLinks } from '../relations/links';
+import { prefetchNewLinkTargets } from '../relations/new-links';
 import { copyMedia, deleteMedia } from './media';
-import { copyMorphLinks } from './morph-links';
+import { copyMorphLinks } from '../relations/morph-links';
 
 export interface VersionKey {
   documentId: string;
@@ -29,9 +29,9 @@ export async function insertVersion(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<number> {
-  prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
+  const prefetched = prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
   const id = await store.insertVersion(tx, ct, key.documentId, key.locale, times, input.scalars);
-  await writeOwnedParts(tx, registry, ct, id, input, context, true);
+  await writeOwnedParts(tx, registry, ct, id, input, context, true, [], prefetched);
   return id;
 }
 
@@ -49,9 +49,9 @@ export async function insertPublishedDraft(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<{ draftId: number; publishedId: number }> {
-  prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
+  const prefetched = prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
   const ids = await store.insertDraftAndPublished(tx, ct, key.documentId, key.locale, { createdAt: now, updatedAt: now, publishedAt: now }, input.scalars);
-  await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId]);
+  await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId], prefetched);
   const owned = ownedFields(input);
   const media = owned.components.length ? await copyComponents(tx, registry, ct, ids.draftId, ids.publishedId, owned.components) : undefined;
   if (media !== false && owned.media.length) await copyMedia(tx, ct, ids.draftId, ids.publishedId, owned.media);
@@ -125,7 +125,7 @@ export async function publishDraft(
 
 /**
  * Replaces version rows by a new copy of another (publish: the draft over the published
- * version; discard draft: the reverse), reading what they own once (./components.ts
+ * version; discard draft: the reverse), reading what they own once (../components/rows.ts
  * replaceWithCopy). The copy gets a new id, as Strapi's does.
  */
 export function replaceVersion(tx: Queryable, registry: Registry, ct: ContentType, fromId: number, oldIds: number[], set: store.VersionCopy): Promise<number> {

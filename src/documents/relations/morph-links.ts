@@ -7,12 +7,12 @@
  * there is no inverse order to keep (Strapi keeps none either).
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
-import type { Queryable } from '../db/database';
-import * as store from '../db/store/morph-links';
-import type { MorphKey, StoredMorphLink } from '../db/store/morph-links';
-import { existingVersions } from '../db/store/versions';
-import { ValidationError } from '../errors';
-import type { AnyModel, ContentType, MorphAttribute, Registry } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import * as store from '../../db/store/morph-links';
+import type { MorphKey, StoredMorphLink } from '../../db/store/morph-links';
+import { existingVersions } from '../../db/store/versions';
+import { ValidationError } from '../../errors';
+import type { AnyModel, ContentType, MorphAttribute, Registry } from '../../registry/types';
 import type { LinkContext } from './links';
 import type { MorphTarget, MorphWrite } from './morph-input';
 import { rowTargets } from './row-ids';

@@ -7,16 +7,16 @@
  * morphMany) is read back from the morphTo side and takes no value. Nothing touches the
  * database here.
  */
-import { ValidationError } from '../errors';
-import { isObject } from '../json';
-import type { MorphAttribute, Registry } from '../registry/types';
-import { unstorableText } from '../text';
-import { label, rowId } from './relation-input';
+import { ValidationError } from '../../errors';
+import { isObject } from '../../json';
+import type { MorphAttribute, Registry } from '../../registry/types';
+import { unstorableText } from '../../text';
+import { label, rowId } from './input';
 
 export interface MorphTarget {
   /** Content type uid. */
   type: string;
-  /** '' while the target is named by a row id only, until documents/morph-links.ts maps it. */
+  /** '' while the target is named by a row id only, until documents/relations/morph-links.ts maps it. */
   documentId: string;
   id?: number;
   locale?: string;

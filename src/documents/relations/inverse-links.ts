@@ -4,17 +4,17 @@
  * removes link rows owned by those versions: the draft (so the link survives the owner's
  * next publish) and, unless the write is draft-only, the published one too. The order the
  * inverse side sees lives in the links' inverse keys. The caller holds this document's incoming
- * links and each connected owner document exclusively (./locks.ts), so the keys below are
+ * links and each connected owner document exclusively (../write/locks.ts), so the keys below are
  * computed from lists nobody else is changing.
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
-import type { Queryable } from '../db/database';
-import * as store from '../db/store/links';
-import { versionIds } from '../db/store/versions';
-import { ValidationError } from '../errors';
-import type { ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import * as store from '../../db/store/links';
+import { versionIds } from '../../db/store/versions';
+import { ValidationError } from '../../errors';
+import type { ContentType, Registry, RelationAttribute } from '../../registry/types';
 import { distinctKeyBetween, gapBefore } from './order-keys';
-import type { RelationTarget, RelationWrite } from './relation-input';
+import type { RelationTarget, RelationWrite } from './input';
 
 export interface InverseContext {
   /** The document being written (the target of the links). */

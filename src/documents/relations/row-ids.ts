@@ -6,17 +6,17 @@
  * localized source links its own locale, a source with draft & publish links status to status).
  *
  * The document service rewrites a body's ids into longhand targets before it names its locks
- * (./locks.ts names them by documentId) or parses it, so the rest of the write sees documentIds
+ * (../write/locks.ts names them by documentId) or parses it, so the rest of the write sees documentIds
  * only. A row's documentId, locale and status never change, so reading them before the locks
  * is safe; whether the version still exists is checked again when the links are written.
  * One statement per target type for the whole request (every body of a bulk create at once).
  */
-import type { Queryable } from '../db/database';
-import { versionsByRowId } from '../db/store/links';
-import { ValidationError } from '../errors';
-import type { AnyModel, Attribute, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
-import { mapRowIds, type RowTarget } from './relation-input';
-import { isObject } from '../json';
+import type { Queryable } from '../../db/database';
+import { versionsByRowId } from '../../db/store/links';
+import { ValidationError } from '../../errors';
+import type { AnyModel, Attribute, Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
+import { mapRowIds, type RowTarget } from './input';
+import { isObject } from '../../json';
 
 type Path = (string | number)[];
 type Visit = (attribute: RelationAttribute, target: ContentType, value: unknown, at: Path) => unknown;

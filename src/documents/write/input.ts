@@ -4,12 +4,12 @@
  * components and dynamic zones are checked recursively with full paths, relation and
  * media values are parsed into operations. Nothing touches the database here.
  */
-import { ValidationError, type FieldError } from '../errors';
-import type { AnyModel, Component, Attribute, Registry, RelationAttribute } from '../registry/types';
-import type { CheckMode, ScalarField } from '../registry/fields';
-import { label, readRelation, type RelationWrite } from './relation-input';
-import { readMorph, type MorphWrite } from './morph-input';
-import { isObject } from '../json';
+import { ValidationError, type FieldError } from '../../errors';
+import type { AnyModel, Component, Attribute, Registry, RelationAttribute } from '../../registry/types';
+import type { CheckMode, ScalarField } from '../../registry/fields';
+import { label, readRelation, type RelationWrite } from '../relations/input';
+import { readMorph, type MorphWrite } from '../relations/morph-input';
+import { isObject } from '../../json';
 
 export interface ComponentWrite {
   uid: string;
@@ -24,7 +24,7 @@ export interface ModelWrite {
   /** Single component → one write or null; repeatable component or dynamic zone → a list. */
   components: Record<string, ComponentWrite | ComponentWrite[] | null>;
   relations: Record<string, RelationWrite>;
-  /** Polymorphic (morphTo) attribute → link operations (./morph-input.ts). */
+  /** Polymorphic (morphTo) attribute → link operations (../relations/morph-input.ts). */
   morphs: Record<string, MorphWrite>;
   /** Media attribute → file ids in order (empty clears). */
   media: Record<string, number[]>;

@@ -6,10 +6,10 @@
  * the document service maps ids to documentIds first (./row-ids.ts), so links.ts only ever
  * sees documentIds. Nothing touches the database here.
  */
-import { ValidationError } from '../errors';
-import type { RelationAttribute } from '../registry/types';
-import { unstorableText } from '../text';
-import { isObject } from '../json';
+import { ValidationError } from '../../errors';
+import type { RelationAttribute } from '../../registry/types';
+import { unstorableText } from '../../text';
+import { isObject } from '../../json';
 
 /** An anchor's own `locale` / `status` (Strapi's position keys) pick which link it names. */
 type AnchorPin = { locale?: string; status?: 'draft' | 'published' };

@@ -14,16 +14,16 @@
  * components owning links, inverse-side relations, relations whose other side is to-one)
  * do not fit: `fitsBulk` says so and the caller creates the batch one by one.
  */
-import type { Queryable } from '../db/database';
-import { insertComponentRows, insertVersions, uniqueClashes, type NewComponentRow, type NewVersion } from '../db/store/bulk';
-import { ValidationError, type FieldError } from '../errors';
-import type { ScalarField } from '../registry/fields/field';
-import type { Component, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import { insertComponentRows, insertVersions, uniqueClashes, type NewComponentRow, type NewVersion } from '../../db/store/bulk';
+import { ValidationError, type FieldError } from '../../errors';
+import type { ScalarField } from '../../registry/fields/field';
+import type { Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import type { LinkContext } from './links';
-import { writeNewLinks } from './new-links';
+import type { LinkContext } from '../relations/links';
+import { writeNewLinks } from '../relations/new-links';
 import { inverseIsToOne } from './locks';
-import type { WrittenRow } from './written-entry';
+import type { WrittenRow } from '../read/written-entry';
 
 const itemsOf = (value: ComponentWrite | ComponentWrite[] | null) => (value === null ? [] : Array.isArray(value) ? value : [value]);
 const isEmpty = (record: object) => {

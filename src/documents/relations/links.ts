@@ -7,19 +7,19 @@
  * Order lives in fractional keys (one for the source's list, one for the target's inverse
  * list): placing an item between two others writes one row and renumbers nothing.
  * A key is computed from the list as committed, so the caller holds the list's lock
- * (./locks.ts: the source's document for its list, the target's incoming links for the
+ * (../write/locks.ts: the source's document for its list, the target's incoming links for the
  * inverse list) for the whole transaction.
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
-import type { Queryable } from '../db/database';
-import * as store from '../db/store/links';
-import type { LinkKey, StoredLink } from '../db/store/links';
-import { existingVersions } from '../db/store/versions';
-import { ValidationError } from '../errors';
-import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import * as store from '../../db/store/links';
+import type { LinkKey, StoredLink } from '../../db/store/links';
+import { existingVersions } from '../../db/store/versions';
+import { ValidationError } from '../../errors';
+import type { AnyModel, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import { distinctKeyBetween, gapBefore } from './order-keys';
-import type { RelationTarget, RelationWrite } from './relation-input';
-import { inverseIsToOne, linksToLock } from './locks';
+import type { RelationTarget, RelationWrite } from './input';
+import { inverseIsToOne, linksToLock } from '../write/locks';
 import { copyMorphLinks, deleteMorphLinksTo } from './morph-links';
 
 /** Where the written row sits: the locale and status of the content version that owns it. */
@@ -95,7 +95,7 @@ export function assertFound(keys: LinkKey[], versions: { documentId: string; loc
 
 /**
  * Next inverse key for a target: after the last link pointing at it. Writers appending to
- * one target's list run side by side (they share its lock, ./locks.ts) and may read the same
+ * one target's list run side by side (they share its lock, ../write/locks.ts) and may read the same
  * last key, so the key is made distinct from theirs (order-keys.ts).
  */
 async function nextInverseKey(tx: Queryable, attribute: RelationAttribute, key: LinkKey): Promise<string> {

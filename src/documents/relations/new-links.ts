@@ -4,15 +4,15 @@
  * read but the targets. ./links.ts writes links of existing rows.
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
-import type { Queryable } from '../db/database';
-import { insertLinkRowsOf } from '../db/store/bulk';
-import * as store from '../db/store/links';
-import type { LinkKey, TargetVersion } from '../db/store/links';
-import type { AnyModel, Registry, RelationAttribute } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import { insertLinkRowsOf } from '../../db/store/bulk';
+import * as store from '../../db/store/links';
+import type { LinkKey, TargetVersion } from '../../db/store/links';
+import type { AnyModel, Registry, RelationAttribute } from '../../registry/types';
 import { assertFound, dropOtherOwners, linkKey, overlaps, placement, rejectDuplicates, type LinkContext } from './links';
-import { inverseIsToOne } from './locks';
+import { inverseIsToOne } from '../write/locks';
 import { distinctKeyBetween, gapBefore } from './order-keys';
-import type { RelationTarget, RelationWrite } from './relation-input';
+import type { RelationTarget, RelationWrite } from './input';
 
 /** A source this write has just inserted: its row and the rows inserted beside it (a published copy), and its relation writes. */
 export interface NewLinkSource {
@@ -59,8 +59,11 @@ async function readTargets(tx: Queryable, registry: Registry, targets: Map<Relat
   return found;
 }
 
-/** Target reads a write sent before inserting its rows (prefetchNewLinkTargets), by transaction, until writeNewLinks takes them. */
-const prefetched = new WeakMap<Queryable, { relations: Record<string, RelationWrite>; found: Promise<Map<RelationAttribute, TargetVersion[]>> }>();
+/** The target read a write sent before inserting its row (prefetchNewLinkTargets), handed to writeNewLinks. */
+export interface PrefetchedTargets {
+  relations: Record<string, RelationWrite>;
+  found: Promise<Map<RelationAttribute, TargetVersion[]>>;
+}
 
 /**
  * Sends the target read of a row's new links now, before the row is inserted, so that it goes
@@ -70,18 +73,18 @@ const prefetched = new WeakMap<Queryable, { relations: Record<string, RelationWr
  * write). writeNewLinks takes it when called with the same `relations`; checks and errors
  * stay where they were. A write whose planning fails here reads at the usual place.
  */
-export function prefetchNewLinkTargets(tx: Queryable, registry: Registry, model: AnyModel, relations: Record<string, RelationWrite>, context: LinkContext): void {
+export function prefetchNewLinkTargets(tx: Queryable, registry: Registry, model: AnyModel, relations: Record<string, RelationWrite>, context: LinkContext): PrefetchedTargets | undefined {
   let targets: Map<RelationAttribute, Set<string>>;
   try {
     ({ targets } = plan(registry, model, [{ rowIds: [], relations }], context));
   } catch {
-    return;
+    return undefined;
   }
-  if (targets.size === 0) return;
+  if (targets.size === 0) return undefined;
   const found = readTargets(tx, registry, targets);
   // A failure surfaces when writeNewLinks awaits it; a write that stops before must not leave it unhandled.
   found.catch(() => {});
-  prefetched.set(tx, { relations, found });
+  return { relations, found };
 }
 
 /**
@@ -94,14 +97,20 @@ export function prefetchNewLinkTargets(tx: Queryable, registry: Registry, model:
  * others would give; a later source's inverse keys follow an earlier one's, as they would
  * had each been created, and read the last key, in turn. Errors come in the order one-by-one
  * creates would meet them: source by source, and per source as patchLinks and setLinks do.
- * `insert` false: only the checks.
+ * `insert` false: only the checks. `early`: the target read prefetchNewLinkTargets sent for this one source.
  */
-export async function writeNewLinks(tx: Queryable, registry: Registry, model: AnyModel, sources: NewLinkSource[], context: LinkContext, insert = true): Promise<void> {
+export async function writeNewLinks(
+  tx: Queryable,
+  registry: Registry,
+  model: AnyModel,
+  sources: NewLinkSource[],
+  context: LinkContext,
+  insert = true,
+  early?: PrefetchedTargets,
+): Promise<void> {
   const { planned, targets } = plan(registry, model, sources, context);
   if (planned.length === 0) return;
-  const early = prefetched.get(tx);
   const mine = early !== undefined && sources.length === 1 && early.relations === sources[0]!.relations;
-  if (mine) prefetched.delete(tx);
   const found = mine ? await early.found : await readTargets(tx, registry, targets);
   // Per attribute: which target versions exist, and the last inverse key of each target, kept as links are added.
   const exists = new Map<RelationAttribute, Set<string>>();

@@ -20,10 +20,10 @@
  * a link whose other side is to-one names its target late, see copyOwnedLinks; the rare
  * deadlock that can make is detected by PostgreSQL and the write retried.)
  */
-import type { ScalarField } from '../registry/fields/field';
-import type { AnyModel, ContentType, Registry, RelationAttribute } from '../registry/types';
-import { readRelation } from './relation-input';
-import { isObject } from '../json';
+import type { ScalarField } from '../../registry/fields/field';
+import type { AnyModel, ContentType, Registry, RelationAttribute } from '../../registry/types';
+import { readRelation } from '../relations/input';
+import { isObject } from '../../json';
 
 /** A single type has one document: its lock names the type, so it can be taken before the document is looked up. */
 export function documentLock(ct: ContentType, documentId: string): string {

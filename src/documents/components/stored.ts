@@ -6,9 +6,9 @@
  * that does not resend the component or through the publish action, must be a 400.
  * One query per component table and level, for the fields asked.
  */
-import type { Queryable } from '../db/database';
-import { componentValues } from '../db/store/components';
-import type { AnyModel, Registry } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import { componentValues } from '../../db/store/components';
+import type { AnyModel, Registry } from '../../registry/types';
 
 type Body = Record<string, unknown>;
 

@@ -2,11 +2,11 @@
  * Media attributes: ordered links from a row (content version or component) to files,
  * kept in the upload plugin's media-link table, as Strapi's is (db/store/media.ts).
  */
-import type { Queryable } from '../db/database';
-import { copyMediaLinks, deleteMediaLinks, fileTypes, replaceMediaLinks } from '../db/store/media';
-import { ValidationError } from '../errors';
-import { allowedType } from '../registry/file-model';
-import type { AnyModel, MediaAttribute } from '../registry/types';
+import type { Queryable } from '../../db/database';
+import { copyMediaLinks, deleteMediaLinks, fileTypes, replaceMediaLinks } from '../../db/store/media';
+import { ValidationError } from '../../errors';
+import { allowedType } from '../../registry/file-model';
+import type { AnyModel, MediaAttribute } from '../../registry/types';
 
 /** Replaces the files of one media field of one row. */
 export async function writeMedia(tx: Queryable, model: AnyModel, rowId: number, field: string, fileIds: number[]): Promise<void> {

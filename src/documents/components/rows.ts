@@ -4,14 +4,14 @@
  * and its position. Writes replace a field's whole value, as in Strapi; copying a
  * version (publish, new locale) copies its component rows, recursively.
  */
-import type { Queryable } from '../db/database';
-import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource, type OwnedParts } from '../db/store/components';
-import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
-import type { ComponentWrite, ModelWrite } from './input';
-import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from './links';
-import { writeNewLinks } from './new-links';
-import { writeMorphLinks } from './morph-links';
-import { copyMedia, deleteMedia, writeMedia } from './media';
+import type { Queryable } from '../../db/database';
+import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource, type OwnedParts } from '../../db/store/components';
+import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
+import type { ComponentWrite, ModelWrite } from '../write/input';
+import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from '../relations/links';
+import { writeNewLinks, type PrefetchedTargets } from '../relations/new-links';
+import { writeMorphLinks } from '../relations/morph-links';
+import { copyMedia, deleteMedia, writeMedia } from '../write/media';
 
 /** Component uids a component or dynamic-zone attribute may hold. */
 export function componentsOf(model: AnyModel, field: string): Component[] {
@@ -58,11 +58,13 @@ export async function writeOwnedParts(
   context: LinkContext,
   fresh = false,
   linkCopies: number[] = [],
+  /** The new links' target read, sent before the row was inserted (../relations/new-links.ts prefetchNewLinkTargets). */
+  prefetched?: PrefetchedTargets,
 ): Promise<void> {
   for (const [field, value] of Object.entries(input.components)) {
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
-  if (fresh) await writeNewLinks(tx, registry, model, [{ rowIds: [rowId, ...linkCopies], relations: input.relations }], context);
+  if (fresh) await writeNewLinks(tx, registry, model, [{ rowIds: [rowId, ...linkCopies], relations: input.relations }], context, true, prefetched);
   else await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
   if (Object.keys(input.morphs).length) await writeMorphLinks(tx, registry, model, rowId, input.morphs, context);
   for (const [field, ids] of Object.entries(input.media)) {
