@@ -6,7 +6,7 @@
  * caller's read permissions (a type it may not read is left out, as on content routes).
  */
 import type { Queryable } from '../db/database';
-import { checkResponseSize, populateRows } from '../documents/read/populate';
+import { checkResponseSize, populateRows } from '../query/populate';
 import type { Row } from '../query/row-reader';
 import { parsePopulate } from '../query/populate-params';
 import type { CanRead } from '../query/types';

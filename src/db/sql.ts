@@ -45,7 +45,7 @@ export class Sql {
 
   /**
    * The statement text with the engine's placeholders, and its parameters in order. Kept for
-   * the last style asked: a statement reused from a plan (documents/read/find.ts) compiles once.
+   * the last style asked: a statement reused from a plan (query/read.ts) compiles once.
    * The result is shared between callers: read it, never modify it.
    */
   compile(style: PlaceholderStyle): CompiledSql {

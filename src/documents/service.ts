@@ -15,8 +15,8 @@ import type { Logger } from '../log';
 import type { ReadQuery } from '../query/types';
 import type { ContentType, Registry } from '../registry/types';
 import type { Locales } from './locales';
-import { findMany, findOne, type ReadContext } from './read/find';
-import { answersQuery, writtenEntry } from './read/written-entry';
+import { findMany, findOne, type ReadContext } from '../query/read';
+import { answersQuery, writtenEntry } from '../query/written-entry';
 import { runBulk, type BulkAction } from './write/bulk';
 import { WritePipeline } from './write/context';
 import { create } from './write/create';
@@ -43,7 +43,7 @@ export class DocumentService {
   readonly pipeline: WritePipeline;
   private deps: WriteDeps;
   private counts: ChangeCache<string, number>;
-  /** Statements of read plans the HTTP layer reuses (./read/find.ts). */
+  /** Statements of read plans the HTTP layer reuses (query/read.ts). */
   private listStatements: NonNullable<ReadContext['statements']> = new WeakMap();
   /** PostgreSQL: trigram samples behind `_q` (db/search-grams.ts); undefined where the engine's index needs none. */
   readonly searchGrams: SearchGramSamples | undefined;

@@ -2,7 +2,7 @@
  * The statements of populate: for a page of parent rows, one query per attribute and level
  * that reads every related row at once (`… IN (parents)`), never one per row. Each row
  * comes back with `__parent` (and `__locale` / `__order` where needed) naming its parent;
- * documents/read/populate.ts runs these, groups the rows and attaches them.
+ * query/populate.ts runs these, groups the rows and attaches them.
  */
 import type { Dialect } from '../db/dialect';
 import { COMPONENT_OWNER as O, FILES_TABLE, LINK as L, MEDIA_LINKS, MORPH_LINK as M, VERSION as V, column, linkTableOf, tableOf } from '../db/layout';
@@ -17,7 +17,7 @@ import type { PopulateSpec } from './types';
  * The statements of populate: for a page of parent rows, one query per attribute and level
  * that reads every related row at once (`… IN (parents)`), never one per row. Each row
  * comes back with `__parent` (and `__locale` / `__order` where needed) naming its parent;
- * documents/read/populate.ts runs these, groups the rows and attaches them.
+ * query/populate.ts runs these, groups the rows and attaches them.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A read request in Folio's own terms, after the REST parameters have been checked and
  * every name resolved: the read plan. query/parse.ts makes it, query/*.ts compile it to
- * SQL, documents/read/find.ts and populate.ts run it. Nothing in a plan can fail any more.
+ * SQL, query/read.ts and populate.ts run it. Nothing in a plan can fail any more.
  */
 import type { ColumnValue, ScalarField } from '../registry/fields';
 

@@ -1,6 +1,6 @@
 /**
  * The file object as Strapi's upload plugin returns it, and the `files` table it comes
- * from. Populated media (documents/read/populate.ts) and the upload API read the same
+ * from. Populated media (query/populate.ts) and the upload API read the same
  * columns, so both answer with the same shape.
  */
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { findMany, type ReadContext } from '../../src/documents/read/find';
+import { findMany, type ReadContext } from '../../src/query/read';
 import { DEFERRED_PAGE_FROM, listStatements } from '../../src/query/compile';
 import { parseReadQuery } from '../../src/query/parse';
 import { seedCreate, startServer, type TestServer } from '../helpers/server';

@@ -23,7 +23,7 @@ import type { ComponentWrite, ModelWrite } from './input';
 import type { LinkContext } from '../relations/links';
 import { writeNewLinks } from '../relations/new-links';
 import { inverseIsToOne } from './locks';
-import type { WrittenRow } from '../read/written-entry';
+import type { WrittenRow } from '../../query/written-entry';
 
 const itemsOf = (value: ComponentWrite | ComponentWrite[] | null) => (value === null ? [] : Array.isArray(value) ? value : [value]);
 const isEmpty = (record: object) => {

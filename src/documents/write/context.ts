@@ -17,7 +17,7 @@ import type { Database, Queryable, TransactionOptions } from '../../db/database'
 import type { Logger } from '../../log';
 import { versionsPlan } from '../../query/plans';
 import type { ContentType, Registry } from '../../registry/types';
-import { findMany } from '../read/find';
+import { findMany } from '../../query/read';
 
 /** Who writes: recorded with every version and audit row. */
 export type ActorKind = 'admin' | 'user' | 'token' | 'cli' | 'system' | 'project';

@@ -12,7 +12,7 @@ import type { ContentType } from '../../registry/types';
 import { readModelInput, type ModelWrite } from './input';
 import type { LinkContext } from '../relations/links';
 import { insertPublishedDraft, insertVersion, publishDraft, ownedFields, type VersionKey } from './versions';
-import { writtenEntry, type WrittenRow } from '../read/written-entry';
+import { writtenEntry, type WrittenRow } from '../../query/written-entry';
 import type { WriteContext } from './context';
 import type { LifecycleEvent } from './hooks';
 import type { WriteDeps } from './operation';

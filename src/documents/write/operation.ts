@@ -14,7 +14,7 @@ import type { LinkContext } from '../relations/links';
 import type { Locales } from '../locales';
 import type { Locks } from './locks';
 import type { VersionKey } from './versions';
-import type { WrittenRow } from '../read/written-entry';
+import type { WrittenRow } from '../../query/written-entry';
 import type { DocumentHooks } from './hooks';
 import type { Actor, WriteContext, WritePipeline } from './context';
 
@@ -40,7 +40,7 @@ export interface WriteOptions {
 /** Which version a write produced, so the caller can read it back. */
 export interface Written extends VersionKey {
   status: 'draft' | 'published';
-  /** The version as written (creates, and updates of an existing draft): `answer()` builds the read-back from it (../read/written-entry.ts). */
+  /** The version as written (creates, and updates of an existing draft): `answer()` builds the read-back from it (query/written-entry.ts). */
   answer?: WrittenRow;
 }
 

@@ -15,7 +15,7 @@ import { writeLocks } from './locks';
 import { copyMedia } from './media';
 import { resolveRowIds } from '../relations/row-ids';
 import { publishDraft, syncNonLocalized, type VersionKey } from './versions';
-import { updatedDraft, writtenEntry, type WrittenRow } from '../read/written-entry';
+import { updatedDraft, writtenEntry, type WrittenRow } from '../../query/written-entry';
 import type { WriteContext } from './context';
 import { applyEventData, eventData, insertNew } from './new-version';
 import {
@@ -60,7 +60,7 @@ export async function updateIn(
   const now = new Date().toISOString();
   let draftId: number;
   let pendingInverse: ModelWrite | undefined;
-  let answer: WrittenRow | undefined; // the update's answer, from what it wrote (../read/written-entry.ts)
+  let answer: WrittenRow | undefined; // the update's answer, from what it wrote (query/written-entry.ts)
   if (!draft) {
     if (drafts.length === 0) return null;
     ({ draftId, input: pendingInverse } = await createLocalization(deps, ctx, ct, key, drafts[0]!.id, data, publish, context));

@@ -3,14 +3,14 @@
  * come from query/compile.ts; nothing here writes SQL.
  */
 import { createHash } from 'node:crypto';
-import type { ChangeCache } from '../../db/cache';
-import type { Queryable } from '../../db/database';
-import type { Sql } from '../../db/sql';
-import type { ContentType, Registry } from '../../registry/types';
-import { rarestTrigrams, type SearchGramSamples } from '../../db/search-grams';
-import { findOneStatement, listStatements, type ListStatements } from '../../query/compile';
-import type { Row } from '../../query/row-reader';
-import type { ReadQuery } from '../../query/types';
+import type { ChangeCache } from '../db/cache';
+import type { Queryable } from '../db/database';
+import type { Sql } from '../db/sql';
+import type { ContentType, Registry } from '../registry/types';
+import { rarestTrigrams, type SearchGramSamples } from '../db/search-grams';
+import { findOneStatement, listStatements, type ListStatements } from './compile';
+import type { Row } from './row-reader';
+import type { ReadQuery } from './types';
 import { checkResponseSize, populateRows } from './populate';
 
 export interface PageMeta {

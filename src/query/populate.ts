@@ -3,19 +3,19 @@
  * page of rows with one query per attribute and level (statements from query/populate.ts),
  * never one per row, and attaches what it finds to the parents.
  */
-import type { Queryable } from '../../db/database';
-import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../../registry/types';
-import { REQUEST_LIMITS, limitExceeded } from '../../query/limits';
-import type { Row, RowReader } from '../../query/row-reader';
+import type { Queryable } from '../db/database';
+import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
+import { REQUEST_LIMITS, limitExceeded } from './limits';
+import type { Row, RowReader } from './row-reader';
 import {
   componentStatement, inverseRelationStatement, localizationsStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement,
   morphTypesStatement, owningRelationStatement, orderUnionRows, rowLocalesStatement, selectStatement, slotName, unionStatement, type PopulateRead, type PopulateSelect,
-} from '../../query/populate-statements';
-import type { VersionScope } from '../../query/resolve';
-import type { PopulateMap, PopulateSpec } from '../../query/types';
+} from './populate-statements';
+import type { VersionScope } from './resolve';
+import type { PopulateMap, PopulateSpec } from './types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
-import { FILE_COLUMNS } from '../../db/layout';
-import { parseFileRow } from '../../db/store/files';
+import { FILE_COLUMNS } from '../db/layout';
+import { parseFileRow } from '../db/store/files';
 
 /** The reader's status and locale (the default locale when none was asked). */
 export type PopulateScope = VersionScope;

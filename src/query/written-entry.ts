@@ -8,11 +8,11 @@
  * return TEXT, INTEGER and REAL values as stored; big integers are read as text by both).
  * An update's answer is built the same way over the row it read before writing (`stored`).
  */
-import { VERSION as V } from '../../db/layout';
-import { rowReader, type Row } from '../../query/row-reader';
-import type { ReadQuery } from '../../query/types';
-import { visibleScalars } from '../../registry/fields';
-import type { ContentType } from '../../registry/types';
+import { VERSION as V } from '../db/layout';
+import { rowReader, type Row } from './row-reader';
+import type { ReadQuery } from './types';
+import { visibleScalars } from '../registry/fields';
+import type { ContentType } from '../registry/types';
 
 export interface WrittenRow {
   rowId: number;
