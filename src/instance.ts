@@ -24,6 +24,7 @@ import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
 import { Deliverer } from './events/deliverer';
 import { Outbox } from './events/outbox';
+import { ReadCaches } from './query/caches';
 import { Pruner } from './events/prune';
 import { RealtimeHub } from './events/realtime';
 import { createLogger, type Logger } from './log';
@@ -53,6 +54,8 @@ export interface Instance {
   uploads: UploadService;
   /** Records events in the transactions of the writes that cause them: a listener of the write pipeline (src/events/outbox.ts). */
   outbox: Outbox;
+  /** What reads may reuse (plans, answers), keyed by what they depend on (src/query/caches.ts). */
+  caches: ReadCaches;
   /** Sends webhook deliveries in the background; start() starts it, close() stops it. */
   deliverer: Deliverer;
   /** Follows the outbox for the open streams of GET /api/realtime (woken by the outbox's commits). */
@@ -193,6 +196,8 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       syncPlan,
       migrationsApplied,
       outbox,
+      // Content answers kept until the next commit (SQLite; off with FOLIO_ANSWER_CACHE_MB=0).
+      caches: new ReadCaches(db, { answerBytes: config.answerCacheBytes }),
       deliverer,
       realtime,
       log,

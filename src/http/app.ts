@@ -22,7 +22,6 @@ import { projectRoutes } from './routes/project';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
-import { AnswerCache } from './answer-cache';
 import { requestIdOf, requestLog } from './request-log';
 import { createLogger, type Logger } from '../log';
 
@@ -48,8 +47,6 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
   // Every route family authenticates through this one guard (and authorizes its action, or per item).
   const allow = guard(instance);
   const who = identify(instance);
-  // Content answers kept until the next commit (SQLite; off with FOLIO_ANSWER_CACHE_MB=0).
-  const answers = new AnswerCache(instance.db, instance.config.answerCacheBytes);
   const app = new Elysia({
     normalize: false,
     precompile: options.precompile ?? false,
@@ -77,7 +74,7 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
   // A project's routes first: core routes it serves itself are left out of Folio's own (project/app.ts builtIn).
   if (project) app.use(projectRoutes(instance, project, () => app.server ?? undefined));
   for (const ct of instance.registry.contentTypes) {
-    app.use(contentRoutes(instance, ct, allow, answers, project ? project.builtIn.get(ct.uid) ?? new Set() : undefined)).use(actionRoutes(instance, ct, allow));
+    app.use(contentRoutes(instance, ct, allow, project ? project.builtIn.get(ct.uid) ?? new Set() : undefined)).use(actionRoutes(instance, ct, allow));
   }
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));

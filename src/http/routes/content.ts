@@ -17,9 +17,8 @@ import { readJsonBody } from '../body';
 import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { bytesOf, json, jsonBytes, noContent } from '../respond';
-import { answerKey, type AnswerCache } from '../answer-cache';
-import { grantsKey } from '../../auth/access';
-import { ChangeCache } from '../../db/cache';
+import { grantsKey, type Principal } from '../../auth/access';
+import { targetStart } from '../url';
 import { toV4, wantsV4 } from '../v4';
 
 type Raw = Record<string, unknown>;
@@ -60,7 +59,18 @@ function documentIdOf(params: unknown): string {
  * others are the project's routes or absent, as its routers say (no 405 then: the project may
  * serve other methods on these paths).
  */
-export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache, only?: ReadonlySet<ContentAction>) {
+/**
+ * Whose grants, in which format, for which URL: everything a content answer depends on besides
+ * the data (populated relations follow the grants; a user counts as her role).
+ */
+function answerKey(principal: Principal, request: Request): string {
+  const url = request.url;
+  const path = targetStart(url);
+  return `${grantsKey(principal)}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
+}
+
+export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, only?: ReadonlySet<ContentAction>) {
+  const { answers } = instance.caches;
   const { documents, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
 
@@ -86,12 +96,12 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
 
   /**
    * A read's answer: the one kept since the last commit when this caller asked this URL
-   * (http/answer-cache.ts), else built by `answer` and kept when it is a 200. The guard and
+   * (query/answer-cache.ts), else built by `answer` and kept when it is a 200. The guard and
    * the query checks run first either way.
    */
   async function read(request: Request, action: 'find' | 'findOne', answer: (call: Call) => Promise<Response>): Promise<Response> {
     const call = await begin(request, action);
-    if (!answers?.enabled) return answer(call);
+    if (!answers.enabled) return answer(call);
     const key = answerKey(call.caller.principal, request);
     const kept = await answers.lookup(key);
     if (kept.bytes) return jsonBytes(kept.bytes);
@@ -102,18 +112,16 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   }
 
   /**
-   * The read plan of a GET, reused for the same grants (auth/access.ts grantsKey: a user counts
-   * as her role) and query string until a settings write (the grants and the default locale
-   * shape it): a repeated read skips parsing, and
-   * documents/ reuses the plan's compiled statements. `_q` plans and long query strings are
+   * The read plan of a GET, reused for the same grants (a user counts as her role) and query
+   * string until a settings write (query/caches.ts): a repeated read skips parsing, and the
+   * query core reuses the plan's compiled statements. `_q` plans and long query strings are
    * made each time.
    */
-  const plans = ChangeCache.settings<string, ReadQuery>(instance.db, 500);
   function planOf(request: Request, call: Call): Promise<ReadQuery> {
     const at = request.url.indexOf('?');
     const search = at < 0 ? '' : request.url.slice(at);
     if (call.raw._q !== undefined || search.length > 2048) return readQuery(call);
-    return plans.get(`${grantsKey(call.caller.principal)}\n${search}`, () => readQuery(call));
+    return instance.caches.plan(grantsKey(call.caller.principal), ct.uid, search, () => readQuery(call));
   }
 
   async function readQuery({ raw, caller }: Call): Promise<ReadQuery> {

@@ -3,7 +3,7 @@
  * test's hands: what is kept, what is forgotten, and the byte budget.
  */
 import { describe, expect, it } from 'bun:test';
-import { AnswerCache } from '../../../src/http/answer-cache';
+import { AnswerCache } from '../../../src/query/answer-cache';
 
 /** A marker source: `commit()` moves it, as any connection's commit moves SQLite's data_version. */
 function markers(start: number | null = 1) {

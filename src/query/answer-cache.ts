@@ -1,10 +1,12 @@
 /**
- * Content-API answers kept until the next commit. Front ends ask the same lists and documents
- * again and again between two edits; a `populate=*` page costs a millisecond of SQL and JSON
- * each time, while sending the bytes it gave last time costs a few microseconds. The exact
- * bytes of a 200 are kept under (caller, response format, URL) and answered again while no
- * connection has committed anything: SQLite's data_version moves on any commit, this
- * process's writer, the CLI and another process alike, and the whole cache starts over.
+ * Read answers kept until the next commit (one of the read caches, ./caches.ts). Front ends
+ * ask the same lists and documents again and again between two edits; a `populate=*` page
+ * costs a millisecond of SQL and JSON each time, while sending the bytes it gave last time
+ * costs a few microseconds. The exact bytes of a 200 are kept under a key naming everything
+ * the answer depends on besides the data (the HTTP layer's: the caller's grants, the
+ * response format, the URL) and answered again while no connection has committed anything:
+ * SQLite's data_version moves on any commit, this process's writer, the CLI and another
+ * process alike, and the whole cache starts over.
  *
  * What is checked is unchanged: the guard authenticates and authorizes every request, and the
  * query string is parsed and validated, before a kept answer is used. Bounded in bytes (the
@@ -13,10 +15,7 @@
  * PostgreSQL has no cheap signal that another instance committed (changeMarker is
  * undefined there), so nothing is kept and every read is built.
  */
-import { grantsKey, type Principal } from '../auth/access';
 import type { Database } from '../db/database';
-import { targetStart } from './url';
-import { wantsV4 } from './v4';
 
 /**
  * Per entry, besides its bytes: the key (UTF-16), and what the process holds for each kept
@@ -95,13 +94,3 @@ export class AnswerCache {
   }
 }
 
-/**
- * Whose grants, in which format, for which URL: everything a content answer depends on besides
- * the data (populated relations follow the grants; a user counts as her role).
- */
-export function answerKey(principal: Principal, request: Request): string {
-  const who = grantsKey(principal);
-  const url = request.url;
-  const path = targetStart(url);
-  return `${who}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
-}
