@@ -1,7 +1,7 @@
 /** The run's report: the markdown table (stdout, and README.md with --readme) from the JSON report. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmtInt, fmtMs, fmtRatio, machine } from './format';
+import { fmtInt, fmtMs, fmtRatio, type machine } from './format';
 import type { LoadResult } from './load';
 import { ROOT } from './options';
 import type { ColdStart } from './processes';

@@ -192,7 +192,7 @@ export class Users {
       checkFilters(raw.filters);
       where = whereSql(this.db.dialect, registry, this.model, parseFilters(registry, this.model, raw.filters as Record<string, unknown>), scope);
     }
-    const order = orderBy(registry, this.model, parseSort(registry, this.model, raw.sort), scope);
+    const order = orderBy(this.model, parseSort(this.model, raw.sort), scope);
     const paging = PAGINATION_KEYS.filter((key) => raw[key] !== undefined);
     let page: { limit: number; offset: number } | undefined;
     if (paging.length) {

@@ -3,7 +3,7 @@
  * content types alone (no database is opened, so it runs in a build step or CI).
  */
 import { buildOpenApi } from '../http/openapi';
-import { type Command } from './command';
+import type { Command } from './command';
 import { loadSchemas, writeOutput } from './types';
 
 export const openapiCommand: Command = {

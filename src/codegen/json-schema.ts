@@ -29,7 +29,7 @@ export function nullable(schema: Schema): Schema {
   if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
   const options = schema.anyOf as Schema[] | undefined;
   // An enumeration: TypeBox writes a union of string literals.
-  if (options && options.every((o) => 'const' in o)) return { type: ['string', 'null'], enum: [...options.map((o) => o.const), null] };
+  if (options?.every((o) => 'const' in o)) return { type: ['string', 'null'], enum: [...options.map((o) => o.const), null] };
   return { anyOf: [schema, { type: 'null' }] };
 }
 

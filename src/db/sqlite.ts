@@ -388,7 +388,7 @@ export class SqliteDatabase implements Database {
       this.reader.close();
       if (!problem) {
         const checkpoint = pragmaRow<{ busy: number; log: number; checkpointed: number }>(this.writer.raw, 'PRAGMA wal_checkpoint(TRUNCATE)');
-        if (!checkpoint || checkpoint.busy !== 0 || checkpoint.log !== checkpoint.checkpointed) {
+        if (checkpoint?.busy !== 0 || checkpoint.log !== checkpoint.checkpointed) {
           problem = `the WAL could not be checkpointed (${JSON.stringify(checkpoint)})`;
         } else {
           const mode = pragmaRow<{ journal_mode: string }>(this.writer.raw, 'PRAGMA journal_mode = DELETE')?.journal_mode;

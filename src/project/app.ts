@@ -186,7 +186,7 @@ export class ProjectApp {
         const config = def.config ?? {};
         const core = def.core as ContentAction | undefined;
         const service = this.strapi.service(controllerUid);
-        const plain = core && !controller[CUSTOM] && !(service && service[CUSTOM]) && config.auth === undefined
+        const plain = core && !controller[CUSTOM] && !(service?.[CUSTOM]) && config.auth === undefined
           && !(config.policies ?? []).length && !(config.middlewares ?? []).length && !this.hasGlobalCustom && !this.instance.documents.hooks.hasMiddlewares;
         if (plain) {
           let set = builtIn.get(controllerUid);

@@ -184,7 +184,7 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
 /** The answer a ctx holds once the middlewares and the controller are done. */
 export function responseOf(ctx: ProjectContext): Response {
   const headers = ctx._responseHeaders as Headers;
-  let body = ctx.body;
+  const body = ctx.body;
   const status = ctx.status;
   if (body === undefined || body === null) {
     if (!ctx._explicitStatus) return json(errorBody(404, 'NotFoundError', 'Not Found', {}), 404, headers);

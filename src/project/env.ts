@@ -28,7 +28,7 @@ const trimChars = (value: string, chars: string) => {
 };
 
 export function createEnv(vars: Vars): EnvFn {
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(vars, key) && vars[key] !== undefined;
+  const has = (key: string) => Object.hasOwn(vars, key) && vars[key] !== undefined;
   const env = (<T>(key: string, defaultValue?: T) => (has(key) ? vars[key] : defaultValue)) as EnvFn;
   env.int = (key, defaultValue) => (has(key) ? parseInt(vars[key]!, 10) : defaultValue);
   env.float = (key, defaultValue) => (has(key) ? parseFloat(vars[key]!) : defaultValue);

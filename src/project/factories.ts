@@ -22,7 +22,7 @@ export const CUSTOM = Symbol('folio.customController');
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function canReadOf(strapi: ProjectStrapi, ctx: Obj | undefined): ((uid: string) => boolean) | undefined {
+function canReadOf(ctx: Obj | undefined): ((uid: string) => boolean) | undefined {
   const fn = ctx?.state?.[CAN_READ];
   return typeof fn === 'function' ? fn : undefined;
 }
@@ -58,7 +58,7 @@ function baseController(strapi: ProjectStrapi, ct: ContentType): Obj {
       return { data, meta };
     },
     async sanitizeOutput(data: unknown, ctx: Obj) {
-      const canRead = canReadOf(strapi, ctx) ?? (() => true);
+      const canRead = canReadOf(ctx) ?? (() => true);
       return sanitizeEntry(strapi, ct, data, canRead, ctx?.state?.route?.config?.auth === false);
     },
     async sanitizeInput(data: unknown) {
@@ -66,7 +66,7 @@ function baseController(strapi: ProjectStrapi, ct: ContentType): Obj {
     },
     async sanitizeQuery(ctx: Obj) {
       const query: Obj = { ...(ctx.query ?? {}) };
-      const canRead = canReadOf(strapi, ctx);
+      const canRead = canReadOf(ctx);
       if (canRead) (query as any)[CAN_READ] = canRead;
       return query;
     },
@@ -75,7 +75,7 @@ function baseController(strapi: ProjectStrapi, ct: ContentType): Obj {
       const raw = checkParameters(ctx.query ?? {}, ct.kind === 'collectionType' ? READ_PARAMETERS : READ_PARAMETERS, strict);
       const { pagination, ...rest } = raw as Obj;
       if (pagination !== undefined) parsePagination(pagination, strapi.restLimits());
-      buildReadPlan(strapi.registry, ct, rest, { defaultLocale: 'en', limits: strapi.restLimits(), canRead: canReadOf(strapi, ctx) });
+      buildReadPlan(strapi.registry, ct, rest, { defaultLocale: 'en', limits: strapi.restLimits(), canRead: canReadOf(ctx) });
     },
     async validateInput() {},
   };

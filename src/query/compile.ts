@@ -184,7 +184,7 @@ function textCondition(dialect: Dialect, text: Sql, col: Sql, op: Extract<Condit
  */
 function related(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, { kind: 'related' }>, negated: boolean): Sql {
   const inner = `f${++w.aliases}`;
-  const hop = hopThrough(w.registry, model, c.name, w.scope, inner)!;
+  const hop = hopThrough(model, c.name, w.scope, inner)!;
   const outer = hop.parentValues(alias);
   const exists = (condition: Sql, none: boolean): Sql =>
     w.dialect.semiJoin({ outer, keys: hop.parentKeys, from: hop.from, where: sql.and([hop.where, condition]), none });
@@ -202,7 +202,7 @@ function related(w: Walk, model: AnyModel, alias: string, c: Extract<Condition, 
  * appears once; `id` is always the last key so pages are stable.
  */
 
-export function orderBy(registry: Registry, model: AnyModel, sort: SortItem[], scope: VersionScope, alias = 't'): Sql {
+export function orderBy(model: AnyModel, sort: SortItem[], scope: VersionScope, alias = 't'): Sql {
   let counter = 0;
 
   /** The value at `path`, starting from the row aliased `from` of `current`. */
@@ -210,7 +210,7 @@ export function orderBy(registry: Registry, model: AnyModel, sort: SortItem[], s
     const [head, ...rest] = path;
     if (rest.length === 0) return column(from, head!);
     const inner = `s${++counter}`;
-    const hop = hopThrough(registry, current, head!, scope, inner)!;
+    const hop = hopThrough(current, head!, scope, inner)!;
     return sql`(SELECT ${valueOf(hop.to, inner, rest)} FROM ${hop.from} WHERE ${correlate(hop, from)} ORDER BY ${hop.order} LIMIT 1)`;
   };
 
@@ -267,7 +267,7 @@ export function listStatements(
   const reader = rowReader(ct, query.fields);
   const where = whereOf(dialect, registry, ct, query);
   const { start, limit } = query.pagination;
-  const order = orderBy(registry, ct, query.sort, query);
+  const order = orderBy(ct, query.sort, query);
   const table = tableOf(ct);
   // The inner query's `t` hides the outer one, so the same WHERE and ORDER BY serve both; the
   // outer ORDER BY only puts the page's rows back in order.

@@ -5,7 +5,7 @@
  */
 import { PaginationError, ValidationError } from '../errors';
 import type { ContentType, Registry } from '../registry/types';
-import { scalarFieldOf, visibleScalars } from '../registry/fields';
+import { scalarFieldOf, } from '../registry/fields';
 import { isObject } from '../json';
 import { BOOLEAN_WORDS, invalidParameter, parseFields, parseSort, type Raw } from './fields-sort';
 import { checkFilters, newFilterBudget, parseFilters } from './filters';
@@ -173,7 +173,7 @@ export function parseReadQuery(
     locale: localeInFilters ? '*' : locale,
     ...(localeInFilters ? { localeInFilters: true } : {}),
     fields: parseFields(contentType, raw.fields),
-    sort: parseSort(registry, contentType, raw.sort, canRead),
+    sort: parseSort(contentType, raw.sort, canRead),
     pagination: parsePagination(raw.pagination, limits),
     populate: parsePopulate(registry, contentType, raw.populate, [], canRead, filterBudget),
     // Last, as when filters were checked while compiling: a request with several mistakes names the same one.

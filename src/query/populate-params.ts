@@ -229,7 +229,7 @@ function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: s
   const spec: PopulateSpec = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'fields') spec.fields = parseFields(target, value, path.join('.'));
-    else if (key === 'sort') spec.sort = parseSort(ctx.registry, target, value, ctx.canRead);
+    else if (key === 'sort') spec.sort = parseSort(target, value, ctx.canRead);
     else if (key === 'filters') {
       if (!isObject(value)) throw new ValidationError(`Invalid filters parameter at ${path.join('.')}: expected an object`);
       checkFilters(value, ctx.filters);

@@ -167,7 +167,7 @@ function linkedTargetsStatement(
   extra: { select?: [string, Sql][]; where?: Sql } = {},
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
-  const order = spec.sort?.length ? orderBy(registry, target, spec.sort, scope) : column('l', L.position);
+  const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : column('l', L.position);
   const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
   return read({
     columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
@@ -212,7 +212,7 @@ function linkingSourcesStatement(
   const reader = rowReader(target, spec.fields, 't');
   // A link pinned to one status of a parent without draft & publish is read by that status only.
   const pinned = target.draftAndPublish || !parent.draftAndPublish ? sql.empty : sql`${column('l', L.targetStatus)} IN ('', ${scope.status})`;
-  const order = spec.sort?.length ? orderBy(registry, target, spec.sort, scope) : extra.order;
+  const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : extra.order;
   const conditions = [
     sql`${column('l', L.targetDocumentId)} IN (${sql.list(documentIds)})`,
     sql`${column('l', L.targetLocale)} IN (${sql.list(locales)})`,
@@ -240,10 +240,10 @@ export function rowLocalesStatement(ct: ContentType, ids: number[]): Sql {
  * `sort` (`populate[<repeatable component>][sort]`) with the stored order breaking ties.
  */
 export function componentStatement(
-  registry: Registry, owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
-  const order = spec.sort?.length ? sql`${orderBy(registry, component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
+  const order = spec.sort?.length ? sql`${orderBy(component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
   return read({
     columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
     body: sql`${tableOf(component)} t

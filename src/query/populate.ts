@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/database';
 import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from './limits';
-import type { Row, RowReader } from './row-reader';
+import type { Row, } from './row-reader';
 import {
   componentStatement, inverseRelationStatement, localizationsStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement,
   morphTypesStatement, owningRelationStatement, orderUnionRows, rowLocalesStatement, selectStatement, slotName, unionStatement, type PopulateRead, type PopulateSelect,
@@ -329,7 +329,7 @@ function componentsJob(
     if (dynamic && spec.on && !spec.on[uid]) continue;
     // A dynamic zone keeps its stored order across component types; a component field may be sorted.
     const options = dynamic ? { fields: sub?.fields } : spec;
-    reads.push({ component, compiled: componentStatement(registry, owner, field, component, ids, options, scope), sub });
+    reads.push({ component, compiled: componentStatement(owner, field, component, ids, options, scope), sub });
   }
   return {
     selects: reads.map((r) => r.compiled.select),

@@ -6,7 +6,7 @@
  */
 import { COMPONENT_OWNER as O, LINK as L, VERSION as V, column, linkTableOf, tableOf } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
-import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../registry/types';
+import type { AnyModel, Component, ContentType, RelationAttribute } from '../registry/types';
 import type { Status } from './types';
 
 /** Which versions a reader sees: its status and locale ('*' = every locale). */
@@ -96,7 +96,7 @@ export function componentHop(owner: AnyModel, field: string, component: Componen
  * Inverse side: the targets' link rows name the parent document in the parent's locale,
  * and the targets are filtered to the reader's status and locale.
  */
-export function relationHop(registry: Registry, owner: AnyModel, attribute: RelationAttribute, scope: VersionScope, inner: string): Hop {
+export function relationHop(owner: AnyModel, attribute: RelationAttribute, scope: VersionScope, inner: string): Hop {
   const target = attribute.targetType;
   const link = `${inner}l`;
   const links = sql`${linkTableOf(attribute)} ${sql.id(link)}`;
@@ -122,9 +122,9 @@ export function relationHop(registry: Registry, owner: AnyModel, attribute: Rela
 }
 
 /** The hop through a relation or (single or repeatable) component attribute; undefined for anything else. */
-export function hopThrough(registry: Registry, owner: AnyModel, name: string, scope: VersionScope, inner: string): Hop | undefined {
+export function hopThrough(owner: AnyModel, name: string, scope: VersionScope, inner: string): Hop | undefined {
   const attribute = owner.attributes[name];
-  if (attribute?.kind === 'relation') return relationHop(registry, owner, attribute, scope, inner);
+  if (attribute?.kind === 'relation') return relationHop(owner, attribute, scope, inner);
   if (attribute?.kind === 'component') return componentHop(owner, name, attribute.componentModel, inner);
   return undefined;
 }

@@ -34,7 +34,7 @@ export async function listFiles(db: Queryable, registry: Registry, raw: Record<s
     checkFilters(raw.filters);
     where = whereSql(db.dialect, registry, FILE_MODEL, parseFilters(registry, FILE_MODEL, raw.filters), scope);
   }
-  const order = orderBy(registry, FILE_MODEL, parseSort(registry, FILE_MODEL, raw.sort), scope);
+  const order = orderBy(FILE_MODEL, parseSort(FILE_MODEL, raw.sort), scope);
   let page: { limit: number; offset: number } | undefined;
   const topLevel = TOP_LEVEL_PAGINATION.filter((key) => raw[key] !== undefined);
   if (topLevel.length && raw.pagination !== undefined) {

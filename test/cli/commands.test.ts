@@ -102,7 +102,7 @@ describe('migrate', () => {
       expect(first.stdout).toMatch(new RegExp(`^would create table ${table}$`, 'm'));
     }
     expect(first.stdout).toMatch(/^would create index articles_version_uq$/m);
-    expect(first.stdout).toMatch(/^  CREATE TABLE "articles" \(/m);
+    expect(first.stdout).toMatch(/^ {2}CREATE TABLE "articles" \(/m);
     expect(first.stdout).toMatch(/change\(s\) planned; nothing applied \(dry run\)/);
     expect(first.stdout).not.toMatch(/^create table/m);
 

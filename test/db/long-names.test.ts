@@ -175,7 +175,7 @@ describe('generated names within 63 bytes', () => {
     dirs.push(dataDir);
     const first = await start(dataDir, types);
     const engine = first.instance.db.dialect.name;
-    let legacy: string[] = [];
+    const legacy: string[] = [];
     try {
       await seed(first);
       // Lay the installation out as the older Folio did: every fitted table and index under its old

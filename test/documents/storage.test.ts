@@ -17,7 +17,7 @@ async function post(server: TestServer, path: string, data: Record<string, unkno
 describe('restarting over the same data dir', () => {
   it('reads back every document, relation, component and dynamic zone item unchanged, with no schema change', async () => {
     const first = await startServer();
-    let dataDir = first.dataDir;
+    const dataDir = first.dataDir;
     let before: any;
     let category: any;
     try {

@@ -6,7 +6,7 @@
  * surrogates, bad relation forms, bad `__component`, bad blocks nodes, missing files, and
  * malformed JSON text.
  */
-import type { AnyModel, Attribute, Registry, ScalarAttribute } from '../../src/registry/types';
+import type { AnyModel, Attribute, ScalarAttribute } from '../../src/registry/types';
 import { GrammarGen, STRANGE_KEYS, UNICODE } from './fuzz-query';
 
 /** A raw JSON literal spliced into the serialised body (numbers JSON.stringify cannot write, deep nesting). */

@@ -12,7 +12,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ALL_TYPES_CONTENT_TYPES, EXAMPLE_CONTENT_TYPES, startServer, tempDir, type TestServer } from '../helpers/server';
 import { makeImage, upload } from '../upload/helpers';
-import { ok, PASSWORD, PNG_SIZE, readEverything, SCALARS, seedAllTypes, seedExample, type ExampleSeed } from './copy-seeds';
+import { PASSWORD, PNG_SIZE, readEverything, SCALARS, seedAllTypes, seedExample, type ExampleSeed } from './copy-seeds';
 
 import { createDatabase, dropDatabases, queryOnce } from '../helpers/postgres';
 import { SEARCH } from '../../src/db/layout';

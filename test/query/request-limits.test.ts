@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import qs from 'qs';
-import { ValidationError } from '../../src/errors';
+import type { ValidationError } from '../../src/errors';
 import { parseReadQuery } from '../../src/query/parse';
 import { REQUEST_LIMITS } from '../../src/query/limits';
 import { startServer, type TestServer } from '../helpers/server';

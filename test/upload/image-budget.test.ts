@@ -12,7 +12,6 @@ import { ImagePool } from '../../src/upload/image-pool';
 import { LARGE_IMAGE_PIXELS, MAX_DECODED_PIXELS } from '../../src/upload/images';
 import { HELD_CHANNEL, TAG_AT } from './held-worker';
 
-const MiB = 1024 * 1024;
 
 /** The first bytes of a PNG (signature, IHDR) declaring width×height, then a tag byte for the stand-in worker. */
 function pngHeader(width: number, height: number, tag = 0, depth = 8): Uint8Array {

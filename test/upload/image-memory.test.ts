@@ -12,7 +12,6 @@ import { cliOutput, killSpawned, removeTempDirs, runCli, serve, tempDir, type Sp
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 import { makeImage, upload, zeroPng } from './helpers';
 
-const MiB = 1024 * 1024;
 const SLOW = 120_000;
 const ADMIN_URL = process.env.FOLIO_TEST_DATABASE_URL;
 const databases: string[] = [];

@@ -80,6 +80,7 @@ export function FieldControl(props: { attribute: AdminAttribute; id?: string; pa
       h('p', { class: 'muted' }, `${a.type}${a.target ? ` (${a.target})` : ''}: not editable in the admin yet; use the REST API.`),
     ]);
   }
+  // biome-ignore lint/suspicious/noImplicitAnyLet: each branch below builds a different element type
   let control;
   if (a.type === 'boolean') {
     return h('div', { class: 'field checkbox' }, [

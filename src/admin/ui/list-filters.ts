@@ -53,7 +53,7 @@ export function Filters(props: { ct: AdminContentType; url: URL; base: string })
     go(params);
   };
   const describe = ([k, v]: [string, string]) => {
-    const [, name, op] = FILTER.exec(k) ?? [, k, ''];
+    const [, name, op] = FILTER.exec(k) ?? [undefined, k, ''];
     const words = OPERATORS.find(([o]) => o === op)?.[1] ?? op;
     return NO_VALUE.has(op!) ? `${name} ${words}` : `${name} ${words} "${v}"`;
   };

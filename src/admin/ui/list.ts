@@ -38,7 +38,6 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
   const [reload, setReload] = useState(0);
   const [bulk, setBulk] = useState<{ text: string; error?: boolean } | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
 
   /**
    * One request for every selected entry: the server runs them in one transaction, so either

@@ -64,8 +64,8 @@ export async function writeOwnedParts(
   for (const [field, value] of Object.entries(input.components)) {
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
-  if (fresh) await writeNewLinks(tx, registry, model, [{ rowIds: [rowId, ...linkCopies], relations: input.relations }], context, true, prefetched);
-  else await writeOwnedLinks(tx, registry, model, rowId, input.relations, context);
+  if (fresh) await writeNewLinks(tx, model, [{ rowIds: [rowId, ...linkCopies], relations: input.relations }], context, true, prefetched);
+  else await writeOwnedLinks(tx, model, rowId, input.relations, context);
   if (Object.keys(input.morphs).length) await writeMorphLinks(tx, registry, model, rowId, input.morphs, context);
   for (const [field, ids] of Object.entries(input.media)) {
     if (!fresh || ids.length) await writeMedia(tx, model, rowId, field, ids);
@@ -82,7 +82,7 @@ const nests = (component: Component) => Object.values(component.attributes).some
 const ownsLinks = (component: Component) => Object.values(component.attributes).some((a) => a.kind === 'relation' && a.owner);
 
 /** The (component table, field) pairs of some component and dynamic-zone fields of a model (all of them when undefined). */
-function sourcesOf(registry: Registry, owner: AnyModel, fields?: string[]): ComponentSource[] {
+function sourcesOf(owner: AnyModel, fields?: string[]): ComponentSource[] {
   const sources: ComponentSource[] = [];
   for (const attribute of Object.values(owner.attributes)) {
     if (attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
@@ -104,7 +104,7 @@ function readParts(tx: Queryable, owner: AnyModel, ownerIds: number[], sources: 
  * asked (undefined: no read, nothing known).
  */
 async function deleteComponentFields(tx: Queryable, registry: Registry, owner: AnyModel, ownerIds: number[], fields?: string[]): Promise<Set<number> | undefined> {
-  const sources = sourcesOf(registry, owner, fields);
+  const sources = sourcesOf(owner, fields);
   if (ownerIds.length === 0 || sources.length === 0) return undefined;
   const parts = await readParts(tx, owner, ownerIds, sources);
   await deleteRowsOf(tx, registry, sources, parts, () => true);
@@ -151,7 +151,7 @@ export async function copyComponents(
   toId: number,
   fields?: string[],
 ): Promise<boolean | undefined> {
-  const sources = sourcesOf(registry, owner, fields);
+  const sources = sourcesOf(owner, fields);
   if (sources.length === 0) return undefined;
   const parts = await readParts(tx, owner, [fromId], sources);
   await copyRowsOf(tx, registry, owner, sources, parts, fromId, toId);
@@ -195,7 +195,7 @@ export async function replaceWithCopy(
   insertRow: () => Promise<number>,
   deleteRows: () => Promise<void>,
 ): Promise<number> {
-  const sources = sourcesOf(registry, owner);
+  const sources = sourcesOf(owner);
   const relations = Object.values(owner.attributes).filter((a): a is RelationAttribute => a.kind === 'relation' && a.owner);
   const parts = await readParts(tx, owner, [fromId, ...oldIds], sources, relations);
   const old = new Set(oldIds);

@@ -7,7 +7,6 @@
  * sees documentIds. Nothing touches the database here.
  */
 import { ValidationError } from '../../errors';
-import type { RelationAttribute } from '../../registry/types';
 import { unstorableText } from '../../text';
 import { isObject } from '../../json';
 
@@ -108,7 +107,7 @@ function readTargets(value: unknown, at: (string | number)[], allowPosition: boo
 }
 
 /** Parses shorthand (`"id"`, `["id"]`, `null`), longhand objects and connect/disconnect/set. */
-export function readRelation(attribute: RelationAttribute, value: unknown, at: (string | number)[]): RelationWrite {
+export function readRelation(value: unknown, at: (string | number)[]): RelationWrite {
   if (value === null) return { op: 'set', targets: [] };
   if (isObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
     const keys = Object.keys(value).filter((k) => k !== 'options');

@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/database';
 import * as store from '../../db/store/links';
 import { versionIds } from '../../db/store/versions';
 import { ValidationError } from '../../errors';
-import type { ContentType, Registry, RelationAttribute } from '../../registry/types';
+import type { ContentType, RelationAttribute } from '../../registry/types';
 import { distinctKeyBetween, gapBefore } from './order-keys';
 import type { RelationTarget, RelationWrite } from './input';
 
@@ -26,15 +26,15 @@ export interface InverseContext {
   statuses: ('draft' | 'published')[];
 }
 
-export async function writeInverseLinks(tx: Queryable, registry: Registry, relations: Record<string, RelationWrite>, context: InverseContext) {
+export async function writeInverseLinks(tx: Queryable, relations: Record<string, RelationWrite>, context: InverseContext) {
   for (const [name, write] of Object.entries(relations)) {
     const attribute = context.contentType.attributes[name] as RelationAttribute;
     if (attribute.owner) continue;
-    await writeInverse(tx, registry, attribute, write, context);
+    await writeInverse(tx, attribute, write, context);
   }
 }
 
-async function writeInverse(tx: Queryable, registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: InverseContext) {
+async function writeInverse(tx: Queryable, attribute: RelationAttribute, write: RelationWrite, context: InverseContext) {
   const owner = attribute.targetType;
   const ownerAttribute = owner.attributes[attribute.ownerAttribute!] as RelationAttribute;
   const ownLocale = context.contentType.localized ? context.locale : '';

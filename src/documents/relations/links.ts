@@ -62,7 +62,7 @@ async function disconnectLinks(tx: Queryable, attribute: RelationAttribute, list
 }
 
 /** Maps a written target to the stored key, following Strapi's i18n and draft & publish rules. */
-export function linkKey(registry: Registry, attribute: RelationAttribute, target: RelationTarget, context: LinkContext): LinkKey {
+export function linkKey(attribute: RelationAttribute, target: RelationTarget, context: LinkContext): LinkKey {
   // Row ids are mapped by the document service before anything is written (./row-ids.ts).
   if (!target.documentId) throw new Error(`relation target id ${target.id} reached the link writer unresolved`);
   const targetType = attribute.targetType;
@@ -77,7 +77,7 @@ export function linkKey(registry: Registry, attribute: RelationAttribute, target
 }
 
 /** Every key must name an existing version (of its pinned status); the first that does not is the error. */
-async function assertTargetsExist(tx: Queryable, registry: Registry, attribute: RelationAttribute, keys: LinkKey[]) {
+async function assertTargetsExist(tx: Queryable, attribute: RelationAttribute, keys: LinkKey[]) {
   const targetType = attribute.targetType;
   assertFound(keys, await existingVersions(tx, targetType, keys.map((k) => k.documentId)));
 }
@@ -118,7 +118,6 @@ async function insertLink(tx: Queryable, attribute: RelationAttribute, rowId: nu
 /** Applies relation writes of the owning side to one source row. */
 export async function writeOwnedLinks(
   tx: Queryable,
-  registry: Registry,
   model: AnyModel,
   rowId: number,
   relations: Record<string, RelationWrite>,
@@ -128,21 +127,21 @@ export async function writeOwnedLinks(
     const attribute = model.attributes[name] as RelationAttribute;
     // The inverse side's links belong to the other documents (see inverse-links.ts).
     if (!attribute.owner) continue;
-    if (write.op === 'set') await setLinks(tx, registry, model, attribute, rowId, write.targets, context);
-    else await patchLinks(tx, registry, model, attribute, rowId, write.connect, write.disconnect, context);
+    if (write.op === 'set') await setLinks(tx, model, attribute, rowId, write.targets, context);
+    else await patchLinks(tx, model, attribute, rowId, write.connect, write.disconnect, context);
   }
 }
 
 
 /** Where a connected target goes in a list (its position: start, end, before or after an anchor already in it). */
-export function placement(registry: Registry, attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {
+export function placement(attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {
   const position = target.position ?? { end: true };
   if ('start' in position) return 0;
   if ('end' in position) return list.length;
   const anchorId = 'before' in position ? position.before : position.after;
   // The anchor is the element's own version unless the position names one (Strapi's position.locale / status).
   const { locale = target.locale, status = target.status } = position;
-  const anchorKey = linkKey(registry, attribute, { documentId: anchorId, locale, status }, context);
+  const anchorKey = linkKey(attribute, { documentId: anchorId, locale, status }, context);
   const at = list.findIndex((o) => overlaps(o, anchorKey));
   if (at < 0) {
     throw new ValidationError(
@@ -162,19 +161,16 @@ export function rejectDuplicates(keys: LinkKey[]) {
   });
 }
 
-async function setLinks(
-  tx: Queryable,
-  registry: Registry,
-  model: AnyModel,
+async function setLinks(tx: Queryable, model: AnyModel,
   attribute: RelationAttribute,
   rowId: number,
   targets: RelationTarget[],
   context: LinkContext,
 ) {
-  let keys = targets.map((t) => linkKey(registry, attribute, t, context));
+  let keys = targets.map((t) => linkKey(attribute, t, context));
   rejectDuplicates(keys);
   if (!attribute.toMany) keys = keys.slice(-1);
-  await assertTargetsExist(tx, registry, attribute, keys);
+  await assertTargetsExist(tx, attribute, keys);
   const existing = await store.linksFrom(tx, attribute, rowId);
   const ranks = generateNKeysBetween(null, null, keys.length);
   // Links that stay keep their row (and so their place on the inverse side).
@@ -184,23 +180,20 @@ async function setLinks(
     if (old) await store.setRank(tx, attribute, old.id, ranks[i]!);
     else await insertLink(tx, attribute, rowId, keys[i]!, ranks[i]!);
   }
-  if (inverseIsToOne(registry, attribute)) for (const key of keys) await dropOtherOwners(tx, model, attribute, rowId, key);
+  if (inverseIsToOne(attribute)) for (const key of keys) await dropOtherOwners(tx, model, attribute, rowId, key);
 }
 
-async function patchLinks(
-  tx: Queryable,
-  registry: Registry,
-  model: AnyModel,
+async function patchLinks(tx: Queryable, model: AnyModel,
   attribute: RelationAttribute,
   rowId: number,
   connect: RelationTarget[],
   disconnect: RelationTarget[],
   context: LinkContext,
 ) {
-  const connectKeys = connect.map((t) => linkKey(registry, attribute, t, context));
+  const connectKeys = connect.map((t) => linkKey(attribute, t, context));
   rejectDuplicates(connectKeys);
-  const disconnectKeys = disconnect.map((t) => linkKey(registry, attribute, t, context));
-  await assertTargetsExist(tx, registry, attribute, [...connectKeys, ...disconnectKeys]);
+  const disconnectKeys = disconnect.map((t) => linkKey(attribute, t, context));
+  await assertTargetsExist(tx, attribute, [...connectKeys, ...disconnectKeys]);
 
   if (!attribute.toMany) {
     // A to-one side holds one link: the last connected target wins.
@@ -210,7 +203,7 @@ async function patchLinks(
     await store.deleteLinks(tx, attribute, dropped.map((old) => old.id));
     existing = existing.filter((old) => !dropped.includes(old));
     if (last && !existing.some((o) => sameLink(o, last))) await insertLink(tx, attribute, rowId, last, generateKeyBetween(null, null));
-    if (last && inverseIsToOne(registry, attribute)) await dropOtherOwners(tx, model, attribute, rowId, last);
+    if (last && inverseIsToOne(attribute)) await dropOtherOwners(tx, model, attribute, rowId, last);
     return;
   }
 
@@ -224,7 +217,7 @@ async function patchLinks(
     const old = covered.length === 1 && (covered[0]!.status === key.status || covered[0]!.status === '') ? covered[0] : undefined;
     await store.deleteLinks(tx, attribute, covered.filter((o) => o !== old).map((o) => o.id));
     const without = list.filter((o) => !covered.includes(o));
-    const index = placement(registry, attribute, context, connect[i]!, key, without);
+    const index = placement(attribute, context, connect[i]!, key, without);
     const keyBetween = generateKeyBetween(...gapBefore(without.map((l) => l.rank), index));
     if (old) {
       await store.setRank(tx, attribute, old.id, keyBetween);
@@ -233,7 +226,7 @@ async function patchLinks(
     } else {
       // The new row's id is only needed if a later element of this request moves it again.
       const id = await insertLink(tx, attribute, rowId, key, keyBetween);
-      if (inverseIsToOne(registry, attribute)) await dropOtherOwners(tx, model, attribute, rowId, key);
+      if (inverseIsToOne(attribute)) await dropOtherOwners(tx, model, attribute, rowId, key);
       without.splice(index, 0, { id, ...key, rank: keyBetween });
     }
     list = without;
@@ -245,7 +238,7 @@ export async function copyOwnedLinks(tx: Queryable, model: AnyModel, fromId: num
   for (const attribute of Object.values(model.attributes)) {
     if (attribute.kind !== 'relation' || !attribute.owner) continue;
     if (fields && !fields.includes(attribute.name)) continue;
-    const toOne = registry !== undefined && inverseIsToOne(registry, attribute);
+    const toOne = registry !== undefined && inverseIsToOne(attribute);
     if (toOne) {
       // The copy takes each target from its other owners, as connecting it would: under the same
       // locks (a second lock call: the targets are known only now; a rare deadlock is retried).

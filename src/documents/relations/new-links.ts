@@ -8,7 +8,7 @@ import type { Queryable } from '../../db/database';
 import { insertLinkRowsOf } from '../../db/store/bulk';
 import * as store from '../../db/store/links';
 import type { LinkKey, TargetVersion } from '../../db/store/links';
-import type { AnyModel, Registry, RelationAttribute } from '../../registry/types';
+import type { AnyModel, RelationAttribute } from '../../registry/types';
 import { assertFound, dropOtherOwners, linkKey, overlaps, placement, rejectDuplicates, type LinkContext } from './links';
 import { inverseIsToOne } from '../write/locks';
 import { distinctKeyBetween, gapBefore } from './order-keys';
@@ -24,14 +24,14 @@ export interface NewLinkSource {
 const [TARGETS_PER_GROUP, GROUPS_PER_STATEMENT] = [500, 10];
 
 /** The links `sources` ask for (`keys`: a set's targets, all of them, duplicates are checked on these; `checked`: what it links) and their target documents by attribute. */
-function plan(registry: Registry, model: AnyModel, sources: NewLinkSource[], context: LinkContext) {
+function plan(model: AnyModel, sources: NewLinkSource[], context: LinkContext) {
   const planned: { source: NewLinkSource; attribute: RelationAttribute; write: RelationWrite; keys: LinkKey[]; checked: LinkKey[] }[] = [];
   const targets = new Map<RelationAttribute, Set<string>>();
   for (const source of sources) {
     for (const [name, write] of Object.entries(source.relations)) {
       const attribute = model.attributes[name] as RelationAttribute;
       if (!attribute.owner) continue;
-      const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
+      const keyOf = (t: RelationTarget) => linkKey(attribute, t, context);
       const keys = write.op === 'set' ? write.targets.map(keyOf) : [...write.connect, ...write.disconnect].map(keyOf);
       const checked = write.op === 'set' && !attribute.toMany ? keys.slice(-1) : keys;
       if (checked.length === 0) continue;
@@ -45,7 +45,7 @@ function plan(registry: Registry, model: AnyModel, sources: NewLinkSource[], con
 }
 
 /** Which versions of the targets exist, and each one's last inverse key: one statement for up to GROUPS_PER_STATEMENT groups. */
-async function readTargets(tx: Queryable, registry: Registry, targets: Map<RelationAttribute, Set<string>>): Promise<Map<RelationAttribute, TargetVersion[]>> {
+async function readTargets(tx: Queryable, targets: Map<RelationAttribute, Set<string>>): Promise<Map<RelationAttribute, TargetVersion[]>> {
   const found = new Map<RelationAttribute, TargetVersion[]>([...targets.keys()].map((a) => [a, []]));
   const groups = [...targets].flatMap(([attribute, ids]) => {
     const all = [...ids];
@@ -73,15 +73,15 @@ export interface PrefetchedTargets {
  * write). writeNewLinks takes it when called with the same `relations`; checks and errors
  * stay where they were. A write whose planning fails here reads at the usual place.
  */
-export function prefetchNewLinkTargets(tx: Queryable, registry: Registry, model: AnyModel, relations: Record<string, RelationWrite>, context: LinkContext): PrefetchedTargets | undefined {
+export function prefetchNewLinkTargets(tx: Queryable, model: AnyModel, relations: Record<string, RelationWrite>, context: LinkContext): PrefetchedTargets | undefined {
   let targets: Map<RelationAttribute, Set<string>>;
   try {
-    ({ targets } = plan(registry, model, [{ rowIds: [], relations }], context));
+    ({ targets } = plan(model, [{ rowIds: [], relations }], context));
   } catch {
     return undefined;
   }
   if (targets.size === 0) return undefined;
-  const found = readTargets(tx, registry, targets);
+  const found = readTargets(tx, targets);
   // A failure surfaces when writeNewLinks awaits it; a write that stops before must not leave it unhandled.
   found.catch(() => {});
   return { relations, found };
@@ -101,17 +101,16 @@ export function prefetchNewLinkTargets(tx: Queryable, registry: Registry, model:
  */
 export async function writeNewLinks(
   tx: Queryable,
-  registry: Registry,
   model: AnyModel,
   sources: NewLinkSource[],
   context: LinkContext,
   insert = true,
   early?: PrefetchedTargets,
 ): Promise<void> {
-  const { planned, targets } = plan(registry, model, sources, context);
+  const { planned, targets } = plan(model, sources, context);
   if (planned.length === 0) return;
   const mine = early !== undefined && sources.length === 1 && early.relations === sources[0]!.relations;
-  const found = mine ? await early.found : await readTargets(tx, registry, targets);
+  const found = mine ? await early.found : await readTargets(tx, targets);
   // Per attribute: which target versions exist, and the last inverse key of each target, kept as links are added.
   const exists = new Map<RelationAttribute, Set<string>>();
   const last = new Map<RelationAttribute, Map<string, string | null>>();
@@ -121,12 +120,12 @@ export async function writeNewLinks(
   }
   const rows = new Map<RelationAttribute, store.NewLink[]>();
   const owners: { rowIds: number[]; attribute: RelationAttribute; keys: LinkKey[] }[] = [];
-  const toOne = new Map([...targets.keys()].map((a) => [a, inverseIsToOne(registry, a)]));
+  const toOne = new Map([...targets.keys()].map((a) => [a, inverseIsToOne(a)]));
   for (const { source, attribute, write, keys, checked } of planned) {
     // The errors come in patchLinks' and setLinks' order: duplicates, missing targets, then positions.
     rejectDuplicates(write.op === 'patch' ? keys.slice(0, write.connect.length) : keys);
     assertIndexed(checked, exists.get(attribute)!);
-    const list = newList(registry, attribute, write, context, write.op === 'set' ? checked : undefined);
+    const list = newList(attribute, write, context, write.op === 'set' ? checked : undefined);
     // A second link to one target (pinned to the other status) goes after the first.
     const lastKeys = last.get(attribute)!;
     const inverse = list.map(({ key }) => {
@@ -154,8 +153,8 @@ const versionIndex = (versions: TargetVersion[]) => new Set(versions.flatMap((v)
 const assertIndexed = (keys: LinkKey[], index: Set<string>) => keys.forEach((key) => index.has(`${key.documentId}\0${key.locale}\0${key.status}`) || assertFound([key], []));
 
 /** A new row's list for one relation write: set, or connect (disconnecting from an empty list removes nothing). */
-function newList(registry: Registry, attribute: RelationAttribute, write: RelationWrite, context: LinkContext, setKeys?: LinkKey[]): { key: LinkKey; rank: string }[] {
-  const keyOf = (t: RelationTarget) => linkKey(registry, attribute, t, context);
+function newList(attribute: RelationAttribute, write: RelationWrite, context: LinkContext, setKeys?: LinkKey[]): { key: LinkKey; rank: string }[] {
+  const keyOf = (t: RelationTarget) => linkKey(attribute, t, context);
   if (write.op === 'set') {
     const keys = setKeys ?? write.targets.map(keyOf).slice(attribute.toMany ? 0 : -1);
     const ranks = firstKeys(keys.length);
@@ -170,7 +169,7 @@ function newList(registry: Registry, attribute: RelationAttribute, write: Relati
   for (const target of write.connect) {
     const key = keyOf(target);
     const without = list.filter((o) => !overlaps(o.key, key));
-    const index = placement(registry, attribute, context, target, key, without.map((o) => o.key));
+    const index = placement(attribute, context, target, key, without.map((o) => o.key));
     without.splice(index, 0, { key, rank: generateKeyBetween(...gapBefore(without.map((o) => o.rank), index)) });
     list = without;
   }

@@ -18,7 +18,7 @@ import type { Queryable } from '../../db/database';
 import { insertComponentRows, insertVersions, uniqueClashes, type NewComponentRow, type NewVersion } from '../../db/store/bulk';
 import { ValidationError, type FieldError } from '../../errors';
 import type { ScalarField } from '../../registry/fields/field';
-import type { Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
+import type { Component, ContentType, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
 import type { LinkContext } from '../relations/links';
 import { writeNewLinks } from '../relations/new-links';
@@ -43,13 +43,13 @@ function flatComponent(item: ComponentWrite): boolean {
 }
 
 /** Whether every document of a batch can be written table by table (see the file's comment). */
-export function fitsBulk(registry: Registry, ct: ContentType, inputs: ModelWrite[]): boolean {
+export function fitsBulk(ct: ContentType, inputs: ModelWrite[]): boolean {
   for (const input of inputs) {
     if (!isEmpty(input.morphs) || !noMedia(input)) return false;
     for (const name in input.components) if (!itemsOf(input.components[name]!).every(flatComponent)) return false;
     for (const name in input.relations) {
       const attribute = ct.attributes[name] as RelationAttribute;
-      if (!attribute.owner || inverseIsToOne(registry, attribute)) return false;
+      if (!attribute.owner || inverseIsToOne(attribute)) return false;
     }
   }
   return true;
@@ -67,7 +67,6 @@ export interface BulkDocument {
  */
 export async function insertBulk(
   tx: Queryable,
-  registry: Registry,
   ct: ContentType,
   documents: BulkDocument[],
   locale: string,
@@ -91,16 +90,16 @@ export async function insertBulk(
   const clash = publish ? await firstUniqueClash(tx, ct, documents, sources.map(({ rowIds }) => rowIds[rowIds.length - 1]!)) : undefined;
   if (clash) {
     // A document before it whose links fail would have failed first (a create checks unique values before its links).
-    await writeNewLinks(tx, registry, ct, sources.slice(0, clash.index), context, false);
+    await writeNewLinks(tx, ct, sources.slice(0, clash.index), context, false);
     throw clash.error;
   }
-  await insertComponents(tx, registry, ct, documents, sources.map((s) => s.rowIds));
-  await writeNewLinks(tx, registry, ct, sources, context);
+  await insertComponents(tx, ct, documents, sources.map((s) => s.rowIds));
+  await writeNewLinks(tx, ct, sources, context);
   return answers;
 }
 
 /** Every document's component rows, table by table, in the order one-by-one creates insert them. */
-async function insertComponents(tx: Queryable, registry: Registry, ct: ContentType, documents: BulkDocument[], rowIds: number[][]) {
+async function insertComponents(tx: Queryable, ct: ContentType, documents: BulkDocument[], rowIds: number[][]) {
   const tables = new Map<Component, NewComponentRow[]>();
   documents.forEach(({ input }, i) => {
     // The draft's rows field by field, then its published copy's (copyComponents copies them so).

@@ -22,13 +22,13 @@ export async function createMany(deps: WriteDeps, ct: ContentType, given: Record
   const inputs = await readNewDocuments(deps, ct, items, publish);
   return deps.pipeline.run(options, async (ctx) => {
     const ids = inputs.map(() => createDocumentId());
-    await lockNewDocuments(deps, ctx, ct, ids, items);
+    await lockNewDocuments(ctx, ct, ids, items);
     ctx.prefetch();
-    if (inputs.length < 2 || deps.hooks.listensTo(ct) || !fitsBulk(deps.registry, ct, inputs)) {
+    if (inputs.length < 2 || deps.hooks.listensTo(ct) || !fitsBulk(ct, inputs)) {
       return createDocuments(deps, ctx, ct, ids, inputs, locale, defaultLocale, publish);
     }
     if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
-    const answers = await insertBulk(ctx.tx, deps.registry, ct, inputs.map((input, i) => ({ documentId: ids[i]!, input })), locale, publish, linkContext(ct, locale, defaultLocale));
+    const answers = await insertBulk(ctx.tx, ct, inputs.map((input, i) => ({ documentId: ids[i]!, input })), locale, publish, linkContext(ct, locale, defaultLocale));
     // Asked once for the batch: with no listener, nothing is read back for any document.
     if ((await ctx.wants('entry.create')) || (await ctx.wants('entry.publish'))) {
       for (const { documentId } of answers) await recordWrite(ctx, ct, { documentId, locale }, 'entry.create', publish);

@@ -38,7 +38,7 @@ export async function create(deps: WriteDeps, ct: ContentType, data: Record<stri
   const [input] = await readNewDocuments(deps, ct, [item!], publish);
   return deps.pipeline.run(options, async (ctx) => {
     const documentId = createDocumentId();
-    await lockNewDocuments(deps, ctx, ct, [documentId], [item!]);
+    await lockNewDocuments(ctx, ct, [documentId], [item!]);
     ctx.prefetch();
     return (await createDocuments(deps, ctx, ct, [documentId], [input!], locale, defaultLocale, publish))[0]!;
   }, LOCKED);
@@ -66,7 +66,7 @@ export async function createDocuments(
     const key = { documentId: ids[i]!, locale };
     if (publish) await assertUnique(ctx.tx, ct, key, inputs[i]!, undefined, false);
     const { answer } = await insertNew(deps, ctx, ct, key, inputs[i]!, publish, context);
-    await writeInverse(deps, ctx.tx, ct, key, inputs[i]!, publish, defaultLocale);
+    await writeInverse(ctx.tx, ct, key, inputs[i]!, publish, defaultLocale);
     await recordWrite(ctx, ct, key, 'entry.create', publish);
     written.push({ ...key, status: publish ? 'published' : 'draft', answer });
   }
@@ -74,6 +74,6 @@ export async function createDocuments(
 }
 
 /** The locks of new documents' bodies, in one call (SQLite takes none: not worth computing there). */
-export async function lockNewDocuments(deps: WriteDeps, ctx: WriteContext, ct: ContentType, ids: string[], items: Record<string, unknown>[]) {
-  if (ctx.tx.dialect.takesLocks) await take(ctx.tx, mergeLocks(items.map((data, i) => writeLocks(deps.registry, ct, ids[i]!, data, true))));
+export async function lockNewDocuments(ctx: WriteContext, ct: ContentType, ids: string[], items: Record<string, unknown>[]) {
+  if (ctx.tx.dialect.takesLocks) await take(ctx.tx, mergeLocks(items.map((data, i) => writeLocks(ct, ids[i]!, data, true))));
 }

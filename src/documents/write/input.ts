@@ -5,7 +5,7 @@
  * media values are parsed into operations. Nothing touches the database here.
  */
 import { ValidationError, type FieldError } from '../../errors';
-import type { AnyModel, Component, Attribute, Registry, RelationAttribute } from '../../registry/types';
+import type { AnyModel, Component, Attribute, Registry, } from '../../registry/types';
 import type { CheckMode, ScalarField } from '../../registry/fields';
 import { label, readRelation, type RelationWrite } from '../relations/input';
 import { readMorph, type MorphWrite } from '../relations/morph-input';
@@ -55,7 +55,7 @@ export function readModelInput(registry: Registry, model: AnyModel, data: Record
   for (const key of Object.keys(data)) {
     const attribute = model.attributes[key];
     if (!attribute && IGNORED_KEYS.has(key) && model.modelType === 'contentType') continue;
-    if (!attribute || !attribute.writable) throw ValidationError.invalidKey(key, 'body');
+    if (!attribute?.writable) throw ValidationError.invalidKey(key, 'body');
   }
   const errors: FieldError[] = [];
   const write = readAttributes(registry, model, data, options, [], errors);
@@ -78,7 +78,7 @@ function readAttributes(
 
   for (const attribute of Object.values(model.attributes)) {
     const at = [...path, attribute.name];
-    const present = Object.prototype.hasOwnProperty.call(data, attribute.name);
+    const present = Object.hasOwn(data, attribute.name);
     let value = present ? data[attribute.name] : undefined;
 
     if (!present && options.creating) {
@@ -131,7 +131,7 @@ function readAttributes(
         readDynamicZone(registry, attribute, value, options, at, errors, write);
         break;
       case 'relation':
-        write.relations[attribute.name] = readRelation(attribute, value, at);
+        write.relations[attribute.name] = readRelation(value, at);
         break;
       case 'morph':
         write.morphs[attribute.name] = readMorph(registry, attribute, value, at);

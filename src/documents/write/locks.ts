@@ -21,8 +21,8 @@
  * deadlock that can make is detected by PostgreSQL and the write retried.)
  */
 import type { ScalarField } from '../../registry/fields/field';
-import type { AnyModel, ContentType, Registry, RelationAttribute } from '../../registry/types';
-import { readRelation } from '../relations/input';
+import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
+import { readRelation, type RelationWrite } from '../relations/input';
 import { isObject } from '../../json';
 
 /** A single type has one document: its lock names the type, so it can be taken before the document is looked up. */
@@ -40,7 +40,7 @@ export function uniqueLock(ct: ContentType, field: ScalarField, locale: string, 
 
 
 /** Whether the other side of a bidirectional relation holds one link only (oneToOne, manyToOne). */
-export function inverseIsToOne(registry: Registry, attribute: RelationAttribute): boolean {
+export function inverseIsToOne(attribute: RelationAttribute): boolean {
   if (!attribute.inversedBy) return false;
   const inverse = attribute.inverse;
   return inverse?.kind === 'relation' && !inverse.toMany;
@@ -69,7 +69,7 @@ export function mergeLocks(all: Locks[]): Locks {
  * A document this write creates (`fresh`) is invisible to everyone else until it commits: its
  * own names are left out, which keeps a bulk import from holding one lock per document.
  */
-export function writeLocks(registry: Registry, ct: ContentType, documentId: string, data: unknown, fresh = false): Locks {
+export function writeLocks(ct: ContentType, documentId: string, data: unknown, fresh = false): Locks {
   const own = !fresh || ct.kind === 'singleType';
   const exclusive = new Set(own ? [documentLock(ct, documentId)] : []);
   const shared = new Set<string>();
@@ -87,16 +87,16 @@ export function writeLocks(registry: Registry, ct: ContentType, documentId: stri
         }
       } else if (attribute?.kind === 'relation') {
         const target = attribute.targetType;
-        let write;
+        let write: RelationWrite;
         try {
-          write = readRelation(attribute, v, [name]);
+          write = readRelation(v, [name]);
         } catch {
           continue;
         }
         if (!target) continue;
         const linked = write.op === 'set' ? write.targets : write.connect;
         if (attribute.owner) {
-          const mode = inverseIsToOne(registry, attribute) ? exclusive : shared;
+          const mode = inverseIsToOne(attribute) ? exclusive : shared;
           for (const t of linked) mode.add(linksToLock(target, t.documentId));
         } else {
           if (own) exclusive.add(linksToLock(ct, documentId));

@@ -85,9 +85,9 @@ export async function recordWrite(ctx: WriteContext, ct: ContentType, key: Versi
 }
 
 /** Relation writes on inverse sides change links owned by the other documents. */
-export async function writeInverse(deps: WriteDeps, tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite | undefined, publish: boolean, defaultLocale: string) {
+export async function writeInverse(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite | undefined, publish: boolean, defaultLocale: string) {
   if (!input || Object.keys(input.relations).length === 0) return;
-  await writeInverseLinks(tx, deps.registry, input.relations, {
+  await writeInverseLinks(tx, input.relations, {
     contentType: ct,
     documentId: key.documentId,
     locale: key.locale,

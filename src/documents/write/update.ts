@@ -30,7 +30,7 @@ export async function update(deps: WriteDeps, ct: ContentType, documentId: strin
   const { locale, defaultLocale } = await writeLocale(deps.locales, ct, options.locale);
   return deps.pipeline.run(options, async (ctx) => {
     const body = (await resolveRowIds(ctx.tx, deps.registry, ct, [data]))[0]!;
-    await take(ctx.tx, writeLocks(deps.registry, ct, documentId, body));
+    await take(ctx.tx, writeLocks(ct, documentId, body));
     ctx.prefetch();
     return updateIn(deps, ctx, ct, documentId, body, locale, defaultLocale, options);
   }, LOCKED);
@@ -90,7 +90,7 @@ export async function updateIn(
     if (answer) answer = { ...answer, rowId: publishedId, publishedAt: now }; // the draft's copy: its own id and time
     await replaced.after();
   }
-  await writeInverse(deps, tx, ct, key, pendingInverse, publish, defaultLocale);
+  await writeInverse(tx, ct, key, pendingInverse, publish, defaultLocale);
   // A new locale is a create, as in Strapi.
   await recordWrite(ctx, ct, key, !draft ? 'entry.create' : 'entry.update', publish);
   return { ...key, status: publish ? 'published' : 'draft', answer };

@@ -19,7 +19,7 @@ export async function upsertSingle(deps: WriteDeps, ct: ContentType, given: Reco
     const data = (await resolveRowIds(ctx.tx, deps.registry, ct, [given]))[0]!;
     const documentId = createDocumentId();
     // A single type's locks name the type, whichever documentId it turns out to have.
-    await take(ctx.tx, writeLocks(deps.registry, ct, documentId, data));
+    await take(ctx.tx, writeLocks(ct, documentId, data));
     const existing = await firstDocumentId(ctx.tx, ct);
     if (existing) {
       const written = await updateIn(deps, ctx, ct, existing, data, locale, defaultLocale, options);

@@ -29,7 +29,7 @@ export async function insertVersion(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<number> {
-  const prefetched = prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
+  const prefetched = prefetchNewLinkTargets(tx, ct, input.relations, context);
   const id = await store.insertVersion(tx, ct, key.documentId, key.locale, times, input.scalars);
   await writeOwnedParts(tx, registry, ct, id, input, context, true, [], prefetched);
   return id;
@@ -49,7 +49,7 @@ export async function insertPublishedDraft(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<{ draftId: number; publishedId: number }> {
-  const prefetched = prefetchNewLinkTargets(tx, registry, ct, input.relations, context);
+  const prefetched = prefetchNewLinkTargets(tx, ct, input.relations, context);
   const ids = await store.insertDraftAndPublished(tx, ct, key.documentId, key.locale, { createdAt: now, updatedAt: now, publishedAt: now }, input.scalars);
   await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId], prefetched);
   const owned = ownedFields(input);

@@ -8,7 +8,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { unstorableText } from '../../text';
 import type { ScalarAttribute } from '../types';
-import { INVALID, type CheckMode, type ColumnValue, type Engine, type FieldProblem, type ScalarField } from './field';
+import type { INVALID, CheckMode, ColumnValue, Engine, FieldProblem, ScalarField } from './field';
 
 /** What a family of scalar types says about itself; everything optional has a default. */
 export interface ScalarSpec {

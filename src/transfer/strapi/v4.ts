@@ -16,7 +16,7 @@
 import type { AnyModel, ContentType, Registry } from '../../registry/types';
 import { MemorySource } from './memory-source';
 import { snakeCase } from './identifiers';
-import { type Row, type StrapiSource } from './source';
+import type { Row, StrapiSource } from './source';
 
 /** Strapi's own tables whose rows are documents (Strapi 5 gave each a documentId). */
 const SYSTEM_MODELS = ['up_users', 'up_roles', 'up_permissions', 'i18n_locale', 'files', 'upload_folders', 'strapi_api_tokens'];
