@@ -129,6 +129,8 @@ export interface ProjectConfig {
   settings: ProjectSettings;
   /** Folio settings the project's configuration decided (no flag or environment variable did), as `port ← server.port`; filled by resolveConfig. */
   used?: string[];
+  /** The environment project code sees through `env()` (the process's, with the project's `.env` under it); filled by resolveConfig. */
+  environment?: Record<string, string | undefined>;
 }
 
 /** Reads the project a content-types folder belongs to (src/project/config.ts readProject); given by the caller, so config.ts loads no project code itself. */
@@ -207,7 +209,10 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
   const contentTypesDir = resolve(input.project ?? input.contentTypes ?? env('FOLIO_CONTENT_TYPES') ?? './content-types');
   const project = options.readProject?.(contentTypesDir, { ...process.env });
   // The project's .env is part of the environment, as in Strapi (dotenv: never over a variable already set).
-  if (project) for (const [key, value] of Object.entries(project.dotenv)) if (process.env[key] === undefined) process.env[key] = value;
+  if (project) {
+    for (const [key, value] of Object.entries(project.dotenv)) if (process.env[key] === undefined) process.env[key] = value;
+    project.environment = { ...process.env };
+  }
   const used: string[] = [];
   /** The project's value of a setting no flag or variable gave (precedence: flags > environment > project > defaults). */
   const fromProject = <K extends keyof ProjectSettings>(key: K, given: unknown): NonNullable<ProjectSettings[K]>['value'] | undefined => {

@@ -60,7 +60,7 @@ export class ProjectApp {
   private started = false;
 
   constructor(private instance: Instance, readonly project: ProjectConfig, private log: Logger) {
-    fillStrapiModules({ ...process.env });
+    fillStrapiModules(project.environment ?? {});
     this.strapi = new ProjectStrapi(instance, project.values, project.root, project.src, log);
     (globalThis as { strapi?: unknown }).strapi = this.strapi;
   }
