@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { parseMailbox, parseResetPasswordUrl, parseSmtpUrl } from './auth/mail-format';
 import { parseS3Url, type S3Location } from './upload/storage-s3-location';
+import { parseUsersPermissionsConfig, type UsersPermissionsInput } from './auth/settings-values';
+import { readFileSync } from 'node:fs';
 
 export interface Config {
   /** Database file, secrets and uploads live here (with SQLite). */
@@ -40,8 +42,8 @@ export interface Config {
   corsOrigins: string[];
   /** Requests per IP and path allowed on /api/auth/* in each window. */
   authRateLimit: { max: number; windowMs: number };
-  /** Whether POST /api/auth/local/register is open. */
-  allowRegister: boolean;
+  /** FOLIO_ALLOW_REGISTER: users-permissions' `advanced.allow_register` (undefined: unset, the stored value or Strapi's default applies). */
+  allowRegister?: boolean;
   /** Behind one reverse proxy: count rate limits by the right-most X-Forwarded-For entry (FOLIO_TRUST_PROXY). */
   trustProxy: boolean;
   /** Strapi's `rest.strictParams`: an unknown top-level query parameter is a 400 (true, the default) or ignored (FOLIO_STRICT_PARAMS=false). */
@@ -76,6 +78,14 @@ export interface Config {
   imageTimeoutMs?: number;
   /** Users-permissions' "Reset password page" (FOLIO_RESET_PASSWORD_URL): the reset mail links to it with `?code=`. */
   resetPasswordUrl?: string;
+  /**
+   * FOLIO_USERS_PERMISSIONS_CONFIG (JSON text or a JSON file's path), checked: Strapi's users-permissions
+   * settings (`advanced`, `grant`, `email`, `jwtManagement`, `sessions`, `ratelimit`, `jwt`, `register`).
+   * It wins over the single-purpose variables above and over stored values (auth/settings.ts).
+   */
+  usersPermissions?: UsersPermissionsInput;
+  /** FOLIO_PUBLIC_URL, Strapi's `server.url`: the base of links in mails and of provider callbacks (default `http://<host>:<port>`). */
+  publicUrl?: string;
 }
 
 export interface ConfigInput {
@@ -138,10 +148,10 @@ function uploadsBucket(raw: string): S3Location {
 }
 
 /** An http(s) base URL without its trailing `/`, or undefined when unset. */
-function baseUrl(name: string): string | undefined {
+function baseUrl(name: string, example = 'https://cdn.example.com/uploads'): string | undefined {
   const raw = env(name);
   if (raw === undefined) return undefined;
-  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(raw)) throw new Error(`${name} must be an http(s) URL such as https://cdn.example.com/uploads, got "${raw}"`);
+  if (!/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(raw)) throw new Error(`${name} must be an http(s) URL such as ${example}, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -170,7 +180,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
       max: positiveInteger('FOLIO_AUTH_RATE_LIMIT', env('FOLIO_AUTH_RATE_LIMIT'), 10),
       windowMs: positiveInteger('FOLIO_AUTH_RATE_WINDOW', env('FOLIO_AUTH_RATE_WINDOW'), 60) * 1000,
     },
-    allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
+    allowRegister: env('FOLIO_ALLOW_REGISTER') === undefined ? undefined : flag('FOLIO_ALLOW_REGISTER', env('FOLIO_ALLOW_REGISTER'), true),
     trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
     strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS'), true),
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? '30d',
@@ -189,5 +199,7 @@ export function resolveConfig(input: ConfigInput = {}): Config {
     imageQueueLimit: positiveInteger('FOLIO_IMAGE_QUEUE', env('FOLIO_IMAGE_QUEUE'), 32),
     imageTimeoutMs: positiveInteger('FOLIO_IMAGE_TIMEOUT_MS', env('FOLIO_IMAGE_TIMEOUT_MS'), 60_000),
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
+    usersPermissions: env('FOLIO_USERS_PERMISSIONS_CONFIG') === undefined ? undefined : parseUsersPermissionsConfig(env('FOLIO_USERS_PERMISSIONS_CONFIG')!, (path) => readFileSync(resolve(path), 'utf8')),
+    publicUrl: baseUrl('FOLIO_PUBLIC_URL', 'https://cms.example.com'),
   };
 }

@@ -12,6 +12,7 @@ import { emailSenderFor, type EmailSender } from './auth/email';
 import { Jwt } from './auth/jwt';
 import { ApiTokens } from './auth/tokens';
 import { Users } from './auth/users';
+import { UsersPermissionsSettings } from './auth/settings';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrateSystem, pendingSystemMigrations } from './db/migrate';
@@ -39,6 +40,8 @@ export interface Instance {
   roles: Roles;
   tokens: ApiTokens;
   users: Users;
+  /** Users & permissions settings (advanced, email, grant, jwtManagement, sessions…), from their sources (auth/settings.ts). */
+  usersPermissions: UsersPermissionsSettings;
   jwt: Jwt;
   /** Where password-reset mails go; the default writes them to the log. Replaceable. */
   email: EmailSender;
@@ -105,7 +108,9 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir, config.secrets));
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
     const users = new Users(db, registry.contentType(USER_UID));
-    const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
+    const usersPermissions = new UsersPermissionsSettings(db, config);
+    const jwt = new Jwt(secrets.jwtSecret, usersPermissions.plugin.jwt.expiresIn);
+    const { ratelimit } = usersPermissions.plugin;
     let uploads: UploadService | undefined;
     const events = new Events(db, registry);
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
@@ -121,6 +126,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       roles,
       tokens,
       users,
+      usersPermissions,
       jwt,
       email: emailSenderFor(config),
       access: new Access(roles, tokens, users, jwt),
@@ -130,7 +136,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         return (uploads ??= new UploadService({ db, registry, locales, config, events }));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
-      authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.name === 'postgres' ? db : undefined }),
+      authLimiter: new RateLimiter({ max: ratelimit.enabled ? ratelimit.max : 0, windowMs: ratelimit.interval, shared: db.dialect.name === 'postgres' ? db : undefined }),
       syncPlan,
       migrationsApplied,
       events,

@@ -103,6 +103,8 @@ export const SYSTEM = {
   adminUsers: 'folio_admin_users',
   /** Installation secrets several instances share (PostgreSQL only; SQLite keeps them in the data dir). */
   store: 'folio_store',
+  /** Plugins' stored settings (users & permissions: advanced, email, grant), JSON per key (migration 0013). */
+  pluginStore: 'folio_plugin_store',
   /** Rate-limit windows several instances share (PostgreSQL only). */
   rateLimits: 'folio_rate_limits',
   /** One row, rewritten by triggers on every settings write (migration 0005): what settings caches key on. */

@@ -18,6 +18,7 @@ import admin from './0009_admin';
 import adminUserTargets from './0010_admin_user_targets';
 import realtime from './0011_realtime';
 import counts from './0012_counts';
+import pluginStore from './0013_plugin_store';
 
 export interface Migration {
   name: string;
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   { name: '0010_admin_user_targets', sql: adminUserTargets },
   { name: '0011_realtime', sql: realtime },
   { name: '0012_counts', sql: counts },
+  { name: '0013_plugin_store', sql: pluginStore },
 ];

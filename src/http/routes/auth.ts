@@ -54,7 +54,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
       '/api/auth/local/register',
       async ({ request }) => {
         await guarded(request, 'auth.register');
-        if (!config.allowRegister) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
+        if (!(await instance.usersPermissions.advanced()).allow_register) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
         const { username, email, password } = await body(request, ['username', 'email', 'password']);
         const user = await users.create({ username: username as string, email: email as string, password: password as string });
         // A new account's token version is 0.
@@ -90,7 +90,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
           await instance.email.send({
             to: email.toLowerCase(),
             subject: 'Reset password',
-            text: resetPasswordText(code, config.resetPasswordUrl),
+            text: resetPasswordText(code, (await instance.usersPermissions.advanced()).email_reset_password ?? undefined),
           });
         }
         return json({ ok: true });
