@@ -13,6 +13,7 @@ import { Jwt } from './auth/jwt';
 import { ApiTokens } from './auth/tokens';
 import { Users } from './auth/users';
 import { UsersPermissionsSettings } from './auth/settings';
+import { AccountFlows } from './auth/account-flows';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrateSystem, pendingSystemMigrations } from './db/migrate';
@@ -43,8 +44,10 @@ export interface Instance {
   /** Users & permissions settings (advanced, email, grant, jwtManagement, sessions…), from their sources (auth/settings.ts). */
   usersPermissions: UsersPermissionsSettings;
   jwt: Jwt;
-  /** Where password-reset mails go; the default writes them to the log. Replaceable. */
+  /** Where account mails (password reset, confirmation) go; the default writes them to the log. Replaceable. */
   email: EmailSender;
+  /** The account flows (login, register, passwords, e-mail confirmation): what the auth routes and GraphQL call. */
+  accounts: AccountFlows;
   access: Access;
   /** The upload plugin's files: stored bytes and their rows. */
   uploads: UploadService;
@@ -116,7 +119,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
     // Only a serving instance has started the deliverer; waking a stopped one does nothing.
     events.onCommit = () => deliverer.wake();
-    return {
+    const instance: Instance = {
       config,
       registry,
       db,
@@ -129,7 +132,9 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       usersPermissions,
       jwt,
       email: emailSenderFor(config),
-      access: new Access(roles, tokens, users, jwt),
+      // Reads instance.email at send time: a test or an embedder may replace the sender.
+      accounts: new AccountFlows({ users, roles, jwt, settings: usersPermissions, mail: () => instance.email }),
+      access: new Access(roles, tokens, users, jwt, usersPermissions),
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.
       get uploads() {
@@ -149,6 +154,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         db.close();
       },
     };
+    return instance;
   } catch (error) {
     db.close();
     throw error;

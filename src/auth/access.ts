@@ -11,6 +11,7 @@ import { looksLikeJwt, type Jwt } from './jwt';
 import type { Roles } from './roles';
 import type { ApiTokens, TokenType } from './tokens';
 import type { User, Users } from './users';
+import type { UsersPermissionsSettings } from './settings';
 import { readAction } from '../registry/system-models';
 
 export type Principal =
@@ -24,6 +25,7 @@ export class Access {
     private tokens: ApiTokens,
     private users: Users,
     private jwt: Jwt,
+    private settings: UsersPermissionsSettings,
   ) {}
 
   /** Reads `Authorization: Bearer <key or JWT>`; no header (or another scheme) means anonymous. */
@@ -41,6 +43,8 @@ export class Access {
       const found = await this.users.principal(claims.id);
       // Another version: issued before the password was last changed or reset.
       if (!found || found.user.blocked || found.tokenVersion !== claims.version) throw new UnauthorizedError('Invalid credentials');
+      // An account not confirmed yet, while confirmation is on (its JWT came from a reset, or before confirmation was turned on).
+      if (!found.user.confirmed && (await this.settings.advanced()).email_confirmation) throw new UnauthorizedError('Invalid credentials');
       return { kind: 'user', user: found.user, roleType: found.roleType };
     }
     throw new UnauthorizedError();

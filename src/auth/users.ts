@@ -7,8 +7,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
 import {
-  countUsers, deleteUser, emailOrUsernameTaken, findUserById, findUserByIdentifier, findUserByResetToken, insertUser, listUsers,
-  setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, type UserChangesRow, type UserRow,
+  consumeConfirmationToken, countUsers, deleteUser, emailOrUsernameTaken, findUserByEmail, findUserById, findUserByIdentifier, findUserByResetToken,
+  insertUser, listUsers, registrationConflict, setConfirmationToken, setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS,
+  type UserChangesRow, type UserRow,
 } from '../db/store/users';
 import { sql } from '../db/sql';
 import { FolioError, ValidationError } from '../errors';
@@ -180,7 +181,7 @@ export class Users {
    * `filters`, `sort`, `fields`, `populate` and top-level `start`/`limit` or `page`/`pageSize`
    * (every user without them). Private attributes and unknown keys are 400 `Invalid key`.
    */
-  async list(raw: Record<string, unknown> = {}, registry: Registry = NO_TYPES, limits?: QueryLimits): Promise<Partial<User>[]> {
+  async list(raw: Record<string, unknown> = {}, registry: Registry = NO_TYPES, limits?: QueryLimits, only?: number): Promise<Partial<User>[]> {
     for (const key of Object.keys(raw)) {
       if (!LIST_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
     }
@@ -201,10 +202,19 @@ export class Users {
       const { start, limit } = parsePagination(pagination, { defaultLimit: limits?.defaultLimit ?? 25, maxLimit: Number.MAX_SAFE_INTEGER });
       page = { limit, offset: start };
     }
-    const users = (await listUsers(this.db, { where, order, page })).map((row) => this.toUser(row));
+    const users = (await listUsers(this.db, { where, order, page, id: only })).map((row) => this.toUser(row));
     if (!fields) return users;
     const shown = new Set(['id', 'documentId', ...fields]);
     return users.map((user) => Object.fromEntries(Object.entries(user).filter(([key]) => shown.has(key))) as Partial<User>);
+  }
+
+  /**
+   * `GET /api/users/me`: the user as `fields` and `filters` ask (Strapi's fetch of the current
+   * user); undefined when the filters leave it out. Other parameters are ignored, as Strapi does.
+   */
+  async me(id: number, raw: Record<string, unknown>, registry: Registry): Promise<Partial<User> | undefined> {
+    const picked = Object.fromEntries(Object.entries(raw).filter(([key]) => key === 'fields' || key === 'filters' || key === 'sort'));
+    return (await this.list(picked, registry, undefined, id))[0];
   }
 
   async count(): Promise<number> {
@@ -229,7 +239,8 @@ export class Users {
    * racing the login cannot hand out a JWT of the new version for the old password.
    */
   async authenticate(identifier: string, password: string): Promise<{ user: User; tokenVersion: number } | undefined> {
-    const row = await findUserByIdentifier(this.db, identifier.toLowerCase(), identifier);
+    // No account holds a NUL (usernames and addresses refuse it), and PostgreSQL cannot compare one.
+    const row = identifier.includes('\0') ? undefined : await findUserByIdentifier(this.db, identifier.toLowerCase(), identifier);
     const ok = await this.passwords.verify(password, row?.password ?? DUMMY_HASH);
     return row?.password && ok ? { user: this.toUser(row), tokenVersion: Number(row.tokenVersion) } : undefined;
   }
@@ -251,10 +262,35 @@ export class Users {
     return version ?? 0;
   }
 
-  /** Stores a new reset code (hashed) and returns it in clear for the e-mail; undefined for unknown emails. */
-  async createResetCode(email: string): Promise<string | undefined> {
+  /** Stores a new reset code (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 64 random bytes in hex, as Strapi's. */
+  async createResetCode(id: number): Promise<string> {
     const code = randomBytes(64).toString('hex');
-    return (await setResetToken(this.db, email.toLowerCase(), sha256(code))) ? code : undefined;
+    await this.db.transaction((tx) => setResetToken(tx, id, sha256(code)));
+    return code;
+  }
+
+  /** Stores a new confirmation token (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 20 random bytes in hex, as Strapi's. */
+  async createConfirmationToken(id: number): Promise<string> {
+    const token = randomBytes(20).toString('hex');
+    await this.db.transaction((tx) => setConfirmationToken(tx, id, sha256(token)));
+    return token;
+  }
+
+  /** Confirms the account this token was sent to and forgets the token; undefined when no account holds it (any more). */
+  async confirmByToken(token: string): Promise<User | undefined> {
+    const id = await this.db.transaction((tx) => consumeConfirmationToken(tx, sha256(token), new Date().toISOString()));
+    return id === undefined ? undefined : this.find(id);
+  }
+
+  /** The account with this e-mail (any case), whatever its provider. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await findUserByEmail(this.db, email.toLowerCase());
+    return row && this.toUser(row);
+  }
+
+  /** Whether a registration of this e-mail and username would be confused with an account (Strapi's register checks); `provider` narrows it. */
+  registrationConflict(email: string, username: string, provider?: string): Promise<boolean> {
+    return registrationConflict(this.db, email.toLowerCase(), username, provider);
   }
 
   async findByResetCode(code: string): Promise<User | undefined> {

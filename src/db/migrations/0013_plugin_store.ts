@@ -5,7 +5,7 @@
  * it). A write moves the settings version on (migration 0005), so every instance's settings
  * cache sees it on its next request.
  *
- * Also grants the account-flow actions a Strapi 5.54 installation starts with to installations
+ * Also indexes the users' confirmation token, and grants the account-flow actions a Strapi 5.54 installation starts with to installations
  * made before they existed: e-mail confirmation, providers and token refresh for the public,
  * logout and sessions for users. A grant a role already holds is left as it is.
  */
@@ -47,6 +47,8 @@ JOIN (
   "updatedAt" ${d.textType} NOT NULL
 );
 ${bumpTriggers(d)}
+-- E-mail confirmation looks accounts up by the hash of their token (auth/account-flows.ts).
+CREATE INDEX folio_users_confirmation ON folio_users ("confirmationToken");
 ${grants};
 `;
 }
