@@ -14,6 +14,7 @@ import { ApiTokens } from './auth/tokens';
 import { Users } from './auth/users';
 import { UsersPermissionsSettings } from './auth/settings';
 import { AccountFlows } from './auth/account-flows';
+import { Sessions } from './auth/sessions';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrateSystem, pendingSystemMigrations } from './db/migrate';
@@ -48,6 +49,8 @@ export interface Instance {
   email: EmailSender;
   /** The account flows (login, register, passwords, e-mail confirmation): what the auth routes and GraphQL call. */
   accounts: AccountFlows;
+  /** End users' refresh-token sessions (jwtManagement 'refresh'). */
+  sessions: Sessions;
   access: Access;
   /** The upload plugin's files: stored bytes and their rows. */
   uploads: UploadService;
@@ -114,6 +117,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const usersPermissions = new UsersPermissionsSettings(db, config);
     const jwt = new Jwt(secrets.jwtSecret, usersPermissions.plugin.jwt.expiresIn);
     const { ratelimit } = usersPermissions.plugin;
+    const sessions = new Sessions(db, secrets.jwtSecret, usersPermissions.plugin.sessions);
     let uploads: UploadService | undefined;
     const events = new Events(db, registry);
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
@@ -133,8 +137,9 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       jwt,
       email: emailSenderFor(config),
       // Reads instance.email at send time: a test or an embedder may replace the sender.
-      accounts: new AccountFlows({ users, roles, jwt, settings: usersPermissions, mail: () => instance.email }),
-      access: new Access(roles, tokens, users, jwt, usersPermissions),
+      sessions,
+      accounts: new AccountFlows({ users, roles, jwt, sessions, settings: usersPermissions, mail: () => instance.email }),
+      access: new Access(roles, tokens, users, jwt, usersPermissions, sessions),
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.
       get uploads() {

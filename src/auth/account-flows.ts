@@ -7,11 +7,12 @@
  * Secrets (passwords, reset codes, confirmation tokens) never leave in an answer, an error or a
  * log line: codes travel in mails only, and are stored hashed.
  */
-import { FolioError, ValidationError } from '../errors';
+import { FolioError, NotFoundError, UnauthorizedError, ValidationError } from '../errors';
 import type { EmailSender } from './email';
 import { resetPasswordMail, templateMail } from './account-mail';
 import type { Jwt } from './jwt';
 import type { Roles } from './roles';
+import { deviceIdOf, deviceIdOrNew, isSessionId, type SessionEntry, type Sessions } from './sessions';
 import type { UsersPermissionsSettings } from './settings';
 import {
   checkAccountFields, checkChangePasswordBody, checkCredentials, checkEmail, checkNoUnknown, checkRegisterBody, checkResetPasswordBody, FieldErrors,
@@ -32,12 +33,22 @@ export interface FlowContext {
   userAgent?: string | null;
 }
 
+/** How `POST /api/auth/logout` chooses what to end (Strapi's body: `scope`, `deviceId`, `refreshToken`). */
+export interface LogoutRequest {
+  /** `all`: every session of the user. */
+  scope?: unknown;
+  deviceId?: unknown;
+  /** The refresh token of the session to end (from the body or the cookie). */
+  refreshToken?: unknown;
+}
+
 const application = (message: string) => new FolioError(400, 'ApplicationError', message);
 
 export interface AccountFlowsDeps {
   users: Users;
   roles: Roles;
   jwt: Jwt;
+  sessions: Sessions;
   settings: UsersPermissionsSettings;
   /** The mail sender, read at send time: it is replaceable on a running instance. */
   mail: () => EmailSender;
@@ -46,9 +57,21 @@ export interface AccountFlowsDeps {
 export class AccountFlows {
   constructor(private deps: AccountFlowsDeps) {}
 
-  /** The answer of a login: a JWT carrying the user's token version, and the user. */
-  private async signedIn(user: User, version: number, _context: FlowContext): Promise<AuthAnswer> {
+  /**
+   * The answer of a login: in legacy-support mode a JWT carrying the user's token version; in
+   * refresh mode a new session's access and refresh tokens (under `deviceId`, the client's label).
+   */
+  private async signedIn(user: User, version: number, context: FlowContext, deviceId?: string, metadata = true): Promise<AuthAnswer> {
+    if (this.deps.settings.plugin.jwtManagement === 'refresh') {
+      const { jwt, refreshToken } = await this.deps.sessions.create(user.id, { deviceId, userAgent: context.userAgent, metadata });
+      return { jwt, refreshToken, user };
+    }
     return { jwt: await this.deps.jwt.issue(user.id, version), user };
+  }
+
+  /** Refresh mode's routes are 404 in legacy-support mode, as Strapi's. */
+  private requireRefreshMode() {
+    if (this.deps.settings.plugin.jwtManagement !== 'refresh') throw new NotFoundError();
   }
 
   /** Links in mails: Strapi's `server.absoluteUrl` and `admin.absoluteUrl`. */
@@ -69,7 +92,7 @@ export class AccountFlows {
     if (!found) throw new ValidationError('Invalid identifier or password');
     if (advanced.email_confirmation && !found.user.confirmed) throw application('Your account email is not confirmed');
     if (found.user.blocked) throw application('Your account has been blocked by an administrator');
-    return this.signedIn(found.user, found.tokenVersion, context);
+    return this.signedIn(found.user, found.tokenVersion, context, deviceIdOf(body));
   }
 
   /**
@@ -99,7 +122,7 @@ export class AccountFlows {
       return { user };
     }
     // A new account's token version is 0.
-    return this.signedIn(user, 0, context);
+    return this.signedIn(user, 0, context, deviceIdOrNew(body));
   }
 
   /**
@@ -125,7 +148,8 @@ export class AccountFlows {
     const { code, password } = checkResetPasswordBody(body);
     const user = await this.deps.users.findByResetCode(code);
     if (!user) throw new ValidationError('Incorrect code provided');
-    return this.signedIn(user, await this.deps.users.setPassword(user.id, password), context);
+    // setPassword ended every session of the account; the answer opens a new one.
+    return this.signedIn(user, await this.deps.users.setPassword(user.id, password), context, deviceIdOrNew(body), false);
   }
 
   /** `POST /api/auth/change-password` for the signed-in `user`. */
@@ -133,8 +157,52 @@ export class AccountFlows {
     const { currentPassword, password } = checkChangePasswordBody(body);
     if (!(await this.deps.users.checkPassword(user.id, currentPassword))) throw new ValidationError('The provided current password is invalid');
     if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
-    // The answer's JWT carries the new version; every earlier one stops working.
-    return this.signedIn(user, await this.deps.users.setPassword(user.id, password), context);
+    // The answer's JWT carries the new version (or opens a new session); every earlier one stops working.
+    return this.signedIn(user, await this.deps.users.setPassword(user.id, password), context, deviceIdOrNew(body), false);
+  }
+
+  /**
+   * `POST /api/auth/refresh`: a new access token and refresh token for a live refresh token
+   * (which then stops working). 400 without one, 401 for any other.
+   */
+  async refresh(refreshToken: unknown): Promise<{ jwt: string; refreshToken: string }> {
+    this.requireRefreshMode();
+    if (typeof refreshToken !== 'string' || refreshToken === '') throw new FolioError(400, 'BadRequestError', 'Missing refresh token');
+    const rotated = await this.deps.sessions.refresh(refreshToken);
+    if (!rotated) throw new UnauthorizedError('Invalid refresh token');
+    return { jwt: rotated.jwt, refreshToken: rotated.refreshToken };
+  }
+
+  /**
+   * `POST /api/auth/logout` for the signed-in `user`: every session with `scope: 'all'`, a
+   * device's with `deviceId`, otherwise the one of the refresh token given, or the one of the
+   * access token used; failing all of these, every session (Strapi's order).
+   */
+  async logout(user: User, currentSessionId: string | undefined, request: LogoutRequest): Promise<{ ok: true }> {
+    this.requireRefreshMode();
+    const { sessions } = this.deps;
+    if (request.scope === 'all') await sessions.revokeAll(user.id);
+    else if (deviceIdOf({ deviceId: request.deviceId })) await sessions.revokeAll(user.id, deviceIdOf({ deviceId: request.deviceId }));
+    else {
+      const given = typeof request.refreshToken === 'string' && request.refreshToken !== '' ? await sessions.ofRefreshToken(request.refreshToken) : undefined;
+      const session = given?.userId === user.id ? given.sessionId : currentSessionId;
+      if (session) await sessions.revoke(user.id, session);
+      else await sessions.revokeAll(user.id);
+    }
+    return { ok: true };
+  }
+
+  /** `GET /api/auth/sessions`: the user's live sessions, the current one first. */
+  async listSessions(user: User, currentSessionId: string | undefined): Promise<{ data: SessionEntry[] }> {
+    this.requireRefreshMode();
+    return { data: await this.deps.sessions.list(user.id, currentSessionId) };
+  }
+
+  /** `DELETE /api/auth/sessions/:sessionId`: ends one of the user's sessions; 404 when it has none by that id. */
+  async revokeSession(user: User, sessionId: string): Promise<{ data: Record<string, never> }> {
+    this.requireRefreshMode();
+    if (!isSessionId(sessionId) || !(await this.deps.sessions.revoke(user.id, sessionId))) throw new NotFoundError('Session not found');
+    return { data: {} };
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   type UserChangesRow, type UserRow,
 } from '../db/store/users';
 import { sql } from '../db/sql';
+import { deleteSessionsOf } from '../db/store/user-sessions';
 import { FolioError, ValidationError } from '../errors';
 import { orderBy, whereSql } from '../query/compile';
 import { checkFilters, parseFilters } from '../query/filters';
@@ -251,14 +252,19 @@ export class Users {
   }
 
   /**
-   * Sets a new password, forgets any reset code and moves the token version on, so every
-   * JWT issued before stops working. Returns the new version, for the JWT to answer with.
+   * Sets a new password, forgets any reset code, moves the token version on and ends the
+   * user's refresh-token sessions, so every JWT issued before stops working. Returns the new
+   * version, for the JWT to answer with.
    */
   async setPassword(id: number, password: string): Promise<number> {
     checkAccountFields({ password }, ['password']);
     const hash = await this.passwords.hash(password);
     // In a write transaction: a lone `get` goes to SQLite's reader connection.
-    const version = await this.db.transaction((tx) => setUserPassword(tx, id, hash, new Date().toISOString()));
+    const version = await this.db.transaction(async (tx) => {
+      const moved = await setUserPassword(tx, id, hash, new Date().toISOString());
+      await deleteSessionsOf(tx, id);
+      return moved;
+    });
     return version ?? 0;
   }
 
@@ -324,6 +330,8 @@ export class Users {
     await this.db.transaction(async (tx) => {
       if ((username !== undefined || email !== undefined) && (await emailOrUsernameTaken(tx, email?.toLowerCase() ?? '', username ?? '', id))) throw taken();
       await updateUser(tx, id, changes, new Date().toISOString(), extra);
+      // A new password or a block ends the account's refresh-token sessions (and their access tokens).
+      if (changes.password !== undefined || changes.blocked === 1) await deleteSessionsOf(tx, id);
     });
     return this.find(id);
   }

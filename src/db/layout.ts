@@ -105,6 +105,8 @@ export const SYSTEM = {
   store: 'folio_store',
   /** Plugins' stored settings (users & permissions: advanced, email, grant), JSON per key (migration 0013). */
   pluginStore: 'folio_plugin_store',
+  /** End users' refresh-token sessions (migration 0014, auth/sessions.ts). */
+  userSessions: 'folio_user_sessions',
   /** Rate-limit windows several instances share (PostgreSQL only). */
   rateLimits: 'folio_rate_limits',
   /** One row, rewritten by triggers on every settings write (migration 0005): what settings caches key on. */

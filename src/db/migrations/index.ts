@@ -19,6 +19,7 @@ import adminUserTargets from './0010_admin_user_targets';
 import realtime from './0011_realtime';
 import counts from './0012_counts';
 import pluginStore from './0013_plugin_store';
+import userSessions from './0014_user_sessions';
 
 export interface Migration {
   name: string;
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   { name: '0011_realtime', sql: realtime },
   { name: '0012_counts', sql: counts },
   { name: '0013_plugin_store', sql: pluginStore },
+  { name: '0014_user_sessions', sql: userSessions },
 ];

@@ -7,16 +7,22 @@
  * anything else runs, authentication included (guessing passwords or codes is the threat);
  * `/auth/local/register`, `/auth/forgot-password` and `/auth/send-email-confirmation` per
  * client address, path and the body's e-mail, so one client may act for another address.
- * The confirmation link is not limited.
+ * The confirmation link, refresh, logout and sessions are not limited.
+ *
+ * Refresh mode (`jwtManagement: 'refresh'`): login and register answer a refresh token beside
+ * the access JWT, in the body, or in the httpOnly `strapi_up_refresh` cookie when
+ * `sessions.httpOnly` is set or the request says `X-Strapi-Refresh-Cookie: httpOnly`; refresh
+ * and logout read that cookie before the body. In legacy-support mode those routes are 404.
  */
 import { Elysia } from 'elysia';
-import type { FlowContext } from '../../auth/account-flows';
+import type { AuthAnswer, FlowContext } from '../../auth/account-flows';
 import type { Instance } from '../../instance';
 import { readJsonBody } from '../body';
 import type { Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { clientAddress } from '../rate-limit';
 import { json } from '../respond';
+import { readCookie, refreshCookie, refreshCookieName } from '../cookies';
 import { objectBody, pluginGuard, userOf, type Body } from './users-permissions';
 
 /** Limited per client address and path alone (their bodies carry no e-mail to key on). */
@@ -26,6 +32,7 @@ type Server = { requestIP(request: Request): { address: string } | null } | null
 
 export function authRoutes(instance: Instance, allow: Guard) {
   const { accounts, config, authLimiter } = instance;
+  const { sessions: sessionSettings } = instance.usersPermissions.plugin;
   const guarded = pluginGuard(allow);
   const body = (request: Request) => objectBody(request, config.bodyLimit);
   const addressOf = (request: Request, server: Server) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
@@ -48,6 +55,31 @@ export function authRoutes(instance: Instance, allow: Guard) {
     return data;
   };
 
+  /** Whether this request's refresh token travels in the cookie (the setting, or the request's header). */
+  const inCookie = (request: Request) => sessionSettings.httpOnly || request.headers.get('x-strapi-refresh-cookie') === 'httpOnly';
+
+  /** A login's answer: the refresh token (refresh mode) moved into the cookie when the cookie mode applies. */
+  const signedIn = (request: Request, answer: AuthAnswer | { user: unknown }): Response => {
+    if (!('refreshToken' in answer) || answer.refreshToken === undefined || !inCookie(request)) return json(answer);
+    const { refreshToken, ...rest } = answer;
+    return json(rest, 200, { 'set-cookie': refreshCookie(request, sessionSettings, config.trustProxy, refreshToken) });
+  };
+
+  /** The refresh token of a request: the cookie first, then the body's `refreshToken` (Strapi's order). */
+  const refreshTokenOf = (request: Request, data: Body | undefined) => readCookie(request, refreshCookieName(sessionSettings)) ?? data?.refreshToken;
+
+  /** An optional JSON body (refresh and logout take none too). */
+  const optionalBody = async (request: Request): Promise<Body | undefined> => {
+    const data = await readJsonBody(request, config.bodyLimit);
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : undefined;
+  };
+
+  /** The signed-in user and the session its access token belongs to. */
+  const signedInUser = async (request: Request, action: string) => {
+    const { principal } = await guarded(request, action);
+    return { user: userOf(principal), sessionId: principal.kind === 'user' ? principal.sessionId : undefined };
+  };
+
   return new Elysia({ name: 'users-permissions:auth' })
     .onBeforeHandle(async ({ request, server, path }) => {
       if (LIMITED.has(path.toLowerCase().replace(/\/+$/, ''))) await authLimiter.hit(addressOf(request, server), path);
@@ -58,7 +90,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
         await guarded(request, 'auth.callback');
         // No body, or not an object, is a login without its fields: yup's two "required" errors, as Strapi's.
         const data = await readJsonBody(request, config.bodyLimit);
-        return json(await accounts.login(data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : {}, context(request)));
+        return signedIn(request, await accounts.login(data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : {}, context(request)));
       },
       { parse: 'none' },
     )
@@ -67,7 +99,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
       async ({ request, server, path }) => {
         const data = await emailLimited(request, server, path);
         await guarded(request, 'auth.register');
-        return json(await accounts.register(data, context(request)));
+        return signedIn(request, await accounts.register(data, context(request)));
       },
       { parse: 'none' },
     )
@@ -100,6 +132,35 @@ export function authRoutes(instance: Instance, allow: Guard) {
       await guarded(request, 'auth.emailConfirmation');
       const { redirect } = await accounts.emailConfirmation(parseQueryString(request.url).confirmation);
       return new Response(`Redirecting to ${redirect}.`, { status: 302, headers: { location: redirect, 'content-type': 'text/plain; charset=utf-8' } });
+    })
+    .post(
+      '/api/auth/refresh',
+      async ({ request }) => {
+        await guarded(request, 'auth.refresh');
+        const data = await optionalBody(request);
+        const tokens = await accounts.refresh(refreshTokenOf(request, data));
+        if (!inCookie(request)) return json(tokens);
+        return json({ jwt: tokens.jwt }, 200, { 'set-cookie': refreshCookie(request, sessionSettings, config.trustProxy, tokens.refreshToken) });
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/api/auth/logout',
+      async ({ request }) => {
+        const { user, sessionId } = await signedInUser(request, 'auth.logout');
+        const data = (await optionalBody(request)) ?? {};
+        const answer = await accounts.logout(user, sessionId, { scope: data.scope, deviceId: data.deviceId, refreshToken: refreshTokenOf(request, data) });
+        return inCookie(request) ? json(answer, 200, { 'set-cookie': refreshCookie(request, sessionSettings, config.trustProxy, null) }) : json(answer);
+      },
+      { parse: 'none' },
+    )
+    .get('/api/auth/sessions', async ({ request }) => {
+      const { user, sessionId } = await signedInUser(request, 'auth.getSessions');
+      return json(await accounts.listSessions(user, sessionId));
+    })
+    .delete('/api/auth/sessions/:sessionId', async ({ request, params }) => {
+      const { user } = await signedInUser(request, 'auth.revokeSession');
+      return json(await accounts.revokeSession(user, params.sessionId));
     })
     .post(
       '/api/auth/send-email-confirmation',
