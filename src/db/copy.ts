@@ -78,6 +78,7 @@ const NOT_CARRIED = new Set<string>([
   SYSTEM.realtimeLease, // a copied lease would make the target record events for subscribers it does not have
   'folio_admin_sessions', // logins belong to one installation: a cookie of the source must not open the copy
   SYSTEM.userSessions, // the same for end users' refresh tokens
+  'folio_admin_password_resets', // and for the admin's mailed reset links
 ]);
 
 /** Tables of an installation in an order that satisfies their foreign keys. */

@@ -20,6 +20,7 @@ import realtime from './0011_realtime';
 import counts from './0012_counts';
 import pluginStore from './0013_plugin_store';
 import userSessions from './0014_user_sessions';
+import adminPasswordResets from './0015_admin_password_resets';
 
 export interface Migration {
   name: string;
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   { name: '0012_counts', sql: counts },
   { name: '0013_plugin_store', sql: pluginStore },
   { name: '0014_user_sessions', sql: userSessions },
+  { name: '0015_admin_password_resets', sql: adminPasswordResets },
 ];
