@@ -15,6 +15,7 @@ import { Users } from './auth/users';
 import { UsersPermissionsSettings } from './auth/settings';
 import { AccountFlows } from './auth/account-flows';
 import { Sessions } from './auth/sessions';
+import { ProviderFlows } from './auth/providers/connect';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrateSystem, pendingSystemMigrations } from './db/migrate';
@@ -51,6 +52,8 @@ export interface Instance {
   accounts: AccountFlows;
   /** End users' refresh-token sessions (jwtManagement 'refresh'). */
   sessions: Sessions;
+  /** Signing in through a provider (/api/connect/:provider, /api/auth/:provider/callback). */
+  providers: ProviderFlows;
   access: Access;
   /** The upload plugin's files: stored bytes and their rows. */
   uploads: UploadService;
@@ -118,6 +121,8 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const jwt = new Jwt(secrets.jwtSecret, usersPermissions.plugin.jwt.expiresIn);
     const { ratelimit } = usersPermissions.plugin;
     const sessions = new Sessions(db, secrets.jwtSecret, usersPermissions.plugin.sessions);
+    // Reads instance.email at send time: a test or an embedder may replace the sender.
+    const accounts: AccountFlows = new AccountFlows({ users, roles, jwt, sessions, settings: usersPermissions, mail: () => instance.email });
     let uploads: UploadService | undefined;
     const events = new Events(db, registry);
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs });
@@ -136,9 +141,9 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       usersPermissions,
       jwt,
       email: emailSenderFor(config),
-      // Reads instance.email at send time: a test or an embedder may replace the sender.
       sessions,
-      accounts: new AccountFlows({ users, roles, jwt, sessions, settings: usersPermissions, mail: () => instance.email }),
+      accounts,
+      providers: new ProviderFlows({ db, settings: usersPermissions, users, roles, accounts }),
       access: new Access(roles, tokens, users, jwt, usersPermissions, sessions),
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.

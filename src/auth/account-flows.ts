@@ -69,6 +69,15 @@ export class AccountFlows {
     return { jwt: await this.deps.jwt.issue(user.id, version), user };
   }
 
+  /**
+   * Signs a user in who proved who they are another way (a provider): a JWT of the account's
+   * current token version, or a new session in refresh mode.
+   */
+  async issue(user: User, context: FlowContext = {}): Promise<AuthAnswer> {
+    const version = (await this.deps.users.principal(user.id))?.tokenVersion ?? 0;
+    return this.signedIn(user, version, context);
+  }
+
   /** Refresh mode's routes are 404 in legacy-support mode, as Strapi's. */
   private requireRefreshMode() {
     if (this.deps.settings.plugin.jwtManagement !== 'refresh') throw new NotFoundError();

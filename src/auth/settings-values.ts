@@ -319,7 +319,13 @@ export function checkGrant(value: unknown, where: string): Record<string, Partia
     const p = onlyKeys(raw, at, GRANT_KEYS);
     const provider: Partial<GrantProvider> = {};
     if ('enabled' in p) provider.enabled = bool(p.enabled, `${at}.enabled`);
-    for (const key of ['icon', 'key', 'secret', 'subdomain'] as const) if (key in p) provider[key] = str(p[key], `${at}.${key}`);
+    for (const key of ['icon', 'key', 'secret'] as const) if (key in p) provider[key] = str(p[key], `${at}.${key}`);
+    if ('subdomain' in p) {
+      // Spliced into https://<subdomain>/…: a host (and port, and path), nothing that could end the URL or a header.
+      const subdomain = str(p.subdomain, `${at}.subdomain`, 512);
+      if (!/^[A-Za-z0-9.\-:[\]/_~%]*$/.test(subdomain)) fail(`${at}.subdomain`, 'must be a host name, with a port and a path if need be, such as auth.example.com/realms/main');
+      provider.subdomain = subdomain;
+    }
     for (const key of ['callback', 'callbackUrl'] as const) if (key in p) provider[key] = appUrl(p[key], `${at}.${key}`);
     if ('jwksurl' in p) provider.jwksurl = urlOrNull(p.jwksurl, `${at}.jwksurl`) ?? '';
     if ('scope' in p) {

@@ -3,12 +3,12 @@
  * Passwords and codes are stored hashed and never leave this module in a user object.
  */
 import { createDocumentId } from '../documents/document-id';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
 import {
   consumeConfirmationToken, countUsers, deleteUser, emailOrUsernameTaken, findUserByEmail, findUserById, findUserByIdentifier, findUserByResetToken,
-  insertUser, listUsers, registrationConflict, setConfirmationToken, setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS,
+  insertUser, listUsers, registrationConflict, setConfirmationToken, setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, usernameTaken,
   type UserChangesRow, type UserRow,
 } from '../db/store/users';
 import { sql } from '../db/sql';
@@ -82,6 +82,9 @@ const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefi
 
 const taken = () => new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
 
+/** A provider's username is kept to this, leaving room for the four digits that make it unique. */
+const USERNAME_BASE_MAX = 240;
+
 export class Users {
   passwords: PasswordHasher = bunPasswords;
   /** The extension's scalar attributes: stored in the users table, shown (unless private) and written like the built-in ones. */
@@ -152,6 +155,31 @@ export class Users {
     // (during the hashing, or earlier in the same group commit) is seen here, not by the UNIQUE index.
     const id = await this.db.transaction(async (tx) => {
       if (await emailOrUsernameTaken(tx, email, input.username)) throw taken();
+      return insertUser(tx, row);
+    });
+    return (await this.find(id))!;
+  }
+
+  /**
+   * An account a provider signs in (Strapi's providers connect): no password, confirmed, the
+   * given role type. The username is made unique (Strapi's findValidUsername: the name, else
+   * the name and four digits, ten tries, else a UUID) and kept to Folio's username rules.
+   */
+  async createFromProvider(input: { username: string; email: string; provider: string; role: string }): Promise<User> {
+    const email = input.email.toLowerCase();
+    const base = [...input.username].filter((c) => c >= ' ' && c !== '\u007f').join('').trim().slice(0, USERNAME_BASE_MAX);
+    let username: string | undefined;
+    for (let attempt = 0; attempt <= 10 && username === undefined; attempt++) {
+      const candidate = attempt === 0 && base.length >= 3 ? base : `${base}${randomInt(1000, 9999)}`;
+      if (candidate.length >= 3 && !(await usernameTaken(this.db, candidate))) username = candidate;
+    }
+    username ??= randomUUID();
+    checkAccountFields({ username, email, provider: input.provider }, ['username', 'email']);
+    const roleId = await this.roleId(input.role);
+    const now = new Date().toISOString();
+    const row = { documentId: createDocumentId(), username, email, provider: input.provider, password: null, confirmed: 1, blocked: 0, roleId, now, extra: this.extensionColumns({}, 'create') };
+    const id = await this.db.transaction(async (tx) => {
+      if (await emailOrUsernameTaken(tx, email, username)) throw new FolioError(400, 'ApplicationError', 'Email is already taken.');
       return insertUser(tx, row);
     });
     return (await this.find(id))!;

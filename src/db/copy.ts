@@ -79,6 +79,7 @@ const NOT_CARRIED = new Set<string>([
   'folio_admin_sessions', // logins belong to one installation: a cookie of the source must not open the copy
   SYSTEM.userSessions, // the same for end users' refresh tokens
   'folio_admin_password_resets', // and for the admin's mailed reset links
+  SYSTEM.providerSessions, // and for provider sign-ins in progress
 ]);
 
 /** Tables of an installation in an order that satisfies their foreign keys. */

@@ -21,6 +21,7 @@ import counts from './0012_counts';
 import pluginStore from './0013_plugin_store';
 import userSessions from './0014_user_sessions';
 import adminPasswordResets from './0015_admin_password_resets';
+import providerSessions from './0016_provider_sessions';
 
 export interface Migration {
   name: string;
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   { name: '0013_plugin_store', sql: pluginStore },
   { name: '0014_user_sessions', sql: userSessions },
   { name: '0015_admin_password_resets', sql: adminPasswordResets },
+  { name: '0016_provider_sessions', sql: providerSessions },
 ];

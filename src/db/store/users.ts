@@ -102,6 +102,11 @@ export async function countUsersWithRole(db: Queryable, roleId: number): Promise
   return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS} WHERE "roleId" = ${roleId}`))?.n ?? 0;
 }
 
+/** Whether an account has this username. */
+export async function usernameTaken(db: Queryable, username: string): Promise<boolean> {
+  return !!(await db.get(sql`SELECT 1 AS x FROM ${USERS} WHERE "username" = ${username}`));
+}
+
 /** Whether another account (not `exceptId`) has this email or this username. */
 export async function emailOrUsernameTaken(db: Queryable, email: string, username: string, exceptId?: number): Promise<boolean> {
   const other = exceptId === undefined ? sql.empty : sql` AND "id" <> ${exceptId}`;
@@ -113,7 +118,8 @@ export interface NewUserRow {
   username: string;
   email: string;
   provider: string;
-  password: string;
+  /** NULL for an account a provider signs in (it has no password here). */
+  password: string | null;
   confirmed: number;
   blocked: number;
   roleId: number;

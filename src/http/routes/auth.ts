@@ -22,11 +22,15 @@ import type { Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { clientAddress } from '../rate-limit';
 import { json } from '../respond';
-import { readCookie, refreshCookie, refreshCookieName } from '../cookies';
+import { overHttps, readCookie, refreshCookie, refreshCookieName, setCookie } from '../cookies';
+import { PROVIDER_SESSION_MS } from '../../auth/providers/connect';
 import { objectBody, pluginGuard, userOf, type Body } from './users-permissions';
 
-/** Limited per client address and path alone (their bodies carry no e-mail to key on). */
+/** Limited per client address and path alone (their bodies carry no e-mail to key on); `/api/connect/*` too. */
 const LIMITED = new Set(['/api/auth/local', '/api/auth/reset-password', '/api/auth/change-password']);
+
+/** The cookie holding a provider sign-in's key (its state lives on the server: auth/providers/connect.ts). */
+const CONNECT_COOKIE = 'folio_connect';
 
 type Server = { requestIP(request: Request): { address: string } | null } | null | undefined;
 
@@ -55,6 +59,10 @@ export function authRoutes(instance: Instance, allow: Guard) {
     return data;
   };
 
+  /** A 302, as koa's redirect answers it (the URL is the provider's or the configured front end's). */
+  const redirect = (location: string, headers: Record<string, string> = {}) =>
+    new Response(`Redirecting to ${location}.`, { status: 302, headers: { location, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+
   /** Whether this request's refresh token travels in the cookie (the setting, or the request's header). */
   const inCookie = (request: Request) => sessionSettings.httpOnly || request.headers.get('x-strapi-refresh-cookie') === 'httpOnly';
 
@@ -82,7 +90,27 @@ export function authRoutes(instance: Instance, allow: Guard) {
 
   return new Elysia({ name: 'users-permissions:auth' })
     .onBeforeHandle(async ({ request, server, path }) => {
-      if (LIMITED.has(path.toLowerCase().replace(/\/+$/, ''))) await authLimiter.hit(addressOf(request, server), path);
+      const normal = path.toLowerCase().replace(/\/+$/, '');
+      if (LIMITED.has(normal) || normal.startsWith('/api/connect/')) await authLimiter.hit(addressOf(request, server), path);
+    })
+    .get('/api/connect/:provider', async ({ request, params }) => {
+      await guarded(request, 'auth.connect');
+      const query = parseQueryString(request.url);
+      const { location, key } = await instance.providers.start(params.provider, { callback: query.callback, previousKey: readCookie(request, CONNECT_COOKIE) });
+      const cookie = setCookie(CONNECT_COOKIE, key, { path: '/api', sameSite: 'lax', maxAge: PROVIDER_SESSION_MS, secure: overHttps(request, config.trustProxy) });
+      return redirect(location, { 'set-cookie': cookie });
+    })
+    .get('/api/connect/:provider/callback', async ({ request, params }) => {
+      await guarded(request, 'auth.connect');
+      const query = parseQueryString(request.url);
+      const { location } = await instance.providers.providerCallback(params.provider, readCookie(request, CONNECT_COOKIE), query);
+      return redirect(location);
+    })
+    .get('/api/auth/:provider/callback', async ({ request, params }) => {
+      await guarded(request, 'auth.callback');
+      // `local` is the password login, which a GET carries no body for: its "required" errors, as Strapi's.
+      if (params.provider === 'local') return signedIn(request, await accounts.login({}, context(request)));
+      return signedIn(request, await instance.providers.signIn(params.provider, readCookie(request, CONNECT_COOKIE), context(request)));
     })
     .post(
       '/api/auth/local',
@@ -130,8 +158,8 @@ export function authRoutes(instance: Instance, allow: Guard) {
     )
     .get('/api/auth/email-confirmation', async ({ request }) => {
       await guarded(request, 'auth.emailConfirmation');
-      const { redirect } = await accounts.emailConfirmation(parseQueryString(request.url).confirmation);
-      return new Response(`Redirecting to ${redirect}.`, { status: 302, headers: { location: redirect, 'content-type': 'text/plain; charset=utf-8' } });
+      const confirmed = await accounts.emailConfirmation(parseQueryString(request.url).confirmation);
+      return redirect(confirmed.redirect);
     })
     .post(
       '/api/auth/refresh',
