@@ -23,8 +23,8 @@ import {
   type AdvancedSettings, type EmailSettings, type GrantSettings, type PluginSettings, type StoreKey, type UsersPermissionsInput,
 } from './settings-values';
 
-/** The stored values as the store keeps them (Strapi's key names without the plugin prefix). */
-const storeKey = (key: StoreKey) => `users-permissions_${key}`;
+/** A store key's row name in folio_plugin_store (Strapi's `plugin_users-permissions_<key>`, without the `plugin_`). */
+export const storeKey = (key: StoreKey) => `users-permissions_${key}`;
 
 export interface StoreValues {
   advanced: AdvancedSettings;

@@ -132,7 +132,8 @@ describe('which source wins', () => {
     const dataDir = serverTempDir();
     let server = await start({}, dataDir);
     expect((await register(server, 'open1')).status).toBe(200);
-    // Stored (the admin's Advanced settings, or an import): applies from the next request on.
+    // Stored (the admin's Advanced settings, or an import): applies from the next request on; a second write replaces the first.
+    await server.instance.usersPermissions.write('advanced', { allow_register: true, unique_email: false });
     await server.instance.usersPermissions.write('advanced', { allow_register: false });
     const closed = await register(server, 'closed1');
     expect(closed).toMatchObject({ status: 400, body: { error: { name: 'ApplicationError', message: 'Register action is currently disabled' } } });
@@ -148,7 +149,7 @@ describe('which source wins', () => {
     // FOLIO_USERS_PERMISSIONS_CONFIG wins over both.
     server = await start({ allowRegister: true, usersPermissions: { advanced: { allow_register: false } } }, dataDir);
     expect((await register(server, 'closed2')).status).toBe(400);
-    expect(await server.instance.usersPermissions.stored()).toEqual({ advanced: { allow_register: false } });
+    expect(await server.instance.usersPermissions.stored()).toEqual({ advanced: { allow_register: false, unique_email: false } });
   });
 
   it('takes the stored value written by another process on the next request', async () => {

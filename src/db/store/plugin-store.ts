@@ -13,7 +13,12 @@ export function readPluginStore(db: Queryable): Promise<{ key: string; value: st
   return db.all<{ key: string; value: string }>(sql`SELECT "key", "value" FROM ${STORE}`);
 }
 
+/**
+ * Sets a key's value. An UPDATE, then an INSERT when there was no row: not an upsert, whose
+ * conflict clause SQLite would apply to the settings-version trigger's own INSERT OR REPLACE
+ * (the outer statement's conflict handling wins inside triggers), failing it.
+ */
 export async function writePluginStoreValue(db: Queryable, key: string, value: string, now: string): Promise<void> {
-  await db.run(sql`INSERT INTO ${STORE} ("key", "value", "updatedAt") VALUES (${key}, ${value}, ${now})
-    ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value", "updatedAt" = excluded."updatedAt"`);
+  const updated = await db.run(sql`UPDATE ${STORE} SET "value" = ${value}, "updatedAt" = ${now} WHERE "key" = ${key}`);
+  if (updated.changes === 0) await db.run(sql`INSERT INTO ${STORE} ("key", "value", "updatedAt") VALUES (${key}, ${value}, ${now})`);
 }
