@@ -9,10 +9,11 @@
  * client address, path and the body's e-mail, so one client may act for another address.
  * The confirmation link, refresh, logout and sessions are not limited.
  *
- * Refresh mode (`jwtManagement: 'refresh'`): login and register answer a refresh token beside
- * the access JWT, in the body, or in the httpOnly `strapi_up_refresh` cookie when
- * `sessions.httpOnly` is set or the request says `X-Strapi-Refresh-Cookie: httpOnly`; refresh
- * and logout read that cookie before the body. In legacy-support mode those routes are 404.
+ * Refresh mode (`jwtManagement: 'refresh'`): a login (password or provider) answers a refresh
+ * token beside the access JWT, in the body, or in the httpOnly `strapi_up_refresh` cookie when
+ * `sessions.httpOnly` is set or the request says `X-Strapi-Refresh-Cookie: httpOnly`; register
+ * and password changes answer it in the body always, as Strapi's; refresh and logout read that
+ * cookie before the body. In legacy-support mode those routes are 404.
  */
 import { Elysia } from 'elysia';
 import type { AuthAnswer, FlowContext } from '../../auth/account-flows';
@@ -127,7 +128,8 @@ export function authRoutes(instance: Instance, allow: Guard) {
       async ({ request, server, path }) => {
         const data = await emailLimited(request, server, path);
         await guarded(request, 'auth.register');
-        return signedIn(request, await accounts.register(data, context(request)));
+        // Strapi's register answers the refresh token in the body whatever the cookie mode (only login and providers set the cookie).
+        return json(await accounts.register(data, context(request)));
       },
       { parse: 'none' },
     )
