@@ -9,6 +9,8 @@ import { DEFAULT_IMAGE_MEMORY_MB } from './upload/image-budget';
 import { parseS3Url, type S3Location } from './upload/storage-s3-location';
 import { graphqlSettings, readGraphqlConfig } from './graphql/settings';
 import type { GraphqlSettings } from './graphql/types';
+import { parseUsersPermissionsConfig, type UsersPermissionsInput } from './auth/settings-values';
+import { readFileSync } from 'node:fs';
 
 export interface Config {
   /** Database file, secrets and uploads live here (with SQLite). */
@@ -43,8 +45,8 @@ export interface Config {
   corsOrigins: string[];
   /** Requests per IP and path allowed on /api/auth/* in each window. */
   authRateLimit: { max: number; windowMs: number };
-  /** Whether POST /api/auth/local/register is open. */
-  allowRegister: boolean;
+  /** FOLIO_ALLOW_REGISTER: users-permissions' `advanced.allow_register` (undefined: unset, the stored value or Strapi's default applies). */
+  allowRegister?: boolean;
   /** Behind one reverse proxy: count rate limits by the right-most X-Forwarded-For entry (FOLIO_TRUST_PROXY). */
   trustProxy: boolean;
   /** Strapi's `rest.strictParams`: an unknown top-level query parameter is a 400 (true, the default) or ignored (FOLIO_STRICT_PARAMS=false). */
@@ -93,6 +95,14 @@ export interface Config {
   graphql: GraphqlSettings;
   /** The Strapi project the content types belong to (src/project/), whose code runs; undefined for a plain schema folder. */
   project?: ProjectConfig;
+  /**
+   * FOLIO_USERS_PERMISSIONS_CONFIG (JSON text or a JSON file's path), checked: Strapi's users-permissions
+   * settings (`advanced`, `grant`, `email`, `jwtManagement`, `sessions`, `ratelimit`, `jwt`, `register`).
+   * It wins over the single-purpose variables above and over stored values (auth/settings.ts).
+   */
+  usersPermissions?: UsersPermissionsInput;
+  /** FOLIO_PUBLIC_URL, Strapi's `server.url`: the base of links in mails and of provider callbacks (default `http://<host>:<port>`). */
+  publicUrl?: string;
 }
 
 /** One setting a project's configuration gave, and the config path it came from (`server.port`). */
@@ -198,10 +208,10 @@ function uploadsBucket(raw: string): S3Location {
 }
 
 /** An http(s) base URL without its trailing `/`, or undefined when unset. */
-function baseUrl(name: string): string | undefined {
+function baseUrl(name: string, example = 'https://cdn.example.com/uploads'): string | undefined {
   const raw = env(name);
   if (raw === undefined) return undefined;
-  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(raw)) throw new Error(`${name} must be an http(s) URL such as https://cdn.example.com/uploads, got "${raw}"`);
+  if (!/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(raw)) throw new Error(`${name} must be an http(s) URL such as ${example}, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -257,7 +267,7 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
       max: positiveInteger('FOLIO_AUTH_RATE_LIMIT', env('FOLIO_AUTH_RATE_LIMIT'), 10),
       windowMs: positiveInteger('FOLIO_AUTH_RATE_WINDOW', env('FOLIO_AUTH_RATE_WINDOW'), 60) * 1000,
     },
-    allowRegister: env('FOLIO_ALLOW_REGISTER') !== 'false',
+    allowRegister: env('FOLIO_ALLOW_REGISTER') === undefined ? undefined : flag('FOLIO_ALLOW_REGISTER', env('FOLIO_ALLOW_REGISTER'), true),
     trustProxy: flag('FOLIO_TRUST_PROXY', env('FOLIO_TRUST_PROXY'), false),
     strictParams: flag('FOLIO_STRICT_PARAMS', env('FOLIO_STRICT_PARAMS') ?? projectFlag('strictParams', env('FOLIO_STRICT_PARAMS')), true),
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? fromProject('jwtExpiresIn', env('FOLIO_JWT_EXPIRES_IN')) ?? '30d',
@@ -279,6 +289,8 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     imageMemoryBytes: positiveInteger('FOLIO_IMAGE_MEMORY_MB', env('FOLIO_IMAGE_MEMORY_MB'), DEFAULT_IMAGE_MEMORY_MB) * 1024 * 1024,
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
     graphql: projectGraphql ? graphqlSettings(projectGraphql, env('NODE_ENV')) : readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
+    usersPermissions: env('FOLIO_USERS_PERMISSIONS_CONFIG') === undefined ? undefined : parseUsersPermissionsConfig(env('FOLIO_USERS_PERMISSIONS_CONFIG')!, (path) => readFileSync(resolve(path), 'utf8')),
+    publicUrl: baseUrl('FOLIO_PUBLIC_URL', 'https://cms.example.com'),
   };
   if (project) config.project = { ...project, used };
   return config;

@@ -12,6 +12,10 @@ import { emailSenderFor, type EmailSender } from './auth/email';
 import { Jwt } from './auth/jwt';
 import { ApiTokens } from './auth/tokens';
 import { Users } from './auth/users';
+import { UsersPermissionsSettings } from './auth/settings';
+import { AccountFlows } from './auth/account-flows';
+import { Sessions } from './auth/sessions';
+import { ProviderFlows } from './auth/providers/connect';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrateSystem, pendingSystemMigrations } from './db/migrate';
@@ -46,9 +50,17 @@ export interface Instance {
   roles: Roles;
   tokens: ApiTokens;
   users: Users;
+  /** Users & permissions settings (advanced, email, grant, jwtManagement, sessions…), from their sources (auth/settings.ts). */
+  usersPermissions: UsersPermissionsSettings;
   jwt: Jwt;
-  /** Where password-reset mails go; the default writes them to the log. Replaceable. */
+  /** Where account mails (password reset, confirmation) go; the default writes them to the log. Replaceable. */
   email: EmailSender;
+  /** The account flows (login, register, passwords, e-mail confirmation): what the auth routes and GraphQL call. */
+  accounts: AccountFlows;
+  /** End users' refresh-token sessions (jwtManagement 'refresh'). */
+  sessions: Sessions;
+  /** Signing in through a provider (/api/connect/:provider, /api/auth/:provider/callback). */
+  providers: ProviderFlows;
   access: Access;
   /** The upload plugin's files: stored bytes and their rows. */
   uploads: UploadService;
@@ -149,7 +161,12 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         : (mkdirSync(config.dataDir, { recursive: true }), loadSecrets(config.dataDir, config.secrets));
     const tokens = new ApiTokens(db, secrets.apiTokenSalt);
     const users = new Users(db, registry.contentType(USER_UID));
-    const jwt = new Jwt(secrets.jwtSecret, config.jwtExpiresIn);
+    const usersPermissions = new UsersPermissionsSettings(db, config);
+    const jwt = new Jwt(secrets.jwtSecret, usersPermissions.plugin.jwt.expiresIn);
+    const { ratelimit } = usersPermissions.plugin;
+    const sessions = new Sessions(db, secrets.jwtSecret, usersPermissions.plugin.sessions);
+    // Reads instance.email at send time: a test or an embedder may replace the sender.
+    const accounts: AccountFlows = new AccountFlows({ users, roles, jwt, sessions, settings: usersPermissions, mail: () => instance.email });
     let uploads: UploadService | undefined;
     let graphql: GraphqlService | undefined;
     const documents = new DocumentService(db, registry, locales, { log });
@@ -176,23 +193,23 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       roles,
       tokens,
       users,
+      usersPermissions,
       jwt,
       email: emailSenderFor(config),
-      access: new Access(roles, tokens, users, jwt),
+      sessions,
+      accounts,
+      providers: new ProviderFlows({ db, settings: usersPermissions, users, roles, accounts }),
+      access: new Access(roles, tokens, users, jwt, usersPermissions, sessions),
       // Built on first use: it creates the uploads folder, which commands that never touch
       // files (and `migrate --dry-run`, which creates nothing) must not.
       get uploads() {
         return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline, log }));
       },
       get graphql() {
-        return (graphql ??= new GraphqlService({
-          registry, documents, locales, users, jwt, authLimiter: instance.authLimiter, allowRegister: config.allowRegister,
-          // Read at send time: the sender is replaceable on a running instance.
-          sendMail: (message) => instance.email.send(message), resetPasswordUrl: config.resetPasswordUrl,
-        }, config.graphql));
+        return (graphql ??= new GraphqlService({ registry, documents, locales, users, accounts, authLimiter: instance.authLimiter, log }, config.graphql));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
-      authLimiter: new RateLimiter({ ...config.authRateLimit, shared: db.dialect.sharedByInstances ? db : undefined }),
+      authLimiter: new RateLimiter({ max: ratelimit.enabled ? ratelimit.max : 0, windowMs: ratelimit.interval, shared: db.dialect.sharedByInstances ? db : undefined }),
       syncPlan,
       migrationsApplied,
       outbox,

@@ -9,7 +9,7 @@ import { createDocumentId } from '../documents/document-id';
 import {
   countAdminUsers, deleteAdminSession, deleteExpiredAdminSessions, findAdminByEmail, findSessionUser, insertAdminSession,
   insertAdminUser, listAdminUsers, type AdminUserRow,
-  countAdminsWithRole, deleteAdminUser, findAdminById, setAdminRole,
+  countAdminsWithRole, deleteAdminUser, findAdminById, setAdminRole, consumeAdminReset, insertAdminReset, setAdminPassword,
 } from '../db/store/admin-users';
 import { FolioError, ForbiddenError, ValidationError } from '../errors';
 import { isEmail, unstorableText } from '../text';
@@ -35,7 +35,25 @@ export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const MAX_PASSWORD_LENGTH = 256;
 const MIN_PASSWORD_LENGTH = 8;
 
+/** How long a mailed reset link works. */
+export const RESET_LIFETIME_MS = 60 * 60 * 1000;
+
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** An admin password's rule (8 to 256 characters, storable): the error, or undefined. */
+function passwordProblem(password: string): string | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH || unstorableText(password)) {
+    return `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`;
+  }
+  return undefined;
+}
+
+function checkPassword(password: unknown): string {
+  const text = typeof password === 'string' ? password : '';
+  const problem = passwordProblem(text);
+  if (problem) throw new ValidationError(problem, { errors: [{ path: ['password'], message: problem }] });
+  return text;
+}
 const publicUser = (row: AdminUserRow): AdminUser => ({ id: row.id, email: row.email, role: row.role as AdminRole });
 
 /** Verified against when the email is unknown, so a wrong email costs the same time as a wrong password. */
@@ -65,9 +83,8 @@ export class AdminAccounts {
     const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
     if (!isEmail(email) || unstorableText(email)) errors.push({ path: ['email'], message: 'email must be a valid email' });
     const password = typeof input.password === 'string' ? input.password : '';
-    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH || unstorableText(password)) {
-      errors.push({ path: ['password'], message: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` });
-    }
+    const problem = passwordProblem(password);
+    if (problem) errors.push({ path: ['password'], message: problem });
     const role = input.role ?? 'super-admin';
     if (typeof role !== 'string' || !(role in ADMIN_ROLES)) {
       errors.push({ path: ['role'], message: `role must be one of: ${Object.keys(ADMIN_ROLES).join(', ')}` });
@@ -114,6 +131,51 @@ export class AdminAccounts {
       await deleteAdminUser(tx, id);
       return true;
     });
+  }
+
+  /**
+   * Sets the password of the admin with this e-mail (`folio admin reset-password`): their
+   * sessions and reset links end. Throws when there is no such admin.
+   */
+  async setPassword(email: unknown, password: unknown): Promise<AdminUser> {
+    const address = typeof email === 'string' ? email.trim().toLowerCase() : '';
+    const text = checkPassword(password);
+    const row = unstorableText(address) ? undefined : await findAdminByEmail(this.db, address);
+    if (!row) throw new FolioError(404, 'NotFoundError', `No admin user has the e-mail "${address}"`);
+    const hash = await Bun.password.hash(text);
+    await this.db.transaction((tx) => setAdminPassword(tx, row.id, hash, new Date(this.now()).toISOString()));
+    return publicUser(row);
+  }
+
+  /**
+   * A reset link's token for the admin with this e-mail ("Forgot password?"), valid an hour,
+   * replacing any earlier one; undefined for an unknown or blocked admin (the caller answers
+   * the same either way). Only the token's hash is stored.
+   */
+  async createResetToken(email: unknown): Promise<{ user: AdminUser; token: string } | undefined> {
+    if (typeof email !== 'string' || email.length > 254 || unstorableText(email)) return undefined;
+    const row = await findAdminByEmail(this.db, email.trim().toLowerCase());
+    if (!row || row.blocked) return undefined;
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    await this.db.transaction((tx) => insertAdminReset(tx, { tokenHash: sha256(token), userId: row.id, expiresAt: now + RESET_LIFETIME_MS, now }));
+    return { user: publicUser(row), token };
+  }
+
+  /** Sets a new password through a reset link's token (once, within the hour); the admin's sessions end. */
+  async resetWithToken(token: unknown, password: unknown): Promise<AdminUser> {
+    const text = checkPassword(password);
+    const invalid = () => new ValidationError('This reset link is invalid or has expired', { errors: [{ path: ['token'], message: 'This reset link is invalid or has expired' }] });
+    if (typeof token !== 'string' || token.length === 0 || token.length > 128) throw invalid();
+    const hash = await Bun.password.hash(text);
+    const user = await this.db.transaction(async (tx) => {
+      const id = await consumeAdminReset(tx, sha256(token), this.now());
+      if (id === undefined) return undefined;
+      await setAdminPassword(tx, id, hash, new Date(this.now()).toISOString());
+      return findAdminById(tx, id);
+    });
+    if (!user) throw invalid();
+    return publicUser(user);
   }
 
   /** The admin with these credentials, or undefined (same answer and cost for an unknown email). */

@@ -108,6 +108,8 @@ export function adminRoutes(instance: Instance, log: Logger) {
             csrfToken: user && token ? csrfToken(token) : null,
             setupRequired,
             setupNeedsCode: setupRequired && !fromLoopback(request, peerOf(server, request)),
+            // "Forgot password?" mails a link, so it is offered only when mail goes out.
+            mailConfigured: !!config.smtpUrl,
           },
         },
         200,
@@ -139,6 +141,48 @@ export function adminRoutes(instance: Instance, log: Logger) {
         const body = await objectBody(request, config.bodyLimit);
         const user = await accounts.verify(body.email, body.password);
         if (!user) return json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Invalid email or password', details: {} } }, 401);
+        return loggedIn(request, user);
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/admin/api/forgot-password',
+      async ({ request, server, path }) => {
+        const body = await objectBody(request, config.bodyLimit);
+        // Per address and e-mail, as users-permissions' forgot-password: one client may not flood one mailbox.
+        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : 'unknownIdentifier';
+        await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), path, email);
+        checkOrigin(request, config.trustProxy);
+        if (!config.smtpUrl) {
+          return json({ data: null, error: { status: 400, name: 'ApplicationError', message: 'Mail is not configured on this server: run folio admin reset-password --email E --password P', details: {} } }, 400);
+        }
+        const reset = await accounts.createResetToken(body.email);
+        if (reset) {
+          const link = `${instance.usersPermissions.publicUrl}/admin/reset-password?token=${reset.token}`;
+          // Not awaited: the answer takes as long whether or not the address is an admin's.
+          void instance.email
+            .send({
+              to: reset.user.email,
+              subject: 'Reset your Folio Admin password',
+              text: `Someone (hopefully you) asked to reset the password of the Folio Admin account ${reset.user.email}.\n\nSet a new password within the hour:\n\n${link}\n\nIf you did not ask, ignore this mail: the password stays as it is.`,
+              secrets: [reset.token],
+            })
+            .catch((error) => log.error('admin reset mail not sent', { reason: (error as Error).message }));
+          log.info(`admin password reset link sent to ${reset.user.email}`);
+        }
+        // The same answer for any address, so it tells nothing about which are admins'.
+        return json({ data: { ok: true } }, 200, { 'cache-control': 'no-store' });
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/admin/api/reset-password',
+      async ({ request, server, path }) => {
+        await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), path);
+        checkOrigin(request, config.trustProxy);
+        const body = await objectBody(request, config.bodyLimit);
+        const user = await accounts.resetWithToken(body.token, body.password);
+        log.info(`admin password reset: ${user.email}`);
         return loggedIn(request, user);
       },
       { parse: 'none' },

@@ -11,11 +11,14 @@ import { looksLikeJwt, type Jwt } from './jwt';
 import type { Roles } from './roles';
 import type { ApiTokens, TokenType } from './tokens';
 import type { User, Users } from './users';
+import type { UsersPermissionsSettings } from './settings';
+import type { Sessions } from './sessions';
 import { readAction } from '../registry/system-models';
 
 export type Principal =
   | { kind: 'public' }
-  | { kind: 'user'; user: User; roleType: string | null }
+  /** `sessionId`: the refresh-token session an access token belongs to (jwtManagement 'refresh'). */
+  | { kind: 'user'; user: User; roleType: string | null; sessionId?: string }
   | { kind: 'token'; tokenType: TokenType; tokenId: number; actions: Set<string> };
 
 export class Access {
@@ -24,6 +27,8 @@ export class Access {
     private tokens: ApiTokens,
     private users: Users,
     private jwt: Jwt,
+    private settings: UsersPermissionsSettings,
+    private sessions: Sessions,
   ) {}
 
   /** Reads `Authorization: Bearer <key or JWT>`; no header (or another scheme) means anonymous. */
@@ -36,12 +41,16 @@ export class Access {
     if (token === 'expired') throw new UnauthorizedError('Token expired');
     if (token) return { kind: 'token', tokenType: token.type, tokenId: token.id, actions: new Set(token.actions ?? []) };
     if (looksLikeJwt(credential)) {
-      const claims = await this.jwt.verify(credential);
+      // In refresh mode only the session manager's access tokens open anything (Strapi's jwt.verify), in legacy mode only plain JWTs.
+      const claims = this.settings.plugin.jwtManagement === 'refresh' ? await this.sessions.verifyAccess(credential) : await this.jwt.verify(credential);
       if (claims === undefined) throw new UnauthorizedError();
-      const found = await this.users.principal(claims.id);
-      // Another version: issued before the password was last changed or reset.
-      if (!found || found.user.blocked || found.tokenVersion !== claims.version) throw new UnauthorizedError('Invalid credentials');
-      return { kind: 'user', user: found.user, roleType: found.roleType };
+      const id = 'userId' in claims ? claims.userId : claims.id;
+      const found = await this.users.principal(id);
+      // Another version: issued before the password was last changed or reset (refresh mode: the session ended instead).
+      if (!found || found.user.blocked || ('version' in claims && found.tokenVersion !== claims.version)) throw new UnauthorizedError('Invalid credentials');
+      // An account not confirmed yet, while confirmation is on (its JWT came from a reset, or before confirmation was turned on).
+      if (!found.user.confirmed && (await this.settings.advanced()).email_confirmation) throw new UnauthorizedError('Invalid credentials');
+      return { kind: 'user', user: found.user, roleType: found.roleType, ...('sessionId' in claims ? { sessionId: claims.sessionId } : {}) };
     }
     throw new UnauthorizedError();
   }

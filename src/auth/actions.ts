@@ -28,6 +28,13 @@ export const PLUGIN_ACTIONS = [
   'plugin::users-permissions.auth.forgotPassword',
   'plugin::users-permissions.auth.resetPassword',
   'plugin::users-permissions.auth.changePassword',
+  'plugin::users-permissions.auth.emailConfirmation',
+  'plugin::users-permissions.auth.sendEmailConfirmation',
+  'plugin::users-permissions.auth.connect',
+  'plugin::users-permissions.auth.refresh',
+  'plugin::users-permissions.auth.logout',
+  'plugin::users-permissions.auth.getSessions',
+  'plugin::users-permissions.auth.revokeSession',
   'plugin::users-permissions.user.me',
   'plugin::users-permissions.user.find',
   'plugin::users-permissions.user.findOne',
@@ -43,15 +50,29 @@ export const PLUGIN_ACTIONS = [
   'plugin::users-permissions.permissions.getPermissions',
 ];
 
-/** What Strapi grants a new installation's roles: logging in for the public, its own account for users. */
+/**
+ * What Strapi 5.54 grants a new installation's roles (its DEFAULT_PERMISSIONS): logging in,
+ * confirming an address, providers and token refresh for the public; its own account,
+ * logout and sessions for users. Migrations 0003 and 0013 grant the same to older installations.
+ */
 export const DEFAULT_ROLE_ACTIONS: Record<string, string[]> = {
   public: [
     'plugin::users-permissions.auth.callback',
     'plugin::users-permissions.auth.register',
     'plugin::users-permissions.auth.forgotPassword',
     'plugin::users-permissions.auth.resetPassword',
+    'plugin::users-permissions.auth.emailConfirmation',
+    'plugin::users-permissions.auth.sendEmailConfirmation',
+    'plugin::users-permissions.auth.connect',
+    'plugin::users-permissions.auth.refresh',
   ],
-  authenticated: ['plugin::users-permissions.user.me', 'plugin::users-permissions.auth.changePassword'],
+  authenticated: [
+    'plugin::users-permissions.user.me',
+    'plugin::users-permissions.auth.changePassword',
+    'plugin::users-permissions.auth.logout',
+    'plugin::users-permissions.auth.getSessions',
+    'plugin::users-permissions.auth.revokeSession',
+  ],
 };
 
 /** Every action a role may be granted. */

@@ -1,6 +1,6 @@
 /**
- * Outgoing e-mail (password resets). The default sender writes the message to the log,
- * so the flow works offline and in development; with FOLIO_SMTP_URL it goes out over SMTP
+ * Outgoing e-mail (password resets, address confirmations). The default sender writes the
+ * message to the log, its codes and links redacted; with FOLIO_SMTP_URL it goes out over SMTP
  * (smtp.ts). Another sender can be plugged in (instance.email).
  */
 import { readFileSync } from 'node:fs';
@@ -12,17 +12,34 @@ export interface EmailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML version (the mail is then multipart/alternative). */
+  html?: string;
+  /** The sender, instead of the configured one (a template's `from`). */
+  from?: Mailbox;
+  /** Where replies go (a template's `response_email`). */
+  replyTo?: string;
+  /** Codes and tokens the mail carries: never written to the log (see `redact`). */
+  secrets?: string[];
 }
+
+/** The text with every secret replaced, for a log line. */
+export const redact = (text: string, secrets: string[] = []) =>
+  secrets.filter((s) => s.length >= 8).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 
 export interface EmailSender {
   send(message: EmailMessage): Promise<void>;
 }
 
-/** Writes each message to the log (one line; as JSON under FOLIO_LOG_FORMAT=json). */
+/**
+ * Writes each message to the log (one line; as JSON under FOLIO_LOG_FORMAT=json), with its
+ * codes and tokens redacted: a log is read by more people than the mailbox it was meant for.
+ */
 export function logSender(log: Logger = createLogger()): EmailSender {
   return {
     async send(message) {
-      log.info(`email to ${message.to}: ${message.subject}`, { to: message.to, subject: message.subject, text: message.text });
+      log.info(`email to ${message.to}: ${message.subject}`, {
+        to: message.to, subject: message.subject, text: redact(message.text, message.secrets),
+      });
     },
   };
 }
@@ -49,7 +66,9 @@ export function smtpSender(url: string, from: Mailbox | undefined, log: Logger):
   return {
     async send(message) {
       try {
-        await sendMail(settings, { from: sender, to: message.to, subject: message.subject, text: message.text });
+        await sendMail(settings, {
+          from: message.from ?? sender, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo,
+        });
         log.info('email sent', { to: message.to, subject: message.subject, server });
       } catch (error) {
         log.error('email not sent', { to: message.to, subject: message.subject, server, reason: (error as Error).message });

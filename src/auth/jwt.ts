@@ -17,8 +17,8 @@ export class Jwt {
 
   constructor(
     secret: string,
-    /** How long an issued JWT lives (config.jwtExpiresIn). */
-    private expiresIn: string,
+    /** How long an issued JWT lives: seconds, or `30d` style (users-permissions' `jwt.expiresIn`). */
+    private expiresIn: string | number,
   ) {
     this.key = new TextEncoder().encode(secret);
   }
@@ -27,7 +27,8 @@ export class Jwt {
     return new SignJWT({ id: userId, v: version })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
-      .setExpirationTime(this.expiresIn)
+      // A number is seconds from now (jsonwebtoken's reading), where jose would take it as a timestamp.
+      .setExpirationTime(typeof this.expiresIn === 'number' ? `${this.expiresIn}s` : this.expiresIn)
       .sign(this.key);
   }
 

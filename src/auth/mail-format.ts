@@ -191,24 +191,38 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML version: the message becomes multipart/alternative (the text first, as clients expect). */
+  html?: string;
+  /** Where replies go (a template's `response_email`). */
+  replyTo?: string;
   date?: Date;
 }
 
-/** The message as sent after DATA (before dot-stuffing): headers, a blank line, the quoted-printable body. */
+const deliverable = (address: string) => !/[\r\n<>\0]/.test(address) && isEmail(address);
+
+/** The message as sent after DATA (before dot-stuffing): headers, a blank line, the quoted-printable body (or its parts). */
 export function buildMessage(mail: OutgoingMail): string {
-  if (/[\r\n<>\0]/.test(mail.to) || !isEmail(mail.to)) throw new Error('not a deliverable recipient address');
+  if (!deliverable(mail.to)) throw new Error('not a deliverable recipient address');
   const domain = mail.from.address.slice(mail.from.address.lastIndexOf('@') + 1);
   const headers = [
     `From: ${formatMailbox(mail.from)}`,
     `To: ${mail.to}`,
+    ...(mail.replyTo && deliverable(mail.replyTo) ? [`Reply-To: ${mail.replyTo}`] : []),
     `Subject: ${encodeWord(mail.subject)}`,
     `Date: ${mailDate(mail.date ?? new Date())}`,
     `Message-ID: <${randomBytes(16).toString('hex')}@${domain}>`,
     'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: quoted-printable',
   ];
-  return `${headers.join('\r\n')}\r\n\r\n${quotedPrintable(mail.text)}`;
+  const part = (type: string, body: string) => `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${quotedPrintable(body)}`;
+  if (mail.html === undefined) return `${headers.join('\r\n')}\r\n${part('text/plain', mail.text)}`;
+  // Random, so no part holds it but by a chance of 2^-96.
+  const boundary = `--folio-${randomBytes(12).toString('hex')}`;
+  return [
+    `${headers.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n`,
+    `--${boundary}\r\n${part('text/plain', mail.text)}`,
+    `--${boundary}\r\n${part('text/html', mail.html)}`,
+    `--${boundary}--`,
+  ].join('\r\n');
 }
 
 /** SMTP transparency (RFC 5321 §4.5.2): a line starting with "." gets another; then the terminating "<CRLF>.<CRLF>". */

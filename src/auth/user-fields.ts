@@ -130,3 +130,75 @@ export function checkCredentials(body: Record<string, unknown>): { identifier: s
   errors.throwIfAny();
   return { identifier: body.identifier as string, password: body.password as string };
 }
+
+/** bcrypt, Strapi's hash, reads 72 bytes of a password: Strapi refuses longer new passwords. */
+export const PASSWORD_MAX_BYTES = 72;
+
+/** A new password's yup checks in Strapi's auth schemas: required, a string, at most 72 bytes of UTF-8. */
+function newPassword(errors: FieldErrors, name: string, value: unknown): void {
+  if (!errors.string(name, value, { required: true, max: Number.MAX_SAFE_INTEGER })) return;
+  const text = value as string;
+  if (text === '') errors.add(name, `${name} is a required field`, null);
+  // More characters than bytes allowed means more bytes too; the length is checked before encoding.
+  else if (text.length > PASSWORD_MAX_BYTES || Buffer.byteLength(text) > PASSWORD_MAX_BYTES) errors.add(name, `Password must be less than ${PASSWORD_MAX_BYTES + 1} bytes`, null);
+}
+
+/** A required string of at most `max` characters (`''` counts as missing, as yup's `required`). */
+function requiredString(errors: FieldErrors, name: string, value: unknown, max: number): void {
+  if (errors.string(name, value, { required: true, max }) && value === '') errors.add(name, `${name} is a required field`, null);
+}
+
+/** Yup's `noUnknown()`: a body with other keys is one error, its secrets not echoed. */
+export function checkNoUnknown(body: Record<string, unknown>, allowed: string[]): void {
+  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (unknown.length === 0) return;
+  const shown = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, SECRET.has(k) ? null : v]));
+  throw ValidationError.fromFieldErrors([{ path: [], message: `this field has unspecified keys: ${unknown.join(', ')}`, name: 'ValidationError', value: shown }]);
+}
+
+/**
+ * The reset-password body, as Strapi's schema checks it (unknown keys, then every field; the
+ * errors in the order yup reports them: `passwordConfirmation`, `code`, then `password`,
+ * whose checks finish last). Nothing is looked up before this passes.
+ */
+export function checkResetPasswordBody(body: Record<string, unknown>): { code: string; password: string } {
+  checkNoUnknown(body, ['code', 'password', 'passwordConfirmation']);
+  const errors = new FieldErrors();
+  confirmation(errors, body);
+  requiredString(errors, 'code', body.code, RESET_CODE_MAX_LENGTH);
+  newPassword(errors, 'password', body.password);
+  errors.throwIfAny();
+  return { code: body.code as string, password: body.password as string };
+}
+
+/** The change-password body, as Strapi's schema checks it (`passwordConfirmation`, `currentPassword`, then `password`). */
+export function checkChangePasswordBody(body: Record<string, unknown>): { currentPassword: string; password: string } {
+  checkNoUnknown(body, ['currentPassword', 'password', 'passwordConfirmation']);
+  const errors = new FieldErrors();
+  confirmation(errors, body);
+  requiredString(errors, 'currentPassword', body.currentPassword, PASSWORD_MAX_LENGTH);
+  newPassword(errors, 'password', body.password);
+  errors.throwIfAny();
+  return { currentPassword: body.currentPassword as string, password: body.password as string };
+}
+
+/** `passwordConfirmation`: required, and equal to `password` (yup's `oneOf([ref('password')])`). */
+function confirmation(errors: FieldErrors, body: Record<string, unknown>): void {
+  const value = body.passwordConfirmation;
+  if (!errors.string('passwordConfirmation', value, { required: true, max: Number.MAX_SAFE_INTEGER })) return;
+  if (value === '') errors.add('passwordConfirmation', 'passwordConfirmation is a required field', null);
+  else if (value !== body.password) errors.add('passwordConfirmation', 'Passwords do not match', null);
+}
+
+/** The register body's own checks (Strapi's schema; the account checks follow in Users.create): email, username, then password. */
+export function checkRegisterBody(body: Record<string, unknown>): { email: string; username: string; password: string } {
+  const errors = new FieldErrors();
+  if (errors.string('email', body.email, { required: true, max: EMAIL_MAX_LENGTH })) {
+    if (body.email === '') errors.add('email', 'email is a required field', '');
+    else if (!isEmail(body.email as string)) errors.add('email', 'email must be a valid email', body.email);
+  }
+  requiredString(errors, 'username', body.username, USERNAME_MAX_LENGTH);
+  newPassword(errors, 'password', body.password);
+  errors.throwIfAny();
+  return { email: body.email as string, username: body.username as string, password: body.password as string };
+}

@@ -3,14 +3,16 @@
  * Passwords and codes are stored hashed and never leave this module in a user object.
  */
 import { createDocumentId } from '../documents/document-id';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
 import {
-  countUsers, deleteUser, emailOrUsernameTaken, findUserById, findUserByIdentifier, findUserByResetToken, insertUser, listUsers,
-  setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, type UserChangesRow, type UserRow,
+  consumeConfirmationToken, countUsers, deleteUser, emailOrUsernameTaken, findUserByEmail, findUserById, findUserByIdentifier, findUserByResetToken,
+  insertUser, listUsers, registrationConflict, setConfirmationToken, setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, usernameTaken,
+  type UserChangesRow, type UserRow,
 } from '../db/store/users';
 import { sql } from '../db/sql';
+import { deleteSessionsOf } from '../db/store/user-sessions';
 import { FolioError, ValidationError } from '../errors';
 import { orderBy, whereSql } from '../query/compile';
 import { checkFilters, parseFilters } from '../query/filters';
@@ -79,6 +81,9 @@ const LIST_KEYS = new Set<string>(['filters', 'sort', 'fields', 'populate', ...P
 const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefined } as unknown as Registry;
 
 const taken = () => new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
+
+/** A provider's username is kept to this, leaving room for the four digits that make it unique. */
+const USERNAME_BASE_MAX = 240;
 
 export class Users {
   passwords: PasswordHasher = bunPasswords;
@@ -155,6 +160,31 @@ export class Users {
     return (await this.find(id))!;
   }
 
+  /**
+   * An account a provider signs in (Strapi's providers connect): no password, confirmed, the
+   * given role type. The username is made unique (Strapi's findValidUsername: the name, else
+   * the name and four digits, ten tries, else a UUID) and kept to Folio's username rules.
+   */
+  async createFromProvider(input: { username: string; email: string; provider: string; role: string }): Promise<User> {
+    const email = input.email.toLowerCase();
+    const base = [...input.username].filter((c) => c >= ' ' && c !== '\u007f').join('').trim().slice(0, USERNAME_BASE_MAX);
+    let username: string | undefined;
+    for (let attempt = 0; attempt <= 10 && username === undefined; attempt++) {
+      const candidate = attempt === 0 && base.length >= 3 ? base : `${base}${randomInt(1000, 9999)}`;
+      if (candidate.length >= 3 && !(await usernameTaken(this.db, candidate))) username = candidate;
+    }
+    username ??= randomUUID();
+    checkAccountFields({ username, email, provider: input.provider }, ['username', 'email']);
+    const roleId = await this.roleId(input.role);
+    const now = new Date().toISOString();
+    const row = { documentId: createDocumentId(), username, email, provider: input.provider, password: null, confirmed: 1, blocked: 0, roleId, now, extra: this.extensionColumns({}, 'create') };
+    const id = await this.db.transaction(async (tx) => {
+      if (await emailOrUsernameTaken(tx, email, username)) throw new FolioError(400, 'ApplicationError', 'Email is already taken.');
+      return insertUser(tx, row);
+    });
+    return (await this.find(id))!;
+  }
+
   /** A role by type or id; 400 when there is none. */
   private async roleId(role: string | number): Promise<number> {
     // Ids beyond INTEGER's range match nothing (PostgreSQL would refuse the parameter).
@@ -180,7 +210,7 @@ export class Users {
    * `filters`, `sort`, `fields`, `populate` and top-level `start`/`limit` or `page`/`pageSize`
    * (every user without them). Private attributes and unknown keys are 400 `Invalid key`.
    */
-  async list(raw: Record<string, unknown> = {}, registry: Registry = NO_TYPES, limits?: QueryLimits): Promise<Partial<User>[]> {
+  async list(raw: Record<string, unknown> = {}, registry: Registry = NO_TYPES, limits?: QueryLimits, only?: number): Promise<Partial<User>[]> {
     for (const key of Object.keys(raw)) {
       if (!LIST_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
     }
@@ -201,10 +231,19 @@ export class Users {
       const { start, limit } = parsePagination(pagination, { defaultLimit: limits?.defaultLimit ?? 25, maxLimit: Number.MAX_SAFE_INTEGER });
       page = { limit, offset: start };
     }
-    const users = (await listUsers(this.db, { where, order, page })).map((row) => this.toUser(row));
+    const users = (await listUsers(this.db, { where, order, page, id: only })).map((row) => this.toUser(row));
     if (!fields) return users;
     const shown = new Set(['id', 'documentId', ...fields]);
     return users.map((user) => Object.fromEntries(Object.entries(user).filter(([key]) => shown.has(key))) as Partial<User>);
+  }
+
+  /**
+   * `GET /api/users/me`: the user as `fields` and `filters` ask (Strapi's fetch of the current
+   * user); undefined when the filters leave it out. Other parameters are ignored, as Strapi does.
+   */
+  async me(id: number, raw: Record<string, unknown>, registry: Registry): Promise<Partial<User> | undefined> {
+    const picked = Object.fromEntries(Object.entries(raw).filter(([key]) => key === 'fields' || key === 'filters' || key === 'sort'));
+    return (await this.list(picked, registry, undefined, id))[0];
   }
 
   async count(): Promise<number> {
@@ -229,7 +268,8 @@ export class Users {
    * racing the login cannot hand out a JWT of the new version for the old password.
    */
   async authenticate(identifier: string, password: string): Promise<{ user: User; tokenVersion: number } | undefined> {
-    const row = await findUserByIdentifier(this.db, identifier.toLowerCase(), identifier);
+    // No account holds a NUL (usernames and addresses refuse it), and PostgreSQL cannot compare one.
+    const row = identifier.includes('\0') ? undefined : await findUserByIdentifier(this.db, identifier.toLowerCase(), identifier);
     const ok = await this.passwords.verify(password, row?.password ?? DUMMY_HASH);
     return row?.password && ok ? { user: this.toUser(row), tokenVersion: Number(row.tokenVersion) } : undefined;
   }
@@ -240,21 +280,51 @@ export class Users {
   }
 
   /**
-   * Sets a new password, forgets any reset code and moves the token version on, so every
-   * JWT issued before stops working. Returns the new version, for the JWT to answer with.
+   * Sets a new password, forgets any reset code, moves the token version on and ends the
+   * user's refresh-token sessions, so every JWT issued before stops working. Returns the new
+   * version, for the JWT to answer with.
    */
   async setPassword(id: number, password: string): Promise<number> {
     checkAccountFields({ password }, ['password']);
     const hash = await this.passwords.hash(password);
     // In a write transaction: a lone `get` goes to SQLite's reader connection.
-    const version = await this.db.transaction((tx) => setUserPassword(tx, id, hash, new Date().toISOString()));
+    const version = await this.db.transaction(async (tx) => {
+      const moved = await setUserPassword(tx, id, hash, new Date().toISOString());
+      await deleteSessionsOf(tx, id);
+      return moved;
+    });
     return version ?? 0;
   }
 
-  /** Stores a new reset code (hashed) and returns it in clear for the e-mail; undefined for unknown emails. */
-  async createResetCode(email: string): Promise<string | undefined> {
+  /** Stores a new reset code (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 64 random bytes in hex, as Strapi's. */
+  async createResetCode(id: number): Promise<string> {
     const code = randomBytes(64).toString('hex');
-    return (await setResetToken(this.db, email.toLowerCase(), sha256(code))) ? code : undefined;
+    await this.db.transaction((tx) => setResetToken(tx, id, sha256(code)));
+    return code;
+  }
+
+  /** Stores a new confirmation token (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 20 random bytes in hex, as Strapi's. */
+  async createConfirmationToken(id: number): Promise<string> {
+    const token = randomBytes(20).toString('hex');
+    await this.db.transaction((tx) => setConfirmationToken(tx, id, sha256(token)));
+    return token;
+  }
+
+  /** Confirms the account this token was sent to and forgets the token; undefined when no account holds it (any more). */
+  async confirmByToken(token: string): Promise<User | undefined> {
+    const id = await this.db.transaction((tx) => consumeConfirmationToken(tx, sha256(token), new Date().toISOString()));
+    return id === undefined ? undefined : this.find(id);
+  }
+
+  /** The account with this e-mail (any case), whatever its provider. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await findUserByEmail(this.db, email.toLowerCase());
+    return row && this.toUser(row);
+  }
+
+  /** Whether a registration of this e-mail and username would be confused with an account (Strapi's register checks); `provider` narrows it. */
+  registrationConflict(email: string, username: string, provider?: string): Promise<boolean> {
+    return registrationConflict(this.db, email.toLowerCase(), username, provider);
   }
 
   async findByResetCode(code: string): Promise<User | undefined> {
@@ -288,6 +358,8 @@ export class Users {
     await this.db.transaction(async (tx) => {
       if ((username !== undefined || email !== undefined) && (await emailOrUsernameTaken(tx, email?.toLowerCase() ?? '', username ?? '', id))) throw taken();
       await updateUser(tx, id, changes, new Date().toISOString(), extra);
+      // A new password or a block ends the account's refresh-token sessions (and their access tokens).
+      if (changes.password !== undefined || changes.blocked === 1) await deleteSessionsOf(tx, id);
     });
     return this.find(id);
   }

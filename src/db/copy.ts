@@ -77,6 +77,9 @@ const NOT_CARRIED = new Set<string>([
   SYSTEM.counts, // kept by triggers on the content tables as their rows arrive (db/counts.ts)
   SYSTEM.realtimeLease, // a copied lease would make the target record events for subscribers it does not have
   'folio_admin_sessions', // logins belong to one installation: a cookie of the source must not open the copy
+  SYSTEM.userSessions, // the same for end users' refresh tokens
+  'folio_admin_password_resets', // and for the admin's mailed reset links
+  SYSTEM.providerSessions, // and for provider sign-ins in progress
 ]);
 
 /** Tables of an installation in an order that satisfies their foreign keys. */

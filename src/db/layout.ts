@@ -103,6 +103,12 @@ export const SYSTEM = {
   adminUsers: 'folio_admin_users',
   /** Installation secrets several instances share (PostgreSQL only; SQLite keeps them in the data dir). */
   store: 'folio_store',
+  /** Plugins' stored settings (users & permissions: advanced, email, grant), JSON per key (migration 0013). */
+  pluginStore: 'folio_plugin_store',
+  /** End users' refresh-token sessions (migration 0014, auth/sessions.ts). */
+  userSessions: 'folio_user_sessions',
+  /** Provider sign-ins in progress (migration 0016, auth/providers/connect.ts). */
+  providerSessions: 'folio_provider_sessions',
   /** Rate-limit windows several instances share (PostgreSQL only). */
   rateLimits: 'folio_rate_limits',
   /** One row, rewritten by triggers on every settings write (migration 0005): what settings caches key on. */

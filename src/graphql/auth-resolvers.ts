@@ -2,14 +2,12 @@
  * The users-permissions plugin's GraphQL: `me` and the mutations login, register,
  * forgotPassword, resetPassword, changePassword and emailConfirmation, answering
  * `UsersPermissionsLoginPayload { jwt user }` as Strapi does (`user.role` is null there: only
- * `me` fills it). They call the same domain services as /api/auth/* (auth/users.ts, jwt.ts,
- * user-fields.ts), count against the same rate limit per client, and report the same errors,
- * as BAD_USER_INPUT / STRAPI_APPLICATION_ERROR / FORBIDDEN.
+ * `me` fills it). They run the account flows /api/auth/* runs (auth/account-flows.ts: the same
+ * settings, confirmation, sessions, mails and errors), count against the same rate limit per
+ * client, and report the same errors, as BAD_USER_INPUT / STRAPI_APPLICATION_ERROR / FORBIDDEN.
  */
-import { Users, type User } from '../auth/users';
-import { checkCredentials, checkEmail, PASSWORD_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from '../auth/user-fields';
-import { resetPasswordText } from '../auth/mail-format';
-import { FolioError, UnauthorizedError, ValidationError } from '../errors';
+import type { User } from '../auth/users';
+import { UnauthorizedError } from '../errors';
 import { GraphqlForbiddenError } from './errors';
 import type { ResolverMap } from './resolvers';
 import type { GraphqlContext, GraphqlDeps } from './types';
@@ -23,14 +21,11 @@ const meOf = (user: User, role: unknown = null) => ({
   confirmed: user.confirmed, blocked: user.blocked, role,
 });
 
-function passwordField(name: string, value: unknown, max = PASSWORD_MAX_LENGTH): string {
-  if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is a required field`);
-  if (value.length > max) throw new ValidationError(`${name} must be at most ${max} characters`);
-  return value;
-}
+/** A login payload: the access JWT (none while the account awaits its confirmation) and the user. */
+const payload = (answer: { jwt?: string; user: User }) => ({ jwt: answer.jwt ?? null, user: meOf(answer.user) });
 
 export function authResolvers(deps: GraphqlDeps): ResolverMap {
-  const { users, jwt } = deps;
+  const { users, accounts } = deps;
   const allow = (context: GraphqlContext, action: string) => {
     if (!context.caller.can(ACTION(action))) throw new GraphqlForbiddenError();
   };
@@ -38,72 +33,52 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
   const limit = async (context: GraphqlContext, operation: string) => {
     if (deps.authLimiter) await deps.authLimiter.hit(context.caller.client ?? 'unknown', `/graphql/${operation}`);
   };
-  const withJwt = async (user: User, version: number) => ({ jwt: await jwt.issue(user.id, version), user: meOf(user) });
+  const signedIn = (context: GraphqlContext) => {
+    const { principal } = context.caller;
+    if (principal.kind !== 'user') throw new GraphqlForbiddenError();
+    return principal.user;
+  };
 
   return {
     Query: {
       me: async (_p: unknown, _a: Args, context: GraphqlContext) => {
-        const { principal } = context.caller;
-        if (principal.kind !== 'user') throw new GraphqlForbiddenError();
+        const user = signedIn(context);
         allow(context, 'user.me');
-        const role = await users.role(principal.user.id);
-        return meOf(principal.user, role ?? null);
+        return meOf(user, (await users.role(user.id)) ?? null);
       },
     },
     Mutation: {
       login: async (_p: unknown, { input }: Args, context: GraphqlContext) => {
         await limit(context, 'login');
         allow(context, 'auth.callback');
-        const { identifier, password } = checkCredentials(input ?? {});
-        const found = await users.authenticate(identifier, password);
-        if (!found) throw new ValidationError('Invalid identifier or password');
-        if (found.user.blocked) throw new FolioError(400, 'ApplicationError', 'Your account has been blocked by an administrator');
-        return withJwt(found.user, found.tokenVersion);
+        return payload(await accounts.login(input ?? {}));
       },
       register: async (_p: unknown, { input }: Args, context: GraphqlContext) => {
         await limit(context, 'register');
         allow(context, 'auth.register');
-        if (deps.allowRegister === false) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
-        const user = await users.create({ username: input.username, email: input.email, password: input.password });
-        return withJwt(user, 0);
+        return payload(await accounts.register(input ?? {}));
       },
       forgotPassword: async (_p: unknown, { email }: Args, context: GraphqlContext) => {
         await limit(context, 'forgotPassword');
         allow(context, 'auth.forgotPassword');
-        const address = checkEmail(email);
-        const code = await users.createResetCode(address);
-        if (code && deps.sendMail) await deps.sendMail({ to: address.toLowerCase(), subject: 'Reset password', text: resetPasswordText(code, deps.resetPasswordUrl) });
-        return { ok: true };
+        return accounts.forgotPassword({ email });
       },
       resetPassword: async (_p: unknown, args: Args, context: GraphqlContext) => {
         await limit(context, 'resetPassword');
         allow(context, 'auth.resetPassword');
-        const code = passwordField('code', args.code, RESET_CODE_MAX_LENGTH);
-        const password = passwordField('password', args.password);
-        if (password !== passwordField('passwordConfirmation', args.passwordConfirmation)) throw new ValidationError('Passwords do not match');
-        Users.checkFields({ password });
-        const user = await users.findByResetCode(code);
-        if (!user) throw new ValidationError('Incorrect code provided');
-        return withJwt(user, await users.setPassword(user.id, password));
+        return payload(await accounts.resetPassword(args));
       },
       changePassword: async (_p: unknown, args: Args, context: GraphqlContext) => {
         await limit(context, 'changePassword');
-        const { principal } = context.caller;
-        if (principal.kind !== 'user') throw new GraphqlForbiddenError();
+        const user = signedIn(context);
         allow(context, 'auth.changePassword');
-        const current = passwordField('currentPassword', args.currentPassword);
-        const password = passwordField('password', args.password);
-        if (password !== passwordField('passwordConfirmation', args.passwordConfirmation)) throw new ValidationError('Passwords do not match');
-        Users.checkFields({ password });
-        if (!(await users.checkPassword(principal.user.id, current))) throw new ValidationError('The provided current password is invalid');
-        if (current === password) throw new ValidationError('Your new password must be different than your current password');
-        return withJwt(principal.user, await users.setPassword(principal.user.id, password));
+        return payload(await accounts.changePassword(user, args));
       },
-      emailConfirmation: async (_p: unknown, args: Args, context: GraphqlContext) => {
+      emailConfirmation: async (_p: unknown, { confirmation }: Args, context: GraphqlContext) => {
         await limit(context, 'emailConfirmation');
-        // Folio does not send confirmation mails yet: no code is ever valid.
-        if (typeof args.confirmation !== 'string' || args.confirmation === '') throw new ValidationError('confirmation is a required field');
-        throw new ValidationError('Invalid token');
+        allow(context, 'auth.emailConfirmation');
+        const { user } = await accounts.emailConfirmation(confirmation);
+        return payload(await accounts.issue(user));
       },
     },
   };

@@ -4,28 +4,24 @@
  */
 import type { FieldNode } from 'graphql';
 import type { Principal } from '../auth/access';
-import type { Jwt } from '../auth/jwt';
+import type { AccountFlows } from '../auth/account-flows';
 import type { Users } from '../auth/users';
 import type { Locales } from '../documents/locales';
 import type { DocumentService } from '../documents/service';
 import type { Logger } from '../log';
 import type { Registry } from '../registry/types';
 import type { RateLimiter } from '../db/store/rate-limits';
-import type { EmailMessage } from '../auth/email';
 
 export interface GraphqlDeps {
   registry: Registry;
   documents: DocumentService;
   locales: Locales;
   users: Users;
-  jwt: Jwt;
+  /** The account flows /api/auth/* runs (auth/account-flows.ts): the users-permissions mutations call the same. */
+  accounts: AccountFlows;
   log?: Logger;
   /** The /api/auth/* budget: the users-permissions mutations count against it too. */
   authLimiter?: RateLimiter;
-  allowRegister?: boolean;
-  /** Sends a password-reset mail (the instance's sender, read at send time). */
-  sendMail?: (message: EmailMessage) => Promise<void>;
-  resetPasswordUrl?: string;
 }
 
 /** The caller of one request: who it is and what it may do (from the grants the guard read once). */

@@ -66,24 +66,27 @@ describe('e-mail addresses', () => {
 });
 
 describe('username and password on register', () => {
-  it('refuses a username outside 3–254 characters or with a NUL, and a password outside 6–128, naming each field', async () => {
+  it('refuses a username outside 3–254 characters or with a NUL, and a password under 6 characters or over 72 bytes, naming each field', async () => {
     const before = await userCount();
     const cases: [Record<string, unknown>, string[]][] = [
       [{ username: 'u'.repeat(255), email: 'u255@example.com', password: 'Passw0rd!' }, ['username: username must be at most 254 characters']],
       [{ username: 'ab', email: 'ab@example.com', password: 'Passw0rd!' }, ['username: username must be at least 3 characters']],
       [{ username: 'nul\u0000user', email: 'nul@example.com', password: 'Passw0rd!' }, ['username: username must not contain NUL characters']],
-      [{ username: 'longpw', email: 'longpw@example.com', password: 'p'.repeat(129) }, ['password: password must be at most 128 characters']],
+      // Strapi's limit on new passwords: 72 bytes of UTF-8 (bcrypt's), 24 three-byte characters and one more are 75.
+      [{ username: 'longpw', email: 'longpw@example.com', password: 'p'.repeat(73) }, ['password: Password must be less than 73 bytes']],
+      [{ username: 'longpw', email: 'longpw@example.com', password: '€'.repeat(25) }, ['password: Password must be less than 73 bytes']],
+      // In the order Strapi's schema reports them.
       [{ username: 'x'.repeat(300), email: 'y'.repeat(300), password: 'z'.repeat(100_000) }, [
-        'username: username must be at most 254 characters', 'email: email must be at most 254 characters', 'password: password must be at most 128 characters',
+        'email: email must be at most 254 characters', 'username: username must be at most 254 characters', 'password: Password must be less than 73 bytes',
       ]],
-      [{ username: 12345, email: ['a@b.co'], password: { $gt: '' } }, ['username: username must be a `string` type', 'email: email must be a `string` type', 'password: password must be a `string` type']],
+      [{ username: 12345, email: ['a@b.co'], password: { $gt: '' } }, ['email: email must be a `string` type', 'username: username must be a `string` type', 'password: password must be a `string` type']],
     ];
     for (const [body, expected] of cases) expect(fieldErrors(await server.call('POST', '/api/auth/local/register', { body }))).toEqual(expected);
     expect(await userCount()).toBe(before);
     // At the limits, both are fine.
-    const edge = await server.call('POST', '/api/auth/local/register', { body: { username: 'e'.repeat(254), email: 'edge@example.com', password: 'p'.repeat(128) } });
+    const edge = await server.call('POST', '/api/auth/local/register', { body: { username: 'e'.repeat(254), email: 'edge@example.com', password: 'é'.repeat(36) } });
     expect(edge.status).toBe(200);
-    expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'edge@example.com', password: 'p'.repeat(128) } })).status).toBe(200);
+    expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'edge@example.com', password: 'é'.repeat(36) } })).status).toBe(200);
   });
 
   it('never echoes a password back in an error', async () => {
@@ -127,17 +130,18 @@ describe('the same caps on the other account routes', () => {
     const reset = await server.call('POST', '/api/auth/reset-password', { body: { code: 'c'.repeat(100_000), password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' } });
     expect(fieldErrors(reset)).toEqual(['code: code must be at most 256 characters']);
     const missing = await server.call('POST', '/api/auth/reset-password', { body: { password: 'Passw0rd!' } });
-    expect(fieldErrors(missing)).toEqual(['code: code is a required field', 'passwordConfirmation: passwordConfirmation is a required field']);
+    // In the order Strapi's schema reports them: passwordConfirmation, code, then password (its checks finish last).
+    expect(fieldErrors(missing)).toEqual(['passwordConfirmation: passwordConfirmation is a required field', 'code: code is a required field']);
     const u = await newUser();
     const change = (body: Record<string, unknown>) => server.call('POST', '/api/auth/change-password', { body, headers: bearer(u.jwt) });
     expect(fieldErrors(await change({ currentPassword: 'c'.repeat(100_000), password: 'New-passw0rd', passwordConfirmation: 'New-passw0rd' }))).toEqual([
       'currentPassword: currentPassword must be at most 128 characters',
     ]);
-    const long = 'p'.repeat(129);
-    expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: long, passwordConfirmation: long }))).toEqual([
-      'password: password must be at most 128 characters', 'passwordConfirmation: passwordConfirmation must be at most 128 characters',
+    const long = 'p'.repeat(73);
+    expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: long, passwordConfirmation: long }))).toEqual(['password: Password must be less than 73 bytes']);
+    expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: { $ne: '' }, passwordConfirmation: 'x' }))).toEqual([
+      'passwordConfirmation: Passwords do not match', 'password: password must be a `string` type',
     ]);
-    expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: { $ne: '' }, passwordConfirmation: 'x' }))).toEqual(['password: password must be a `string` type']);
     // Nothing changed: the old password still logs in.
     expect((await server.call('POST', '/api/auth/local', { body: { identifier: u.email, password: 'Passw0rd!' } })).status).toBe(200);
   });

@@ -146,7 +146,8 @@ describe('folio token', () => {
       expect((await server.call('GET', '/api/articles', { headers })).status).toBe(200);
       expect((await server.call('GET', '/api/tags', { headers })).status).toBe(403);
       expect((await server.call('POST', '/api/articles', { headers, body: { data: { title: 'no' } } })).status).toBe(403);
-      expect((await server.call('GET', '/api/users/me?populate=role', { headers })).body.role.type).toBe('content-editors');
+      const full = { authorization: `Bearer ${server.tokens.fullAccess}` };
+      expect((await server.call('GET', `/api/users/${login.body.user.id}?populate=role`, { headers: full })).body.role.type).toBe('content-editors');
     } finally {
       await server.stop({ keepData: true });
     }

@@ -170,7 +170,7 @@ beforeAll(async () => {
 
   // A bcrypt hash (as imported from Strapi) and a pending reset code must not leak either.
   await db.run('UPDATE folio_users SET "password" = ? WHERE "id" = ?', [(await Bun.password.hash(PASSWORD, 'bcrypt')).replace(/^\$2b\$/, '$2a$'), plain.id]);
-  const resetCode = await users.createResetCode('power@example.com');
+  const resetCode = await users.createResetCode(power.id);
   expect(resetCode).toBeString();
   forbiddenStrings.push(resetCode!, server.tokens.fullAccess, server.tokens.readOnly, cred.custom, cred.expired, cred.revoked);
   for (const row of await db.all<Record<string, string | null>>('SELECT "password", "resetPasswordToken" FROM folio_users')) {

@@ -57,15 +57,23 @@ describe('locales', () => {
 });
 
 describe('permissions', () => {
-  // A new installation grants what Strapi's users & permissions plugin grants: logging in for
-  // the public, the own account for users. No content action.
+  // A new installation grants what Strapi's users & permissions plugin grants: logging in,
+  // confirming an address, providers and token refresh for the public, the own account,
+  // logout and sessions for users. No content action.
   const DEFAULTS = [
     'authenticated\tplugin::users-permissions.auth.changePassword',
+    'authenticated\tplugin::users-permissions.auth.getSessions',
+    'authenticated\tplugin::users-permissions.auth.logout',
+    'authenticated\tplugin::users-permissions.auth.revokeSession',
     'authenticated\tplugin::users-permissions.user.me',
     'public\tplugin::users-permissions.auth.callback',
+    'public\tplugin::users-permissions.auth.connect',
+    'public\tplugin::users-permissions.auth.emailConfirmation',
     'public\tplugin::users-permissions.auth.forgotPassword',
+    'public\tplugin::users-permissions.auth.refresh',
     'public\tplugin::users-permissions.auth.register',
     'public\tplugin::users-permissions.auth.resetPassword',
+    'public\tplugin::users-permissions.auth.sendEmailConfirmation',
   ];
   const contentOnly = (stdout: string) => lines(stdout).filter((l) => !l.includes('plugin::users-permissions.'));
 

@@ -5,10 +5,12 @@ import type { AdminAccounts } from '../accounts';
 import { settingsIntegrationRoutes } from './integrations';
 import { settingsPeopleRoutes } from './people';
 import { settingsRoleRoutes } from './roles';
+import { settingsUsersPermissionsRoutes } from './users-permissions';
 
 export function adminSettingsRoutes(instance: Instance, accounts: AdminAccounts) {
   return new Elysia({ name: 'admin:settings' })
     .use(settingsRoleRoutes(instance, accounts))
     .use(settingsIntegrationRoutes(instance, accounts))
-    .use(settingsPeopleRoutes(instance, accounts));
+    .use(settingsPeopleRoutes(instance, accounts))
+    .use(settingsUsersPermissionsRoutes(instance, accounts));
 }

@@ -21,6 +21,8 @@ export interface Session {
   csrfToken: string | null;
   setupRequired: boolean;
   setupNeedsCode?: boolean;
+  /** Whether the server sends mail ("Forgot password?" mails a link only then). */
+  mailConfigured?: boolean;
 }
 
 export interface Schema {
@@ -102,7 +104,10 @@ function App() {
 
   if (error) return h('main', { class: 'auth' }, h('p', { class: 'error', role: 'alert' }, error));
   if (!session) return h('p', { class: 'loading', role: 'status' }, 'Loading…');
-  if (!session.user) return h(AuthForm, { mode: session.setupRequired ? 'setup' : 'login', needsCode: !!session.setupNeedsCode, onSession: adopt });
+  if (!session.user) {
+    const resetToken = url.pathname === '/admin/reset-password' ? url.searchParams.get('token') : null;
+    return h(AuthForm, { mode: session.setupRequired ? 'setup' : 'login', needsCode: !!session.setupNeedsCode, mailConfigured: session.mailConfigured, resetToken, onSession: adopt });
+  }
   return h('div', { class: 'shell' }, [
     h('a', { href: '#main', class: 'skip' }, 'Skip to content'),
     h('header', { class: 'topbar' }, [

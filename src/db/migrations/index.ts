@@ -20,6 +20,10 @@ import realtime from './0011_realtime';
 import counts from './0012_counts';
 import usersSettingsVersion from './0013_users_settings_version';
 import webhookLanes from './0014_webhook_lanes';
+import pluginStore from './0015_plugin_store';
+import userSessions from './0016_user_sessions';
+import adminPasswordResets from './0017_admin_password_resets';
+import providerSessions from './0018_provider_sessions';
 
 export interface Migration {
   name: string;
@@ -42,4 +46,8 @@ export const migrations: readonly Migration[] = [
   { name: '0012_counts', sql: counts },
   { name: '0013_users_settings_version', sql: usersSettingsVersion },
   { name: '0014_webhook_lanes', sql: webhookLanes },
+  { name: '0015_plugin_store', sql: pluginStore },
+  { name: '0016_user_sessions', sql: userSessions },
+  { name: '0017_admin_password_resets', sql: adminPasswordResets },
+  { name: '0018_provider_sessions', sql: providerSessions },
 ];

@@ -8,6 +8,7 @@ import { sql } from '../sql';
 
 const USERS = sql.id('folio_admin_users');
 const SESSIONS = sql.id('folio_admin_sessions');
+const RESETS = sql.id('folio_admin_password_resets');
 
 export interface AdminUserRow {
   id: number;
@@ -67,4 +68,24 @@ export async function setAdminRole(db: Queryable, id: number, role: string, now:
 export async function deleteAdminUser(db: Queryable, id: number): Promise<void> {
   await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
   await db.run(sql`DELETE FROM ${USERS} WHERE "id" = ${id}`);
+}
+
+/** Sets an admin's password hash and ends their sessions and pending resets (a cookie or link of before opens nothing). */
+export async function setAdminPassword(db: Queryable, id: number, hash: string, now: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "password" = ${hash}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+  await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
+  await db.run(sql`DELETE FROM ${RESETS} WHERE "userId" = ${id}`);
+}
+
+/** Stores a reset link's token hash for an admin, in place of any earlier one; expired ones of anyone go too. */
+export async function insertAdminReset(db: Queryable, row: { tokenHash: string; userId: number; expiresAt: number; now: number }): Promise<void> {
+  await db.run(sql`DELETE FROM ${RESETS} WHERE "userId" = ${row.userId} OR "expiresAt" <= ${row.now}`);
+  await db.run(sql`INSERT INTO ${RESETS} ("tokenHash", "userId", "expiresAt", "createdAt") VALUES (${row.tokenHash}, ${row.userId}, ${row.expiresAt}, ${new Date(row.now).toISOString()})`);
+}
+
+/** Uses a reset link: deletes it and answers its admin's id while it is live (and the admin not blocked), in one statement. */
+export async function consumeAdminReset(db: Queryable, tokenHash: string, now: number): Promise<number | undefined> {
+  const row = await db.get<{ userId: number }>(sql`DELETE FROM ${RESETS} WHERE "tokenHash" = ${tokenHash} AND "expiresAt" > ${now}
+    AND "userId" IN (SELECT "id" FROM ${USERS} WHERE "blocked" = 0) RETURNING "userId"`);
+  return row === undefined ? undefined : Number(row.userId);
 }

@@ -4,6 +4,7 @@
  * when several instances share PostgreSQL, so the limit holds across them. The composition
  * root (instance.ts) picks the store; the HTTP layer only names the client and the path.
  */
+import { createHash } from 'node:crypto';
 import { RateLimitError } from '../../errors';
 import type { Database } from '../database';
 import { SYSTEM } from '../layout';
@@ -21,6 +22,9 @@ interface WindowStore {
   hit(key: string, now: number, windowMs: number): Promise<Window>;
 }
 
+/** Windows kept in memory at most; past it, expired ones go, then the oldest (a burst of distinct keys cannot grow memory). */
+export const MAX_MEMORY_WINDOWS = 10_000;
+
 class MemoryWindows implements WindowStore {
   private windows = new Map<string, Window>();
 
@@ -28,9 +32,17 @@ class MemoryWindows implements WindowStore {
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
       window = { count: 0, resetAt: now + windowMs };
+      this.windows.delete(key);
       this.windows.set(key, window);
-      // Forget expired windows so memory stays bounded.
-      if (this.windows.size > 10_000) for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+      if (this.windows.size > MAX_MEMORY_WINDOWS) {
+        for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+        // Still full of live windows (many distinct e-mails or addresses): the oldest go, down to
+        // 90 % so this pass runs once per thousand new keys, not on every one.
+        for (const k of this.windows.keys()) {
+          if (this.windows.size <= MAX_MEMORY_WINDOWS * 0.9) break;
+          this.windows.delete(k);
+        }
+      }
     }
     window.count++;
     return { ...window };
@@ -45,10 +57,16 @@ const RESET_AT = sql.id('resetAt');
 /** The existing row's value of a column, inside the upsert's SET (qualified, so it cannot be misread). */
 const stored = (column: 'count' | 'resetAt') => sql.id(TABLE_NAME, column);
 
+/** Every this many hits an instance deletes the expired windows, so the table holds the live ones only. */
+const PRUNE_EVERY = 1000;
+
 class DatabaseWindows implements WindowStore {
+  private hits = 0;
+
   constructor(private db: Database) {}
 
   async hit(key: string, now: number, windowMs: number): Promise<Window> {
+    if (++this.hits % PRUNE_EVERY === 0) await this.db.run(sql`DELETE FROM ${TABLE} WHERE ${RESET_AT} <= ${now}`);
     const resetAt = now + windowMs;
     // One atomic upsert: a new or expired window restarts at 1, a live one counts up.
     const row = await this.db.get<{ count: number; resetAt: number | string }>(sql`
@@ -85,11 +103,17 @@ export class RateLimiter {
     this.store = options.shared ? new DatabaseWindows(options.shared) : new MemoryWindows();
   }
 
-  /** Counts a request; throws 429 RateLimitError (with Retry-After) past the limit. */
-  async hit(ip: string, path: string): Promise<void> {
+  /**
+   * Counts a request; throws 429 RateLimitError (with Retry-After) past the limit. `identifier`
+   * (the body's e-mail on register, forgot-password and send-email-confirmation, as Strapi keys
+   * them) gives each address its own budget from one client.
+   */
+  async hit(ip: string, path: string, identifier?: string): Promise<void> {
     if (this.max <= 0) return;
     // A space separates them: PostgreSQL text cannot hold NUL bytes, and IPs hold no spaces.
-    const key = `${ip} ${path.toLowerCase().replace(/\/+$/, '')}`;
+    // A long identifier is hashed: keys stay short whatever a body holds.
+    const who = identifier === undefined ? '' : ` ${identifier.length > 256 ? createHash('sha256').update(identifier).digest('hex') : identifier.replace(/\0/g, '')}`;
+    const key = `${ip} ${path.toLowerCase().replace(/\/+$/, '')}${who}`;
     const now = this.now();
     const window = await this.store.hit(key, now, this.windowMs);
     // Concurrent hits read the clock before they reach the store, so the window may have been

@@ -41,11 +41,40 @@ const oneUser = (db: Queryable, where: Sql) => db.get<UserRow>(sql`${SELECT_USER
 
 export const findUserById = (db: Queryable, id: number) => oneUser(db, sql`u."id" = ${id}`);
 
-/** The user whose email (stored lower-cased) or username is this. */
+/** The local account (provider `local`, as Strapi's login asks) whose email (stored lower-cased) or username is this. */
 export const findUserByIdentifier = (db: Queryable, email: string, username: string) =>
-  oneUser(db, sql`u."email" = ${email} OR u."username" = ${username}`);
+  oneUser(db, sql`u."provider" = 'local' AND (u."email" = ${email} OR u."username" = ${username})`);
+
+/** The account with this (lower-cased) e-mail, whatever its provider. */
+export const findUserByEmail = (db: Queryable, email: string) => oneUser(db, sql`u."email" = ${email}`);
 
 export const findUserByResetToken = (db: Queryable, tokenHash: string) => oneUser(db, sql`u."resetPasswordToken" = ${tokenHash}`);
+
+/**
+ * Confirms the account holding this confirmation token's hash and forgets the token, in one
+ * statement: of two requests with the same link, one confirms and the other finds nothing.
+ */
+export async function consumeConfirmationToken(db: Queryable, tokenHash: string, now: string): Promise<number | undefined> {
+  const row = await db.get<{ id: number }>(sql`UPDATE ${USERS} SET "confirmed" = 1, "confirmationToken" = NULL, "updatedAt" = ${now}
+    WHERE "confirmationToken" = ${tokenHash} RETURNING "id"`);
+  return row?.id;
+}
+
+/** Stores a confirmation token's hash on an account (a new one replaces the old). */
+export async function setConfirmationToken(db: Queryable, id: number, tokenHash: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "confirmationToken" = ${tokenHash} WHERE "id" = ${id}`);
+}
+
+/**
+ * Whether an account could be confused with a new registration, as Strapi's register checks:
+ * the e-mail or the username used as either by another account. `provider` narrows it to
+ * accounts of that provider (Strapi's first check), undefined looks at every account.
+ */
+export async function registrationConflict(db: Queryable, email: string, username: string, provider?: string): Promise<boolean> {
+  const of = provider === undefined ? sql.empty : sql` AND "provider" = ${provider}`;
+  return !!(await db.get(sql`SELECT 1 AS x FROM ${USERS}
+    WHERE ("email" = ${email} OR "username" = ${email} OR "username" = ${username} OR "email" = ${username})${of}`));
+}
 
 export interface UserListQuery {
   /** A condition over the rows, aliased `t` (the query compiler's filters); empty for all. */
@@ -53,11 +82,14 @@ export interface UserListQuery {
   /** ORDER BY keys over `t`. */
   order: Sql;
   page?: { limit: number; offset: number };
+  /** Only this user (`GET /api/users/me` with its filters). */
+  id?: number;
 }
 
 /** Users for `GET /api/users`: public columns only, filtered, sorted and paged by the query layer. */
 export function listUsers(db: Queryable, query: UserListQuery): Promise<UserRow[]> {
-  const where = query.where.isEmpty ? sql.empty : sql` WHERE ${query.where}`;
+  const conditions = [...(query.where.isEmpty ? [] : [query.where]), ...(query.id === undefined ? [] : [sql`t."id" = ${query.id}`])];
+  const where = conditions.length ? sql` WHERE ${sql.join(conditions.map((c) => sql`(${c})`), ' AND ')}` : sql.empty;
   const page = query.page ? sql` LIMIT ${query.page.limit} OFFSET ${query.page.offset}` : sql.empty;
   return db.all<UserRow>(sql`SELECT t.* FROM ${USERS} t${where} ORDER BY ${query.order}${page}`);
 }
@@ -68,6 +100,11 @@ export async function countUsers(db: Queryable): Promise<number> {
 
 export async function countUsersWithRole(db: Queryable, roleId: number): Promise<number> {
   return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS} WHERE "roleId" = ${roleId}`))?.n ?? 0;
+}
+
+/** Whether an account has this username. */
+export async function usernameTaken(db: Queryable, username: string): Promise<boolean> {
+  return !!(await db.get(sql`SELECT 1 AS x FROM ${USERS} WHERE "username" = ${username}`));
 }
 
 /** Whether another account (not `exceptId`) has this email or this username. */
@@ -81,7 +118,8 @@ export interface NewUserRow {
   username: string;
   email: string;
   provider: string;
-  password: string;
+  /** NULL for an account a provider signs in (it has no password here). */
+  password: string | null;
   confirmed: number;
   blocked: number;
   roleId: number;
@@ -138,9 +176,9 @@ export async function setUserPassword(db: Queryable, id: number, hash: string, n
   return row === undefined ? undefined : Number(row.v);
 }
 
-/** Stores a reset code's hash on the account with this email; false when there is none. */
-export async function setResetToken(db: Queryable, email: string, tokenHash: string): Promise<boolean> {
-  return (await db.run(sql`UPDATE ${USERS} SET "resetPasswordToken" = ${tokenHash} WHERE "email" = ${email}`)).changes > 0;
+/** Stores a reset code's hash on an account (a new one replaces the old). */
+export async function setResetToken(db: Queryable, id: number, tokenHash: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "resetPasswordToken" = ${tokenHash} WHERE "id" = ${id}`);
 }
 
 export async function deleteUser(db: Queryable, id: number): Promise<void> {

@@ -1,40 +1,117 @@
 /**
- * /api/auth/*: login, registration and passwords. Rate-limited per client address and path
- * (instance.authLimiter) before anything else runs, authentication included: guessing
- * passwords or reset codes is the threat here.
+ * /api/auth/*: login, registration, passwords and e-mail confirmation. Each route guards its
+ * action, reads the body and calls the flow (auth/account-flows.ts); the rules live there.
+ *
+ * Rate limits (instance.authLimiter), on Strapi's routes and keys: `/auth/local`,
+ * `/auth/reset-password` and `/auth/change-password` per client address and path, before
+ * anything else runs, authentication included (guessing passwords or codes is the threat);
+ * `/auth/local/register`, `/auth/forgot-password` and `/auth/send-email-confirmation` per
+ * client address, path and the body's e-mail, so one client may act for another address.
+ * The confirmation link, refresh, logout and sessions are not limited.
+ *
+ * Refresh mode (`jwtManagement: 'refresh'`): a login (password or provider) answers a refresh
+ * token beside the access JWT, in the body, or in the httpOnly `strapi_up_refresh` cookie when
+ * `sessions.httpOnly` is set or the request says `X-Strapi-Refresh-Cookie: httpOnly`; register
+ * and password changes answer it in the body always, as Strapi's; refresh and logout read that
+ * cookie before the body. In legacy-support mode those routes are 404.
  */
 import { Elysia } from 'elysia';
-import { resetPasswordText } from '../../auth/mail-format';
-import { Users } from '../../auth/users';
-import { checkCredentials, checkEmail, FieldErrors, PASSWORD_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from '../../auth/user-fields';
-import { FolioError, ValidationError } from '../../errors';
+import type { AuthAnswer, FlowContext } from '../../auth/account-flows';
 import type { Instance } from '../../instance';
 import { readJsonBody } from '../body';
 import type { Guard } from '../guard';
+import { parseQueryString } from '../query-string';
 import { clientAddress } from '../rate-limit';
 import { json } from '../respond';
+import { overHttps, readCookie, refreshCookie, refreshCookieName, setCookie } from '../cookies';
+import { PROVIDER_SESSION_MS } from '../../auth/providers/connect';
 import { objectBody, pluginGuard, userOf, type Body } from './users-permissions';
 
-/** Required strings of a password route, capped before anything hashes them; yup's field errors otherwise. */
-function passwords(input: Body, fields: Record<string, number>): Record<string, string> {
-  const errors = new FieldErrors();
-  for (const [name, max] of Object.entries(fields)) {
-    if (errors.string(name, input[name], { required: true, max }) && input[name] === '') errors.add(name, `${name} is a required field`, null);
-  }
-  errors.throwIfAny();
-  return input as Record<string, string>;
-}
+/** Limited per client address and path alone (their bodies carry no e-mail to key on); `/api/connect/*` too. */
+const LIMITED = new Set(['/api/auth/local', '/api/auth/reset-password', '/api/auth/change-password']);
+
+/** The cookie holding a provider sign-in's key (its state lives on the server: auth/providers/connect.ts). */
+const CONNECT_COOKIE = 'folio_connect';
+
+type Server = { requestIP(request: Request): { address: string } | null } | null | undefined;
 
 export function authRoutes(instance: Instance, allow: Guard) {
-  const { users, jwt, config, authLimiter } = instance;
+  const { accounts, config, authLimiter } = instance;
+  const { sessions: sessionSettings } = instance.usersPermissions.plugin;
   const guarded = pluginGuard(allow);
-  const body = (request: Request, allowed: string[]) => objectBody(request, config.bodyLimit, allowed);
-  /** The answer of a login: a JWT carrying the user's token version, and the user. */
-  const withJwt = async (user: { id: number }, version: number) => ({ jwt: await jwt.issue(user.id, version), user });
+  const body = (request: Request) => objectBody(request, config.bodyLimit);
+  const addressOf = (request: Request, server: Server) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
+  const context = (request: Request): FlowContext => ({ userAgent: request.headers.get('user-agent') });
+
+  /**
+   * A route limited per e-mail: the body is read first (bounded by the body limit) to key on
+   * its `email`; a body that cannot be read still counts, under no e-mail, before it is refused.
+   */
+  const emailLimited = async (request: Request, server: Server, path: string): Promise<Body> => {
+    let data: Body;
+    try {
+      data = await body(request);
+    } catch (error) {
+      await authLimiter.hit(addressOf(request, server), path, 'unknownIdentifier');
+      throw error;
+    }
+    const email = typeof data.email === 'string' && data.email !== '' ? data.email.toLowerCase() : 'unknownIdentifier';
+    await authLimiter.hit(addressOf(request, server), path, email);
+    return data;
+  };
+
+  /** A 302, as koa's redirect answers it (the URL is the provider's or the configured front end's). */
+  const redirect = (location: string, headers: Record<string, string> = {}) =>
+    new Response(`Redirecting to ${location}.`, { status: 302, headers: { location, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+
+  /** Whether this request's refresh token travels in the cookie (the setting, or the request's header). */
+  const inCookie = (request: Request) => sessionSettings.httpOnly || request.headers.get('x-strapi-refresh-cookie') === 'httpOnly';
+
+  /** A login's answer: the refresh token (refresh mode) moved into the cookie when the cookie mode applies. */
+  const signedIn = (request: Request, answer: AuthAnswer | { user: unknown }): Response => {
+    if (!('refreshToken' in answer) || answer.refreshToken === undefined || !inCookie(request)) return json(answer);
+    const { refreshToken, ...rest } = answer;
+    return json(rest, 200, { 'set-cookie': refreshCookie(request, sessionSettings, config.trustProxy, refreshToken) });
+  };
+
+  /** The refresh token of a request: the cookie first, then the body's `refreshToken` (Strapi's order). */
+  const refreshTokenOf = (request: Request, data: Body | undefined) => readCookie(request, refreshCookieName(sessionSettings)) ?? data?.refreshToken;
+
+  /** An optional JSON body (refresh and logout take none too). */
+  const optionalBody = async (request: Request): Promise<Body | undefined> => {
+    const data = await readJsonBody(request, config.bodyLimit);
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : undefined;
+  };
+
+  /** The signed-in user and the session its access token belongs to. */
+  const signedInUser = async (request: Request, action: string) => {
+    const { principal } = await guarded(request, action);
+    return { user: userOf(principal), sessionId: principal.kind === 'user' ? principal.sessionId : undefined };
+  };
 
   return new Elysia({ name: 'users-permissions:auth' })
     .onBeforeHandle(async ({ request, server, path }) => {
-      if (path.startsWith('/api/auth/')) await authLimiter.hit(clientAddress(request, server?.requestIP(request)?.address, config.trustProxy), path);
+      const normal = path.toLowerCase().replace(/\/+$/, '');
+      if (LIMITED.has(normal) || normal.startsWith('/api/connect/')) await authLimiter.hit(addressOf(request, server), path);
+    })
+    .get('/api/connect/:provider', async ({ request, params }) => {
+      await guarded(request, 'auth.connect');
+      const query = parseQueryString(request.url);
+      const { location, key } = await instance.providers.start(params.provider, { callback: query.callback, previousKey: readCookie(request, CONNECT_COOKIE) });
+      const cookie = setCookie(CONNECT_COOKIE, key, { path: '/api', sameSite: 'lax', maxAge: PROVIDER_SESSION_MS, secure: overHttps(request, config.trustProxy) });
+      return redirect(location, { 'set-cookie': cookie });
+    })
+    .get('/api/connect/:provider/callback', async ({ request, params }) => {
+      await guarded(request, 'auth.connect');
+      const query = parseQueryString(request.url);
+      const { location } = await instance.providers.providerCallback(params.provider, readCookie(request, CONNECT_COOKIE), query);
+      return redirect(location);
+    })
+    .get('/api/auth/:provider/callback', async ({ request, params }) => {
+      await guarded(request, 'auth.callback');
+      // `local` is the password login, which a GET carries no body for: its "required" errors, as Strapi's.
+      if (params.provider === 'local') return signedIn(request, await accounts.login({}, context(request)));
+      return signedIn(request, await instance.providers.signIn(params.provider, readCookie(request, CONNECT_COOKIE), context(request)));
     })
     .post(
       '/api/auth/local',
@@ -42,23 +119,17 @@ export function authRoutes(instance: Instance, allow: Guard) {
         await guarded(request, 'auth.callback');
         // No body, or not an object, is a login without its fields: yup's two "required" errors, as Strapi's.
         const data = await readJsonBody(request, config.bodyLimit);
-        const { identifier, password } = checkCredentials(data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : {});
-        const found = await users.authenticate(identifier, password);
-        if (!found) throw new ValidationError('Invalid identifier or password');
-        if (found.user.blocked) throw new FolioError(400, 'ApplicationError', 'Your account has been blocked by an administrator');
-        return json(await withJwt(found.user, found.tokenVersion));
+        return signedIn(request, await accounts.login(data && typeof data === 'object' && !Array.isArray(data) ? (data as Body) : {}, context(request)));
       },
       { parse: 'none' },
     )
     .post(
       '/api/auth/local/register',
-      async ({ request }) => {
+      async ({ request, server, path }) => {
+        const data = await emailLimited(request, server, path);
         await guarded(request, 'auth.register');
-        if (!config.allowRegister) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
-        const { username, email, password } = await body(request, ['username', 'email', 'password']);
-        const user = await users.create({ username: username as string, email: email as string, password: password as string });
-        // A new account's token version is 0.
-        return json(await withJwt(user, 0));
+        // Strapi's register answers the refresh token in the body whatever the cookie mode (only login and providers set the cookie).
+        return json(await accounts.register(data, context(request)));
       },
       { parse: 'none' },
     )
@@ -66,34 +137,16 @@ export function authRoutes(instance: Instance, allow: Guard) {
       '/api/auth/change-password',
       async ({ request }) => {
         const user = userOf((await guarded(request, 'auth.changePassword')).principal);
-        const input = passwords(await body(request, ['currentPassword', 'password', 'passwordConfirmation']), {
-          currentPassword: PASSWORD_MAX_LENGTH, password: PASSWORD_MAX_LENGTH, passwordConfirmation: PASSWORD_MAX_LENGTH,
-        });
-        if (input.password !== input.passwordConfirmation) throw new ValidationError('Passwords do not match');
-        Users.checkFields({ password: input.password });
-        if (!(await users.checkPassword(user.id, input.currentPassword!))) throw new ValidationError('The provided current password is invalid');
-        if (input.currentPassword === input.password) throw new ValidationError('Your new password must be different than your current password');
-        // The answer's JWT carries the new version; every earlier one stops working.
-        return json(await withJwt(user, await users.setPassword(user.id, input.password!)));
+        return json(await accounts.changePassword(user, await body(request), context(request)));
       },
       { parse: 'none' },
     )
     .post(
       '/api/auth/forgot-password',
-      async ({ request }) => {
+      async ({ request, server, path }) => {
+        const data = await emailLimited(request, server, path);
         await guarded(request, 'auth.forgotPassword');
-        const email = checkEmail((await body(request, ['email'])).email);
-        const code = await users.createResetCode(email);
-        // The same answer whether or not the address exists, so it cannot be used to probe accounts.
-        if (code) {
-          // Read at send time: the sender is replaceable on a running instance.
-          await instance.email.send({
-            to: email.toLowerCase(),
-            subject: 'Reset password',
-            text: resetPasswordText(code, config.resetPasswordUrl),
-          });
-        }
-        return json({ ok: true });
+        return json(await accounts.forgotPassword(data));
       },
       { parse: 'none' },
     )
@@ -101,14 +154,50 @@ export function authRoutes(instance: Instance, allow: Guard) {
       '/api/auth/reset-password',
       async ({ request }) => {
         await guarded(request, 'auth.resetPassword');
-        const input = passwords(await body(request, ['code', 'password', 'passwordConfirmation']), {
-          code: RESET_CODE_MAX_LENGTH, password: PASSWORD_MAX_LENGTH, passwordConfirmation: PASSWORD_MAX_LENGTH,
-        });
-        if (input.password !== input.passwordConfirmation) throw new ValidationError('Passwords do not match');
-        Users.checkFields({ password: input.password });
-        const user = await users.findByResetCode(input.code!);
-        if (!user) throw new ValidationError('Incorrect code provided');
-        return json(await withJwt(user, await users.setPassword(user.id, input.password!)));
+        return json(await accounts.resetPassword(await body(request), context(request)));
+      },
+      { parse: 'none' },
+    )
+    .get('/api/auth/email-confirmation', async ({ request }) => {
+      await guarded(request, 'auth.emailConfirmation');
+      const confirmed = await accounts.emailConfirmation(parseQueryString(request.url).confirmation);
+      return redirect(confirmed.redirect);
+    })
+    .post(
+      '/api/auth/refresh',
+      async ({ request }) => {
+        await guarded(request, 'auth.refresh');
+        const data = await optionalBody(request);
+        const tokens = await accounts.refresh(refreshTokenOf(request, data));
+        if (!inCookie(request)) return json(tokens);
+        return json({ jwt: tokens.jwt }, 200, { 'set-cookie': refreshCookie(request, sessionSettings, config.trustProxy, tokens.refreshToken) });
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/api/auth/logout',
+      async ({ request }) => {
+        const { user, sessionId } = await signedInUser(request, 'auth.logout');
+        const data = (await optionalBody(request)) ?? {};
+        const answer = await accounts.logout(user, sessionId, { scope: data.scope, deviceId: data.deviceId, refreshToken: refreshTokenOf(request, data) });
+        return inCookie(request) ? json(answer, 200, { 'set-cookie': refreshCookie(request, sessionSettings, config.trustProxy, null) }) : json(answer);
+      },
+      { parse: 'none' },
+    )
+    .get('/api/auth/sessions', async ({ request }) => {
+      const { user, sessionId } = await signedInUser(request, 'auth.getSessions');
+      return json(await accounts.listSessions(user, sessionId));
+    })
+    .delete('/api/auth/sessions/:sessionId', async ({ request, params }) => {
+      const { user } = await signedInUser(request, 'auth.revokeSession');
+      return json(await accounts.revokeSession(user, params.sessionId));
+    })
+    .post(
+      '/api/auth/send-email-confirmation',
+      async ({ request, server, path }) => {
+        const data = await emailLimited(request, server, path);
+        await guarded(request, 'auth.sendEmailConfirmation');
+        return json(await accounts.sendEmailConfirmation(data));
       },
       { parse: 'none' },
     );

@@ -8,6 +8,7 @@ import type { Principal } from '../../auth/access';
 import { FieldErrors } from '../../auth/user-fields';
 import { populateUserRelations, splitRole } from '../../auth/user-populate';
 import { ForbiddenError, NotFoundError } from '../../errors';
+import { ROLE_UID } from '../../registry/system-models';
 import type { Instance } from '../../instance';
 import type { Caller, Guard } from '../guard';
 import { parseQueryString } from '../query-string';
@@ -35,7 +36,8 @@ export function usersRoutes(instance: Instance, allow: Guard) {
    */
   const populated = async <U extends { id: number }>(request: Request, allowed: Caller, list: U[]): Promise<U[]> => {
     const { role, rest } = splitRole(parseQueryString(request.url).populate);
-    const roles = role ? await users.rolesOf(list.map((user) => user.id)) : undefined;
+    // The role is a relation to roles: left out unless the caller may read roles, as Strapi's output sanitizer does.
+    const roles = role && allowed.readableTypes().has(ROLE_UID) ? await users.rolesOf(list.map((user) => user.id)) : undefined;
     const rows = roles ? list.map((user) => ({ ...user, role: roles.get(user.id) ?? null })) : list;
     if (rest !== undefined) {
       const readable = allowed.readableTypes();
@@ -48,7 +50,10 @@ export function usersRoutes(instance: Instance, allow: Guard) {
   return new Elysia({ name: 'users-permissions:users' })
     .get('/api/users/me', async ({ request }) => {
       const allowed = await guarded(request, 'user.me');
-      return json(await one(request, allowed, userOf(allowed.principal)));
+      const me = await users.me(userOf(allowed.principal).id, parseQueryString(request.url), instance.registry);
+      // Filters that leave the caller out: Strapi answers 204 without a body.
+      if (!me) return new Response(null, { status: 204 });
+      return json(await one(request, allowed, me as { id: number }));
     })
     .get('/api/users/count', async ({ request }) => {
       await caller(request, 'user.count');

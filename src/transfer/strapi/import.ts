@@ -22,7 +22,9 @@ import { writeSchemas } from './schemas';
 import { ArchiveSource } from './archive-source';
 import { PostgresSource } from './postgres-source';
 import { projectEnv, SqliteSource, StrapiImportError, type StrapiSource } from './source';
-import { systemPlan } from './system';
+import { systemPlan, usersPermissionsStore } from './system';
+import { writePluginStoreValue } from '../../db/store/plugin-store';
+import { storeKey } from '../../auth/settings';
 import { isStrapi4, V4Source } from './v4';
 import { advanceSequences, clearTarget, countRows, holdsData, insertRows, targetBefore, undoCreated, undoCreatedNow } from './target';
 import { undoOnInterrupt } from '../interrupt';
@@ -72,13 +74,14 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
     if (!(source instanceof ArchiveSource) && isStrapi4(source, registry)) source = V4Source.from(source, registry);
     writeSchemas(schemaRoot, options.config.contentTypesDir, true);
     const plan = [...systemPlan(source, registry), ...contentPlan(source, registry), mediaRows(source, registry)];
+    const store = usersPermissionsStore(source);
     const uploads = uploadFiles(source);
     placeFileRows(plan.find((p) => p.label === 'files')?.rows ?? [], options.config);
     const report: ImportReport = {
       tables: plan.map((p) => ({ table: p.table, label: p.label, rows: p.rows.length, skipped: p.skipped })),
       documents: documentCounts(plan, registry),
       files: uploads.length,
-      notes: [...plan.flatMap((p) => p.notes), ...source.omissions],
+      notes: [...plan.flatMap((p) => p.notes), ...store.notes, ...source.omissions],
     };
     const salt = source.env.API_TOKEN_SALT;
     if (!salt && plan.some((p) => p.label === 'API tokens' && p.rows.length)) {
@@ -124,6 +127,8 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
           const counted = await countRows(tx, table);
           if (counted !== rows) throw new StrapiImportError(`count check failed for ${table}: read ${rows} rows from Strapi, the target holds ${counted}`);
         }
+        // users-permissions' settings (advanced, email, grant), as the admin's Settings pages store them.
+        for (const { key, value } of store.values) await writePluginStoreValue(tx, storeKey(key), JSON.stringify(value), new Date().toISOString());
         if (db.dialect.sharedByInstances) {
           if (salt) await writeSecret(tx, 'apiTokenSalt', salt);
           if (source.env.JWT_SECRET) await writeSecret(tx, 'jwtSecret', source.env.JWT_SECRET);

@@ -5,7 +5,9 @@
  * content API tokens with their keyed hashes (`strapi_api_tokens`, custom tokens' actions),
  * and upload files with formats and metadata (`files`).
  */
+import { createHash } from 'node:crypto';
 import type { SqlValue } from '../../db/database';
+import { checkAdvanced, checkEmailSettings, checkGrant, PROVIDER_NAMES, type StoreKey } from '../../auth/settings-values';
 import { FILE_COLUMNS, FILES_TABLE, SYSTEM } from '../../db/layout';
 import { USER_UID } from '../../registry/system-models';
 import type { Registry } from '../../registry/types';
@@ -90,14 +92,45 @@ function users(source: StrapiSource, registry: Registry): TableRows {
       id: Number(r.id), documentId: String(r.document_id), username: String(r.username),
       // Folio keeps e-mails lower-cased (its unique index is case-insensitive that way).
       email: String(r.email).toLowerCase(), provider: String(r.provider ?? 'local'), password: (r.password as string | null) ?? null,
-      resetPasswordToken: (r.reset_password_token as string | null) ?? null, confirmationToken: (r.confirmation_token as string | null) ?? null,
+      // Folio keeps codes hashed and looks them up by their hash: a code mailed by Strapi still works.
+      resetPasswordToken: hashed(r.reset_password_token), confirmationToken: hashed(r.confirmation_token),
       confirmed: r.confirmed ? 1 : 0, blocked: r.blocked ? 1 : 0, roleId: roleOf.get(Number(r.id)) ?? null,
       ...t, publishedAt: isoTime(r.published_at) ?? t.createdAt, locale: '', ...extension,
     };
   }));
 }
 
+const hashed = (code: unknown) => (typeof code === 'string' && code ? createHash('sha256').update(code).digest('hex') : null);
+
 const TOKEN_TYPES = new Set(['read-only', 'full-access', 'custom']);
+
+/**
+ * users-permissions' stored settings (core store `plugin_users-permissions_advanced`, `_email`,
+ * `_grant`), checked as Folio checks them: a value that does not pass is left out with a note
+ * (Strapi's defaults then apply), and so are providers Folio does not have (custom ones).
+ */
+export function usersPermissionsStore(source: StrapiSource): { values: { key: StoreKey; value: unknown }[]; notes: string[] } {
+  const rows = rowsOf(source, 'strapi_core_store_settings');
+  const values: { key: StoreKey; value: unknown }[] = [];
+  const notes: string[] = [];
+  const checks = { advanced: checkAdvanced, email: checkEmailSettings, grant: checkGrant } as const;
+  for (const key of ['advanced', 'email', 'grant'] as const) {
+    const row = rows.find((r) => r.key === `plugin_users-permissions_${key}`);
+    if (!row) continue;
+    try {
+      let value = typeof row.value === 'string' ? JSON.parse(row.value) : row.value;
+      if (key === 'grant' && value && typeof value === 'object') {
+        const unknown = Object.keys(value).filter((name) => !PROVIDER_NAMES.includes(name));
+        if (unknown.length) notes.push(`users-permissions providers Folio does not have were left out: ${unknown.join(', ')}`);
+        value = Object.fromEntries(Object.entries(value).filter(([name]) => PROVIDER_NAMES.includes(name)));
+      }
+      values.push({ key, value: checks[key](value, `users-permissions ${key}`) });
+    } catch (error) {
+      notes.push(`users-permissions ${key} settings were left out (Strapi's defaults apply): ${(error as Error).message}`);
+    }
+  }
+  return { values, notes };
+}
 
 function tokens(source: StrapiSource): TableRows[] {
   let skipped = 0;

@@ -10,6 +10,7 @@ import { LocalesPage } from './locales';
 import { RolePage, RolesList } from './roles';
 import { TokensPage } from './tokens';
 import { DeliveryLog, WebhooksPage } from './webhooks';
+import { UsersPermissionsPage } from './users-permissions';
 
 const AREAS: [string, string][] = [
   ['roles', 'Roles'],
@@ -17,6 +18,7 @@ const AREAS: [string, string][] = [
   ['locales', 'Locales'],
   ['webhooks', 'Webhooks'],
   ['users', 'Users'],
+  ['users-permissions', 'Users & Permissions'],
   ['admins', 'Admin users'],
 ];
 
@@ -29,6 +31,7 @@ function Area(props: { area: string; rest: string | undefined; url: URL; me: num
   if (area === 'webhooks') return h(WebhooksPage, null);
   if (area === 'users') return h(UsersPage, { url: props.url });
   if (area === 'admins') return h(AdminsPage, { me: props.me });
+  if (area === 'users-permissions') return h(UsersPermissionsPage, null);
   return null;
 }
 
