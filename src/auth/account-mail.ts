@@ -23,7 +23,7 @@ export type TemplateData = Record<string, unknown>;
 function lookup(data: TemplateData, path: string): { found: boolean; value?: unknown } {
   let node: unknown = data;
   for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, part)) return { found: false };
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return { found: false };
     node = (node as Record<string, unknown>)[part];
   }
   return { found: true, value: node };

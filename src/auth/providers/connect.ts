@@ -81,7 +81,7 @@ export class ProviderFlows {
   /** The provider's grant settings, when it is enabled; "This provider is disabled" otherwise (unknown names too). */
   private async enabled(provider: string): Promise<{ grant: Record<string, GrantProvider>; stored: GrantProvider }> {
     const grant = await this.deps.settings.grant();
-    const stored = Object.prototype.hasOwnProperty.call(grant, provider) ? grant[provider] : undefined;
+    const stored = Object.hasOwn(grant, provider) ? grant[provider] : undefined;
     if (!stored?.enabled) throw application('This provider is disabled');
     return { grant, stored };
   }

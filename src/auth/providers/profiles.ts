@@ -74,7 +74,7 @@ export const PROFILES: Record<string, Lookup> = {
       return { username: user.login, email: user.email };
     }
     const primary = Array.isArray(emails) ? emails.find((e: any) => e.primary === true) : null;
-    if (!primary || primary.verified !== true) throw new Error('Email not verified by GitHub');
+    if (primary?.verified !== true) throw new Error('Email not verified by GitHub');
     return { username: user.login, email: primary.email };
   },
   async microsoft({ accessToken }) {
