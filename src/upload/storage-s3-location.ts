@@ -24,7 +24,7 @@ export function parseS3Url(raw: string): { bucket: string; prefix: string } {
   const bucket = match?.[1] ?? '';
   const prefix = (match?.[2] ?? '').replace(/\/+$/, '');
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`FOLIO_UPLOADS must be s3://bucket/prefix with a valid bucket name, got "${raw}"`);
-  if (prefix?.split('/').some((s) => !s || s === '.' || s === '..' || /[\0\\]/.test(s))) {
+  if (prefix !== '' && prefix.split('/').some((s) => !s || s === '.' || s === '..' || /[\0\\]/.test(s))) {
     throw new Error(`FOLIO_UPLOADS has an invalid prefix "${prefix}" (plain segments separated by /)`);
   }
   return { bucket, prefix };

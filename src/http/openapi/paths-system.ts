@@ -45,8 +45,44 @@ function auth(): Schema {
     '/api/auth/forgot-password': post('auth.forgotPassword', 'Email a reset code (the same answer whether or not the address exists)', body({ email: string }, ['email']), ok('Accepted', ref('Ok'))),
     '/api/auth/reset-password': post('auth.resetPassword', 'Set a new password with the emailed code',
       body({ code: string, password, passwordConfirmation: password }, ['code', 'password', 'passwordConfirmation']), jwt),
+    '/api/auth/send-email-confirmation': post('auth.sendEmailConfirmation', 'Email a new confirmation link (the same answer whether or not the address exists)',
+      body({ email: string }, ['email']), ok('Accepted', { type: 'object', required: ['email', 'sent'], properties: { email: string, sent: { type: 'boolean' } } })),
+    '/api/auth/email-confirmation': {
+      get: operation({
+        tags, operationId: 'auth.emailConfirmation', summary: "Confirm an account with the mailed link's code, then redirect to the confirmation page", security: [{}],
+        parameters: [{ name: 'confirmation', in: 'query', required: true, schema: string }],
+        responses: { '302': { description: 'Confirmed: redirected to email_confirmation_redirection' } },
+      }),
+    },
+    '/api/auth/refresh': post('auth.refresh', 'Exchange a refresh token for a new access JWT and refresh token (jwtManagement: refresh)',
+      { required: false, content: json({ type: 'object', properties: { refreshToken: string } }) },
+      ok('New tokens', { type: 'object', required: ['jwt'], properties: { jwt: string, refreshToken: string } })),
+    '/api/auth/logout': post('auth.logout', 'End the current session, one device, or every session (jwtManagement: refresh)',
+      { required: false, content: json({ type: 'object', properties: { scope: string, deviceId: string, refreshToken: string } }) }, ok('Done', ref('Ok')), [{ bearer: [] }]),
+    '/api/auth/sessions': {
+      get: operation({ tags, operationId: 'auth.getSessions', summary: "The logged-in user's sessions (jwtManagement: refresh)", security: [{ bearer: [] }],
+        responses: ok('The sessions', { type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } }) }),
+    },
+    '/api/auth/sessions/{id}': {
+      delete: operation({ tags, operationId: 'auth.revokeSession', summary: 'End one of the logged-in user\'s sessions (jwtManagement: refresh)', security: [{ bearer: [] }],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: string }], responses: ok('Done', { type: 'object', properties: { data: { type: 'object' } } }) }),
+    },
+    '/api/connect/{provider}': {
+      get: operation({ tags, operationId: 'auth.connect', summary: 'Start signing in with a provider: redirect to it with its key, scope and callback', security: [{}],
+        parameters: [provider], responses: { '302': { description: "Redirected to the provider's sign-in page" } } }),
+    },
+    '/api/connect/{provider}/callback': {
+      get: operation({ tags, operationId: 'auth.connectCallback', summary: "The provider's callback: keeps its answer in the session and redirects to the front end's callback URL", security: [{}],
+        parameters: [provider], responses: { '302': { description: "Redirected to the provider's callback URL" } } }),
+    },
+    '/api/auth/{provider}/callback': {
+      get: operation({ tags, operationId: 'auth.callbackProvider', summary: 'Finish signing in with a provider (with the session cookie): a JWT and the user, created when new', security: [{}],
+        parameters: [provider], responses: jwt }),
+    },
   };
 }
+
+const provider = { name: 'provider', in: 'path', required: true, schema: { type: 'string' }, description: 'A built-in provider: github, google, keycloak…' };
 
 function users(): Schema {
   const tags = ['Users'];
