@@ -55,6 +55,10 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** How long attempts stay in the webhook attempt log (FOLIO_WEBHOOK_LOG_DAYS, 30). */
   webhookLogDays: number;
+  /** How long content history keeps a document's versions (FOLIO_HISTORY_DAYS, 90; 0: no history is kept). */
+  historyDays: number;
+  /** How long the audit log keeps its rows (FOLIO_AUDIT_DAYS, 90; 0: nothing is logged). */
+  auditDays: number;
   /**
    * FOLIO_WEBHOOK_DENY_PRIVATE (false): refuse webhook URLs at loopback, private, link-local…
    * addresses, and never send to a host name that resolves to one (src/events/private-address.ts).
@@ -258,6 +262,8 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? fromProject('jwtExpiresIn', env('FOLIO_JWT_EXPIRES_IN')) ?? '30d',
     webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
     webhookLogDays: positiveInteger('FOLIO_WEBHOOK_LOG_DAYS', env('FOLIO_WEBHOOK_LOG_DAYS'), 30),
+    historyDays: positiveInteger('FOLIO_HISTORY_DAYS', env('FOLIO_HISTORY_DAYS'), 90),
+    auditDays: positiveInteger('FOLIO_AUDIT_DAYS', env('FOLIO_AUDIT_DAYS'), 90),
     webhookDenyPrivate: flag('FOLIO_WEBHOOK_DENY_PRIVATE', env('FOLIO_WEBHOOK_DENY_PRIVATE'), false),
     realtimeHeartbeatMs: positiveInteger('FOLIO_REALTIME_HEARTBEAT_MS', env('FOLIO_REALTIME_HEARTBEAT_MS'), 15_000),
     realtimeResumeWindowMs: positiveInteger('FOLIO_REALTIME_RESUME_SECONDS', env('FOLIO_REALTIME_RESUME_SECONDS'), 600) * 1000,

@@ -34,6 +34,9 @@ import { UploadService } from './upload/service';
 import { GraphqlService } from './graphql/service';
 import { USER_UID } from './registry/system-models';
 import { ProjectApp } from './project/app';
+import { ContentHistory } from './history/service';
+import { HistoryListener } from './history/listener';
+import { Periodic } from './periodic';
 
 export interface Instance {
   config: Config;
@@ -61,6 +64,8 @@ export interface Instance {
   log: Logger;
   /** Webhook management (`folio webhook`). */
   webhooks: Webhooks;
+  /** Content history: a version per document write and locale (a listener of the write pipeline, src/history/). */
+  history: ContentHistory;
   /**
    * GraphQL in Strapi's dialect (src/graphql/): its schema is built on first use. Project code
    * extends it through `graphql.extension` (`use({ typeDefs, resolvers })`, `shadowCRUD(uid)`).
@@ -79,8 +84,9 @@ export interface Instance {
   /** System migrations applied at open (or pending, with `dryRun`). */
   migrationsApplied: string[];
   /**
-   * Starts what a serving instance does in the background: webhook deliveries and outbox
-   * pruning (the realtime hub runs while someone streams). Idempotent; close() stops it all.
+   * Starts what a serving instance does in the background: webhook deliveries, outbox pruning
+   * and the retention of history (the realtime hub runs while someone streams). Idempotent;
+   * close() stops it all.
    */
   start(): void;
   close(): void;
@@ -163,6 +169,10 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     });
     outbox.listen(() => realtime.wake());
     const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS, log });
+    const history = new ContentHistory(db, registry, documents, config.historyDays);
+    if (config.historyDays > 0) documents.pipeline.listen(new HistoryListener());
+    // What is kept only so long: checked soon after start, then hourly.
+    const retention = new Periodic('retention', () => history.prune(), { intervalMs: 3600_000, firstMs: 30_000, log });
     const instance: Instance = {
       config,
       registry,
@@ -197,15 +207,18 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       realtime,
       log,
       webhooks: new Webhooks(db, { denyPrivate: config.webhookDenyPrivate }),
+      history,
       start: () => {
         deliverer.start();
         pruner.start();
+        retention.start();
       },
       // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
         void instance.project?.stop();
         deliverer.stop();
         pruner.stop();
+        retention.stop();
         realtime.stop();
         uploads?.close();
         db.close();

@@ -26,7 +26,7 @@ import { parseQueryString } from '../http/query-string';
 import { json, noContent } from '../http/respond';
 import { adminMay, type AdminAccounts } from './accounts';
 import { checkCsrf } from './csrf';
-import { requireAdmin } from './session';
+import { adminActor, requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
 import { BULK_LIMIT } from '../documents/write/bulk';
@@ -184,12 +184,12 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .post(
       '/admin/api/content/:uid',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         if (ct.kind === 'singleType') throw new NotFoundError();
         const locale = localeOf(query(request, new Set(['locale'])));
-        const written = await documents.create(ct, await dataOf(request), { status: 'draft', locale });
+        const written = await documents.create(ct, await dataOf(request), { status: 'draft', locale, actor });
         return readDocument(ct, written.documentId, written.locale || undefined).then((r) => new Response(r.body, { status: 201, headers: r.headers }));
       },
       { parse: 'none' },
@@ -201,31 +201,31 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .put(
       '/admin/api/content/:uid/:documentId',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         const documentId = documentIdOf(ct, params.documentId);
         const locale = localeOf(query(request, new Set(['locale'])));
         const data = await dataOf(request);
         const written =
-          documentId === undefined ? await documents.upsertSingle(ct, data, { status: 'draft', locale }) : await documents.update(ct, documentId, data, { status: 'draft', locale });
+          documentId === undefined ? await documents.upsertSingle(ct, data, { status: 'draft', locale, actor }) : await documents.update(ct, documentId, data, { status: 'draft', locale, actor });
         if (!written) throw new NotFoundError();
         return readDocument(ct, written.documentId, written.locale || undefined);
       },
       { parse: 'none' },
     )
-    .delete('/admin/api/content/:uid/:documentId', async ({ request, params }) => {
-      await begin(request);
+    .delete('/admin/api/content/:uid/:documentId', async ({ request, params, server }) => {
+      const actor = adminActor(await begin(request), request, server, config.trustProxy);
       const ct = typeOf(params.uid);
       const locale = localeOf(query(request, new Set(['locale'])));
       const documentId = documentIdOf(ct, params.documentId) ?? (await documents.singleDocumentId(ct));
-      if (!documentId || !(await documents.delete(ct, documentId, { locale }))) throw new NotFoundError();
+      if (!documentId || !(await documents.delete(ct, documentId, { locale, actor }))) throw new NotFoundError();
       return noContent();
     })
     .post(
       '/admin/api/content/:uid/actions/:action',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         const action = Object.hasOwn(BULK_ACTIONS, params.action) ? BULK_ACTIONS[params.action as keyof typeof BULK_ACTIONS] : undefined;
         if (!action || ct.kind === 'singleType') throw new NotFoundError();
@@ -238,20 +238,20 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         if (ids.length > BULK_LIMIT) throw bad(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`);
         if (body.locale !== undefined && (typeof body.locale !== 'string' || unstorableText(body.locale))) throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
         const locale = body.locale ? parseLocale(body.locale, '') || undefined : undefined;
-        const count = await documents.bulk(ct, action, ids as string[], { locale });
+        const count = await documents.bulk(ct, action, ids as string[], { locale, actor });
         return json({ data: { count } });
       },
       { parse: 'none' },
     )
     .post(
       '/admin/api/content/:uid/:documentId/actions/:action',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         const action = Object.hasOwn(ACTIONS, params.action) ? ACTIONS[params.action as keyof typeof ACTIONS] : undefined;
         if (!action) throw new NotFoundError();
         const locale = localeOf(query(request, new Set(['locale'])));
-        const written = await documents[action](ct, documentIdOf(ct, params.documentId), { locale });
+        const written = await documents[action](ct, documentIdOf(ct, params.documentId), { locale, actor });
         if (!written) throw new NotFoundError();
         return readDocument(ct, written.documentId, written.locale || undefined);
       },

@@ -15,6 +15,7 @@ import { json } from '../http/respond';
 import { AdminAccounts, type AdminUser } from './accounts';
 import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
 import { adminContentRoutes } from './content';
+import { adminHistoryRoutes } from './history';
 import { adminFileRoutes } from './files';
 import { adminSettingsRoutes } from './settings/index';
 import { adminUploadRoutes } from './upload';
@@ -154,6 +155,7 @@ export function adminRoutes(instance: Instance, log: Logger) {
       { parse: 'none' },
     )
     .use(adminContentRoutes(instance, accounts))
+    .use(adminHistoryRoutes(instance, accounts))
     .use(adminSettingsRoutes(instance, accounts))
     .use(adminFileRoutes(instance, accounts))
     .use(adminUploadRoutes(instance, accounts))

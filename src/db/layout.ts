@@ -121,6 +121,8 @@ export const SYSTEM = {
   counts: 'folio_counts',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
+  /** Content history: a document's content after each write (src/history/, migration 0015). */
+  history: 'folio_history',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

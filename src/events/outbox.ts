@@ -31,9 +31,12 @@ import { FILE_UID } from './names';
 /** The lock that orders appends while the realtime feed reads the outbox (any constant name). */
 const OUTBOX_ORDER_LOCK = 'folio:outbox-order';
 
-/** What the outbox reads of a write pipeline record (documents/write/context.ts WriteRecord). */
+/**
+ * What the outbox reads of a write pipeline record (documents/write/context.ts WriteRecord).
+ * An entry record always carries its entry here: the outbox is not a keys-only recorder.
+ */
 export type OutboxRecord =
-  | { kind: 'entry'; event: string; contentType: { uid: string; singularName: string }; entry: Record<string, unknown>; at: number }
+  | { kind: 'entry'; event: string; contentType: { uid: string; singularName: string }; entry?: Record<string, unknown>; at: number }
   | { kind: 'media'; event: string; file: Record<string, unknown>; at: number };
 
 /** The outbox's part in one transaction. */

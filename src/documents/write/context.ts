@@ -19,8 +19,11 @@ import { versionsPlan } from '../../query/plans';
 import type { ContentType, Registry } from '../../registry/types';
 import { findMany } from '../read/find';
 
-/** Who writes: recorded with every version and audit row. */
-export type ActorKind = 'admin' | 'user' | 'token' | 'cli' | 'system' | 'project';
+/**
+ * Who writes: recorded with every version and audit row. `public` is an anonymous caller of
+ * the content API whose public role holds the action.
+ */
+export type ActorKind = 'admin' | 'user' | 'token' | 'public' | 'cli' | 'system' | 'project';
 
 export interface Actor {
   kind: ActorKind;
@@ -28,6 +31,8 @@ export interface Actor {
   id?: number | string;
   /** The admin's email, the user's username, the API token's name. */
   name?: string;
+  /** The client's address, for a write that came over HTTP (the audit log shows it). */
+  ip?: string;
 }
 
 /** Folio itself (a migration, a release's scheduler when it has no other actor). */
@@ -46,7 +51,11 @@ export interface EntryRecord {
   /** '' for types without i18n. */
   locale: string;
   status: 'draft' | 'published';
-  entry: Record<string, unknown>;
+  /**
+   * The version as the content API shows it. Undefined only in records given to `keysOnly`
+   * recorders when no other recorder of the transaction wanted the event.
+   */
+  entry?: Record<string, unknown>;
   actor: Actor;
   /** Milliseconds since the epoch. */
   at: number;
@@ -65,6 +74,12 @@ export type WriteRecord = EntryRecord | MediaRecord;
 
 /** One listener's part in one transaction. */
 export interface WriteRecorder {
+  /**
+   * It reads what it needs itself (history, the audit log): entry records reach it with the
+   * document's key, and the version is read back for it only when another recorder wants it.
+   * `locale` is then '*' for an event about every locale of a localized document.
+   */
+  readonly keysOnly?: boolean;
   /** Whether it wants records of `event` (asked before anything is read back for it). */
   wants(event: string): Promise<boolean>;
   /** Send the reads `wants` will need now, beside the write's next statements (PostgreSQL pipelines them). */
@@ -121,8 +136,13 @@ export class WriteContext {
     const wanting: WriteRecorder[] = [];
     for (const recorder of this.recorders) if (await recorder.wants(event)) wanting.push(recorder);
     if (wanting.length === 0) return;
-    const data = await this.versions(ct, documentId, locale, status);
     const at = this.now();
+    if (wanting.every((recorder) => recorder.keysOnly)) {
+      const record: EntryRecord = { kind: 'entry', event, contentType: ct, documentId, locale: ct.localized ? (locale ?? '*') : '', status, actor: this.actor, at };
+      for (const recorder of wanting) recorder.record(record);
+      return;
+    }
+    const data = await this.versions(ct, documentId, locale, status);
     for (const entry of data) {
       const record: EntryRecord = {
         kind: 'entry', event, contentType: ct, documentId, locale: (entry.locale as string | undefined) ?? locale ?? '', status, entry, actor: this.actor, at,

@@ -17,6 +17,7 @@ export async function deleteDocument(deps: WriteDeps, ct: ContentType, documentI
   return deps.pipeline.run(options, async (ctx) => {
     await take(ctx.tx, deleteLocks(ct, documentId));
     const ids = await versionIds(ctx.tx, ct, documentId, locale);
+    if (ids.length === 0) return 0;
     const statuses = ct.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const);
     for (const status of statuses) await ctx.entries('entry.delete', ct, documentId, locale, status);
     const pending = [];
