@@ -37,6 +37,8 @@ import { ProjectApp } from './project/app';
 import { ContentHistory } from './history/service';
 import { HistoryListener } from './history/listener';
 import { Periodic } from './periodic';
+import { AuditLog } from './audit/log';
+import { AuditListener } from './audit/listener';
 
 export interface Instance {
   config: Config;
@@ -66,6 +68,11 @@ export interface Instance {
   webhooks: Webhooks;
   /** Content history: a version per document write and locale (a listener of the write pipeline, src/history/). */
   history: ContentHistory;
+  /**
+   * The audit log (src/audit/): content writes as a listener of the write pipeline; settings
+   * services and admin logins record through it (each service's `audit`, set here).
+   */
+  audit: AuditLog;
   /**
    * GraphQL in Strapi's dialect (src/graphql/): its schema is built on first use. Project code
    * extends it through `graphql.extension` (`use({ typeDefs, resolvers })`, `shadowCRUD(uid)`).
@@ -171,8 +178,12 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS, log });
     const history = new ContentHistory(db, registry, documents, config.historyDays);
     if (config.historyDays > 0) documents.pipeline.listen(new HistoryListener());
+    const audit = new AuditLog(db, config.auditDays, { log });
+    if (audit.enabled) documents.pipeline.listen(new AuditListener());
+    const webhooks = new Webhooks(db, { denyPrivate: config.webhookDenyPrivate });
+    for (const service of [roles, tokens, users, locales, webhooks]) service.audit = audit;
     // What is kept only so long: checked soon after start, then hourly.
-    const retention = new Periodic('retention', () => history.prune(), { intervalMs: 3600_000, firstMs: 30_000, log });
+    const retention = new Periodic('retention', async () => (await history.prune()) + (await audit.prune()), { intervalMs: 3600_000, firstMs: 30_000, log });
     const instance: Instance = {
       config,
       registry,
@@ -206,8 +217,9 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       deliverer,
       realtime,
       log,
-      webhooks: new Webhooks(db, { denyPrivate: config.webhookDenyPrivate }),
+      webhooks,
       history,
+      audit,
       start: () => {
         deliverer.start();
         pruner.start();

@@ -1,5 +1,5 @@
 import { AdminAccounts, ADMIN_ROLES } from '../admin/accounts';
-import { accountAction, withInstance, type Command } from './command';
+import { accountAction, CLI_ACTOR, withInstance, type Command } from './command';
 
 export const adminCommand: Command = {
   name: 'admin',
@@ -14,10 +14,11 @@ everything; an Editor manages content and media only.`,
   options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
   async run({ values, positionals }) {
     const action = accountAction(values, positionals);
-    await withInstance(values, async ({ db }) => {
+    await withInstance(values, async ({ db, audit }) => {
       const accounts = new AdminAccounts(db);
+      accounts.audit = audit;
       if (action === 'create') {
-        const user = await accounts.create({ email: values.email, password: values.password, role: values.role ?? 'super-admin' });
+        const user = await accounts.create({ email: values.email, password: values.password, role: values.role ?? 'super-admin' }, {}, CLI_ACTOR);
         console.log(`created admin ${user.email} (${ADMIN_ROLES[user.role]})`);
         return;
       }

@@ -123,6 +123,8 @@ export const SYSTEM = {
   schemaSnapshot: 'folio_schema_snapshot',
   /** Content history: a document's content after each write (src/history/, migration 0015). */
   history: 'folio_history',
+  /** The audit log: content writes, settings changes, admin logins, release publishes (src/audit/, migration 0016). */
+  audit: 'folio_audit',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -6,6 +6,7 @@
  * user-fields.ts), count against the same rate limit per client, and report the same errors,
  * as BAD_USER_INPUT / STRAPI_APPLICATION_ERROR / FORBIDDEN.
  */
+import { actorOf } from '../auth/access';
 import { Users, type User } from '../auth/users';
 import { checkCredentials, checkEmail, PASSWORD_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from '../auth/user-fields';
 import { resetPasswordText } from '../auth/mail-format';
@@ -64,7 +65,7 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
         await limit(context, 'register');
         allow(context, 'auth.register');
         if (deps.allowRegister === false) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
-        const user = await users.create({ username: input.username, email: input.email, password: input.password });
+        const user = await users.create({ username: input.username, email: input.email, password: input.password }, actorOf(context.caller.principal, context.caller.client));
         return withJwt(user, 0);
       },
       forgotPassword: async (_p: unknown, { email }: Args, context: GraphqlContext) => {
@@ -84,7 +85,7 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
         Users.checkFields({ password });
         const user = await users.findByResetCode(code);
         if (!user) throw new ValidationError('Incorrect code provided');
-        return withJwt(user, await users.setPassword(user.id, password));
+        return withJwt(user, await users.setPassword(user.id, password, actorOf(context.caller.principal, context.caller.client)));
       },
       changePassword: async (_p: unknown, args: Args, context: GraphqlContext) => {
         await limit(context, 'changePassword');
@@ -97,7 +98,7 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
         Users.checkFields({ password });
         if (!(await users.checkPassword(principal.user.id, current))) throw new ValidationError('The provided current password is invalid');
         if (current === password) throw new ValidationError('Your new password must be different than your current password');
-        return withJwt(principal.user, await users.setPassword(principal.user.id, password));
+        return withJwt(principal.user, await users.setPassword(principal.user.id, password, actorOf(principal, context.caller.client)));
       },
       emailConfirmation: async (_p: unknown, args: Args, context: GraphqlContext) => {
         await limit(context, 'emailConfirmation');

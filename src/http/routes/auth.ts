@@ -10,7 +10,7 @@ import { checkCredentials, checkEmail, FieldErrors, PASSWORD_MAX_LENGTH, RESET_C
 import { FolioError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
 import { readJsonBody } from '../body';
-import type { Guard } from '../guard';
+import { writerOf, type Guard } from '../guard';
 import { clientAddress } from '../rate-limit';
 import { json } from '../respond';
 import { objectBody, pluginGuard, userOf, type Body } from './users-permissions';
@@ -52,11 +52,11 @@ export function authRoutes(instance: Instance, allow: Guard) {
     )
     .post(
       '/api/auth/local/register',
-      async ({ request }) => {
-        await guarded(request, 'auth.register');
+      async ({ request, server }) => {
+        const by = writerOf(await guarded(request, 'auth.register'), request, server, config.trustProxy);
         if (!config.allowRegister) throw new FolioError(400, 'ApplicationError', 'Register action is currently disabled');
         const { username, email, password } = await body(request, ['username', 'email', 'password']);
-        const user = await users.create({ username: username as string, email: email as string, password: password as string });
+        const user = await users.create({ username: username as string, email: email as string, password: password as string }, by);
         // A new account's token version is 0.
         return json(await withJwt(user, 0));
       },
@@ -64,8 +64,9 @@ export function authRoutes(instance: Instance, allow: Guard) {
     )
     .post(
       '/api/auth/change-password',
-      async ({ request }) => {
-        const user = userOf((await guarded(request, 'auth.changePassword')).principal);
+      async ({ request, server }) => {
+        const caller = await guarded(request, 'auth.changePassword');
+        const user = userOf(caller.principal);
         const input = passwords(await body(request, ['currentPassword', 'password', 'passwordConfirmation']), {
           currentPassword: PASSWORD_MAX_LENGTH, password: PASSWORD_MAX_LENGTH, passwordConfirmation: PASSWORD_MAX_LENGTH,
         });
@@ -74,7 +75,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
         if (!(await users.checkPassword(user.id, input.currentPassword!))) throw new ValidationError('The provided current password is invalid');
         if (input.currentPassword === input.password) throw new ValidationError('Your new password must be different than your current password');
         // The answer's JWT carries the new version; every earlier one stops working.
-        return json(await withJwt(user, await users.setPassword(user.id, input.password!)));
+        return json(await withJwt(user, await users.setPassword(user.id, input.password!, writerOf(caller, request, server, config.trustProxy))));
       },
       { parse: 'none' },
     )
@@ -99,8 +100,8 @@ export function authRoutes(instance: Instance, allow: Guard) {
     )
     .post(
       '/api/auth/reset-password',
-      async ({ request }) => {
-        await guarded(request, 'auth.resetPassword');
+      async ({ request, server }) => {
+        const caller = await guarded(request, 'auth.resetPassword');
         const input = passwords(await body(request, ['code', 'password', 'passwordConfirmation']), {
           code: RESET_CODE_MAX_LENGTH, password: PASSWORD_MAX_LENGTH, passwordConfirmation: PASSWORD_MAX_LENGTH,
         });
@@ -108,7 +109,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
         Users.checkFields({ password: input.password });
         const user = await users.findByResetCode(input.code!);
         if (!user) throw new ValidationError('Incorrect code provided');
-        return json(await withJwt(user, await users.setPassword(user.id, input.password!)));
+        return json(await withJwt(user, await users.setPassword(user.id, input.password!, writerOf(caller, request, server, config.trustProxy))));
       },
       { parse: 'none' },
     );
