@@ -39,6 +39,8 @@ import { HistoryListener } from './history/listener';
 import { Periodic } from './periodic';
 import { AuditLog } from './audit/log';
 import { AuditListener } from './audit/listener';
+import { Releases } from './releases/service';
+import { ReleaseScheduler } from './releases/scheduler';
 
 export interface Instance {
   config: Config;
@@ -73,6 +75,10 @@ export interface Instance {
    * services and admin logins record through it (each service's `audit`, set here).
    */
   audit: AuditLog;
+  /** Releases: sets of publish/unpublish actions applied in one transaction, by hand or on schedule (src/releases/). */
+  releases: Releases;
+  /** Publishes due releases while the instance serves (start() starts it): exactly once across instances on one database. */
+  releaseScheduler: ReleaseScheduler;
   /**
    * GraphQL in Strapi's dialect (src/graphql/): its schema is built on first use. Project code
    * extends it through `graphql.extension` (`use({ typeDefs, resolvers })`, `shadowCRUD(uid)`).
@@ -91,9 +97,10 @@ export interface Instance {
   /** System migrations applied at open (or pending, with `dryRun`). */
   migrationsApplied: string[];
   /**
-   * Starts what a serving instance does in the background: webhook deliveries, outbox pruning
-   * and the retention of history (the realtime hub runs while someone streams). Idempotent;
-   * close() stops it all.
+   * Starts what a serving instance does in the background: webhook deliveries, outbox pruning,
+   * the retention of history and the audit log, and the release scheduler (which first applies
+   * releases that fell due while no server ran); the realtime hub runs while someone streams.
+   * Idempotent; close() stops it all.
    */
   start(): void;
   close(): void;
@@ -181,7 +188,9 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     const audit = new AuditLog(db, config.auditDays, { log });
     if (audit.enabled) documents.pipeline.listen(new AuditListener());
     const webhooks = new Webhooks(db, { denyPrivate: config.webhookDenyPrivate });
-    for (const service of [roles, tokens, users, locales, webhooks]) service.audit = audit;
+    const releases = new Releases(db, registry, documents);
+    for (const service of [roles, tokens, users, locales, webhooks, releases]) service.audit = audit;
+    const releaseScheduler = new ReleaseScheduler(releases, { log });
     // What is kept only so long: checked soon after start, then hourly.
     const retention = new Periodic('retention', async () => (await history.prune()) + (await audit.prune()), { intervalMs: 3600_000, firstMs: 30_000, log });
     const instance: Instance = {
@@ -220,10 +229,13 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       webhooks,
       history,
       audit,
+      releases,
+      releaseScheduler,
       start: () => {
         deliverer.start();
         pruner.start();
         retention.start();
+        releaseScheduler.start();
       },
       // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
@@ -231,6 +243,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         deliverer.stop();
         pruner.stop();
         retention.stop();
+        releaseScheduler.stop();
         realtime.stop();
         uploads?.close();
         db.close();

@@ -17,6 +17,7 @@ import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
 import { adminContentRoutes } from './content';
 import { adminHistoryRoutes } from './history';
 import { adminAuditRoutes } from './audit';
+import { adminReleaseRoutes } from './releases';
 import { adminFileRoutes } from './files';
 import { adminSettingsRoutes } from './settings/index';
 import { adminUploadRoutes } from './upload';
@@ -161,6 +162,7 @@ export function adminRoutes(instance: Instance, log: Logger) {
     .use(adminContentRoutes(instance, accounts))
     .use(adminHistoryRoutes(instance, accounts))
     .use(adminAuditRoutes(instance, accounts))
+    .use(adminReleaseRoutes(instance, accounts))
     .use(adminSettingsRoutes(instance, accounts))
     .use(adminFileRoutes(instance, accounts))
     .use(adminUploadRoutes(instance, accounts))

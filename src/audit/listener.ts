@@ -37,6 +37,9 @@ class AuditRecorder implements WriteRecorder {
     } else if (record.kind === 'media') {
       const file = record.file;
       this.rows.push(auditRow({ action: record.event, actor: this.actor, type: FILE_UID, documentId: file.documentId as string | undefined, details: { id: file.id, name: file.name } }, at));
+    } else {
+      const details = { name: record.release.name, isPublished: record.isPublished, ...(record.error ? { error: record.error.message } : {}) };
+      this.rows.push(auditRow({ action: record.event, actor: this.actor, type: 'release', details }, at));
     }
   }
 

@@ -125,6 +125,9 @@ export const SYSTEM = {
   history: 'folio_history',
   /** The audit log: content writes, settings changes, admin logins, release publishes (src/audit/, migration 0016). */
   audit: 'folio_audit',
+  /** Releases and their entries (src/releases/, migration 0017). */
+  releases: 'folio_releases',
+  releaseEntries: 'folio_release_entries',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -22,6 +22,7 @@ import usersSettingsVersion from './0013_users_settings_version';
 import webhookLanes from './0014_webhook_lanes';
 import history from './0015_history';
 import audit from './0016_audit';
+import releases from './0017_releases';
 
 export interface Migration {
   name: string;
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   { name: '0014_webhook_lanes', sql: webhookLanes },
   { name: '0015_history', sql: history },
   { name: '0016_audit', sql: audit },
+  { name: '0017_releases', sql: releases },
 ];

@@ -70,7 +70,22 @@ export interface MediaRecord {
   at: number;
 }
 
-export type WriteRecord = EntryRecord | MediaRecord;
+/**
+ * A release published (or failed to: then in a transaction of its own, after the rollback),
+ * with Strapi's `releases.publish` payload: `{ isPublished, release, error? }`. Its entries'
+ * own events are recorded by the publish and unpublish operations it joins.
+ */
+export interface ReleaseRecord {
+  kind: 'release';
+  event: 'releases.publish';
+  isPublished: boolean;
+  release: Record<string, unknown>;
+  error?: { name: string; message: string };
+  actor: Actor;
+  at: number;
+}
+
+export type WriteRecord = EntryRecord | MediaRecord | ReleaseRecord;
 
 /** One listener's part in one transaction. */
 export interface WriteRecorder {
@@ -163,6 +178,12 @@ export class WriteContext {
   async media(event: MediaEventName, file: Record<string, unknown>): Promise<void> {
     const record: MediaRecord = { kind: 'media', event, file, actor: this.actor, at: this.now() };
     for (const recorder of this.recorders) if (await recorder.wants(event)) recorder.record(record);
+  }
+
+  /** Records a release's publish (src/releases/), for every recorder that wants `releases.publish`. */
+  async release(fields: Pick<ReleaseRecord, 'isPublished' | 'release' | 'error'>): Promise<void> {
+    const record: ReleaseRecord = { kind: 'release', event: 'releases.publish', ...fields, actor: this.actor, at: this.now() };
+    for (const recorder of this.recorders) if (await recorder.wants(record.event)) recorder.record(record);
   }
 
   /** @internal The pipeline's last step inside the transaction. */
