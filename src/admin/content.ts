@@ -14,6 +14,8 @@
  *   POST   /admin/api/content/:uid/actions/bulk-:action        delete | publish | unpublish, body
  *          `{ documentIds, locale }`: one transaction, all or none (documents/write/bulk.ts)
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
+ *   GET    /admin/api/preview/:uid/:documentId?locale=&status=  `{ data: { url } }`: the document's preview URL
+ *          (./preview.ts; null without one); a document's read answers `meta.previewUrl` for its draft
  */
 import { Elysia } from 'elysia';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -30,6 +32,7 @@ import { adminActor, requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
 import { BULK_LIMIT } from '../documents/write/bulk';
+import { previewEnabled, previewUrl } from './preview';
 
 type Raw = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -122,7 +125,9 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const doc = await documents.findOne(ct, documentId, parseReadQuery(registry, ct, raw, defaultLocale));
     if (!doc) throw new NotFoundError();
     const badge = (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
-    return json({ data: doc, meta: { status: badge ?? null } });
+    // The draft is what is open: its preview (the only version's, without draft & publish).
+    const target = { documentId: doc.documentId as string, locale: (doc.locale as string | undefined) ?? '', status: ct.draftAndPublish ? ('draft' as const) : ('published' as const) };
+    return json({ data: doc, meta: { status: badge ?? null, previewUrl: await previewUrl(instance, ct, target) } });
   }
 
   /**
@@ -170,6 +175,7 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
           components: registry.components.map(componentOf),
           locales: list,
           defaultLocale: await locales.defaultCode(),
+          preview: { enabled: previewEnabled(instance) },
         },
       });
     })
@@ -194,6 +200,17 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
       },
       { parse: 'none' },
     )
+    .get('/admin/api/preview/:uid/:documentId', async ({ request, params }) => {
+      await begin(request);
+      const ct = typeOf(params.uid);
+      const raw = query(request, new Set(['locale', 'status']));
+      const status = raw.status === undefined || raw.status === 'draft' ? 'draft' : raw.status === 'published' ? 'published' : undefined;
+      if (!status) throw new ValidationError('status must be draft or published', { errors: [{ path: ['status'], message: 'must be draft or published' }] });
+      const documentId = documentIdOf(ct, params.documentId) ?? (await documents.singleDocumentId(ct));
+      if (!documentId) throw new NotFoundError();
+      const locale = ct.localized ? (localeOf(raw) ?? (await locales.defaultCode())) : '';
+      return json({ data: { url: await previewUrl(instance, ct, { documentId, locale, status: ct.draftAndPublish ? status : 'published' }) } });
+    })
     .get('/admin/api/content/:uid/:documentId', async ({ request, params }) => {
       await begin(request);
       const ct = typeOf(params.uid);
