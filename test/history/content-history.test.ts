@@ -176,6 +176,9 @@ describe('what a version holds', () => {
     const data = { title: 'Counted', category: cat, tags, seo: { metaTitle: 'm' }, blocks: [{ __component: 'shared.quote', title: 'q' }] };
     const ct = server.instance.registry.contentType('api::article.article')!;
     const { db } = server.instance;
+    // Background work polls the database too (webhook deliveries, the release scheduler): not while counting.
+    const quiet = (s: TestServer) => (s.instance.deliverer.stop(), s.instance.releaseScheduler.stop());
+    quiet(server);
     const cost = async (write: () => Promise<unknown>) => {
       const before = db.statementCount;
       await write();
@@ -184,7 +187,9 @@ describe('what a version holds', () => {
     await server.instance.documents.create(ct, data);
     const one = await cost(() => server.instance.documents.create(ct, data));
     const batch = await cost(() => server.instance.documents.createMany(ct, Array.from({ length: 200 }, (_, i) => ({ ...data, title: `Batch ${i}` }))));
+    server.instance.start();
     const off = await startServer({ config: { historyDays: 0 } });
+    quiet(off);
     try {
       const offCt = off.instance.registry.contentType('api::article.article')!;
       const offCat = (await off.call('POST', '/api/categories', { body: { data: { name: 'Counted', slug: 'counted' } } })).body.data.documentId;
