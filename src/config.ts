@@ -57,6 +57,16 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** How long attempts stay in the webhook attempt log (FOLIO_WEBHOOK_LOG_DAYS, 30). */
   webhookLogDays: number;
+  /** How long content history keeps a document's versions (FOLIO_HISTORY_DAYS, 90; 0: no history is kept). */
+  historyDays: number;
+  /** How long the audit log keeps its rows (FOLIO_AUDIT_DAYS, 90; 0: nothing is logged). */
+  auditDays: number;
+  /**
+   * FOLIO_PREVIEW_URL: the admin's "Preview" link, a template with {uid}, {pluralApiId},
+   * {documentId}, {locale}, {status} (src/admin/preview.ts fills it). A project's
+   * `config/admin` `preview` handler is used instead when it has one.
+   */
+  previewUrl?: string;
   /**
    * FOLIO_WEBHOOK_DENY_PRIVATE (false): refuse webhook URLs at loopback, private, link-local…
    * addresses, and never send to a host name that resolves to one (src/events/private-address.ts).
@@ -207,6 +217,25 @@ function uploadsBucket(raw: string): S3Location {
   };
 }
 
+/** The placeholders FOLIO_PREVIEW_URL may hold. */
+export const PREVIEW_PLACEHOLDERS = ['uid', 'pluralApiId', 'documentId', 'locale', 'status'] as const;
+
+/** FOLIO_PREVIEW_URL checked: an http(s) URL once filled, with no placeholder but the known ones. */
+function previewTemplate(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const unknown = [...raw.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!).find((name) => !(PREVIEW_PLACEHOLDERS as readonly string[]).includes(name));
+  if (unknown !== undefined) throw new Error(`FOLIO_PREVIEW_URL has an unknown placeholder {${unknown}} (known: ${PREVIEW_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+  const sample = raw.replace(/\{[a-zA-Z]+\}/g, 'x');
+  let url: URL | undefined;
+  try {
+    url = new URL(sample);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`FOLIO_PREVIEW_URL must be an http(s) URL template such as https://site.example/api/preview?type={pluralApiId}&id={documentId}, got "${raw}"`);
+  return raw;
+}
+
 /** An http(s) base URL without its trailing `/`, or undefined when unset. */
 function baseUrl(name: string, example = 'https://cdn.example.com/uploads'): string | undefined {
   const raw = env(name);
@@ -273,6 +302,9 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     jwtExpiresIn: env('FOLIO_JWT_EXPIRES_IN') ?? fromProject('jwtExpiresIn', env('FOLIO_JWT_EXPIRES_IN')) ?? '30d',
     webhookRetryBaseMs: positiveInteger('FOLIO_WEBHOOK_RETRY_BASE_MS', env('FOLIO_WEBHOOK_RETRY_BASE_MS'), 120_000),
     webhookLogDays: positiveInteger('FOLIO_WEBHOOK_LOG_DAYS', env('FOLIO_WEBHOOK_LOG_DAYS'), 30),
+    historyDays: positiveInteger('FOLIO_HISTORY_DAYS', env('FOLIO_HISTORY_DAYS'), 90),
+    auditDays: positiveInteger('FOLIO_AUDIT_DAYS', env('FOLIO_AUDIT_DAYS'), 90),
+    previewUrl: previewTemplate(env('FOLIO_PREVIEW_URL')),
     webhookDenyPrivate: flag('FOLIO_WEBHOOK_DENY_PRIVATE', env('FOLIO_WEBHOOK_DENY_PRIVATE'), false),
     realtimeHeartbeatMs: positiveInteger('FOLIO_REALTIME_HEARTBEAT_MS', env('FOLIO_REALTIME_HEARTBEAT_MS'), 15_000),
     realtimeResumeWindowMs: positiveInteger('FOLIO_REALTIME_RESUME_SECONDS', env('FOLIO_REALTIME_RESUME_SECONDS'), 600) * 1000,

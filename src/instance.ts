@@ -39,6 +39,13 @@ import { UploadService } from './upload/service';
 import { GraphqlService } from './graphql/service';
 import { USER_UID } from './registry/system-models';
 import { ProjectApp } from './project/app';
+import { ContentHistory } from './history/service';
+import { HistoryListener } from './history/listener';
+import { Periodic } from './periodic';
+import { AuditLog } from './audit/log';
+import { AuditListener } from './audit/listener';
+import { Releases } from './releases/service';
+import { ReleaseScheduler } from './releases/scheduler';
 
 export interface Instance {
   config: Config;
@@ -76,6 +83,17 @@ export interface Instance {
   log: Logger;
   /** Webhook management (`folio webhook`). */
   webhooks: Webhooks;
+  /** Content history: a version per document write and locale (a listener of the write pipeline, src/history/). */
+  history: ContentHistory;
+  /**
+   * The audit log (src/audit/): content writes as a listener of the write pipeline; settings
+   * services and admin logins record through it (each service's `audit`, set here).
+   */
+  audit: AuditLog;
+  /** Releases: sets of publish/unpublish actions applied in one transaction, by hand or on schedule (src/releases/). */
+  releases: Releases;
+  /** Publishes due releases while the instance serves (start() starts it): exactly once across instances on one database. */
+  releaseScheduler: ReleaseScheduler;
   /**
    * GraphQL in Strapi's dialect (src/graphql/): its schema is built on first use. Project code
    * extends it through `graphql.extension` (`use({ typeDefs, resolvers })`, `shadowCRUD(uid)`).
@@ -94,8 +112,10 @@ export interface Instance {
   /** System migrations applied at open (or pending, with `dryRun`). */
   migrationsApplied: string[];
   /**
-   * Starts what a serving instance does in the background: webhook deliveries and outbox
-   * pruning (the realtime hub runs while someone streams). Idempotent; close() stops it all.
+   * Starts what a serving instance does in the background: webhook deliveries, outbox pruning,
+   * the retention of history and the audit log, and the release scheduler (which first applies
+   * releases that fell due while no server ran); the realtime hub runs while someone streams.
+   * Idempotent; close() stops it all.
    */
   start(): void;
   close(): void;
@@ -183,6 +203,16 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     });
     outbox.listen(() => realtime.wake());
     const pruner = new Pruner(db, { keepEventsMs: config.realtimeResumeWindowMs, keepAttemptsMs: config.webhookLogDays * DAY_MS, log });
+    const history = new ContentHistory(db, registry, documents, config.historyDays);
+    if (config.historyDays > 0) documents.pipeline.listen(new HistoryListener());
+    const audit = new AuditLog(db, config.auditDays, { log });
+    if (audit.enabled) documents.pipeline.listen(new AuditListener());
+    const webhooks = new Webhooks(db, { denyPrivate: config.webhookDenyPrivate });
+    const releases = new Releases(db, registry, documents);
+    for (const service of [roles, tokens, users, locales, webhooks, releases]) service.audit = audit;
+    const releaseScheduler = new ReleaseScheduler(releases, { log });
+    // What is kept only so long: checked soon after start, then hourly.
+    const retention = new Periodic('retention', async () => (await history.prune()) + (await audit.prune()), { intervalMs: 3600_000, firstMs: 30_000, log });
     const instance: Instance = {
       config,
       registry,
@@ -218,16 +248,24 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       deliverer,
       realtime,
       log,
-      webhooks: new Webhooks(db, { denyPrivate: config.webhookDenyPrivate }),
+      webhooks,
+      history,
+      audit,
+      releases,
+      releaseScheduler,
       start: () => {
         deliverer.start();
         pruner.start();
+        retention.start();
+        releaseScheduler.start();
       },
       // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {
         void instance.project?.stop();
         deliverer.stop();
         pruner.stop();
+        retention.stop();
+        releaseScheduler.stop();
         realtime.stop();
         uploads?.close();
         db.close();

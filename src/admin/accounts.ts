@@ -13,6 +13,8 @@ import {
 } from '../db/store/admin-users';
 import { FolioError, ForbiddenError, ValidationError } from '../errors';
 import { isEmail, unstorableText } from '../text';
+import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
+import type { Actor } from '../documents/write/context';
 
 export const ADMIN_ROLES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
 export type AdminRole = keyof typeof ADMIN_ROLES;
@@ -60,6 +62,9 @@ const publicUser = (row: AdminUserRow): AdminUser => ({ id: row.id, email: row.e
 let dummyHash: Promise<string> | undefined;
 
 export class AdminAccounts {
+  /** Where admin changes, logins and failed logins are recorded (whoever builds this sets the audit log); never a password or a session. */
+  audit: AuditTrail = NO_AUDIT;
+
   constructor(
     private db: Database,
     private now: () => number = Date.now,
@@ -78,7 +83,7 @@ export class AdminAccounts {
    * while there is none (the first-run form), checked in the write's own (serializable)
    * transaction, so two first-run forms sent at once cannot both succeed.
    */
-  async create(input: { email: unknown; password: unknown; role?: unknown }, options: { first?: boolean } = {}): Promise<AdminUser> {
+  async create(input: { email: unknown; password: unknown; role?: unknown }, options: { first?: boolean } = {}, by: Actor = BY_SYSTEM): Promise<AdminUser> {
     const errors: { path: string[]; message: string }[] = [];
     const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
     if (!isEmail(email) || unstorableText(email)) errors.push({ path: ['email'], message: 'email must be a valid email' });
@@ -91,7 +96,7 @@ export class AdminAccounts {
     }
     if (errors.length) throw new ValidationError(errors.length === 1 ? errors[0]!.message : `${errors.length} errors occurred`, { errors });
     const hash = await Bun.password.hash(password);
-    return this.db.transaction(async (tx) => {
+    const user = await this.db.transaction(async (tx) => {
       if (options.first && (await countAdminUsers(tx)) > 0) throw new ForbiddenError('An admin already exists: log in instead');
       if (await findAdminByEmail(tx, email)) {
         throw new ValidationError('An admin with this email already exists', { errors: [{ path: ['email'], message: 'email is already taken' }] });
@@ -99,17 +104,19 @@ export class AdminAccounts {
       const id = await insertAdminUser(tx, { documentId: createDocumentId(), email, password: hash, role: role as string, now: new Date(this.now()).toISOString() });
       return { id, email, role: role as AdminRole };
     });
+    await this.audit.record({ action: 'admin-user.create', actor: by, type: 'admin-user', details: { id: user.id, email, role: user.role } });
+    return user;
   }
 
   /**
    * Gives an admin another role. Checked in the write's own (serializable) transaction: the
    * last Super Admin cannot become an Editor, or nobody could reach the settings again.
    */
-  async setRole(id: number, role: unknown): Promise<AdminUser | undefined> {
+  async setRole(id: number, role: unknown, by: Actor = BY_SYSTEM): Promise<AdminUser | undefined> {
     if (typeof role !== 'string' || !(role in ADMIN_ROLES)) {
       throw new ValidationError(`role must be one of: ${Object.keys(ADMIN_ROLES).join(', ')}`, { errors: [{ path: ['role'], message: 'role is not an admin role' }] });
     }
-    return this.db.transaction(async (tx) => {
+    const user = await this.db.transaction(async (tx) => {
       const row = await findAdminById(tx, id);
       if (!row) return undefined;
       if (row.role === 'super-admin' && role !== 'super-admin' && (await countAdminsWithRole(tx, 'super-admin')) <= 1) {
@@ -118,19 +125,23 @@ export class AdminAccounts {
       await setAdminRole(tx, id, role, new Date(this.now()).toISOString());
       return publicUser({ ...row, role });
     });
+    if (user) await this.audit.record({ action: 'admin-user.update', actor: by, type: 'admin-user', details: { id, email: user.email, role: user.role } });
+    return user;
   }
 
   /** Deletes an admin and their sessions; never the last Super Admin. False when there was none. */
-  async remove(id: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+  async remove(id: number, by: Actor = BY_SYSTEM): Promise<boolean> {
+    const email = await this.db.transaction(async (tx) => {
       const row = await findAdminById(tx, id);
-      if (!row) return false;
+      if (!row) return undefined;
       if (row.role === 'super-admin' && (await countAdminsWithRole(tx, 'super-admin')) <= 1) {
         throw new FolioError(400, 'ApplicationError', 'The last Super Admin cannot be deleted');
       }
       await deleteAdminUser(tx, id);
-      return true;
+      return row.email;
     });
+    if (email !== undefined) await this.audit.record({ action: 'admin-user.delete', actor: by, type: 'admin-user', details: { id, email } });
+    return email !== undefined;
   }
 
   /**
@@ -178,8 +189,20 @@ export class AdminAccounts {
     return publicUser(user);
   }
 
-  /** The admin with these credentials, or undefined (same answer and cost for an unknown email). */
-  async verify(email: unknown, password: unknown): Promise<AdminUser | undefined> {
+  /**
+   * The admin with these credentials, or undefined (same answer and cost for an unknown email).
+   * A failed attempt is in the audit log, from `ip`, with the email tried when it is one.
+   */
+  async verify(email: unknown, password: unknown, ip?: string): Promise<AdminUser | undefined> {
+    const user = await this.check(email, password);
+    if (!user) {
+      const tried = typeof email === 'string' && isEmail(email.trim().toLowerCase()) && !unstorableText(email) ? email.trim().toLowerCase().slice(0, 254) : undefined;
+      await this.audit.record({ action: 'admin.login-failed', actor: { kind: 'public', ...(ip ? { ip } : {}) }, type: 'admin-user', details: tried ? { email: tried } : {} });
+    }
+    return user;
+  }
+
+  private async check(email: unknown, password: unknown): Promise<AdminUser | undefined> {
     if (typeof email !== 'string' || typeof password !== 'string' || password.length > MAX_PASSWORD_LENGTH || unstorableText(email)) return undefined;
     const row = await findAdminByEmail(this.db, email.trim().toLowerCase());
     const hash = row?.password ?? (await (dummyHash ??= Bun.password.hash(randomBytes(16).toString('hex'))));
@@ -187,12 +210,13 @@ export class AdminAccounts {
     return ok && row && !row.blocked ? publicUser(row) : undefined;
   }
 
-  /** Starts a session; returns the cookie's value (only its hash is stored). */
-  async startSession(user: AdminUser): Promise<string> {
+  /** Starts a session (a login, in the audit log, from `ip`); returns the cookie's value (only its hash is stored). */
+  async startSession(user: AdminUser, ip?: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     await deleteExpiredAdminSessions(this.db, now);
     await insertAdminSession(this.db, { tokenHash: sha256(token), userId: user.id, expiresAt: now + SESSION_LIFETIME_MS, now: new Date(now).toISOString() });
+    await this.audit.record({ action: 'admin.login', actor: { kind: 'admin', id: user.id, name: user.email, ...(ip ? { ip } : {}) }, type: 'admin-user' });
     return token;
   }
 

@@ -14,6 +14,8 @@
  *   POST   /admin/api/content/:uid/actions/bulk-:action        delete | publish | unpublish, body
  *          `{ documentIds, locale }`: one transaction, all or none (documents/write/bulk.ts)
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
+ *   GET    /admin/api/preview/:uid/:documentId?locale=&status=  `{ data: { url } }`: the document's preview URL
+ *          (./preview.ts; null without one); a document's read answers `meta.previewUrl` for its draft
  */
 import { Elysia } from 'elysia';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -26,10 +28,11 @@ import { parseQueryString } from '../http/query-string';
 import { json, noContent } from '../http/respond';
 import { adminMay, type AdminAccounts } from './accounts';
 import { checkCsrf } from './csrf';
-import { requireAdmin } from './session';
+import { adminActor, requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
 import { BULK_LIMIT } from '../documents/write/bulk';
+import { previewEnabled, previewUrl } from './preview';
 
 type Raw = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -122,7 +125,9 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const doc = await documents.findOne(ct, documentId, parseReadQuery(registry, ct, raw, defaultLocale));
     if (!doc) throw new NotFoundError();
     const badge = (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
-    return json({ data: doc, meta: { status: badge ?? null } });
+    // The draft is what is open: its preview (the only version's, without draft & publish).
+    const target = { documentId: doc.documentId as string, locale: (doc.locale as string | undefined) ?? '', status: ct.draftAndPublish ? ('draft' as const) : ('published' as const) };
+    return json({ data: doc, meta: { status: badge ?? null, previewUrl: await previewUrl(instance, ct, target) } });
   }
 
   /**
@@ -170,6 +175,7 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
           components: registry.components.map(componentOf),
           locales: list,
           defaultLocale: await locales.defaultCode(),
+          preview: { enabled: previewEnabled(instance) },
         },
       });
     })
@@ -184,16 +190,27 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .post(
       '/admin/api/content/:uid',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         if (ct.kind === 'singleType') throw new NotFoundError();
         const locale = localeOf(query(request, new Set(['locale'])));
-        const written = await documents.create(ct, await dataOf(request), { status: 'draft', locale });
+        const written = await documents.create(ct, await dataOf(request), { status: 'draft', locale, actor });
         return readDocument(ct, written.documentId, written.locale || undefined).then((r) => new Response(r.body, { status: 201, headers: r.headers }));
       },
       { parse: 'none' },
     )
+    .get('/admin/api/preview/:uid/:documentId', async ({ request, params }) => {
+      await begin(request);
+      const ct = typeOf(params.uid);
+      const raw = query(request, new Set(['locale', 'status']));
+      const status = raw.status === undefined || raw.status === 'draft' ? 'draft' : raw.status === 'published' ? 'published' : undefined;
+      if (!status) throw new ValidationError('status must be draft or published', { errors: [{ path: ['status'], message: 'must be draft or published' }] });
+      const documentId = documentIdOf(ct, params.documentId) ?? (await documents.singleDocumentId(ct));
+      if (!documentId) throw new NotFoundError();
+      const locale = ct.localized ? (localeOf(raw) ?? (await locales.defaultCode())) : '';
+      return json({ data: { url: await previewUrl(instance, ct, { documentId, locale, status: ct.draftAndPublish ? status : 'published' }) } });
+    })
     .get('/admin/api/content/:uid/:documentId', async ({ request, params }) => {
       await begin(request);
       const ct = typeOf(params.uid);
@@ -201,31 +218,31 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .put(
       '/admin/api/content/:uid/:documentId',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         const documentId = documentIdOf(ct, params.documentId);
         const locale = localeOf(query(request, new Set(['locale'])));
         const data = await dataOf(request);
         const written =
-          documentId === undefined ? await documents.upsertSingle(ct, data, { status: 'draft', locale }) : await documents.update(ct, documentId, data, { status: 'draft', locale });
+          documentId === undefined ? await documents.upsertSingle(ct, data, { status: 'draft', locale, actor }) : await documents.update(ct, documentId, data, { status: 'draft', locale, actor });
         if (!written) throw new NotFoundError();
         return readDocument(ct, written.documentId, written.locale || undefined);
       },
       { parse: 'none' },
     )
-    .delete('/admin/api/content/:uid/:documentId', async ({ request, params }) => {
-      await begin(request);
+    .delete('/admin/api/content/:uid/:documentId', async ({ request, params, server }) => {
+      const actor = adminActor(await begin(request), request, server, config.trustProxy);
       const ct = typeOf(params.uid);
       const locale = localeOf(query(request, new Set(['locale'])));
       const documentId = documentIdOf(ct, params.documentId) ?? (await documents.singleDocumentId(ct));
-      if (!documentId || !(await documents.delete(ct, documentId, { locale }))) throw new NotFoundError();
+      if (!documentId || !(await documents.delete(ct, documentId, { locale, actor }))) throw new NotFoundError();
       return noContent();
     })
     .post(
       '/admin/api/content/:uid/actions/:action',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         const action = Object.hasOwn(BULK_ACTIONS, params.action) ? BULK_ACTIONS[params.action as keyof typeof BULK_ACTIONS] : undefined;
         if (!action || ct.kind === 'singleType') throw new NotFoundError();
@@ -238,20 +255,20 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         if (ids.length > BULK_LIMIT) throw bad(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`);
         if (body.locale !== undefined && (typeof body.locale !== 'string' || unstorableText(body.locale))) throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
         const locale = body.locale ? parseLocale(body.locale, '') || undefined : undefined;
-        const count = await documents.bulk(ct, action, ids as string[], { locale });
+        const count = await documents.bulk(ct, action, ids as string[], { locale, actor });
         return json({ data: { count } });
       },
       { parse: 'none' },
     )
     .post(
       '/admin/api/content/:uid/:documentId/actions/:action',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const ct = typeOf(params.uid);
         const action = Object.hasOwn(ACTIONS, params.action) ? ACTIONS[params.action as keyof typeof ACTIONS] : undefined;
         if (!action) throw new NotFoundError();
         const locale = localeOf(query(request, new Set(['locale'])));
-        const written = await documents[action](ct, documentIdOf(ct, params.documentId), { locale });
+        const written = await documents[action](ct, documentIdOf(ct, params.documentId), { locale, actor });
         if (!written) throw new NotFoundError();
         return readDocument(ct, written.documentId, written.locale || undefined);
       },

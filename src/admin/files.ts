@@ -18,6 +18,7 @@ import { json, noContent } from '../http/respond';
 import { declaredPartTypes } from '../upload/multipart';
 import { unstorableText } from '../text';
 import type { AdminAccounts } from './accounts';
+import { adminActor } from './session';
 import { bodyOf, fieldError, gate, idParam, text } from './settings/gate';
 
 const PAGE_SIZE = 24;
@@ -104,31 +105,31 @@ export function adminFileRoutes(instance: Instance, accounts: AdminAccounts) {
     })
     .post(
       '/admin/api/files',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const files = await multipartFiles(request, config.uploadLimit);
-        return json({ data: await instance.uploads.upload(files, []) }, 201);
+        return json({ data: await instance.uploads.upload(files, [], {}, actor) }, 201);
       },
       { parse: 'none' },
     )
     .put(
       '/admin/api/files/:id',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const file = await fileOf(params.id);
         const body = await bodyOf(request, config.bodyLimit);
         const name = text(body, 'name', { max: 255 });
         if (body.name !== undefined && !name?.trim()) throw fieldError('name', 'name cannot be empty');
         // Empty alternative text or caption clears it; updateInfo keeps a value given as null.
         const info = { name, alternativeText: text(body, 'alternativeText', { max: 1000 }) ?? (body.alternativeText === undefined ? undefined : ''), caption: text(body, 'caption', { max: 1000 }) ?? (body.caption === undefined ? undefined : '') };
-        return json({ data: await instance.uploads.updateInfo(String(file.id), info) });
+        return json({ data: await instance.uploads.updateInfo(String(file.id), info, actor) });
       },
       { parse: 'none' },
     )
-    .delete('/admin/api/files/:id', async ({ request, params }) => {
-      await begin(request);
+    .delete('/admin/api/files/:id', async ({ request, params, server }) => {
+      const actor = adminActor(await begin(request), request, server, config.trustProxy);
       const file = await fileOf(params.id);
-      await instance.uploads.remove(String(file.id));
+      await instance.uploads.remove(String(file.id), actor);
       return noContent();
     });
 }

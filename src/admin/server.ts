@@ -15,6 +15,9 @@ import { json } from '../http/respond';
 import { AdminAccounts, type AdminUser } from './accounts';
 import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
 import { adminContentRoutes } from './content';
+import { adminHistoryRoutes } from './history';
+import { adminAuditRoutes } from './audit';
+import { adminReleaseRoutes } from './releases';
 import { adminFileRoutes } from './files';
 import { adminSettingsRoutes } from './settings/index';
 import { adminUploadRoutes } from './upload';
@@ -54,6 +57,7 @@ async function objectBody(request: Request, limit: number): Promise<Body> {
 export function adminRoutes(instance: Instance, log: Logger) {
   const { config, authLimiter } = instance;
   const accounts = new AdminAccounts(instance.db);
+  accounts.audit = instance.audit;
   // The first-run form answers from this machine; from elsewhere it needs this code, which
   // only someone who can read the server's log knows. It dies with the process.
   const setupCode = randomBytes(6).toString('hex');
@@ -80,8 +84,8 @@ export function adminRoutes(instance: Instance, log: Logger) {
     typeof code === 'string' && code.length === setupCode.length && timingSafeEqual(Buffer.from(code), Buffer.from(setupCode));
 
   /** Logs the user in: a new session, its cookie, and what the app needs to know. */
-  async function loggedIn(request: Request, user: AdminUser) {
-    const token = await accounts.startSession(user);
+  async function loggedIn(request: Request, user: AdminUser, peer: string | undefined) {
+    const token = await accounts.startSession(user, clientAddress(request, peer, config.trustProxy));
     const secure = overHttps(request, config.trustProxy);
     return json({ data: { user, csrfToken: csrfToken(token), setupRequired: false } }, 200, { 'set-cookie': sessionCookie(token, secure), 'cache-control': 'no-store' });
   }
@@ -126,9 +130,10 @@ export function adminRoutes(instance: Instance, log: Logger) {
         if (!fromLoopback(request, peer) && !codeMatches(body.code)) {
           return json({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Enter the one-time code from the server log', details: { errors: [{ path: ['code'], message: 'Enter the one-time code from the server log' }] } } }, 403);
         }
-        const user = await accounts.create({ email: body.email, password: body.password }, { first: true });
+        const ip = clientAddress(request, peer, config.trustProxy);
+        const user = await accounts.create({ email: body.email, password: body.password }, { first: true }, { kind: 'public', ip });
         log.info(`admin user created: ${user.email}`);
-        return loggedIn(request, user);
+        return loggedIn(request, user, peer);
       },
       { parse: 'none' },
     )
@@ -136,12 +141,13 @@ export function adminRoutes(instance: Instance, log: Logger) {
       '/admin/api/login',
       async ({ request, server }) => {
         // Counted before anything else runs, so a guesser pays for every attempt.
-        await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), '/admin/api/login');
+        const peer = peerOf(server, request);
+        await authLimiter.hit(clientAddress(request, peer, config.trustProxy), '/admin/api/login');
         checkOrigin(request, config.trustProxy);
         const body = await objectBody(request, config.bodyLimit);
-        const user = await accounts.verify(body.email, body.password);
+        const user = await accounts.verify(body.email, body.password, clientAddress(request, peer, config.trustProxy));
         if (!user) return json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Invalid email or password', details: {} } }, 401);
-        return loggedIn(request, user);
+        return loggedIn(request, user, peer);
       },
       { parse: 'none' },
     )
@@ -183,7 +189,7 @@ export function adminRoutes(instance: Instance, log: Logger) {
         const body = await objectBody(request, config.bodyLimit);
         const user = await accounts.resetWithToken(body.token, body.password);
         log.info(`admin password reset: ${user.email}`);
-        return loggedIn(request, user);
+        return loggedIn(request, user, peerOf(server, request));
       },
       { parse: 'none' },
     )
@@ -198,6 +204,9 @@ export function adminRoutes(instance: Instance, log: Logger) {
       { parse: 'none' },
     )
     .use(adminContentRoutes(instance, accounts))
+    .use(adminHistoryRoutes(instance, accounts))
+    .use(adminAuditRoutes(instance, accounts))
+    .use(adminReleaseRoutes(instance, accounts))
     .use(adminSettingsRoutes(instance, accounts))
     .use(adminFileRoutes(instance, accounts))
     .use(adminUploadRoutes(instance, accounts))

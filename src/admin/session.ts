@@ -5,6 +5,9 @@
 import type { AdminAccounts, AdminUser } from './accounts';
 import { SESSION_LIFETIME_MS } from './accounts';
 import { UnauthorizedError } from '../errors';
+import type { Actor } from '../documents/write/context';
+import type { PeerSource } from '../http/guard';
+import { clientAddress } from '../http/rate-limit';
 
 export const SESSION_COOKIE = 'folio_admin';
 
@@ -42,4 +45,9 @@ export async function requireAdmin(accounts: AdminAccounts, request: Request): P
   const user = await accounts.sessionUser(token);
   if (!user || !token) throw new UnauthorizedError('Log in to the admin first');
   return { user, token };
+}
+
+/** An admin as the actor of what they change (history and the audit log): by email, with the client's address. */
+export function adminActor(user: AdminUser, request: Request, server: PeerSource, trustProxy: boolean): Actor {
+  return { kind: 'admin', id: user.id, name: user.email, ip: clientAddress(request, server?.requestIP(request)?.address, trustProxy) };
 }

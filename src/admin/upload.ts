@@ -17,7 +17,7 @@ import { readUploadBody } from '../http/routes/upload';
 import { json } from '../http/respond';
 import { adminMay, type AdminAccounts } from './accounts';
 import { checkCsrf } from './csrf';
-import { requireAdmin } from './session';
+import { adminActor, requireAdmin } from './session';
 
 export function adminUploadRoutes(instance: Instance, accounts: AdminAccounts) {
   const { config, uploads } = instance;
@@ -26,16 +26,17 @@ export function adminUploadRoutes(instance: Instance, accounts: AdminAccounts) {
     const { user, token } = await requireAdmin(accounts, request);
     if (!adminMay(user.role, 'media')) throw new ForbiddenError();
     if (request.method !== 'GET') checkCsrf(request, token, config.trustProxy);
+    return user;
   }
 
   return new Elysia({ name: 'admin:upload' })
     .post(
       '/admin/api/upload',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const actor = adminActor(await begin(request), request, server, config.trustProxy);
         const { files, fields } = await readUploadBody(request, config.uploadLimit, config.bodyLimit);
         if (files.length === 0) throw new ValidationError('Files are empty');
-        return json({ data: await uploads.upload(files, parseFileInfo(fields.fileInfo ?? [], files.length)) }, 201);
+        return json({ data: await uploads.upload(files, parseFileInfo(fields.fileInfo ?? [], files.length), {}, actor) }, 201);
       },
       { parse: 'none' },
     );

@@ -4,6 +4,7 @@
  * credential that is presented but not valid is refused with 401, never treated as
  * anonymous; a valid caller without the grant gets 403 (src/http/guard.ts checks).
  */
+import type { Actor } from '../documents/write/context';
 import { UnauthorizedError } from '../errors';
 import type { Registry } from '../registry/types';
 import { isReadAction } from './actions';
@@ -19,7 +20,23 @@ export type Principal =
   | { kind: 'public' }
   /** `sessionId`: the refresh-token session an access token belongs to (jwtManagement 'refresh'). */
   | { kind: 'user'; user: User; roleType: string | null; sessionId?: string }
-  | { kind: 'token'; tokenType: TokenType; tokenId: number; actions: Set<string> };
+  | { kind: 'token'; tokenType: TokenType; tokenId: number; tokenName: string; actions: Set<string> };
+
+/**
+ * The actor of a content-API caller's writes (history and the audit log record it): a user by
+ * username, an API token by its name, an anonymous caller as `public`; `ip` is the client's address.
+ */
+export function actorOf(principal: Principal, ip?: string): Actor {
+  const from = ip ? { ip } : {};
+  switch (principal.kind) {
+    case 'user':
+      return { kind: 'user', id: principal.user.id, name: principal.user.username, ...from };
+    case 'token':
+      return { kind: 'token', id: principal.tokenId, name: principal.tokenName, ...from };
+    case 'public':
+      return { kind: 'public', ...from };
+  }
+}
 
 export class Access {
   constructor(
@@ -39,7 +56,7 @@ export class Access {
     const credential = parts[1]!;
     const token = await this.tokens.verify(credential);
     if (token === 'expired') throw new UnauthorizedError('Token expired');
-    if (token) return { kind: 'token', tokenType: token.type, tokenId: token.id, actions: new Set(token.actions ?? []) };
+    if (token) return { kind: 'token', tokenType: token.type, tokenId: token.id, tokenName: token.name, actions: new Set(token.actions ?? []) };
     if (looksLikeJwt(credential)) {
       // In refresh mode only the session manager's access tokens open anything (Strapi's jwt.verify), in legacy mode only plain JWTs.
       const claims = this.settings.plugin.jwtManagement === 'refresh' ? await this.sessions.verifyAccess(credential) : await this.jwt.verify(credential);

@@ -7,6 +7,7 @@
  * Secrets (passwords, reset codes, confirmation tokens) never leave in an answer, an error or a
  * log line: codes travel in mails only, and are stored hashed.
  */
+import type { Actor } from '../documents/write/context';
 import { FolioError, NotFoundError, UnauthorizedError, ValidationError } from '../errors';
 import type { EmailSender } from './email';
 import { resetPasswordMail, templateMail } from './account-mail';
@@ -31,6 +32,8 @@ export interface AuthAnswer {
 /** What a request tells a flow beyond its body: for session metadata (refresh mode). */
 export interface FlowContext {
   userAgent?: string | null;
+  /** Who asks (the audit log records it with account changes): the caller and its address. */
+  actor?: Actor;
 }
 
 /** How `POST /api/auth/logout` chooses what to end (Strapi's body: `scope`, `deviceId`, `refreshToken`). */
@@ -125,7 +128,7 @@ export class AccountFlows {
     if (advanced.unique_email && (await this.deps.users.registrationConflict(email, username))) throw application('Email or Username are already taken');
     // Allowed fields beyond the three are the project's own attributes of the user (its extension).
     const extra = Object.fromEntries(allowedFields.filter((f) => this.deps.users.extensionNames.includes(f) && f in body).map((f) => [f, body[f]]));
-    const user = await this.deps.users.create({ ...extra, username, email, password, role: role.type, confirmed: !advanced.email_confirmation });
+    const user = await this.deps.users.create({ ...extra, username, email, password, role: role.type, confirmed: !advanced.email_confirmation }, context.actor);
     if (advanced.email_confirmation) {
       await this.sendConfirmation(user);
       return { user };
@@ -158,7 +161,7 @@ export class AccountFlows {
     const user = await this.deps.users.findByResetCode(code);
     if (!user) throw new ValidationError('Incorrect code provided');
     // setPassword ended every session of the account; the answer opens a new one.
-    return this.signedIn(user, await this.deps.users.setPassword(user.id, password), context, deviceIdOrNew(body), false);
+    return this.signedIn(user, await this.deps.users.setPassword(user.id, password, context.actor), context, deviceIdOrNew(body), false);
   }
 
   /** `POST /api/auth/change-password` for the signed-in `user`. */
@@ -167,7 +170,7 @@ export class AccountFlows {
     if (!(await this.deps.users.checkPassword(user.id, currentPassword))) throw new ValidationError('The provided current password is invalid');
     if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
     // The answer's JWT carries the new version (or opens a new session); every earlier one stops working.
-    return this.signedIn(user, await this.deps.users.setPassword(user.id, password), context, deviceIdOrNew(body), false);
+    return this.signedIn(user, await this.deps.users.setPassword(user.id, password, context.actor), context, deviceIdOrNew(body), false);
   }
 
   /**

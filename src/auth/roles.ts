@@ -13,6 +13,8 @@ import {
 } from '../db/store/roles';
 import { countUsersWithRole, moveUsersToRoleType } from '../db/store/users';
 import { DEFAULT_ROLE_ACTIONS } from './actions';
+import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
+import type { Actor } from '../documents/write/context';
 
 export type Role = RoleRow;
 
@@ -31,6 +33,8 @@ export const roleType = (name: string) =>
 
 export class Roles {
   private granted: ChangeCache<string, Set<string>>;
+  /** Where role and permission changes are recorded (the composition root sets the audit log). */
+  audit: AuditTrail = NO_AUDIT;
 
   constructor(private db: Database) {
     this.granted = ChangeCache.settings(db);
@@ -54,16 +58,17 @@ export class Roles {
     return findRoleById(this.db, id);
   }
 
-  async create(name: string, description: string | null = null, type = roleType(name)): Promise<Role> {
+  async create(name: string, description: string | null = null, type = roleType(name), by: Actor = BY_SYSTEM): Promise<Role> {
     if (!type) throw new ValidationError('A role needs a name');
     if (await this.find(type)) throw new FolioError(400, 'ApplicationError', `A role "${type}" already exists`);
     const now = new Date().toISOString();
     const id = await insertRole(this.db, { documentId: createDocumentId(), name: name.trim(), description, type, now });
-    await this.grant(type, DEFAULT_ROLE_ACTIONS[type] ?? DEFAULT_ROLE_ACTIONS.authenticated!);
+    const actions = await this.insertGrants(type, DEFAULT_ROLE_ACTIONS[type] ?? DEFAULT_ROLE_ACTIONS.authenticated!);
+    await this.audit.record({ action: 'role.create', actor: by, type: 'role', details: { role: type, name: name.trim(), actions } });
     return (await this.findById(id))!;
   }
 
-  async update(id: number, fields: { name?: string; description?: string | null }): Promise<Role> {
+  async update(id: number, fields: { name?: string; description?: string | null }, by: Actor = BY_SYSTEM): Promise<Role> {
     const role = await this.findById(id);
     if (!role) throw new NotFoundError('Role not found');
     await updateRole(this.db, id, {
@@ -71,11 +76,13 @@ export class Roles {
       description: fields.description === undefined ? role.description : fields.description,
       now: new Date().toISOString(),
     });
+    const changed = Object.entries(fields).filter(([, v]) => v !== undefined).map(([k]) => k);
+    if (changed.length) await this.audit.record({ action: 'role.update', actor: by, type: 'role', details: { role: role.type, fields: changed } });
     return (await this.findById(id))!;
   }
 
   /** Deletes a role; its users fall back to `authenticated`. The two built-in roles stay. */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, by: Actor = BY_SYSTEM): Promise<void> {
     const role = await this.findById(id);
     if (!role) throw new NotFoundError('Role not found');
     if (role.type === 'public' || role.type === 'authenticated') throw new FolioError(400, 'ApplicationError', 'Cannot delete public or authenticated roles');
@@ -83,6 +90,7 @@ export class Roles {
       await moveUsersToRoleType(tx, id, 'authenticated');
       await deleteRole(tx, id);
     });
+    await this.audit.record({ action: 'role.delete', actor: by, type: 'role', details: { role: role.type } });
   }
 
   async userCount(id: number): Promise<number> {
@@ -99,7 +107,13 @@ export class Roles {
   }
 
   /** Grants actions; returns the ones that were not granted before. */
-  async grant(type: string, actions: string[]): Promise<string[]> {
+  async grant(type: string, actions: string[], by: Actor = BY_SYSTEM): Promise<string[]> {
+    const added = await this.insertGrants(type, actions);
+    if (added.length) await this.audit.record({ action: 'permissions.grant', actor: by, type: 'role', details: { role: type, actions: added } });
+    return added;
+  }
+
+  private async insertGrants(type: string, actions: string[]): Promise<string[]> {
     const role = await this.require(type);
     const now = new Date().toISOString();
     return this.db.transaction(async (tx) => {
@@ -112,25 +126,34 @@ export class Roles {
   }
 
   /** Revokes actions; returns the ones that were granted. */
-  async revoke(type: string, actions: string[]): Promise<string[]> {
+  async revoke(type: string, actions: string[], by: Actor = BY_SYSTEM): Promise<string[]> {
     const role = await this.require(type);
-    return this.db.transaction(async (tx) => {
+    const removed = await this.db.transaction(async (tx) => {
       const removed: string[] = [];
       for (const action of actions) {
         if (await deletePermission(tx, role.id, action)) removed.push(action);
       }
       return removed;
     });
+    if (removed.length) await this.audit.record({ action: 'permissions.revoke', actor: by, type: 'role', details: { role: type, actions: removed } });
+    return removed;
   }
 
   /** Replaces a role's whole grant list in one transaction. */
-  async setActions(type: string, actions: string[]): Promise<void> {
+  async setActions(type: string, actions: string[], by: Actor = BY_SYSTEM): Promise<void> {
     const role = await this.require(type);
     const now = new Date().toISOString();
-    await this.db.transaction(async (tx) => {
+    const wanted = new Set(actions);
+    const before = await this.db.transaction(async (tx) => {
+      const before = new Set((await listPermissions(tx, type)).map((p) => p.action));
       await deletePermissionsOfRole(tx, role.id);
-      for (const action of new Set(actions)) await insertPermission(tx, role.id, action, now);
+      for (const action of wanted) await insertPermission(tx, role.id, action, now);
+      return before;
     });
+    const granted = [...wanted].filter((a) => !before.has(a));
+    const revoked = [...before].filter((a) => !wanted.has(a));
+    if (granted.length) await this.audit.record({ action: 'permissions.grant', actor: by, type: 'role', details: { role: type, actions: granted } });
+    if (revoked.length) await this.audit.record({ action: 'permissions.revoke', actor: by, type: 'role', details: { role: type, actions: revoked } });
   }
 
   async permissions(type?: string): Promise<{ role: string; action: string }[]> {

@@ -13,7 +13,7 @@
  * Stored values are read through a settings cache (db/cache.ts), so a value written by the
  * CLI, the admin or another instance applies from the next request on.
  */
-import type { Config } from '../config';
+import type { LogFormat, LogLevel } from '../log';
 import { ChangeCache } from '../db/cache';
 import type { Database, Queryable } from '../db/database';
 import { readPluginStore, writePluginStoreValue } from '../db/store/plugin-store';
@@ -38,18 +38,32 @@ const CHECKS: Record<StoreKey, (value: unknown, where: string) => unknown> = {
   grant: checkGrant,
 };
 
+/** What of the configuration (src/config.ts reads it) the users-permissions settings start from. */
+export interface SettingsConfig {
+  usersPermissions?: UsersPermissionsInput;
+  authRateLimit: { max: number; windowMs: number };
+  jwtExpiresIn: string;
+  publicUrl?: string;
+  host: string;
+  port: number;
+  allowRegister?: boolean;
+  resetPasswordUrl?: string;
+  logLevel?: LogLevel;
+  logFormat?: LogFormat;
+}
+
 /**
  * Strapi's `server.absoluteUrl`: FOLIO_PUBLIC_URL, or `http://<host>:<port>` (a wildcard host
  * reads as `localhost`). Links in mails and provider callbacks start with it.
  */
-export function publicUrlOf(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+export function publicUrlOf(config: Pick<SettingsConfig, 'publicUrl' | 'host' | 'port'>): string {
   if (config.publicUrl) return config.publicUrl;
   const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? 'localhost' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
 /** The plugin's configuration part (fixed at start): FOLIO_USERS_PERMISSIONS_CONFIG over the single variables and defaults. */
-export function pluginSettingsOf(config: Pick<Config, 'usersPermissions' | 'authRateLimit' | 'jwtExpiresIn'>): PluginSettings {
+export function pluginSettingsOf(config: Pick<SettingsConfig, 'usersPermissions' | 'authRateLimit' | 'jwtExpiresIn'>): PluginSettings {
   const input = config.usersPermissions ?? {};
   return {
     jwtManagement: input.jwtManagement ?? 'legacy-support',
@@ -76,7 +90,7 @@ export class UsersPermissionsSettings {
 
   constructor(
     private db: Database,
-    config: Pick<Config, 'usersPermissions' | 'authRateLimit' | 'jwtExpiresIn' | 'publicUrl' | 'host' | 'port' | 'allowRegister' | 'resetPasswordUrl' | 'logLevel' | 'logFormat'>,
+    config: SettingsConfig,
   ) {
     this.plugin = pluginSettingsOf(config);
     this.publicUrl = publicUrlOf(config);

@@ -9,6 +9,8 @@ import {
   deleteTokenByName, findTokenByKeyHash, insertToken, insertTokenAction, listTokens, setTokenKeyHash, setTokenLastUsed, tokenActions,
   tokenNameExists,
 } from '../db/store/api-tokens';
+import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
+import type { Actor } from '../documents/write/context';
 
 export type TokenType = 'read-only' | 'full-access' | 'custom';
 export const TOKEN_TYPES: TokenType[] = ['read-only', 'full-access', 'custom'];
@@ -31,6 +33,9 @@ const DAY = 24 * 60 * 60 * 1000;
 const LAST_USED_RESOLUTION = 60 * 60 * 1000;
 
 export class ApiTokens {
+  /** Where token changes are recorded (the composition root sets the audit log); never a key. */
+  audit: AuditTrail = NO_AUDIT;
+
   constructor(
     private db: Database,
     private salt: string,
@@ -52,6 +57,7 @@ export class ApiTokens {
     lifespanDays?: number,
     description?: string,
     actions: string[] = [],
+    by: Actor = BY_SYSTEM,
   ): Promise<ApiToken & { accessKey: string }> {
     if (!name.trim()) throw new Error('A token needs a name');
     if (!TOKEN_TYPES.includes(type)) throw new Error(`Unknown token type "${type}" (read-only, full-access or custom)`);
@@ -80,6 +86,10 @@ export class ApiTokens {
       for (const action of new Set(actions)) await insertTokenAction(tx, tokenId, action);
     });
     const token = (await this.list()).find((t) => t.name === name)!;
+    await this.audit.record({
+      action: 'api-token.create', actor: by, type: 'api-token',
+      details: { name, tokenType: type, ...(lifespanDays === undefined ? {} : { lifespanDays }), ...(type === 'custom' ? { actions: [...new Set(actions)] } : {}) },
+    });
     return { ...token, accessKey };
   }
 
@@ -89,14 +99,18 @@ export class ApiTokens {
   }
 
   /** Deletes a token by name; false when there was none. */
-  async revoke(name: string): Promise<boolean> {
-    return deleteTokenByName(this.db, name);
+  async revoke(name: string, by: Actor = BY_SYSTEM): Promise<boolean> {
+    const deleted = await deleteTokenByName(this.db, name);
+    if (deleted) await this.audit.record({ action: 'api-token.delete', actor: by, type: 'api-token', details: { name } });
+    return deleted;
   }
 
   /** Gives a token a new access key (the old one stops working at once); undefined when unknown. */
-  async regenerate(name: string): Promise<string | undefined> {
+  async regenerate(name: string, by: Actor = BY_SYSTEM): Promise<string | undefined> {
     const accessKey = randomBytes(128).toString('hex');
-    return (await setTokenKeyHash(this.db, name, this.hash(accessKey), new Date().toISOString())) ? accessKey : undefined;
+    if (!(await setTokenKeyHash(this.db, name, this.hash(accessKey), new Date().toISOString()))) return undefined;
+    await this.audit.record({ action: 'api-token.regenerate', actor: by, type: 'api-token', details: { name } });
+    return accessKey;
   }
 
   /**

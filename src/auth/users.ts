@@ -21,6 +21,11 @@ import type { ScalarField } from '../registry/fields/field';
 import { BUILT_IN_USER_ATTRIBUTES, userModel } from '../registry/system-models';
 import type { ContentType, Registry } from '../registry/types';
 import { checkAccountFields, FieldErrors, type AccountFields } from './user-fields';
+import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
+import type { Actor } from '../documents/write/context';
+
+/** How the audit log names the users of the users & permissions plugin. */
+const USER_TYPE = 'plugin::users-permissions.user';
 
 export interface User {
   id: number;
@@ -87,6 +92,8 @@ const USERNAME_BASE_MAX = 240;
 
 export class Users {
   passwords: PasswordHasher = bunPasswords;
+  /** Where account changes are recorded (the composition root sets the audit log); never a password or a code. */
+  audit: AuditTrail = NO_AUDIT;
   /** The extension's scalar attributes: stored in the users table, shown (unless private) and written like the built-in ones. */
   private extension: ScalarField[];
 
@@ -140,7 +147,7 @@ export class Users {
     checkAccountFields(fields);
   }
 
-  async create(input: NewUser): Promise<User> {
+  async create(input: NewUser, by: Actor = BY_SYSTEM): Promise<User> {
     // All three are required here; a partial update checks only what it carries.
     checkAccountFields(input, ['username', 'email', 'password']);
     const extra = this.extensionColumns(input as unknown as Record<string, unknown>, 'create');
@@ -157,7 +164,9 @@ export class Users {
       if (await emailOrUsernameTaken(tx, email, input.username)) throw taken();
       return insertUser(tx, row);
     });
-    return (await this.find(id))!;
+    const user = (await this.find(id))!;
+    await this.audit.record({ action: 'user.create', actor: by, type: USER_TYPE, documentId: user.documentId, details: { id: user.id, username: user.username, role: input.role ?? 'authenticated' } });
+    return user;
   }
 
   /**
@@ -284,7 +293,7 @@ export class Users {
    * user's refresh-token sessions, so every JWT issued before stops working. Returns the new
    * version, for the JWT to answer with.
    */
-  async setPassword(id: number, password: string): Promise<number> {
+  async setPassword(id: number, password: string, by: Actor = BY_SYSTEM): Promise<number> {
     checkAccountFields({ password }, ['password']);
     const hash = await this.passwords.hash(password);
     // In a write transaction: a lone `get` goes to SQLite's reader connection.
@@ -293,6 +302,7 @@ export class Users {
       await deleteSessionsOf(tx, id);
       return moved;
     });
+    await this.audit.record({ action: 'user.update', actor: by, type: USER_TYPE, details: { id, fields: ['password'] } });
     return version ?? 0;
   }
 
@@ -337,7 +347,7 @@ export class Users {
    * version on (JWTs issued before stop working). Who may change what is the caller's
    * business (the route); this checks only what the values may be.
    */
-  async update(id: number, fields: UserChanges): Promise<User | undefined> {
+  async update(id: number, fields: UserChanges, by: Actor = BY_SYSTEM): Promise<User | undefined> {
     const extension = Object.fromEntries(this.extensionNames.filter((n) => n in fields).map((n) => [n, (fields as Record<string, unknown>)[n]]));
     const builtIn = Object.fromEntries(Object.entries(fields).filter(([n]) => !(n in extension)));
     checkAccountFields(builtIn);
@@ -361,12 +371,19 @@ export class Users {
       // A new password or a block ends the account's refresh-token sessions (and their access tokens).
       if (changes.password !== undefined || changes.blocked === 1) await deleteSessionsOf(tx, id);
     });
-    return this.find(id);
+    const user = await this.find(id);
+    // The fields changed, by name; of their values only the role and the flags (never a password).
+    const shown = Object.fromEntries(Object.entries({ blocked, confirmed, role }).filter(([, v]) => v !== undefined));
+    if (user) await this.audit.record({ action: 'user.update', actor: by, type: USER_TYPE, documentId: user.documentId, details: { id, username: user.username, fields: Object.keys(fields), ...shown } });
+    return user;
   }
 
-  async delete(id: number): Promise<User | undefined> {
+  async delete(id: number, by: Actor = BY_SYSTEM): Promise<User | undefined> {
     const user = await this.find(id);
-    if (user) await deleteUser(this.db, id);
+    if (user) {
+      await deleteUser(this.db, id);
+      await this.audit.record({ action: 'user.delete', actor: by, type: USER_TYPE, documentId: user.documentId, details: { id, username: user.username } });
+    }
     return user;
   }
 }

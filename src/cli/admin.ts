@@ -1,5 +1,5 @@
 import { AdminAccounts, ADMIN_ROLES } from '../admin/accounts';
-import { subcommand, UsageError, withInstance, type Command } from './command';
+import { CLI_ACTOR, subcommand, UsageError, withInstance, type Command } from './command';
 
 export const adminCommand: Command = {
   name: 'admin',
@@ -22,15 +22,16 @@ everything; an Editor manages content and media only.`,
     if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
     if (action !== 'list' && !values.email) throw new UsageError('Missing --email');
     if (action !== 'list' && !values.password) throw new UsageError('Missing --password');
-    await withInstance(values, async ({ db }) => {
+    await withInstance(values, async ({ db, audit }) => {
       const accounts = new AdminAccounts(db);
+      accounts.audit = audit;
       if (action === 'reset-password') {
         const user = await accounts.setPassword(values.email, values.password);
         console.log(`new password set for admin ${user.email}; their sessions ended`);
         return;
       }
       if (action === 'create') {
-        const user = await accounts.create({ email: values.email, password: values.password, role: values.role ?? 'super-admin' });
+        const user = await accounts.create({ email: values.email, password: values.password, role: values.role ?? 'super-admin' }, {}, CLI_ACTOR);
         console.log(`created admin ${user.email} (${ADMIN_ROLES[user.role]})`);
         return;
       }

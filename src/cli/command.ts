@@ -3,6 +3,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { resolveConfig, type ConfigInput } from '../config';
+import type { Actor } from '../documents/write/context';
 import { openInstance, type Instance, type OpenOptions } from '../instance';
 import { readProject } from '../project/config';
 import { undoInterrupted } from '../transfer/interrupt';
@@ -14,6 +15,9 @@ export interface Command {
   options: NonNullable<ParseArgsConfig['options']>;
   run(args: { values: Record<string, unknown>; positionals: string[] }): Promise<number | void>;
 }
+
+/** Who a command's writes are by (history and the audit log record it). */
+export const CLI_ACTOR: Actor = Object.freeze({ kind: 'cli' });
 
 /** A mistake in how the command was called: the usage is printed and the exit code is 2. */
 export class UsageError extends Error {}

@@ -10,8 +10,9 @@ import { bulkLoadSettings } from '../db/store/bulk';
 import { beginSearchBulkLoad } from '../db/search-index';
 import { readModelInput } from '../documents/write/input';
 import type { ContentType, Registry } from '../registry/types';
-import { withInstance, UsageError, type Command } from './command';
+import { CLI_ACTOR, withInstance, UsageError, type Command } from './command';
 import { importStrapiCommand } from './import-strapi';
+import { contentTypeArg } from './content-type';
 import { looksLikeArchive } from '../transfer/archive';
 import { LINE_LIMIT, sizeName, splitLines } from '../transfer/lines';
 import { restoreFromArchive } from './restore';
@@ -85,7 +86,9 @@ const rate = (count: number, ms: number) => Math.round((count * 1000) / Math.max
 export const importCommand: Command = {
   name: 'import',
   summary: 'bulk-create documents from a JSON Lines file',
-  usage: `Usage: folio import FILE --type PLURAL_OR_SINGULAR_API_ID [--batch 1000] [--status draft] [--locale CODE]
+  usage: `Usage: folio import FILE --type TYPE [--batch 1000] [--status draft] [--locale CODE]
+
+TYPE is the content type's plural API id (articles), singular API id or uid (api::article.article).
 
 Reads FILE (JSON Lines; "-" reads stdin) as a stream: one JSON object per line, shaped as
 the "data" of a REST create request (relations as documentIds, components and dynamic
@@ -110,7 +113,7 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
     const file = positionals[0]!;
     // A whole-installation archive (folio export / backup): gzip or tar magic, not JSON Lines.
     if (file !== '-' && (await looksLikeArchive(file))) return restoreFromArchive(file, values);
-    if (!values.type) throw new UsageError('Missing --type (the plural or singular API id, e.g. articles)');
+    if (!values.type) throw new UsageError('Missing --type (the plural API id, e.g. articles, or a uid)');
     const batchSize = values.batch === undefined ? 1000 : Number(values.batch);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError('--batch must be a positive integer');
     const status = values.status as string | undefined;
@@ -122,10 +125,9 @@ code 1 and names the line: the batches before it are kept, nothing of its own ba
 
     return withInstance(values, async ({ registry, documents, locales, db }) => {
       const name = values.type as string;
-      const ct = registry.contentTypes.find((c) => c.pluralName === name || c.singularName === name);
-      if (!ct) throw new UsageError(`Unknown content type "${name}" (one of: ${registry.contentTypes.map((c) => c.pluralName).join(', ')})`);
+      const ct = contentTypeArg(registry, name);
       if (ct.kind !== 'collectionType') throw new UsageError(`"${name}" is a single type; import creates documents of collection types`);
-      const options = { status: status as 'draft' | 'published' | undefined, locale: values.locale as string | undefined };
+      const options = { status: status as 'draft' | 'published' | undefined, locale: values.locale as string | undefined, actor: CLI_ACTOR };
       const publish = !ct.draftAndPublish || status !== 'draft';
       if (options.locale !== undefined && ct.localized && !(await locales.exists(options.locale))) {
         throw new Error(`Locale "${options.locale}" does not exist (folio locales add ${options.locale})`);

@@ -1,4 +1,4 @@
-import { subcommand, withInstance, UsageError, type Command } from './command';
+import { CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from './command';
 
 export const localesCommand: Command = {
   name: 'locales',
@@ -19,11 +19,11 @@ export const localesCommand: Command = {
         for (const l of await locales.list()) console.log(`${l.code}\t${l.name}${l.isDefault ? '\t(default)' : ''}`);
       } else if (action === 'add') {
         expect(1);
-        const added = await locales.add(args[0]!, values.name as string | undefined);
+        const added = await locales.add(args[0]!, values.name as string | undefined, CLI_ACTOR);
         console.log(`added locale ${added.code} (${added.name})`);
       } else {
         expect(1);
-        await locales.setDefault(args[0]!);
+        await locales.setDefault(args[0]!, CLI_ACTOR);
         console.log(`default locale is now ${args[0]}`);
       }
     });

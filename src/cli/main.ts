@@ -25,6 +25,9 @@ import { webhookCommand } from './webhook';
 import { openapiCommand } from './openapi';
 import { graphqlSchemaCommand } from './graphql-schema';
 import { typesCommand } from './types';
+import { historyCommand } from './history';
+import { auditCommand } from './audit';
+import { releaseCommand } from './release';
 
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
@@ -37,7 +40,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,5 +1,5 @@
 import { resolveActions } from '../auth/actions';
-import { subcommand, withInstance, UsageError, type Command } from './command';
+import { CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from './command';
 
 export const permissionsCommand: Command = {
   name: 'permissions',
@@ -29,10 +29,10 @@ api::article.article.* grants every action of the article type.`,
       if (!role || names.length === 0) throw new UsageError('Expected a role and at least one action');
       const actions = resolveActions(registry, names);
       if (action === 'grant') {
-        const added = await roles.grant(role, actions);
+        const added = await roles.grant(role, actions, CLI_ACTOR);
         for (const a of actions) console.log(`${added.includes(a) ? 'granted' : 'already granted'} ${role} ${a}`);
       } else {
-        const removed = await roles.revoke(role, actions);
+        const removed = await roles.revoke(role, actions, CLI_ACTOR);
         for (const a of actions) console.log(`${removed.includes(a) ? 'revoked' : 'was not granted'} ${role} ${a}`);
       }
     });

@@ -1,6 +1,6 @@
 import { resolveActions } from '../auth/actions';
 import type { TokenType } from '../auth/tokens';
-import { subcommand, withInstance, UsageError, type Command } from './command';
+import { CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from './command';
 
 export const tokenCommand: Command = {
   name: 'token',
@@ -33,7 +33,7 @@ keyed hash is stored). Send it as "Authorization: Bearer <key>".`,
       if (days !== undefined && !(days > 0)) throw new UsageError('--lifespan-days must be a positive number');
       await withInstance(values, async ({ tokens, registry }) => {
         const actions = values.actions === undefined ? [] : resolveActions(registry, (values.actions as string).split(',').map((a) => a.trim()).filter(Boolean));
-        const token = await tokens.create(values.name as string, values.type as TokenType, days, values.description as string | undefined, actions);
+        const token = await tokens.create(values.name as string, values.type as TokenType, days, values.description as string | undefined, actions, CLI_ACTOR);
         console.log(`created ${token.type} token "${token.name}"${token.expiresAt ? `, expires ${token.expiresAt}` : ', never expires'}`);
         console.log('the access key below is shown once:');
         console.log(token.accessKey);
@@ -51,13 +51,13 @@ keyed hash is stored). Send it as "Authorization: Bearer <key>".`,
         if (list.length === 0) console.log('no tokens');
       } else if (action === 'regenerate') {
         if (args.length !== 1) throw new UsageError('Expected the token name');
-        const key = await tokens.regenerate(args[0]!);
+        const key = await tokens.regenerate(args[0]!, CLI_ACTOR);
         if (!key) throw new Error(`No token named "${args[0]}"`);
         console.log(`new access key for "${args[0]}" (the old one no longer works), shown once:`);
         console.log(key);
       } else {
         if (args.length !== 1) throw new UsageError('Expected the token name');
-        if (!(await tokens.revoke(args[0]!))) throw new Error(`No token named "${args[0]}"`);
+        if (!(await tokens.revoke(args[0]!, CLI_ACTOR))) throw new Error(`No token named "${args[0]}"`);
         console.log(`revoked token "${args[0]}"`);
       }
     });

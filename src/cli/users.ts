@@ -1,4 +1,4 @@
-import { accountAction, subcommand, withInstance, UsageError, type Command } from './command';
+import { accountAction, CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from './command';
 
 export const userCommand: Command = {
   name: 'user',
@@ -20,7 +20,7 @@ role's grants apply (folio permissions grant ROLE ...).`,
           password: values.password as string,
           username: (values.username as string | undefined) ?? email,
           role: (values.role as string | undefined) ?? 'authenticated',
-        });
+        }, CLI_ACTOR);
         console.log(`created user ${user.username} <${user.email}> (id ${user.id}, role ${(values.role as string) ?? 'authenticated'})`);
         return;
       }
@@ -46,7 +46,7 @@ actions to it with folio permissions grant <type> ACTION...`,
     await withInstance(values, async ({ roles }) => {
       if (action === 'create') {
         if (args.length !== 1) throw new UsageError('Expected the role name (quote it if it has spaces)');
-        const role = await roles.create(args[0]!, (values.description as string | undefined) ?? null);
+        const role = await roles.create(args[0]!, (values.description as string | undefined) ?? null, undefined, CLI_ACTOR);
         console.log(`created role ${role.type} (${role.name})`);
         return;
       }

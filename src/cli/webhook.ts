@@ -4,7 +4,7 @@
  * headers only the names are listed, as their values are often credentials.
  */
 import { EVENT_NAMES } from '../events/names';
-import { subcommand, withInstance, UsageError, type Command } from './command';
+import { CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from './command';
 
 const usage = `Usage:
   folio webhook create --name NAME --url URL --events entry.create,entry.update,… [--secret SECRET] [--header 'K: V']…
@@ -57,7 +57,7 @@ export const webhookCommand: Command = {
           events: (values.events as string).split(','),
           secret: values.secret as string | undefined,
           headers: (values.header as string[] | undefined) ?? [],
-        });
+        }, CLI_ACTOR);
         console.log(`created webhook "${hook.name}" → ${hook.url} (${hook.events.join(', ')})${hook.signed ? ', signed' : ''}`);
         return 0;
       }
@@ -73,7 +73,7 @@ export const webhookCommand: Command = {
       }
       const name = oneName(args);
       if (action === 'delete') {
-        if (!(await webhooks.delete(name))) throw new Error(`No webhook named "${name}"`);
+        if (!(await webhooks.delete(name, CLI_ACTOR))) throw new Error(`No webhook named "${name}"`);
         console.log(`deleted webhook "${name}"`);
         return 0;
       }

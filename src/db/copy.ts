@@ -59,6 +59,11 @@ const SYSTEM_TABLES = [
   SYSTEM.outbox,
   SYSTEM.webhookDeliveries,
   SYSTEM.webhookAttempts,
+  // What editors did and will do: content history, the audit log, releases (with their entries after them).
+  SYSTEM.history,
+  SYSTEM.audit,
+  SYSTEM.releases,
+  SYSTEM.releaseEntries,
 ];
 
 const BATCH = 500;

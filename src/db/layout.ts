@@ -127,6 +127,13 @@ export const SYSTEM = {
   counts: 'folio_counts',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
+  /** Content history: a document's content after each write (src/history/, migration 0015). */
+  history: 'folio_history',
+  /** The audit log: content writes, settings changes, admin logins, release publishes (src/audit/, migration 0016). */
+  audit: 'folio_audit',
+  /** Releases and their entries (src/releases/, migration 0017). */
+  releases: 'folio_releases',
+  releaseEntries: 'folio_release_entries',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -8,7 +8,8 @@
  *   entries  `{ event, createdAt, model, uid, entry }`, the entry the write pipeline read
  *            back inside the transaction (no populate, private attributes never selected),
  *            in the locale and status the event is about;
- *   media    `{ event, createdAt, media }`, the file as the upload API answers it.
+ *   media    `{ event, createdAt, media }`, the file as the upload API answers it;
+ *   releases `{ event: 'releases.publish', createdAt, isPublished, release, error? }` (Strapi's).
  * An event is written only when a webhook subscribes to it or the realtime lease is live
  * (someone streams /api/realtime, or did within the resume window): both come from one
  * small query per transaction (a bulk import one per batch), so a write nobody listens to
@@ -26,15 +27,19 @@
 import type { Queryable } from '../db/database';
 import { appendEvent } from '../db/store/outbox';
 import { wantedEvents, type WantedEvents } from '../db/store/realtime';
-import { FILE_UID } from './names';
+import { FILE_UID, RELEASE_UID } from './names';
 
 /** The lock that orders appends while the realtime feed reads the outbox (any constant name). */
 const OUTBOX_ORDER_LOCK = 'folio:outbox-order';
 
-/** What the outbox reads of a write pipeline record (documents/write/context.ts WriteRecord). */
+/**
+ * What the outbox reads of a write pipeline record (documents/write/context.ts WriteRecord).
+ * An entry record always carries its entry here: the outbox is not a keys-only recorder.
+ */
 export type OutboxRecord =
-  | { kind: 'entry'; event: string; contentType: { uid: string; singularName: string }; entry: Record<string, unknown>; at: number }
-  | { kind: 'media'; event: string; file: Record<string, unknown>; at: number };
+  | { kind: 'entry'; event: string; contentType: { uid: string; singularName: string }; entry?: Record<string, unknown>; at: number }
+  | { kind: 'media'; event: string; file: Record<string, unknown>; at: number }
+  | { kind: 'release'; event: string; isPublished: boolean; release: Record<string, unknown>; error?: { name: string; message: string }; at: number };
 
 /** The outbox's part in one transaction. */
 export class EventLog {
@@ -71,7 +76,9 @@ export class EventLog {
     const [uid, payload] =
       record.kind === 'entry'
         ? [record.contentType.uid, { model: record.contentType.singularName, uid: record.contentType.uid, entry: record.entry }]
-        : [FILE_UID, { media: record.file }];
+        : record.kind === 'media'
+          ? [FILE_UID, { media: record.file }]
+          : [RELEASE_UID, { isPublished: record.isPublished, release: record.release, ...(record.error ? { error: record.error } : {}) }];
     this.pending.push({ event: record.event, uid, body: JSON.stringify({ event: record.event, createdAt, ...payload }), createdAt });
   }
 

@@ -4,6 +4,8 @@
  * FOLIO_WEBHOOK_DENY_PRIVATE a URL whose host is a loopback, private, link-local… address
  * literal is refused here; a host name is checked where it is resolved, at each send (send.ts).
  */
+import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
+import type { Actor } from '../documents/write/context';
 import type { Database } from '../db/database';
 import { deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, updateWebhook, type AttemptRow, type WebhookRow } from '../db/store/webhooks';
 import { ValidationError } from '../errors';
@@ -73,7 +75,24 @@ export interface WebhooksOptions {
   denyPrivate?: boolean;
 }
 
+/** A URL as the audit log names it: without the user and password it may carry. */
+function urlShown(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return '';
+  }
+}
+
+/** What the audit log says of a webhook: never its secret or header values. */
+const described = (hook: WebhookSummary) => ({ name: hook.name, url: urlShown(hook.url), events: hook.events, signed: hook.signed, headers: hook.headerNames });
+
 export class Webhooks {
+  /** Where webhook changes are recorded (the composition root sets the audit log); never a secret or a header value. */
+  audit: AuditTrail = NO_AUDIT;
   private readonly timeoutMs: number;
   private readonly denyPrivate: boolean;
 
@@ -85,18 +104,20 @@ export class Webhooks {
     this.denyPrivate = options.denyPrivate ?? false;
   }
 
-  async create(input: WebhookInput): Promise<WebhookSummary> {
+  async create(input: WebhookInput, by: Actor = BY_SYSTEM): Promise<WebhookSummary> {
     const { name, url, events, secret, headers } = checked(input, this.denyPrivate);
     if (await findWebhook(this.db, name)) throw new ValidationError(`A webhook named "${name}" already exists`);
     await insertWebhook(this.db, { name, url, events, secret, headers, now: new Date().toISOString() });
-    return (await this.get(name))!;
+    const hook = (await this.get(name))!;
+    await this.audit.record({ action: 'webhook.create', actor: by, type: 'webhook', details: described(hook) });
+    return hook;
   }
 
   /**
    * Changes a webhook's url, events and, when given, its secret and headers (absent keeps
    * them: the admin never shows them back). Its queued deliveries and attempt log stay.
    */
-  async update(name: string, input: Omit<WebhookInput, 'name'>): Promise<WebhookSummary | undefined> {
+  async update(name: string, input: Omit<WebhookInput, 'name'>, by: Actor = BY_SYSTEM): Promise<WebhookSummary | undefined> {
     const row = await findWebhook(this.db, name);
     if (!row) return undefined;
     const next = checked({ ...input, name }, this.denyPrivate);
@@ -107,7 +128,12 @@ export class Webhooks {
       headers: input.headers === undefined ? row.headers : next.headers,
       now: new Date().toISOString(),
     });
-    return this.get(name);
+    const hook = await this.get(name);
+    if (hook) {
+      const changed = [...(input.secret === undefined ? [] : ['secret']), ...(input.headers === undefined ? [] : ['headers'])];
+      await this.audit.record({ action: 'webhook.update', actor: by, type: 'webhook', details: { ...described(hook), ...(changed.length ? { replaced: changed } : {}) } });
+    }
+    return hook;
   }
 
   async list(): Promise<WebhookSummary[]> {
@@ -120,8 +146,10 @@ export class Webhooks {
   }
 
   /** False when there is no such webhook. */
-  delete(name: string): Promise<boolean> {
-    return deleteWebhook(this.db, name);
+  async delete(name: string, by: Actor = BY_SYSTEM): Promise<boolean> {
+    const deleted = await deleteWebhook(this.db, name);
+    if (deleted) await this.audit.record({ action: 'webhook.delete', actor: by, type: 'webhook', details: { name } });
+    return deleted;
   }
 
   /** Every attempt to reach the webhook, oldest first; undefined when there is no such webhook. */

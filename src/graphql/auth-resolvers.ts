@@ -6,6 +6,7 @@
  * settings, confirmation, sessions, mails and errors), count against the same rate limit per
  * client, and report the same errors, as BAD_USER_INPUT / STRAPI_APPLICATION_ERROR / FORBIDDEN.
  */
+import { actorOf } from '../auth/access';
 import type { User } from '../auth/users';
 import { UnauthorizedError } from '../errors';
 import { GraphqlForbiddenError } from './errors';
@@ -33,6 +34,8 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
   const limit = async (context: GraphqlContext, operation: string) => {
     if (deps.authLimiter) await deps.authLimiter.hit(context.caller.client ?? 'unknown', `/graphql/${operation}`);
   };
+  /** Who asks, for the audit log of account changes. */
+  const flow = (context: GraphqlContext) => ({ actor: actorOf(context.caller.principal, context.caller.client) });
   const signedIn = (context: GraphqlContext) => {
     const { principal } = context.caller;
     if (principal.kind !== 'user') throw new GraphqlForbiddenError();
@@ -56,7 +59,7 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
       register: async (_p: unknown, { input }: Args, context: GraphqlContext) => {
         await limit(context, 'register');
         allow(context, 'auth.register');
-        return payload(await accounts.register(input ?? {}));
+        return payload(await accounts.register(input ?? {}, flow(context)));
       },
       forgotPassword: async (_p: unknown, { email }: Args, context: GraphqlContext) => {
         await limit(context, 'forgotPassword');
@@ -66,13 +69,13 @@ export function authResolvers(deps: GraphqlDeps): ResolverMap {
       resetPassword: async (_p: unknown, args: Args, context: GraphqlContext) => {
         await limit(context, 'resetPassword');
         allow(context, 'auth.resetPassword');
-        return payload(await accounts.resetPassword(args));
+        return payload(await accounts.resetPassword(args, flow(context)));
       },
       changePassword: async (_p: unknown, args: Args, context: GraphqlContext) => {
         await limit(context, 'changePassword');
         const user = signedIn(context);
         allow(context, 'auth.changePassword');
-        return payload(await accounts.changePassword(user, args));
+        return payload(await accounts.changePassword(user, args, flow(context)));
       },
       emailConfirmation: async (_p: unknown, { confirmation }: Args, context: GraphqlContext) => {
         await limit(context, 'emailConfirmation');

@@ -16,6 +16,7 @@ import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import { buildReadPlan } from '../query/plan-builder';
 import { isObject } from '../json';
+import { actorOf } from '../auth/access';
 import { statusOf } from './arguments';
 import { GraphqlForbiddenError } from './errors';
 import { typeName } from './names';
@@ -77,28 +78,33 @@ export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): Resolver
     const authorize = (context: GraphqlContext) => {
       if (!context.caller.can(action)) throw new GraphqlForbiddenError();
     };
-    const options = (args: Record<string, any>) => ({ status: statusOf(args.status), ...(ct.localized && args.locale ? { locale: args.locale as string } : {}) });
+    const options = (args: Record<string, any>, context: GraphqlContext) => ({
+      status: statusOf(args.status),
+      ...(ct.localized && args.locale ? { locale: args.locale as string } : {}),
+      actor: actorOf(context.caller.principal, context.caller.client),
+    });
     out[name] = async (_parent, args, context, info) => {
       authorize(context);
       switch (kind) {
         case 'create': {
-          const written = await documents.create(ct, dataOf(registry, ct, args.data), options(args)).catch(firstError);
+          const written = await documents.create(ct, dataOf(registry, ct, args.data), options(args, context)).catch(firstError);
           return answer(ct, written, context, info);
         }
         case 'update': {
-          const written = await documents.update(ct, String(args.documentId), dataOf(registry, ct, args.data), options(args)).catch(firstError);
+          const written = await documents.update(ct, String(args.documentId), dataOf(registry, ct, args.data), options(args, context)).catch(firstError);
           return written ? answer(ct, written, context, info) : null;
         }
         case 'updateSingle': {
-          const written = await documents.upsertSingle(ct, dataOf(registry, ct, args.data), options(args)).catch(firstError);
+          const written = await documents.upsertSingle(ct, dataOf(registry, ct, args.data), options(args, context)).catch(firstError);
           return answer(ct, written, context, info);
         }
         case 'delete':
-          await documents.delete(ct, String(args.documentId));
+          await documents.delete(ct, String(args.documentId), { actor: actorOf(context.caller.principal, context.caller.client) });
           return { documentId: args.documentId };
         case 'deleteSingle': {
           const documentId = await documents.singleDocumentId(ct);
-          if (documentId) await documents.delete(ct, documentId, ct.localized && args.locale ? { locale: args.locale } : {});
+          const actor = actorOf(context.caller.principal, context.caller.client);
+          if (documentId) await documents.delete(ct, documentId, ct.localized && args.locale ? { locale: args.locale, actor } : { actor });
           return { documentId: documentId ?? '' };
         }
         default:

@@ -5,9 +5,11 @@
  * grants are looked up once here and answer every later question of the same request
  * (which types populate, filters and sort may reach) without another lookup.
  */
-import { readableBy, type Principal } from '../auth/access';
+import { actorOf, readableBy, type Principal } from '../auth/access';
+import type { Actor } from '../documents/write/context';
 import { ForbiddenError } from '../errors';
 import type { Instance } from '../instance';
+import { clientAddress } from './rate-limit';
 
 export interface Caller {
   principal: Principal;
@@ -44,3 +46,10 @@ export function guard(instance: Pick<Instance, 'access' | 'registry'>): Guard {
     return caller;
   };
 }
+
+/** What Elysia hands a handler as `server`: where a request came from. */
+export type PeerSource = { requestIP(request: Request): { address: string } | null } | null | undefined;
+
+/** The actor of a caller's writes, with the client's address (behind a trusted proxy, the one it reports). */
+export const writerOf = (caller: Pick<Caller, 'principal'>, request: Request, server: PeerSource, trustProxy: boolean): Actor =>
+  actorOf(caller.principal, clientAddress(request, server?.requestIP(request)?.address, trustProxy));

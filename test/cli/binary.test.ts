@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { GraphQLClient } from 'graphql-request';
 import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
+import { createDatabase, dropDatabases } from '../helpers/postgres';
 
 const SLOW = 30_000;
 
@@ -142,6 +143,44 @@ describe('the compiled binary', () => {
       expect(await server.stop()).toBe(0);
     }
   }, SLOW);
+
+  it(
+    'keeps content history and the audit log, and its servers publish a scheduled release once (two on one database: PostgreSQL with FOLIO_TEST_DATABASE_URL, else one SQLite file)',
+    async () => {
+      const dir = tempDir('folio-bin-editorial-');
+      const database = process.env.FOLIO_TEST_DATABASE_URL ? await createDatabase(process.env.FOLIO_TEST_DATABASE_URL, 'folio_bin') : undefined;
+      const at = { exe: folio, cwd: dir, data: null, contentTypes: null, ...(database ? { database } : {}) } as const;
+      try {
+        expect(runCli(['init', './content-types'], at).code).toBe(0);
+        expect(runCli(['permissions', 'grant', 'public', 'api::article.article.*'], at).code).toBe(0);
+        const servers = [await serve(at), await serve(at)];
+        try {
+          const created = await servers[0]!.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Scheduled from the binary' } } });
+          expect(created.status).toBe(201);
+          const id = created.body.data.documentId;
+          await servers[1]!.call('PUT', `/api/articles/${id}?status=draft`, { body: { data: { summary: 'edited' } } });
+          expect(runCli(['release', 'create', 'bin', '--at', new Date(Date.now() + 2500).toISOString()], at).code).toBe(0);
+          expect(runCli(['release', 'add', 'bin', '--type', 'articles', '--document', id, '--action', 'publish'], at).code).toBe(0);
+          const deadline = Date.now() + 15_000;
+          while ((await servers[1]!.call('GET', `/api/articles/${id}`)).status !== 200) {
+            if (Date.now() > deadline) throw new Error('the scheduled release was not published');
+            await Bun.sleep(100);
+          }
+          expect(JSON.parse(runCli(['release', 'show', 'bin', '--json'], at).stdout)).toMatchObject({ name: 'bin', status: 'done' });
+          const history = JSON.parse(runCli(['history', 'list', 'articles', id, '--json'], at).stdout);
+          expect(history.map((v: { status: string; actor: { kind: string } }) => [v.status, v.actor.kind])).toEqual([['published', 'system'], ['draft', 'public'], ['draft', 'public']]);
+          const audit = JSON.parse(runCli(['audit', '--json'], at).stdout) as { action: string }[];
+          expect(audit.filter((r) => r.action === 'releases.publish')).toHaveLength(1);
+          expect(audit.filter((r) => r.action === 'entry.publish')).toHaveLength(1);
+        } finally {
+          for (const server of servers) expect(await server.stop()).toBe(0);
+        }
+      } finally {
+        if (database) await dropDatabases(process.env.FOLIO_TEST_DATABASE_URL!, [database]);
+      }
+    },
+    60_000,
+  );
 
   it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
     expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);

@@ -170,7 +170,8 @@ describe('folio import', () => {
 
     const help = folioImport(data, ['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: folio import FILE --type PLURAL_OR_SINGULAR_API_ID');
+    expect(help.stdout).toContain('Usage: folio import FILE --type TYPE');
+    expect(help.stdout).toContain('plural API id (articles), singular API id or uid (api::article.article)');
     expect(help.stdout).toContain('the batches before it are kept');
 
     for (const [args, message] of [

@@ -22,6 +22,7 @@ import type { Instance } from '../../instance';
 import { json, noContent } from '../../http/respond';
 import type { AdminAccounts } from '../accounts';
 import { bodyOf, fieldError, gate, idParam, nameParam, strings, text, type Body } from './gate';
+import { adminActor } from '../session';
 
 export function settingsIntegrationRoutes(instance: Instance, accounts: AdminAccounts) {
   const { tokens, webhooks, registry, config } = instance;
@@ -64,8 +65,8 @@ export function settingsIntegrationRoutes(instance: Instance, accounts: AdminAcc
     })
     .post(
       '/admin/api/settings/tokens',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const body = await bodyOf(request, config.bodyLimit);
         const name = text(body, 'name', { required: true, max: 100 })!.trim();
         if (!name) throw fieldError('name', 'name is required');
@@ -82,22 +83,22 @@ export function settingsIntegrationRoutes(instance: Instance, accounts: AdminAcc
         if (unknown !== undefined) throw fieldError('actions', `Unknown action "${unknown}"`);
         if (type === 'custom' && actions.length === 0) throw fieldError('actions', 'A custom token needs at least one action');
         if ((await tokens.list()).some((t) => t.name === name)) throw fieldError('name', `A token named "${name}" already exists`);
-        const created = await tokens.create(name, type, (lifespan as number | null) ?? undefined, description, actions);
+        const created = await tokens.create(name, type, (lifespan as number | null) ?? undefined, description, actions, by);
         return json({ data: created }, 201);
       },
       { parse: 'none' },
     )
-    .post('/admin/api/settings/tokens/:id/regenerate', async ({ request, params }) => {
-      await begin(request);
+    .post('/admin/api/settings/tokens/:id/regenerate', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
       const token = await tokenOf(params.id);
-      const accessKey = await tokens.regenerate(token.name);
+      const accessKey = await tokens.regenerate(token.name, by);
       if (!accessKey) throw new NotFoundError('Token not found');
       return json({ data: { ...token, accessKey } });
     })
-    .delete('/admin/api/settings/tokens/:id', async ({ request, params }) => {
-      await begin(request);
+    .delete('/admin/api/settings/tokens/:id', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
       const token = await tokenOf(params.id);
-      await tokens.revoke(token.name);
+      await tokens.revoke(token.name, by);
       return noContent();
     })
     .get('/admin/api/settings/webhooks', async ({ request }) => {
@@ -106,30 +107,30 @@ export function settingsIntegrationRoutes(instance: Instance, accounts: AdminAcc
     })
     .post(
       '/admin/api/settings/webhooks',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const input = await webhookInput(await bodyOf(request, config.bodyLimit));
         if (await webhooks.get(input.name)) throw fieldError('name', `A webhook named "${input.name}" already exists`);
-        return json({ data: await webhooks.create(input) }, 201);
+        return json({ data: await webhooks.create(input, by) }, 201);
       },
       { parse: 'none' },
     )
     .put(
       '/admin/api/settings/webhooks/:name',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const name = await webhookOf(params.name);
         const body = await bodyOf(request, config.bodyLimit);
         const input = await webhookInput({ ...body, name });
         // A blank secret and absent headers keep the stored ones (the page never shows them back).
         const headers = body.headers === undefined ? undefined : input.headers;
-        return json({ data: await webhooks.update(name, { url: input.url, events: input.events, secret: input.secret, headers }) });
+        return json({ data: await webhooks.update(name, { url: input.url, events: input.events, secret: input.secret, headers }, by) });
       },
       { parse: 'none' },
     )
-    .delete('/admin/api/settings/webhooks/:name', async ({ request, params }) => {
-      await begin(request);
-      await webhooks.delete(await webhookOf(params.name));
+    .delete('/admin/api/settings/webhooks/:name', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
+      await webhooks.delete(await webhookOf(params.name), by);
       return noContent();
     })
     .post('/admin/api/settings/webhooks/:name/test', async ({ request, params }) => {

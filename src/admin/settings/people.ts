@@ -19,6 +19,7 @@ import { json, noContent } from '../../http/respond';
 import { unstorableText } from '../../text';
 import type { AdminAccounts } from '../accounts';
 import { bodyOf, fieldError, gate, idParam } from './gate';
+import { adminActor } from '../session';
 
 const PAGE_SIZE = 20;
 
@@ -53,8 +54,8 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
     })
     .put(
       '/admin/api/settings/users/:id',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const id = idOf(params.id);
         const body = await bodyOf(request, config.bodyLimit);
         const changes: { blocked?: boolean; role?: string } = {};
@@ -67,7 +68,7 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
           changes.role = body.role;
         }
         if (!(await users.find(id))) throw new NotFoundError('User not found');
-        const user = await users.update(id, changes);
+        const user = await users.update(id, changes, by);
         const role = await users.role(id);
         return json({ data: { ...user, role: role ? { type: role.type, name: role.name } : null } });
       },
@@ -79,28 +80,28 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
     })
     .post(
       '/admin/api/settings/admins',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const body = await bodyOf(request, config.bodyLimit);
-        return json({ data: await accounts.create({ email: body.email, password: body.password, role: body.role ?? 'editor' }) }, 201);
+        return json({ data: await accounts.create({ email: body.email, password: body.password, role: body.role ?? 'editor' }, {}, by) }, 201);
       },
       { parse: 'none' },
     )
     .put(
       '/admin/api/settings/admins/:id',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const id = idOf(params.id);
         const body = await bodyOf(request, config.bodyLimit);
-        const user = await accounts.setRole(id, body.role);
+        const user = await accounts.setRole(id, body.role, by);
         if (!user) throw new NotFoundError('Admin user not found');
         return json({ data: user });
       },
       { parse: 'none' },
     )
-    .delete('/admin/api/settings/admins/:id', async ({ request, params }) => {
-      await begin(request);
-      if (!(await accounts.remove(idOf(params.id)))) throw new NotFoundError('Admin user not found');
+    .delete('/admin/api/settings/admins/:id', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
+      if (!(await accounts.remove(idOf(params.id), by))) throw new NotFoundError('Admin user not found');
       return noContent();
     });
 }

@@ -18,6 +18,7 @@ import type { Instance } from '../../instance';
 import { json, noContent } from '../../http/respond';
 import type { AdminAccounts } from '../accounts';
 import { bodyOf, fieldError, gate, nameParam, strings, text } from './gate';
+import { adminActor } from '../session';
 
 export interface RoleSection {
   /** Shown as the section's name: a content type's displayName, or the plugin and controller. */
@@ -71,13 +72,13 @@ export function settingsRoleRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .post(
       '/admin/api/settings/roles',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const body = await bodyOf(request, config.bodyLimit);
         const name = text(body, 'name', { required: true, max: 100 })!;
         const description = text(body, 'description', { max: 1000 }) ?? null;
         if (!/[a-z0-9]/i.test(name)) throw fieldError('name', 'name needs at least one letter or digit');
-        return json({ data: await roles.create(name, description) }, 201);
+        return json({ data: await roles.create(name, description, undefined, by) }, 201);
       },
       { parse: 'none' },
     )
@@ -88,8 +89,8 @@ export function settingsRoleRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .put(
       '/admin/api/settings/roles/:type',
-      async ({ request, params }) => {
-        await begin(request);
+      async ({ request, params, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const role = await roleOf(params.type);
         const body = await bodyOf(request, config.bodyLimit);
         const wanted = strings(body, 'actions');
@@ -98,15 +99,15 @@ export function settingsRoleRoutes(instance: Instance, accounts: AdminAccounts) 
         if (unknown !== undefined) throw fieldError('actions', `Unknown action "${unknown}"`);
         // Grants the page does not show (an action of a content type since removed) are kept.
         const kept = [...(await roles.actions(role.type))].filter((a) => !shown.has(a));
-        await roles.setActions(role.type, [...kept, ...wanted]);
+        await roles.setActions(role.type, [...kept, ...wanted], by);
         return json({ data: { role, sections: sections(await roles.actions(role.type)) } });
       },
       { parse: 'none' },
     )
-    .delete('/admin/api/settings/roles/:type', async ({ request, params }) => {
-      await begin(request);
+    .delete('/admin/api/settings/roles/:type', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
       const role = await roleOf(params.type);
-      await roles.delete(role.id);
+      await roles.delete(role.id, by);
       return noContent();
     })
     .get('/admin/api/settings/locales', async ({ request }) => {
@@ -115,30 +116,30 @@ export function settingsRoleRoutes(instance: Instance, accounts: AdminAccounts) 
     })
     .post(
       '/admin/api/settings/locales',
-      async ({ request }) => {
-        await begin(request);
+      async ({ request, server }) => {
+        const by = adminActor(await begin(request), request, server, config.trustProxy);
         const body = await bodyOf(request, config.bodyLimit);
         const code = text(body, 'code', { required: true, max: 40 })!;
         const name = text(body, 'name', { max: 100 });
         if (!/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/.test(code)) throw fieldError('code', `Invalid locale code "${code}" (expected e.g. en, fr, pt-BR)`);
         if (await locales.exists(code)) throw fieldError('code', `Locale "${code}" already exists`);
-        return json({ data: await locales.add(code, name ?? undefined) }, 201);
+        return json({ data: await locales.add(code, name ?? undefined, by) }, 201);
       },
       { parse: 'none' },
     )
-    .put('/admin/api/settings/locales/:code/default', async ({ request, params }) => {
-      await begin(request);
+    .put('/admin/api/settings/locales/:code/default', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
       const code = nameParam(params.code);
       if (!(await locales.exists(code))) throw new NotFoundError('Locale not found');
-      await locales.setDefault(code);
+      await locales.setDefault(code, by);
       return json({ data: await locales.list() });
     })
-    .delete('/admin/api/settings/locales/:code', async ({ request, params }) => {
-      await begin(request);
+    .delete('/admin/api/settings/locales/:code', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
       const code = nameParam(params.code);
       if (!(await locales.exists(code))) throw new NotFoundError('Locale not found');
       if ((await locales.defaultCode()) === code) throw new FolioError(400, 'ApplicationError', 'The default locale cannot be removed: make another locale the default first');
-      await locales.remove(code);
+      await locales.remove(code, by);
       return noContent();
     });
 }

@@ -24,6 +24,9 @@ import pluginStore from './0015_plugin_store';
 import userSessions from './0016_user_sessions';
 import adminPasswordResets from './0017_admin_password_resets';
 import providerSessions from './0018_provider_sessions';
+import history from './0019_history';
+import audit from './0020_audit';
+import releases from './0021_releases';
 
 export interface Migration {
   name: string;
@@ -50,4 +53,7 @@ export const migrations: readonly Migration[] = [
   { name: '0016_user_sessions', sql: userSessions },
   { name: '0017_admin_password_resets', sql: adminPasswordResets },
   { name: '0018_provider_sessions', sql: providerSessions },
+  { name: '0019_history', sql: history },
+  { name: '0020_audit', sql: audit },
+  { name: '0021_releases', sql: releases },
 ];

@@ -37,6 +37,24 @@ export function columnTail(model: AnyModel, engine: Engine): Sql {
   return tail;
 }
 
+/**
+ * `, "a", CAST("b" AS TEXT) AS "b", …`: the stored fields as columnTail lists them, fields read
+ * as text (big integers: a JS number would round them past 2^53) cast, so `scalarValues` of
+ * the row is exact. Built once per model and engine.
+ */
+const exactTails = new WeakMap<AnyModel, Partial<Record<Engine, Sql>>>();
+
+export function exactColumnTail(model: AnyModel, engine: Engine): Sql {
+  let byEngine = exactTails.get(model);
+  if (!byEngine) exactTails.set(model, (byEngine = {}));
+  let tail = byEngine[engine];
+  if (!tail) {
+    const columns = columnFields(model, engine).map((f) => (f.readAsText ? sql`CAST(${sql.id(f.name)} AS TEXT) AS ${sql.id(f.name)}` : sql.id(f.name)));
+    byEngine[engine] = tail = columns.length ? sql`, ${sql.join(columns)}` : sql.empty;
+  }
+  return tail;
+}
+
 /** Column identifiers and stored values of JSON values by attribute name; names without a column are skipped. */
 export function columnValues(model: AnyModel, values: Record<string, unknown>): { columns: Sql[]; values: SqlValue[] } {
   const columns: Sql[] = [];

@@ -7,7 +7,7 @@ import type { Component, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
 import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, LINK, linkTableOf, MEDIA_LINKS, tableOf } from '../layout';
 import { sql, type Sql } from '../sql';
-import { columnTail, insertRow, scalarValues } from './columns';
+import { columnTail, exactColumnTail, insertRow, scalarValues } from './columns';
 
 const id = (name: string) => sql.id(name);
 /** The owner columns a copied row is written with, in order. */
@@ -143,7 +143,7 @@ export async function ownedParts(
   return parts;
 }
 
-/** The rows one field of some owners holds, with their attribute values in JSON form, in owner and field order. */
+/** The rows one field of some owners holds, with their attribute values in JSON form (exact: big integers too), in owner and field order. */
 export async function componentValues(
   tx: Queryable,
   component: Component,
@@ -153,7 +153,7 @@ export async function componentValues(
 ): Promise<{ id: number; ownerId: number; order: number; values: Record<string, unknown> }[]> {
   if (ownerIds.length === 0) return [];
   const rows = await tx.all<Record<string, unknown>>(
-    sql`SELECT * FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, ownerIds)} ORDER BY ${id(O.id)}, ${id(O.order)}`,
+    sql`SELECT ${id(ROW_ID)}, ${id(O.id)}, ${id(O.order)}${exactColumnTail(component, tx.dialect.name)} FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, ownerIds)} ORDER BY ${id(O.id)}, ${id(O.order)}`,
   );
   return rows.map((row) => ({ id: Number(row[ROW_ID]), ownerId: Number(row[O.id]), order: Number(row[O.order]), values: scalarValues(component, row) }));
 }

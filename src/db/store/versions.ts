@@ -9,7 +9,7 @@ import type { ContentType } from '../../registry/types';
 import type { Queryable, SqlValue } from '../database';
 import { tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
-import { columnFields, columnsOf, columnTail, columnValues, insertRow, scalarValues } from './columns';
+import { columnFields, columnsOf, columnTail, columnValues, exactColumnTail, insertRow, scalarValues } from './columns';
 
 export type VersionStatus = 'draft' | 'published';
 
@@ -153,6 +153,39 @@ export const valuesOf = (ct: ContentType, row: Record<string, unknown>) => scala
 /** The attribute values of a version row, in JSON form. */
 export async function storedValues(tx: Queryable, ct: ContentType, rowId: number): Promise<Record<string, unknown>> {
   return scalarValues(ct, await tx.get(sql`SELECT * FROM ${tableOf(ct)} WHERE ${id(V.id)} = ${rowId}`));
+}
+
+/** A version of a document with its attribute values, big integers exact (a version's full content: query/content.ts). */
+export interface VersionValues {
+  id: number;
+  documentId: string;
+  locale: string;
+  status: VersionStatus;
+  updatedAt: string;
+  values: Record<string, unknown>;
+}
+
+/** Every version of some documents (all locales, both statuses), with their values; one statement per 500 documents. */
+export async function versionsWithValues(tx: Queryable, ct: ContentType, documentIds: string[]): Promise<VersionValues[]> {
+  const ids = [...new Set(documentIds)];
+  const out: VersionValues[] = [];
+  const system = sql.join([V.id, V.documentId, V.locale, V.updatedAt, V.publishedAt].map(id));
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await tx.all<Record<string, unknown>>(
+      sql`SELECT ${system}${exactColumnTail(ct, tx.dialect.name)} FROM ${tableOf(ct)} WHERE ${id(V.documentId)} IN (${sql.list(ids.slice(i, i + 500))})`,
+    );
+    for (const row of rows) {
+      out.push({
+        id: Number(row[V.id]),
+        documentId: row[V.documentId] as string,
+        locale: row[V.locale] as string,
+        status: row[V.publishedAt] === null ? 'draft' : 'published',
+        updatedAt: String(row[V.updatedAt]),
+        values: scalarValues(ct, row),
+      });
+    }
+  }
+  return out.sort((a, b) => a.id - b.id);
 }
 
 /** Sets some attribute values (JSON form) and the update time of a version row. */

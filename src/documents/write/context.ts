@@ -13,25 +13,15 @@
  * the deliverer and the realtime feed, project code's after-commit callbacks) runs once the
  * transaction has committed, and never for a rolled-back one.
  */
+import { SYSTEM_ACTOR, type Actor } from '../../actor';
 import type { Database, Queryable, TransactionOptions } from '../../db/database';
 import type { Logger } from '../../log';
 import { versionsPlan } from '../../query/plans';
 import type { ContentType, Registry } from '../../registry/types';
 import { findMany } from '../../query/read';
 
-/** Who writes: recorded with every version and audit row. */
-export type ActorKind = 'admin' | 'user' | 'token' | 'cli' | 'system' | 'project';
-
-export interface Actor {
-  kind: ActorKind;
-  /** The admin's, user's or API token's id. */
-  id?: number | string;
-  /** The admin's email, the user's username, the API token's name. */
-  name?: string;
-}
-
-/** Folio itself (a migration, a release's scheduler when it has no other actor). */
-export const SYSTEM_ACTOR: Actor = Object.freeze({ kind: 'system' });
+/** Who writes (src/actor.ts): recorded with every version and audit row. */
+export { SYSTEM_ACTOR, type Actor, type ActorKind } from '../../actor';
 
 /** Strapi's document events (events/names.ts lists them). */
 export type EntryEventName = 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish' | 'entry.draft-discard';
@@ -46,7 +36,11 @@ export interface EntryRecord {
   /** '' for types without i18n. */
   locale: string;
   status: 'draft' | 'published';
-  entry: Record<string, unknown>;
+  /**
+   * The version as the content API shows it. Undefined only in records given to `keysOnly`
+   * recorders when no other recorder of the transaction wanted the event.
+   */
+  entry?: Record<string, unknown>;
   actor: Actor;
   /** Milliseconds since the epoch. */
   at: number;
@@ -61,10 +55,31 @@ export interface MediaRecord {
   at: number;
 }
 
-export type WriteRecord = EntryRecord | MediaRecord;
+/**
+ * A release published (or failed to: then in a transaction of its own, after the rollback),
+ * with Strapi's `releases.publish` payload: `{ isPublished, release, error? }`. Its entries'
+ * own events are recorded by the publish and unpublish operations it joins.
+ */
+export interface ReleaseRecord {
+  kind: 'release';
+  event: 'releases.publish';
+  isPublished: boolean;
+  release: Record<string, unknown>;
+  error?: { name: string; message: string };
+  actor: Actor;
+  at: number;
+}
+
+export type WriteRecord = EntryRecord | MediaRecord | ReleaseRecord;
 
 /** One listener's part in one transaction. */
 export interface WriteRecorder {
+  /**
+   * It reads what it needs itself (history, the audit log): entry records reach it with the
+   * document's key, and the version is read back for it only when another recorder wants it.
+   * `locale` is then '*' for an event about every locale of a localized document.
+   */
+  readonly keysOnly?: boolean;
   /** Whether it wants records of `event` (asked before anything is read back for it). */
   wants(event: string): Promise<boolean>;
   /** Send the reads `wants` will need now, beside the write's next statements (PostgreSQL pipelines them). */
@@ -121,8 +136,13 @@ export class WriteContext {
     const wanting: WriteRecorder[] = [];
     for (const recorder of this.recorders) if (await recorder.wants(event)) wanting.push(recorder);
     if (wanting.length === 0) return;
-    const data = await this.versions(ct, documentId, locale, status);
     const at = this.now();
+    if (wanting.every((recorder) => recorder.keysOnly)) {
+      const record: EntryRecord = { kind: 'entry', event, contentType: ct, documentId, locale: ct.localized ? (locale ?? '*') : '', status, actor: this.actor, at };
+      for (const recorder of wanting) recorder.record(record);
+      return;
+    }
+    const data = await this.versions(ct, documentId, locale, status);
     for (const entry of data) {
       const record: EntryRecord = {
         kind: 'entry', event, contentType: ct, documentId, locale: (entry.locale as string | undefined) ?? locale ?? '', status, entry, actor: this.actor, at,
@@ -143,6 +163,12 @@ export class WriteContext {
   async media(event: MediaEventName, file: Record<string, unknown>): Promise<void> {
     const record: MediaRecord = { kind: 'media', event, file, actor: this.actor, at: this.now() };
     for (const recorder of this.recorders) if (await recorder.wants(event)) recorder.record(record);
+  }
+
+  /** Records a release's publish (src/releases/), for every recorder that wants `releases.publish`. */
+  async release(fields: Pick<ReleaseRecord, 'isPublished' | 'release' | 'error'>): Promise<void> {
+    const record: ReleaseRecord = { kind: 'release', event: 'releases.publish', ...fields, actor: this.actor, at: this.now() };
+    for (const recorder of this.recorders) if (await recorder.wants(record.event)) recorder.record(record);
   }
 
   /** @internal The pipeline's last step inside the transaction. */

@@ -18,7 +18,8 @@ export async function deleteDocument(deps: WriteDeps, ct: ContentType, documentI
     await take(ctx.tx, deleteLocks(ct, documentId));
     const ids = await versionIds(ctx.tx, ct, documentId, locale);
     const statuses = ct.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const);
-    for (const status of statuses) await ctx.entries('entry.delete', ct, documentId, locale, status);
+    // Nothing to delete, no event (a keys-only listener would otherwise hear of a delete that removed nothing).
+    if (ids.length) for (const status of statuses) await ctx.entries('entry.delete', ct, documentId, locale, status);
     const pending = [];
     for (const status of statuses) pending.push(await rowsDeleted(deps, ctx, ct, { documentId, locale }, status));
     await deleteVersions(ctx.tx, deps.registry, ct, ids);

@@ -14,7 +14,7 @@ import type { Instance } from '../../instance';
 import { checkParameters, parseLocale, parseReadQuery } from '../../query/parse';
 import type { ContentType } from '../../registry/types';
 import { unstorableText } from '../../text';
-import type { Guard } from '../guard';
+import { writerOf, type Guard, type PeerSource } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
 import { toV4, wantsV4 } from '../v4';
@@ -29,11 +29,11 @@ export function actionRoutes(instance: Instance, ct: ContentType, allow: Guard) 
   const app = new Elysia({ name: `actions:${ct.uid}` });
   const base = ct.kind === 'collectionType' ? `/api/${ct.pluralName}/:documentId/actions` : `/api/${ct.singularName}/actions`;
 
-  async function run(request: Request, params: Record<string, string>, action: DocumentActionName) {
+  async function run(request: Request, server: PeerSource, params: Record<string, string>, action: DocumentActionName) {
     if (!ct.draftAndPublish) {
       throw new ValidationError(`${ct.displayName} (${ct.uid}) has no draft & publish: there is nothing to ${action === 'discardDraft' ? 'discard' : action}`, { action });
     }
-    await allow(request, actionName(ct, action));
+    const caller = await allow(request, actionName(ct, action));
     const raw = checkParameters(parseQueryString(request.url), ACTION_PARAMETERS, config.strictParams);
     const locale = raw.locale === undefined ? undefined : parseLocale(raw.locale, '') || undefined;
     let documentId: string | undefined;
@@ -42,7 +42,7 @@ export function actionRoutes(instance: Instance, ct: ContentType, allow: Guard) 
       const why = unstorableText(documentId);
       if (why) throw new ValidationError(`Invalid documentId: ${why}`, { source: 'path', param: 'documentId' });
     }
-    const written = await documents[action](ct, documentId, { locale });
+    const written = await documents[action](ct, documentId, { locale, actor: writerOf(caller, request, server, config.trustProxy) });
     if (!written) throw new NotFoundError();
     const query = parseReadQuery(registry, ct, { status: written.status }, await locales.defaultCode());
     if (ct.localized) query.locale = written.locale;
@@ -52,7 +52,7 @@ export function actionRoutes(instance: Instance, ct: ContentType, allow: Guard) 
 
   for (const [segment, action] of Object.entries(SEGMENTS)) {
     app
-      .post(`${base}/${segment}`, ({ request, params }) => run(request, params as Record<string, string>, action), { parse: 'none' })
+      .post(`${base}/${segment}`, ({ request, params, server }) => run(request, server, params as Record<string, string>, action), { parse: 'none' })
       .all(`${base}/${segment}`, () => {
         throw new MethodNotAllowedError(['POST']);
       });

@@ -19,7 +19,7 @@ import { Elysia } from 'elysia';
 import type { AuthAnswer, FlowContext } from '../../auth/account-flows';
 import type { Instance } from '../../instance';
 import { readJsonBody } from '../body';
-import type { Guard } from '../guard';
+import { writerOf, type Caller, type Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { clientAddress } from '../rate-limit';
 import { json } from '../respond';
@@ -41,7 +41,11 @@ export function authRoutes(instance: Instance, allow: Guard) {
   const guarded = pluginGuard(allow);
   const body = (request: Request) => objectBody(request, config.bodyLimit);
   const addressOf = (request: Request, server: Server) => clientAddress(request, server?.requestIP(request)?.address, config.trustProxy);
-  const context = (request: Request): FlowContext => ({ userAgent: request.headers.get('user-agent') });
+  /** What a flow needs of the request: the user agent (session metadata) and, once the guard has passed, who asks (audit). */
+  const context = (request: Request, caller?: Caller, server?: Server): FlowContext => ({
+    userAgent: request.headers.get('user-agent'),
+    ...(caller ? { actor: writerOf(caller, request, server ?? null, config.trustProxy) } : {}),
+  });
 
   /**
    * A route limited per e-mail: the body is read first (bounded by the body limit) to key on
@@ -127,17 +131,17 @@ export function authRoutes(instance: Instance, allow: Guard) {
       '/api/auth/local/register',
       async ({ request, server, path }) => {
         const data = await emailLimited(request, server, path);
-        await guarded(request, 'auth.register');
+        const caller = await guarded(request, 'auth.register');
         // Strapi's register answers the refresh token in the body whatever the cookie mode (only login and providers set the cookie).
-        return json(await accounts.register(data, context(request)));
+        return json(await accounts.register(data, context(request, caller, server)));
       },
       { parse: 'none' },
     )
     .post(
       '/api/auth/change-password',
-      async ({ request }) => {
-        const user = userOf((await guarded(request, 'auth.changePassword')).principal);
-        return json(await accounts.changePassword(user, await body(request), context(request)));
+      async ({ request, server }) => {
+        const caller = await guarded(request, 'auth.changePassword');
+        return json(await accounts.changePassword(userOf(caller.principal), await body(request), context(request, caller, server)));
       },
       { parse: 'none' },
     )
@@ -152,9 +156,9 @@ export function authRoutes(instance: Instance, allow: Guard) {
     )
     .post(
       '/api/auth/reset-password',
-      async ({ request }) => {
-        await guarded(request, 'auth.resetPassword');
-        return json(await accounts.resetPassword(await body(request), context(request)));
+      async ({ request, server }) => {
+        const caller = await guarded(request, 'auth.resetPassword');
+        return json(await accounts.resetPassword(await body(request), context(request, caller, server)));
       },
       { parse: 'none' },
     )

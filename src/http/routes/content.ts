@@ -14,7 +14,7 @@ import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
 import { unstorableText } from '../../text';
 import { readJsonBody } from '../body';
-import type { Caller, Guard } from '../guard';
+import { writerOf, type Caller, type Guard, type PeerSource } from '../guard';
 import { parseQueryString } from '../query-string';
 import { bytesOf, json, jsonBytes, noContent } from '../respond';
 import { grantsKey, type Principal } from '../../auth/access';
@@ -135,9 +135,13 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits, canRead);
   }
 
-  /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys). */
-  function writeOptions({ raw }: Call) {
-    return { status: parseStatus(raw.status), locale: raw.locale === undefined ? undefined : parseLocale(raw.locale, '') || undefined };
+  /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys); the caller is the write's actor. */
+  function writeOptions({ raw, caller }: Call, request: Request, server: PeerSource) {
+    return {
+      status: parseStatus(raw.status),
+      locale: raw.locale === undefined ? undefined : parseLocale(raw.locale, '') || undefined,
+      actor: writerOf(caller, request, server, config.trustProxy),
+    };
   }
 
   async function bodyData(request: Request): Promise<Raw> {
@@ -186,9 +190,9 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     if (serves('create')) app
       .post(
         base,
-        async ({ request }) => {
+        async ({ request, server }) => {
           const call = await begin(request, 'create');
-          const options = writeOptions(call);
+          const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
           const written = await documents.create(ct, await bodyData(request), options);
           return respondWith(request, written, query, 201);
@@ -206,9 +210,9 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     if (serves('update')) app
       .put(
         one,
-        async ({ request, params }) => {
+        async ({ request, params, server }) => {
           const call = await begin(request, 'update');
-          const options = writeOptions(call);
+          const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
           const written = await documents.update(ct, documentIdOf(params), await bodyData(request), options);
           if (!written) throw new NotFoundError();
@@ -217,9 +221,9 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
         { parse: 'none' },
       );
     if (serves('delete')) app
-      .delete(one, async ({ request, params }) => {
-        const { locale } = writeOptions(await begin(request, 'delete'));
-        await documents.delete(ct, documentIdOf(params), { locale });
+      .delete(one, async ({ request, params, server }) => {
+        const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
+        await documents.delete(ct, documentIdOf(params), { locale, actor });
         return noContent();
       });
     if (!only) app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
@@ -236,9 +240,9 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     if (serves('update')) app
       .put(
         base,
-        async ({ request }) => {
+        async ({ request, server }) => {
           const call = await begin(request, 'update');
-          const options = writeOptions(call);
+          const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
           const written = await documents.upsertSingle(ct, await bodyData(request), options);
           return respondWith(request, written, query, 200);
@@ -246,10 +250,10 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
         { parse: 'none' },
       );
     if (serves('delete')) app
-      .delete(base, async ({ request }) => {
-        const { locale } = writeOptions(await begin(request, 'delete'));
+      .delete(base, async ({ request, server }) => {
+        const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
         const documentId = await documents.singleDocumentId(ct);
-        if (documentId) await documents.delete(ct, documentId, { locale });
+        if (documentId) await documents.delete(ct, documentId, { locale, actor });
         return noContent();
       });
     if (!only) app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));

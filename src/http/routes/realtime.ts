@@ -5,8 +5,9 @@
  *   event: entry.create
  *   data: {"event":"entry.create","createdAt":"…","model":"article","uid":"api::article.article","entry":{…}}
  *
- * `?types=articles,tags` names plural API ids (`files`: media events); without it, every
- * type the caller may `find`. The caller is authenticated as on any content route (API
+ * `?types=articles,tags` names plural API ids (`files`: media events; `releases`: releases.publish,
+ * for a caller who may `find` every draft & publish type, since a release may touch any of
+ * them); without it, every type the caller may `find`. The caller is authenticated as on any content route (API
  * token, user JWT, or the public role): an event is sent only when the caller may `find`
  * its type, checked again before any event committed after a change of grants, roles,
  * tokens or users reaches the stream (the settings version moves) and every 5 s (expiring
@@ -26,6 +27,7 @@ import { ForbiddenError, MethodNotAllowedError, ValidationError } from '../../er
 import type { FeedEvent, Subscriber } from '../../events/realtime';
 import type { Instance } from '../../instance';
 import { FILE_MODEL } from '../../registry/file-model';
+import { RELEASE_UID } from '../../events/names';
 import { checkParameters } from '../../query/parse';
 import type { Identify } from '../guard';
 import { parseQueryString } from '../query-string';
@@ -66,12 +68,20 @@ export function realtimeRoutes(instance: Instance, identify: Identify) {
   const { config, registry, realtime: hub } = instance;
   // Types that have events: content types by plural API id, and media events as `files`.
   const byPlural = new Map<string, string>([...registry.contentTypes, FILE_MODEL].map((ct) => [ct.pluralName, ct.uid]));
+  // A release may touch any draft & publish type: its events go to callers who may find them all.
+  byPlural.set('releases', RELEASE_UID);
+  const releasable = registry.contentTypes.filter((ct) => !ct.system && ct.draftAndPublish).map((ct) => ct.uid);
+  const readableBy = async (request: Request) => {
+    const types = new Set((await identify(request)).readableTypes());
+    if (releasable.length && releasable.every((uid) => types.has(uid))) types.add(RELEASE_UID);
+    return types;
+  };
 
   async function open(request: Request, server: { timeout?: (r: Request, s: number) => void } | null | undefined): Promise<Response> {
     const raw = checkParameters(parseQueryString(request.url), PARAMETERS, config.strictParams);
     const wanted = parseTypes(raw.types, byPlural);
     const after = parsePosition(request.headers.get('last-event-id'), raw.lastEventId);
-    let allowed = (await identify(request)).readableTypes();
+    let allowed = await readableBy(request);
     if (wanted) {
       if ([...wanted].some((uid) => !allowed.has(uid))) throw new ForbiddenError();
     } else if (![...byPlural.values()].some((uid) => allowed.has(uid))) {
@@ -111,7 +121,7 @@ export function realtimeRoutes(instance: Instance, identify: Identify) {
       dropped: close,
       // A credential no longer valid throws (the hub then ends the stream); a revoked grant only stops its type.
       recheck: async () => {
-        allowed = (await identify(request)).readableTypes();
+        allowed = await readableBy(request);
         return true;
       },
     };

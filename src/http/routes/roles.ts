@@ -5,7 +5,7 @@ import { Elysia } from 'elysia';
 import { actionsFromTree, knownActions, permissionTree } from '../../auth/actions';
 import { NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
-import type { Guard } from '../guard';
+import { writerOf, type Guard } from '../guard';
 import { json } from '../respond';
 import { numericId, objectBody, pluginGuard } from './users-permissions';
 
@@ -42,32 +42,32 @@ export function rolesRoutes(instance: Instance, allow: Guard) {
     })
     .post(
       '/api/users-permissions/roles',
-      async ({ request }) => {
-        await guarded(request, 'role.createRole');
+      async ({ request, server }) => {
+        const by = writerOf(await guarded(request, 'role.createRole'), request, server, config.trustProxy);
         const input = await body(request);
-        const role = await roles.create(text(input.name, 'name'), typeof input.description === 'string' ? input.description : null);
-        if (input.permissions !== undefined) await roles.setActions(role.type, knownOnly(actionsFromTree(input.permissions)));
+        const role = await roles.create(text(input.name, 'name'), typeof input.description === 'string' ? input.description : null, undefined, by);
+        if (input.permissions !== undefined) await roles.setActions(role.type, knownOnly(actionsFromTree(input.permissions)), by);
         return json({ ok: true });
       },
       { parse: 'none' },
     )
     .put(
       '/api/users-permissions/roles/:id',
-      async ({ request, params }) => {
-        await guarded(request, 'role.updateRole');
+      async ({ request, params, server }) => {
+        const by = writerOf(await guarded(request, 'role.updateRole'), request, server, config.trustProxy);
         const input = await body(request);
         const role = await roles.update(numericId(params.id), {
           name: typeof input.name === 'string' ? input.name : undefined,
           description: typeof input.description === 'string' ? input.description : undefined,
-        });
-        if (input.permissions !== undefined) await roles.setActions(role.type, knownOnly(actionsFromTree(input.permissions)));
+        }, by);
+        if (input.permissions !== undefined) await roles.setActions(role.type, knownOnly(actionsFromTree(input.permissions)), by);
         return json({ ok: true });
       },
       { parse: 'none' },
     )
-    .delete('/api/users-permissions/roles/:id', async ({ request, params }) => {
-      await guarded(request, 'role.deleteRole');
-      await roles.delete(numericId(params.id));
+    .delete('/api/users-permissions/roles/:id', async ({ request, params, server }) => {
+      const by = writerOf(await guarded(request, 'role.deleteRole'), request, server, config.trustProxy);
+      await roles.delete(numericId(params.id), by);
       return json({ ok: true });
     })
     .get('/api/users-permissions/permissions', async ({ request }) => {

@@ -16,7 +16,7 @@ import { servedFileHeaders } from '../../upload/serve-headers';
 import { typeOfName } from '../../upload/storage';
 import { readJsonBody } from '../body';
 import { isNotModified, notModified } from '../etag';
-import type { Guard } from '../guard';
+import { writerOf, type Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
 
@@ -129,16 +129,16 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
   return new Elysia({ name: 'upload' })
     .post(
       '/api/upload',
-      async ({ request }) => {
-        await guarded(request, 'upload');
+      async ({ request, server }) => {
+        const actor = writerOf(await guarded(request, 'upload'), request, server, config.trustProxy);
         const query = parseQueryString(request.url);
         const { files, fields } = await readUploadBody(request, config.uploadLimit, config.bodyLimit);
         if (query.id !== undefined && query.id !== null && query.id !== '') {
           const id = String(query.id);
           if (files.length > 1) throw new FolioError(400, 'ApplicationError', 'Cannot replace a file with multiple ones');
           const info = parseFileInfo(fields.fileInfo ?? [])[0] ?? {};
-          if (files.length === 0) return json(await service.updateInfo(id, info));
-          const replaced = await service.replace(id, files[0]!, info);
+          if (files.length === 0) return json(await service.updateInfo(id, info, actor));
+          const replaced = await service.replace(id, files[0]!, info, actor);
           return json(replaced, 200, skippedHeader(service, [replaced]));
         }
         // Strapi checks for files before it reads fileInfo.
@@ -150,7 +150,7 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
           field: textField(fields, 'field', query),
           locale: textField(fields, 'locale', query),
         };
-        const stored = await service.upload(files, infos, attach);
+        const stored = await service.upload(files, infos, attach, actor);
         return json(stored, 201, skippedHeader(service, stored));
       },
       { parse: 'none' },
@@ -165,9 +165,9 @@ export function uploadRoutes(instance: Instance, allow: Guard) {
       if (!file) throw fileNotFound();
       return json(file);
     })
-    .delete('/api/upload/files/:id', async ({ request, params }) => {
-      await guarded(request, 'destroy');
-      const file = await service.remove((params as { id: string }).id);
+    .delete('/api/upload/files/:id', async ({ request, params, server }) => {
+      const actor = writerOf(await guarded(request, 'destroy'), request, server, config.trustProxy);
+      const file = await service.remove((params as { id: string }).id, actor);
       if (!file) throw fileNotFound();
       return json(file);
     })

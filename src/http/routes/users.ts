@@ -10,7 +10,7 @@ import { populateUserRelations, splitRole } from '../../auth/user-populate';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import { ROLE_UID } from '../../registry/system-models';
 import type { Instance } from '../../instance';
-import type { Caller, Guard } from '../guard';
+import { writerOf, type Caller, type Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
 import { numericId, objectBody, pluginGuard, userOf } from './users-permissions';
@@ -73,18 +73,19 @@ export function usersRoutes(instance: Instance, allow: Guard) {
     })
     .post(
       '/api/users',
-      async ({ request }) => {
-        await caller(request, 'user.create');
+      async ({ request, server }) => {
+        const by = writerOf(await guarded(request, 'user.create'), request, server, config.trustProxy);
         const input = await objectBody(request, config.bodyLimit, ['username', 'email', 'password', 'role', 'blocked', 'confirmed', ...users.extensionNames]);
         // Users.create checks every value (types and caps), not only the ones a caller should send.
-        return json(await users.create(input as never), 201);
+        return json(await users.create(input as never, by), 201);
       },
       { parse: 'none' },
     )
     .put(
       '/api/users/:id',
-      async ({ request, params }) => {
-        const principal = await caller(request, 'user.update');
+      async ({ request, params, server }) => {
+        const allowed = await guarded(request, 'user.update');
+        const principal = allowed.principal;
         const id = numericId(params.id);
         ownAccountOnly(principal, id);
         if (!(await users.find(id))) throw new NotFoundError();
@@ -98,15 +99,15 @@ export function usersRoutes(instance: Instance, allow: Guard) {
             errors.throwIfAny();
           }
         }
-        return json(await users.update(id, input));
+        return json(await users.update(id, input, writerOf(allowed, request, server, config.trustProxy)));
       },
       { parse: 'none' },
     )
-    .delete('/api/users/:id', async ({ request, params }) => {
-      const principal = await caller(request, 'user.destroy');
+    .delete('/api/users/:id', async ({ request, params, server }) => {
+      const allowed = await guarded(request, 'user.destroy');
       const id = numericId(params.id);
-      ownAccountOnly(principal, id);
-      const user = await users.delete(id);
+      ownAccountOnly(allowed.principal, id);
+      const user = await users.delete(id, writerOf(allowed, request, server, config.trustProxy));
       if (!user) throw new NotFoundError();
       return json(user);
     });
