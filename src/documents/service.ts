@@ -16,6 +16,7 @@ import type { ReadQuery } from '../query/types';
 import type { ContentType, Registry } from '../registry/types';
 import type { Locales } from './locales';
 import { findMany, findOne, type ReadContext } from './read/find';
+import { DocumentReads } from './read/hooked';
 import { answersQuery, writtenEntry } from './read/written-entry';
 import { runBulk, type BulkAction } from './write/bulk';
 import { WritePipeline } from './write/context';
@@ -47,6 +48,8 @@ export class DocumentService {
   private listStatements: NonNullable<ReadContext['statements']> = new WeakMap();
   /** PostgreSQL: trigram samples behind `_q` (db/search-grams.ts); undefined where the engine's index needs none. */
   readonly searchGrams: SearchGramSamples | undefined;
+  /** Reads as Strapi's document service takes them, through the document middlewares and read lifecycles (./read/hooked.ts). */
+  readonly reads: DocumentReads;
 
   constructor(
     readonly db: Database,
@@ -58,14 +61,17 @@ export class DocumentService {
     this.searchGrams = db.dialect.searchSamples ? new SearchGramSamples(db) : undefined;
     this.pipeline = new WritePipeline(db, registry, { log: options.log });
     this.deps = { db, registry, locales, pipeline: this.pipeline, hooks: this.hooks };
+    this.reads = new DocumentReads(this.hooks, registry, locales, this);
   }
 
-  findMany(ct: ContentType, query: ReadQuery) {
+  /** Runs a read plan; `from`: an open transaction to read through (what it wrote is seen; nothing cached is used). */
+  findMany(ct: ContentType, query: ReadQuery, from?: Queryable) {
+    if (from) return findMany({ db: from, registry: this.registry }, ct, query);
     return findMany({ db: this.db, registry: this.registry, counts: this.counts, searchGrams: this.searchGrams, statements: this.listStatements }, ct, query);
   }
 
-  findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery) {
-    return findOne({ db: this.db, registry: this.registry }, ct, documentId, query);
+  findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery, from?: Queryable) {
+    return findOne({ db: from ?? this.db, registry: this.registry }, ct, documentId, query);
   }
 
   /**

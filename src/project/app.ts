@@ -187,7 +187,7 @@ export class ProjectApp {
         const core = def.core as ContentAction | undefined;
         const service = this.strapi.service(controllerUid);
         const plain = core && !controller[CUSTOM] && !(service && service[CUSTOM]) && config.auth === undefined
-          && !(config.policies ?? []).length && !(config.middlewares ?? []).length && !this.hasGlobalCustom && !this.instance.documents.hooks.hasMiddlewares;
+          && !(config.policies ?? []).length && !(config.middlewares ?? []).length && !this.hasGlobalCustom;
         if (plain) {
           let set = builtIn.get(controllerUid);
           if (!set) builtIn.set(controllerUid, (set = new Set()));

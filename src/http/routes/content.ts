@@ -8,10 +8,11 @@ import { Elysia } from 'elysia';
 import { actionName, type ContentAction } from '../../auth/actions';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
-import { READ_PARAMETERS, WRITE_PARAMETERS, checkParameters, parseLocale, parseReadQuery, parseStatus } from '../../query/parse';
+import { READ_PARAMETERS, WRITE_PARAMETERS, checkParameters, parseLocale, parsePagination, parseReadQuery, parseStatus } from '../../query/parse';
 import type { ReadQuery } from '../../query/types';
 import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
+import { pageMeta } from '../../documents/read/find';
 import { unstorableText } from '../../text';
 import { readJsonBody } from '../body';
 import type { Caller, Guard } from '../guard';
@@ -127,6 +128,24 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits, canRead);
   }
 
+  /**
+   * A read through the document middlewares and read lifecycles, once one is registered
+   * (documents.hooks.readsHooked), as Strapi's core controllers read through its document
+   * service: the query's params, `status: 'published'` unless given, planned from what the
+   * middlewares leave; neither the plan nor the answer is kept. `read` gets the params, the
+   * pagination asked for and the caller's readable types.
+   */
+  async function hooked(
+    request: Request,
+    action: 'find' | 'findOne',
+    read: (params: Raw, pagination: unknown, options: { canRead: (uid: string) => boolean }) => Promise<Response>,
+  ): Promise<Response> {
+    const { raw, caller } = await begin(request, action);
+    const { pagination, ...params } = raw;
+    const readable = caller.readableTypes();
+    return read({ ...params, status: parseStatus(params.status) }, pagination, { canRead: (uid) => readable.has(uid) });
+  }
+
   /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys). */
   function writeOptions({ raw }: Call) {
     return { status: parseStatus(raw.status), locale: raw.locale === undefined ? undefined : parseLocale(raw.locale, '') || undefined };
@@ -169,12 +188,20 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     const base = `/api/${ct.pluralName}`;
     const one = `${base}/:documentId`;
     if (serves('find')) app
-      .get(base, ({ request }) =>
-        read(request, 'find', async (call) => {
+      .get(base, ({ request }) => {
+        if (documents.hooks.readsHooked(ct)) {
+          return hooked(request, 'find', async (params, raw, options) => {
+            const page = parsePagination(raw, limits);
+            const data = await documents.reads.findMany(ct, { ...params, start: page.start, limit: page.limit }, options);
+            const total = page.withCount ? await documents.reads.count(ct, params, options) : undefined;
+            return respond(request, data, { pagination: pageMeta(page, total) });
+          });
+        }
+        return read(request, 'find', async (call) => {
           const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
-        }),
-      );
+        });
+      });
     if (serves('create')) app
       .post(
         base,
@@ -188,13 +215,20 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
         { parse: 'none' },
       );
     if (serves('findOne')) app
-      .get(one, ({ request, params }) =>
-        read(request, 'findOne', async (call) => {
+      .get(one, ({ request, params }) => {
+        if (documents.hooks.readsHooked(ct)) {
+          return hooked(request, 'findOne', async (query, _, options) => {
+            const doc = await documents.reads.findOne(ct, { ...query, documentId: documentIdOf(params) }, options);
+            if (!doc) throw new NotFoundError();
+            return respond(request, doc, {});
+          });
+        }
+        return read(request, 'findOne', async (call) => {
           const doc = await documents.findOne(ct, documentIdOf(params), await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
-        }),
-      );
+        });
+      });
     if (serves('update')) app
       .put(
         one,
@@ -218,13 +252,20 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   } else {
     const base = `/api/${ct.singularName}`;
     if (serves('find')) app
-      .get(base, ({ request }) =>
-        read(request, 'find', async (call) => {
+      .get(base, ({ request }) => {
+        if (documents.hooks.readsHooked(ct)) {
+          return hooked(request, 'find', async (params, _, options) => {
+            const doc = await documents.reads.findFirst(ct, params, options);
+            if (!doc) throw new NotFoundError();
+            return respond(request, doc, {});
+          });
+        }
+        return read(request, 'find', async (call) => {
           const doc = await documents.findOne(ct, undefined, await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
-        }),
-      );
+        });
+      });
     if (serves('update')) app
       .put(
         base,
