@@ -31,6 +31,8 @@ import { publish } from './write/publish';
 import { unpublish } from './write/unpublish';
 import { update } from './write/update';
 import { upsertSingle } from './write/upsert-single';
+import { deleteRow, deleteRows, updateRow, updateRows, type RowAccess, type RowWriteOptions } from './write/rows';
+import type { LifecycleEvent } from './write/hooks';
 
 export type { Written, WriteOptions } from './write/operation';
 export type { ActionOptions } from './write/document-action';
@@ -135,6 +137,20 @@ export class DocumentService {
   /** Resets the draft to the published version. */
   discardDraft(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
     return this.write('discardDraft', ct, { documentId, locale: options.locale }, options, (p, o) => discardDraft(this.deps, ct, p.documentId as string | undefined, o));
+  }
+
+  /**
+   * Row writes of Strapi's query engine (strapi.db.query update/updateMany/delete/deleteMany,
+   * ./write/rows.ts): the rows `params.where` finds through `access`, not documents.
+   */
+  rows(ct: ContentType, access: RowAccess, options: RowWriteOptions = {}) {
+    type Params = LifecycleEvent['params'];
+    return {
+      update: (params: Params) => updateRow(this.deps, ct, params, access, options),
+      updateMany: (params: Params) => updateRows(this.deps, ct, params, access, options),
+      delete: (params: Params) => deleteRow(this.deps, ct, params, access, options),
+      deleteMany: (params: Params) => deleteRows(this.deps, ct, params, access, options),
+    };
   }
 
   /** Delete, publish or unpublish several documents in one transaction, all or none (./write/bulk.ts). */

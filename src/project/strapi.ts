@@ -12,6 +12,8 @@ import type { LifecycleSubscriber } from '../documents/write/hooks';
 import type { Component, ContentType, Registry } from '../registry/types';
 import { configValue } from './config';
 import { contentTypeOf, createDocuments, type DocumentsFn } from './documents';
+import { createQueryEngine } from './query-engine';
+import { PROJECT_ACTOR } from './documents';
 
 type Obj = Record<string, any>;
 type Factory = Obj | ((cfg: { strapi: ProjectStrapi }) => Obj);
@@ -122,7 +124,12 @@ export class ProjectStrapi {
       },
       has: (path) => configValue(values, path) !== undefined,
     };
+    const query = createQueryEngine(instance);
     this.db = {
+      query,
+      /** Strapi's `strapi.db.transaction(fn)`: `fn` runs in one write (writes and reads inside join it, as they do in a lifecycle handler). */
+      transaction: <T>(fn: (ctx: { onCommit(cb: () => void): void }) => Promise<T>) =>
+        instance.documents.pipeline.run({ actor: PROJECT_ACTOR }, (ctx) => fn({ onCommit: (cb) => ctx.afterCommit(cb) })),
       lifecycles: {
         subscribe: (subscriber: LifecycleSubscriber) => {
           const off = instance.documents.hooks.subscribe(subscriber);

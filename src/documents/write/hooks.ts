@@ -36,7 +36,8 @@ export type DocumentMiddleware = (context: MiddlewareContext, next: () => Promis
 
 export type LifecycleAction =
   | 'beforeCreate' | 'afterCreate' | 'beforeUpdate' | 'afterUpdate' | 'beforeDelete' | 'afterDelete'
-  | 'beforeFindOne' | 'afterFindOne' | 'beforeFindMany' | 'afterFindMany' | 'beforeCount' | 'afterCount';
+  | 'beforeFindOne' | 'afterFindOne' | 'beforeFindMany' | 'afterFindMany' | 'beforeCount' | 'afterCount'
+  | 'beforeCreateMany' | 'afterCreateMany' | 'beforeUpdateMany' | 'afterUpdateMany' | 'beforeDeleteMany' | 'afterDeleteMany';
 
 export interface LifecycleEvent {
   action: LifecycleAction;
@@ -57,6 +58,9 @@ export type LifecycleSubscriber = ({ models?: string[] } & Partial<Record<Lifecy
 
 /** What a write row's lifecycle is about: creating, updating or deleting one version row. */
 export type RowAction = 'Create' | 'Update' | 'Delete';
+
+/** The query engine's many writes (strapi.db.query createMany/updateMany/deleteMany: ./rows.ts): one event pair per call. */
+export type ManyAction = 'CreateMany' | 'UpdateMany' | 'DeleteMany';
 
 /** What a read's lifecycle is about (Strapi fires them around the query engine's findOne, findMany and count). */
 export type ReadLifecycle = 'FindOne' | 'FindMany' | 'Count';
@@ -148,7 +152,7 @@ export class DocumentHooks {
    * Fires `before<Action>` for one row and returns its pending `after<Action>`. `params` is the
    * event's (a handler may change `params.data`: the operation writes what it holds after).
    */
-  async before(action: RowAction | ReadLifecycle, ct: ContentType, params: LifecycleEvent['params']): Promise<RowLifecycle> {
+  async before(action: RowAction | ManyAction | ReadLifecycle, ct: ContentType, params: LifecycleEvent['params']): Promise<RowLifecycle> {
     if (!this.listensTo(ct)) return { ...NO_LIFECYCLE, params };
     const states = new Map<LifecycleSubscriber, Record<string, unknown>>();
     const fire = async (name: LifecycleAction, result?: unknown) => {
