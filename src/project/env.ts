@@ -3,7 +3,7 @@
  * with the same casts as @strapi/utils' env helper: int, float, bool (`'true'` only), json,
  * array (`[a, b]` or `a,b`, items trimmed of spaces and double quotes), date, oneOf. And the
  * project's `.env`, read as dotenv reads it (never overriding a variable already set).
- * It reads the variables it is given, never process.env itself (config.ts owns that).
+ * It reads the variables it is given, never the process environment itself (config.ts owns that).
  */
 
 export type Vars = Record<string, string | undefined>;
