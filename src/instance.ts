@@ -215,6 +215,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       start: () => {
         deliverer.start();
         pruner.start();
+        instance.project?.startBackground();
       },
       // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {

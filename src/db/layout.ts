@@ -121,6 +121,8 @@ export const SYSTEM = {
   counts: 'folio_counts',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
+  /** Cron ticks run, per task (migration 0015, project/cron.ts): each tick runs once across instances. */
+  cronTicks: 'folio_cron_ticks',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -125,11 +125,19 @@ export class ProjectApp {
     await this.app.register?.(cfg);
     for (const plugin of this.plugins) await plugin.parts.bootstrap?.(cfg);
     await this.app.bootstrap?.(cfg);
+    // server.cron.tasks when server.cron.enabled (Strapi's cron provider); they run once the instance starts.
+    if (this.strapi.config.get('server.cron.enabled', false)) this.strapi.cron.add(this.strapi.config.get('server.cron.tasks', {}) ?? {});
     this.buildRoutes();
+  }
+
+  /** The project's background work (its cron tasks) from now on: the composition root calls it (instance.start()). */
+  startBackground(): void {
+    this.strapi.cron.start();
   }
 
   /** The app's `destroy`, the plugins', and every hook the project registered taken back. */
   async stop(): Promise<void> {
+    this.strapi.cron.destroy();
     if (this.started) {
       const cfg = { strapi: this.strapi };
       await this.app.destroy?.(cfg);

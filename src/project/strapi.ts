@@ -15,6 +15,7 @@ import { ProjectPlugin, type PluginParts } from './plugins/plugin';
 import { contentTypeOf, createDocuments, type DocumentsFn } from './documents';
 import { createQueryEngine } from './query-engine';
 import { registeredField } from './custom-fields';
+import { ProjectCron } from './cron';
 import { PROJECT_ACTOR } from './documents';
 
 type Obj = Record<string, any>;
@@ -95,9 +96,12 @@ export class ProjectStrapi {
   readonly plugins: Record<string, ProjectPlugin> = {};
   readonly api: Obj = {};
   readonly EE = false;
+  /** Strapi's cron service (./cron.ts); the composition root starts it. */
+  readonly cron: ProjectCron;
 
   constructor(readonly instance: Instance, values: Obj, root: string, src: string, logger: Logger) {
     this.registry = instance.registry;
+    this.cron = new ProjectCron(this, instance.db);
     this.documents = createDocuments(instance);
     const use = this.documents.use;
     // Middlewares the project adds are taken back when it is unloaded (stop, reload).
