@@ -11,14 +11,14 @@ import type { Instance } from '../instance';
 import { guard, identify } from './guard';
 import { authRoutes } from './routes/auth';
 import { actionRoutes } from './routes/actions';
-import { contentRoutes } from './routes/content';
+import { contentRoutes, type ProjectRouting } from './routes/content';
 import { rolesRoutes } from './routes/roles';
 import { realtimeRoutes } from './routes/realtime';
 import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { graphqlRoutes } from './routes/graphql';
-import { projectRoutes } from './routes/project';
+import { projectAnswer, projectRoutes } from './routes/project';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
@@ -73,12 +73,16 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))
     .use(rolesRoutes(instance, allow));
-  const project = instance.project;
-  // A project's routes first: core routes it serves itself are left out of Folio's own (project/app.ts builtIn).
-  if (project) app.use(projectRoutes(instance, project, () => app.server ?? undefined));
+  // A project's routes are looked up at request time (a reload in development swaps the project):
+  // a content type's paths ask it first, every other path under the API prefix goes to it.
+  const server = () => app.server ?? undefined;
+  const routing: ProjectRouting | undefined = instance.project
+    ? { answer: (request) => projectAnswer(instance, request, server), serves: (uid, action) => instance.project?.serves(uid, action) ?? true }
+    : undefined;
   for (const ct of instance.registry.contentTypes) {
-    app.use(contentRoutes(instance, ct, allow, answers, project ? project.builtIn.get(ct.uid) ?? new Set() : undefined)).use(actionRoutes(instance, ct, allow));
+    app.use(contentRoutes(instance, ct, allow, answers, routing)).use(actionRoutes(instance, ct, allow));
   }
+  if (instance.project) app.use(projectRoutes(instance, instance.project, server));
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));
   app.use(realtimeRoutes(instance, who));

@@ -255,6 +255,31 @@ export class ProjectApp {
     }
   }
 
+  /**
+   * The project's route for a method and path, with the path's parameters (`/api/articles/slug/:slug`,
+   * `*`), in the order the routes were declared (the first that matches wins, as in Strapi's router).
+   */
+  match(method: string, pathname: string): { route: ProjectRoute; params: Record<string, string> } | undefined {
+    for (const route of this.routes) {
+      if (route.method !== method && !(route.method === 'GET' && method === 'HEAD') && route.method !== 'ALL') continue;
+      const matcher = ((route as { matcher?: PathMatcher }).matcher ??= pathMatcher(route.path));
+      const found = matcher.regex.exec(pathname);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      matcher.names.forEach((name, i) => {
+        const value = found[i + 1];
+        if (value !== undefined) params[name] = safeDecode(value);
+      });
+      return { route, params };
+    }
+    return undefined;
+  }
+
+  /** Whether Folio's own REST route serves this core action of a type (the project left it plain). */
+  serves(uid: string, action: ContentAction): boolean {
+    return this.builtIn.get(uid)?.has(action) ?? false;
+  }
+
   /** Answers one request to a project route. */
   handle(route: ProjectRoute, incoming: IncomingRequest): Promise<Response> {
     const chain = (route as { chain?: Middleware[] }).chain ??= routeChain(this.instance, this.strapi, route);
@@ -263,6 +288,36 @@ export class ProjectApp {
 }
 
 export { compose };
+
+interface PathMatcher {
+  regex: RegExp;
+  names: string[];
+}
+
+/** A Koa-router path (`/articles/:id`, `:id?`, `*`) as a regular expression and its parameter names. */
+function pathMatcher(path: string): PathMatcher {
+  const names: string[] = [];
+  let source = '';
+  for (const part of path.split('/').filter(Boolean)) {
+    const param = /^:(\w+)(\?)?$/.exec(part);
+    if (param) {
+      names.push(param[1]!);
+      source += param[2] ? '(?:/([^/]+))?' : '/([^/]+)';
+    } else if (part === '*' || part === '(.*)') {
+      names.push(String(names.length));
+      source += '/(.*)';
+    } else source += `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+  }
+  return { regex: new RegExp(`^${source || '/'}/?$`), names };
+}
+
+const safeDecode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
 
 /** A router to mount: an API's routes file, or a plugin's content-api router. */
 interface RouterFile {

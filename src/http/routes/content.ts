@@ -57,11 +57,17 @@ function documentIdOf(params: unknown): string {
 }
 
 /**
- * `only`: with a project (src/project/), the core actions Folio still serves itself; the
- * others are the project's routes or absent, as its routers say (no 405 then: the project may
- * serve other methods on these paths).
+ * With a project (src/project/), asked at request time (a reload in development swaps it): the
+ * project's own route for the request's method and path answers first; then Folio serves the
+ * core actions the project left plain, and the others are absent, as its routers say (a 404,
+ * no 405: the project may serve other methods on these paths).
  */
-export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache, only?: ReadonlySet<ContentAction>) {
+export interface ProjectRouting {
+  answer(request: Request): Promise<Response> | undefined;
+  serves(uid: string, action: ContentAction): boolean;
+}
+
+export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache, project?: ProjectRouting) {
   const { documents, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
 
@@ -179,16 +185,29 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     json({ data: wantsV4(request) ? toV4(registry, ct, data) : data, meta }, status);
 
   const app = new Elysia({ name: `content:${ct.uid}` });
-  const serves = (action: ContentAction) => !only || only.has(action);
-  const notAllowed = (allow: string[]) => () => {
+  const notAllowed = (allow: string[]) => ({ request }: { request: Request }) => {
+    const answered = project?.answer(request);
+    if (answered) return answered;
+    if (project) throw new NotFoundError();
     throw new MethodNotAllowedError(['HEAD', ...allow]);
+  };
+  /** A core action's handler, behind the project's routes when there is a project. */
+  type Handler = (context: { request: Request; params: Record<string, string> }) => Response | Promise<Response>;
+  const serve = (action: ContentAction, handler: Handler): Handler => {
+    if (!project) return handler;
+    return (context) => {
+      const answered = project.answer(context.request);
+      if (answered) return answered;
+      if (!project.serves(ct.uid, action)) throw new NotFoundError();
+      return handler(context);
+    };
   };
 
   if (ct.kind === 'collectionType') {
     const base = `/api/${ct.pluralName}`;
     const one = `${base}/:documentId`;
-    if (serves('find')) app
-      .get(base, ({ request }) => {
+    app
+      .get(base, serve('find', ({ request }) => {
         if (documents.hooks.readsHooked(ct)) {
           return hooked(request, 'find', async (params, raw, options) => {
             const page = parsePagination(raw, limits);
@@ -201,21 +220,21 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
         });
-      });
-    if (serves('create')) app
+      }));
+    app
       .post(
         base,
-        async ({ request }) => {
+        serve('create', async ({ request }) => {
           const call = await begin(request, 'create');
           const options = writeOptions(call);
           const query = await responseQuery(call);
           const written = await documents.create(ct, await bodyData(request), options);
           return respondWith(request, written, query, 201);
-        },
+        }),
         { parse: 'none' },
       );
-    if (serves('findOne')) app
-      .get(one, ({ request, params }) => {
+    app
+      .get(one, serve('findOne', ({ request, params }) => {
         if (documents.hooks.readsHooked(ct)) {
           return hooked(request, 'findOne', async (query, _, options) => {
             const doc = await documents.reads.findOne(ct, { ...query, documentId: documentIdOf(params) }, options);
@@ -228,31 +247,31 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         });
-      });
-    if (serves('update')) app
+      }));
+    app
       .put(
         one,
-        async ({ request, params }) => {
+        serve('update', async ({ request, params }) => {
           const call = await begin(request, 'update');
           const options = writeOptions(call);
           const query = await responseQuery(call);
           const written = await documents.update(ct, documentIdOf(params), await bodyData(request), options);
           if (!written) throw new NotFoundError();
           return respondWith(request, written, query, 200);
-        },
+        }),
         { parse: 'none' },
       );
-    if (serves('delete')) app
-      .delete(one, async ({ request, params }) => {
+    app
+      .delete(one, serve('delete', async ({ request, params }) => {
         const { locale } = writeOptions(await begin(request, 'delete'));
         await documents.delete(ct, documentIdOf(params), { locale });
         return noContent();
-      });
-    if (!only) app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
+      }));
+    app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
   } else {
     const base = `/api/${ct.singularName}`;
-    if (serves('find')) app
-      .get(base, ({ request }) => {
+    app
+      .get(base, serve('find', ({ request }) => {
         if (documents.hooks.readsHooked(ct)) {
           return hooked(request, 'find', async (params, _, options) => {
             const doc = await documents.reads.findFirst(ct, params, options);
@@ -265,27 +284,27 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         });
-      });
-    if (serves('update')) app
+      }));
+    app
       .put(
         base,
-        async ({ request }) => {
+        serve('update', async ({ request }) => {
           const call = await begin(request, 'update');
           const options = writeOptions(call);
           const query = await responseQuery(call);
           const written = await documents.upsertSingle(ct, await bodyData(request), options);
           return respondWith(request, written, query, 200);
-        },
+        }),
         { parse: 'none' },
       );
-    if (serves('delete')) app
-      .delete(base, async ({ request }) => {
+    app
+      .delete(base, serve('delete', async ({ request }) => {
         const { locale } = writeOptions(await begin(request, 'delete'));
         const documentId = await documents.singleDocumentId(ct);
         if (documentId) await documents.delete(ct, documentId, { locale });
         return noContent();
-      });
-    if (!only) app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));
+      }));
+    app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));
   }
   return app;
 }

@@ -1,11 +1,11 @@
 /**
- * The routes of a Strapi project's own code (src/project/): each route is mounted at its
- * method and path, its body read as Strapi's body middleware reads it (JSON within the body
+ * The routes of a Strapi project's own code (src/project/), matched at request time against
+ * the project as it is (a reload in development swaps it), its body read as Strapi's body middleware reads it (JSON within the body
  * limit, urlencoded, multipart with `ctx.request.files`, text), its query string parsed as REST
  * parses it, and the rest is the project's (policies, middlewares, controller).
  */
 import { Elysia } from 'elysia';
-import { PayloadTooLargeError, ValidationError } from '../../errors';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
 import type { ProjectApp } from '../../project/app';
 import { readJsonBody } from '../body';
@@ -45,22 +45,41 @@ async function readBody(request: Request, instance: Instance): Promise<{ body: u
   return { body: (await readJsonBody(request, instance.config.bodyLimit)) ?? {} };
 }
 
-export function projectRoutes(instance: Instance, project: ProjectApp, server: () => { requestIP?(r: Request): { address: string } | null } | undefined) {
-  const app = new Elysia({ name: 'project-routes' });
-  for (const route of project.routes) {
-    app.route(route.method, route.path, async ({ request, params }) => {
-      const { body, files } = await readBody(request, instance);
-      return project.handle(route, {
-        method: request.method,
-        url: new URL(request.url),
-        headers: request.headers,
-        query: parseQueryString(request.url),
-        body,
-        files,
-        params: { ...(params as Record<string, string>) },
-        ip: server()?.requestIP?.(request)?.address ?? '',
-      });
-    }, { parse: 'none' });
-  }
-  return app;
+/** The project's answer when one of its routes has this request's method and path (the project as it is now: a reload swaps it). */
+export function projectAnswer(instance: Instance, request: Request, server: () => Server | undefined): Promise<Response> | undefined {
+  const project = instance.project;
+  if (!project) return undefined;
+  const url = new URL(request.url);
+  const found = project.match(request.method, url.pathname);
+  if (!found) return undefined;
+  return (async () => {
+    const { body, files } = await readBody(request, instance);
+    return project.handle(found.route, {
+      method: request.method,
+      url,
+      headers: request.headers,
+      query: parseQueryString(request.url),
+      body,
+      files,
+      params: found.params,
+      ip: server()?.requestIP?.(request)?.address ?? '',
+    });
+  })();
+}
+
+type Server = { requestIP?(r: Request): { address: string } | null };
+
+/**
+ * Every path under the API prefix that no route of Folio's has: the project's routes, looked up
+ * at request time (`folio develop` swaps the project), else a 404. Paths Folio has (a content
+ * type's) ask the project first themselves (routes/content.ts).
+ */
+export function projectRoutes(instance: Instance, project: ProjectApp, server: () => Server | undefined) {
+  const prefix = String(project.strapi.config.get('api.rest.prefix', '/api')).replace(/\/+$/, '');
+  const answer = ({ request }: { request: Request }) => {
+    const answered = projectAnswer(instance, request, server);
+    if (answered) return answered;
+    throw new NotFoundError();
+  };
+  return new Elysia({ name: 'project-routes' }).all(`${prefix}/*`, answer, { parse: 'none' }).all(prefix || '/', answer, { parse: 'none' });
 }

@@ -13,6 +13,8 @@ export function graphqlPlugin(instance: Instance): PluginParts {
     services: {
       extension: ({ strapi }) => {
         const extension = instance.graphql.extension;
+        // What the project changes is taken back with it (stop, reload).
+        strapi.unsubscribers.push(() => extension.reset());
         return {
           shadowCRUD: (uid: string) => extension.shadowCRUD(uid),
           use(config: ExtensionInput) {
