@@ -63,7 +63,7 @@ export class DocumentService {
     this.searchGrams = db.dialect.searchSamples ? new SearchGramSamples(db) : undefined;
     this.pipeline = new WritePipeline(db, registry, { log: options.log });
     this.deps = { db, registry, locales, pipeline: this.pipeline, hooks: this.hooks };
-    this.reads = new DocumentReads(this.hooks, registry, locales, this);
+    this.reads = new DocumentReads(this.hooks, registry, locales, this, db);
   }
 
   /** Runs a read plan; `from`: an open transaction to read through (what it wrote is seen; nothing cached is used). */

@@ -18,6 +18,8 @@ type Params = Record<string | symbol, any>;
 
 /** A sanitized query carries the caller's readable types to the plan (populate leaves the others out, as Strapi's sanitizer does). */
 export const CAN_READ = Symbol('folio.canRead');
+/** What CAN_READ depends on (the caller's grants key): reads then reuse their plans. */
+export const CAN_READ_KEY = Symbol('folio.canReadKey');
 export const PROJECT_ACTOR: Actor = Object.freeze({ kind: 'project' as const });
 
 export interface DocumentsFn {
@@ -33,7 +35,10 @@ export function contentTypeOf(instance: Pick<Instance, 'registry'>, uid: string)
 
 export function createDocuments(instance: Instance): DocumentsFn {
   const { documents, registry, locales } = instance;
-  const readOptions = (params: Params) => ({ canRead: params?.[CAN_READ] as ((uid: string) => boolean) | undefined });
+  const readOptions = (params: Params) => ({
+    canRead: params?.[CAN_READ] as ((uid: string) => boolean) | undefined,
+    canReadKey: params?.[CAN_READ_KEY] as string | undefined,
+  });
 
   /** A version as it stands now (in the open write, when there is one), shaped by the call's fields/populate. */
   const version = async (ct: ContentType, key: { documentId: string; status: 'draft' | 'published'; locale?: string }, params: Params) => {

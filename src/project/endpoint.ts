@@ -10,9 +10,9 @@
 import { FolioError, ForbiddenError as FolioForbidden, UnauthorizedError as FolioUnauthorized } from '../errors';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
-import { readableBy } from '../auth/access';
+import { grantsKey, readableBy } from '../auth/access';
 import { createContext, errorBody, responseOf, type IncomingRequest, type ProjectContext } from './context';
-import { CAN_READ } from './factories';
+import { CAN_READ, CAN_READ_KEY } from './factories';
 import { ForbiddenError, HttpError, PolicyError, UnauthorizedError } from './strapi-errors';
 import type { ProjectStrapi } from './strapi';
 
@@ -93,6 +93,7 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
       } else ctx.state.auth = { strategy: { name: 'public' }, credentials: null };
       let readable: Set<string> | undefined;
       (ctx.state as any)[CAN_READ] = (uid: string) => (readable ??= readableBy(can, instance.registry)).has(uid);
+      (ctx.state as any)[CAN_READ_KEY] = grantsKey(principal);
       (ctx.state as any)[ALLOWED] = can;
       return next();
     },

@@ -12,7 +12,8 @@
  * at the top level; without a limit every match, read here a page at a time so that each
  * statement stays bounded (the caller asked for all of them, as on Strapi).
  */
-import type { Queryable } from '../../db/database';
+import { ChangeCache } from '../../db/cache';
+import type { Database, Queryable } from '../../db/database';
 import { ValidationError } from '../../errors';
 import { isObject } from '../../json';
 import { buildReadPlan, type PlanParams } from '../../query/plan-builder';
@@ -33,7 +34,15 @@ export const READ_PAGE = 1_000;
 export interface DocumentReadOptions {
   /** Whether the caller may read a type: filters and sort through others are refused, populate leaves them out. */
   canRead?: CanRead;
+  /**
+   * What `canRead` depends on (auth/access.ts grantsKey): plans are then reused for the same
+   * params and grants until a settings write. Without it, a read with `canRead` plans afresh.
+   */
+  canReadKey?: string;
 }
+
+/** Plans kept per content type, params and grants (a key this long is planned afresh). */
+const PLAN_KEY_LIMIT = 4096;
 
 /** What runs a checked plan (the document service). */
 export interface PlanRunner {
@@ -84,12 +93,18 @@ function orderByOf(sort: unknown): unknown {
  * lifecycles. Params are the caller's to keep: the middlewares see a copy.
  */
 export class DocumentReads {
+  /** Checked plans by type, params and grants, until a settings write (grants, locales): a plan is also where its SQL is kept compiled. */
+  private plans: ChangeCache<string, ReadQuery>;
+
   constructor(
     private hooks: DocumentHooks,
     private registry: Registry,
     private locales: Locales,
     private runner: PlanRunner,
-  ) {}
+    db: Database,
+  ) {
+    this.plans = ChangeCache.settings(db, 500);
+  }
 
   /** Every match (or the window `start`/`limit`, `page`/`pageSize` asks for), as the document service answers: the documents only. */
   findMany(ct: ContentType, params: DocumentParams = {}, options: DocumentReadOptions = {}): Promise<Row[]> {
@@ -189,10 +204,19 @@ export class DocumentReads {
   private async plan(ct: ContentType, p: DocumentParams, pagination: { start: number; limit: number; withCount: boolean }, options: DocumentReadOptions): Promise<ReadQuery> {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(p)) if (READ_PARAMETERS.has(key) && key !== 'pagination' && value !== undefined) out[key] = value;
-    out.pagination = pagination;
     if (ct.draftAndPublish) out.status = p.status === 'published' ? 'published' : 'draft';
     else delete out.status;
     const limits = { defaultLimit: Math.max(pagination.limit, 1), maxLimit: Math.max(pagination.limit, 1) };
-    return buildReadPlan(this.registry, ct, out as PlanParams, { defaultLocale: await this.locales.defaultCode(), limits, canRead: options.canRead });
+    const build = async () =>
+      buildReadPlan(this.registry, ct, { ...out, pagination } as PlanParams, { defaultLocale: await this.locales.defaultCode(), limits, canRead: options.canRead });
+    // `_q` plans are made each time (their search is tuned per read), as the REST routes do.
+    if (out._q !== undefined || (options.canRead && options.canReadKey === undefined)) return build();
+    let key: string;
+    try {
+      key = `${ct.uid}\n${options.canReadKey ?? '*'}\n${pagination.start},${pagination.limit},${pagination.withCount}\n${JSON.stringify(out)}`;
+    } catch {
+      return build();
+    }
+    return key.length > PLAN_KEY_LIMIT ? build() : this.plans.get(key, build);
   }
 }

@@ -144,12 +144,12 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   async function hooked(
     request: Request,
     action: 'find' | 'findOne',
-    read: (params: Raw, pagination: unknown, options: { canRead: (uid: string) => boolean }) => Promise<Response>,
+    read: (params: Raw, pagination: unknown, options: { canRead: (uid: string) => boolean; canReadKey: string }) => Promise<Response>,
   ): Promise<Response> {
     const { raw, caller } = await begin(request, action);
     const { pagination, ...params } = raw;
     const readable = caller.readableTypes();
-    return read({ ...params, status: parseStatus(params.status) }, pagination, { canRead: (uid) => readable.has(uid) });
+    return read({ ...params, status: parseStatus(params.status) }, pagination, { canRead: (uid) => readable.has(uid), canReadKey: grantsKey(caller.principal) });
   }
 
   /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys). */
