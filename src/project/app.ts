@@ -13,7 +13,7 @@ import type { ProjectConfig } from '../config';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
 import { createCoreController, createCoreService, CORE_ROUTER, CUSTOM, type CoreRouteDef } from './factories';
-import { compose, errorsMiddleware, routeChain, runRoute, type Middleware, type Policy, type ProjectRoute } from './endpoint';
+import { compose, errorsMiddleware, routeChain, runAround, runRoute, type Middleware, type Policy, type ProjectRoute } from './endpoint';
 import type { IncomingRequest } from './context';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
@@ -217,8 +217,9 @@ export class ProjectApp {
         const config = def.config ?? {};
         const core = def.core as ContentAction | undefined;
         const service = this.strapi.service(controllerUid);
-        const plain = core && !controller[CUSTOM] && !(service && service[CUSTOM]) && config.auth === undefined
-          && !(config.policies ?? []).length && !(config.middlewares ?? []).length && !this.hasGlobalCustom;
+        // Strapi's own core action: Folio's REST route does what its controller and service would.
+        const folioCore = core && !controller[CUSTOM] && !(service && service[CUSTOM]) && config.auth === undefined ? core : undefined;
+        const plain = folioCore && !(config.policies ?? []).length && !(config.middlewares ?? []).length;
         if (plain) {
           let set = builtIn.get(controllerUid);
           if (!set) builtIn.set(controllerUid, (set = new Set()));
@@ -237,6 +238,8 @@ export class ProjectApp {
           info,
           policies: this.policiesOf(config, info),
           middlewares: this.middlewaresOf(config.middlewares ?? [], info),
+          // With only policies or middlewares of its own, the route ends in Folio's own handler (its kept plans and answers).
+          ...(folioCore ? { folioCore: { uid: controllerUid, action: folioCore } } : {}),
         });
       }
     }
@@ -278,6 +281,16 @@ export class ProjectApp {
   /** Whether Folio's own REST route serves this core action of a type (the project left it plain). */
   serves(uid: string, action: ContentAction): boolean {
     return this.builtIn.get(uid)?.has(action) ?? false;
+  }
+
+  /** Whether config/middlewares has middlewares of the project's own: they wrap every request, Folio's own routes included (`around`). */
+  get wrapsAll(): boolean {
+    return this.hasGlobalCustom;
+  }
+
+  /** Runs the global middlewares around an answer of Folio's own route (a request no project route takes). */
+  around(incoming: IncomingRequest, inner: () => Promise<Response>): Promise<Response> {
+    return runAround(this.global, incoming, inner);
   }
 
   /** Answers one request to a project route. */

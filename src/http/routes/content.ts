@@ -65,7 +65,12 @@ function documentIdOf(params: unknown): string {
 export interface ProjectRouting {
   answer(request: Request): Promise<Response> | undefined;
   serves(uid: string, action: ContentAction): boolean;
+  /** Where each type's core handlers are registered (`<uid>.<action>`), for project routes that end in them. */
+  core: Map<string, CoreHandler>;
 }
+
+/** A core action's handler, called directly (a project route's chain ends in it). */
+export type CoreHandler = (context: { request: Request; params: Record<string, string> }) => Response | Promise<Response>;
 
 export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, answers?: AnswerCache, project?: ProjectRouting) {
   const { documents, registry, locales, config } = instance;
@@ -195,6 +200,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   type Handler = (context: { request: Request; params: Record<string, string> }) => Response | Promise<Response>;
   const serve = (action: ContentAction, handler: Handler): Handler => {
     if (!project) return handler;
+    project.core.set(`${ct.uid}.${action}`, handler);
     return (context) => {
       const answered = project.answer(context.request);
       if (answered) return answered;
