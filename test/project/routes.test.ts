@@ -164,7 +164,7 @@ describe('a route middleware on a core action (LaunchPad\'s populate middleware)
     } finally {
       await own.stop();
     }
-  });
+  }, 30_000); // a second server of its own: on PostgreSQL under load, more than the default 5 s
 });
 
 describe('loading project code', () => {
