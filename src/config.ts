@@ -135,6 +135,9 @@ export interface ProjectSettings {
   uploadDeniedTypes?: ProjectSetting<string[]>;
   jwtExpiresIn?: ProjectSetting<string>;
   graphql?: ProjectSetting<Record<string, unknown>>;
+  /** The email plugin's provider (nodemailer, sendmail) as an SMTP URL for Folio's sender. */
+  smtpUrl?: ProjectSetting<string>;
+  emailFrom?: ProjectSetting<string>;
 }
 
 /** A Strapi project's root, its configuration as Strapi merges it, and what Folio took from it. */
@@ -144,13 +147,13 @@ export interface ProjectConfig {
   nodeEnv: string;
   /** The variables of the project's `.env` (set in the environment where not already set). */
   dotenv: Record<string, string>;
+  /** The environment the project's code reads (`env()`, `@strapi/utils` env): the process's, over its `.env`. */
+  vars: Record<string, string | undefined>;
   /** `strapi.config.get(path)` reads these: every config file merged over Strapi's defaults. */
   values: Record<string, unknown>;
   settings: ProjectSettings;
   /** Folio settings the project's configuration decided (no flag or environment variable did), as `port ← server.port`; filled by resolveConfig. */
   used?: string[];
-  /** The environment project code sees through `env()` (the process's, with the project's `.env` under it); filled by resolveConfig. */
-  environment?: Record<string, string | undefined>;
 }
 
 /** Reads the project a content-types folder belongs to (src/project/config.ts readProject); given by the caller, so config.ts loads no project code itself. */
@@ -244,14 +247,18 @@ function baseUrl(name: string, example = 'https://cdn.example.com/uploads'): str
   return raw.replace(/\/+$/, '');
 }
 
+/** A value checked by its parser (which throws a readable error), or undefined. */
+const checked = (value: string | undefined, parse: (v: string) => unknown): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  parse(value);
+  return value;
+};
+
 export function resolveConfig(input: ConfigInput = {}, options: { readProject?: ProjectReader } = {}): Config {
   const contentTypesDir = resolve(input.project ?? input.contentTypes ?? env('FOLIO_CONTENT_TYPES') ?? './content-types');
   const project = options.readProject?.(contentTypesDir, { ...process.env });
   // The project's .env is part of the environment, as in Strapi (dotenv: never over a variable already set).
-  if (project) {
-    for (const [key, value] of Object.entries(project.dotenv)) if (process.env[key] === undefined) process.env[key] = value;
-    project.environment = { ...process.env };
-  }
+  if (project) for (const [key, value] of Object.entries(project.dotenv)) if (process.env[key] === undefined) process.env[key] = value;
   const used: string[] = [];
   /** The project's value of a setting no flag or variable gave (precedence: flags > environment > project > defaults). */
   const fromProject = <K extends keyof ProjectSettings>(key: K, given: unknown): NonNullable<ProjectSettings[K]>['value'] | undefined => {
@@ -312,8 +319,8 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     logFormat: oneOf('FOLIO_LOG_FORMAT', input.logFormat ?? env('FOLIO_LOG_FORMAT'), LOG_FORMATS, 'text'),
     logLevel: oneOf('FOLIO_LOG_LEVEL', env('FOLIO_LOG_LEVEL'), LOG_LEVELS, 'info'),
     // Checked now, so a typo stops start-up instead of the first password reset.
-    smtpUrl: env('FOLIO_SMTP_URL') && (parseSmtpUrl(env('FOLIO_SMTP_URL')!), env('FOLIO_SMTP_URL')),
-    emailFrom: env('FOLIO_EMAIL_FROM') && (parseMailbox(env('FOLIO_EMAIL_FROM')!), env('FOLIO_EMAIL_FROM')),
+    smtpUrl: checked(env('FOLIO_SMTP_URL') ?? fromProject('smtpUrl', env('FOLIO_SMTP_URL')), parseSmtpUrl),
+    emailFrom: checked(env('FOLIO_EMAIL_FROM') ?? fromProject('emailFrom', env('FOLIO_EMAIL_FROM')), parseMailbox),
     imageOptimize: flag('FOLIO_IMAGE_OPTIMIZE', env('FOLIO_IMAGE_OPTIMIZE'), false),
     imageWorkers: env('FOLIO_IMAGE_WORKERS') === undefined ? undefined : Math.max(1, positiveInteger('FOLIO_IMAGE_WORKERS', env('FOLIO_IMAGE_WORKERS'), 1)),
     imageQueueLimit: positiveInteger('FOLIO_IMAGE_QUEUE', env('FOLIO_IMAGE_QUEUE'), 32),

@@ -34,7 +34,7 @@ import { RealtimeHub } from './events/realtime';
 import { createLogger, type Logger } from './log';
 import { Webhooks } from './events/webhooks';
 import { loadRegistry } from './registry/load';
-import type { Registry } from './registry/types';
+import { SchemaError, type Registry } from './registry/types';
 import { UploadService } from './upload/service';
 import { GraphqlService } from './graphql/service';
 import { USER_UID } from './registry/system-models';
@@ -46,6 +46,7 @@ import { AuditLog } from './audit/log';
 import { AuditListener } from './audit/listener';
 import { Releases } from './releases/service';
 import { ReleaseScheduler } from './releases/scheduler';
+import { discoverCustomFields } from './project/custom-fields';
 
 export interface Instance {
   config: Config;
@@ -156,9 +157,23 @@ export const SCHEMA_LOCK = 0x466f6c69;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The registry of the configured schemas. A schema using a custom field Folio does not know
+ * may be a project's own (a local plugin's `customFields.register`): then the project's
+ * register functions are asked first (project/custom-fields.ts).
+ */
+function registryOf(config: Config): Registry {
+  try {
+    return loadRegistry(config.contentTypesDir);
+  } catch (error) {
+    if (!config.project || !(error instanceof SchemaError) || !/custom field/.test(error.message)) throw error;
+    return loadRegistry(config.contentTypesDir, discoverCustomFields(config.project));
+  }
+}
+
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const registry = loadRegistry(config.contentTypesDir);
+  const registry = registryOf(config);
   const db = openDatabase(config);
   try {
     const locales = new Locales(db);
@@ -258,6 +273,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         pruner.start();
         retention.start();
         releaseScheduler.start();
+        instance.project?.startBackground();
       },
       // Background work first: its timers go and a send in flight is aborted before the database closes.
       close: () => {

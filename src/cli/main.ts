@@ -18,6 +18,8 @@ import { localesCommand } from './locales';
 import { migrateCommand } from './migrate';
 import { permissionsCommand } from './permissions';
 import { serveCommand } from './serve';
+import { developCommand } from './develop';
+import { consoleCommand } from './console';
 import { tokenCommand } from './token';
 import { VERSION } from '../version';
 import { roleCommand, userCommand } from './users';
@@ -40,7 +42,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand];
+const commands: Command[] = [serveCommand, developCommand, consoleCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -8,6 +8,7 @@ import { configFrom, UsageError, type Command } from './command';
 import { memoryHintError } from './memory-hint';
 import { isCompiled } from './self';
 import { VERSION } from '../version';
+import { ProjectReloader } from '../project/reload';
 
 /** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
 const shellWord = (word: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
@@ -123,43 +124,56 @@ export function listen(instance: Instance, log: Logger) {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the API server',
-  usage: `Usage: folio serve [--port 1337] [--host 127.0.0.1] [--log-format text|json]
+  usage: `Usage: folio serve [--port 1337] [--host 127.0.0.1] [--log-format text|json] [--watch]
 
 Starts the content API and logs one line per request (method, path without the query
-string, status, duration, bytes). Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 1048576),
+string, status, duration, bytes). With --watch, a Strapi project's code (its src/, config/
+and .env) is reloaded in the running server when a file changes (as folio develop does).
+Env: PORT, HOST, FOLIO_BODY_LIMIT (bytes, default 1048576),
 FOLIO_LOG_FORMAT (text or json: every line one JSON object), FOLIO_LOG_LEVEL (debug, info,
 warn, error; default info), FOLIO_MEMORY_HINT_MB (memory the garbage collector sizes itself
 for, default 256; a hint, not a limit; 0: the machine's RAM).`,
-  options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, 'log-format': { type: 'string' } },
-  async run({ values, positionals }) {
-    if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
-    const logFormat = values['log-format'] as string | undefined;
-    if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new UsageError('--log-format must be text or json');
-    const badHint = memoryHintError();
-    if (badHint) throw new UsageError(badHint);
-    const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined, logFormat });
-    const log = createLogger({ level: config.logLevel, format: config.logFormat });
-    let started: Awaited<ReturnType<typeof start>>;
-    try {
-      started = await start(config, log, values);
-    } catch (error) {
-      // With JSON logs, a failed start is a JSON line too (a collector would drop plain text);
-      // in text mode main.ts prints it as for every command.
-      if (log.format !== 'json') throw error;
-      log.error(error instanceof SchemaError ? `Invalid content type: ${error.message}` : (error as Error).message ?? String(error));
-      return 1;
-    }
-    const { app, instance } = started;
-    const url = `http://${config.host}:${app.server!.port}`;
-    log.info(`Folio listening on ${url}`, log.format === 'json' ? { url } : undefined);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
-    await app.stop();
-    await instance.project?.stop();
-    instance.close();
-    return 0;
-  },
+  options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, 'log-format': { type: 'string' }, watch: { type: 'boolean' } },
+  run: (args) => runServe(args, { watch: args.values.watch === true }),
 };
+
+/** `folio serve`, and `folio develop` (serve --watch). */
+export async function runServe({ values, positionals }: { values: Record<string, unknown>; positionals: string[] }, options: { watch: boolean }): Promise<number> {
+  if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
+  const logFormat = values['log-format'] as string | undefined;
+  if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new UsageError('--log-format must be text or json');
+  const badHint = memoryHintError();
+  if (badHint) throw new UsageError(badHint);
+  const config = configFrom(values, { port: values.port as string | undefined, host: values.host as string | undefined, logFormat });
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  let started: Awaited<ReturnType<typeof start>>;
+  try {
+    started = await start(config, log, values);
+  } catch (error) {
+    // With JSON logs, a failed start is a JSON line too (a collector would drop plain text);
+    // in text mode main.ts prints it as for every command.
+    if (log.format !== 'json') throw error;
+    log.error(error instanceof SchemaError ? `Invalid content type: ${error.message}` : (error as Error).message ?? String(error));
+    return 1;
+  }
+  const { app, instance } = started;
+  const url = `http://${config.host}:${app.server!.port}`;
+  log.info(`Folio listening on ${url}`, log.format === 'json' ? { url } : undefined);
+  let reloader: ProjectReloader | undefined;
+  if (options.watch) {
+    if (instance.project) {
+      reloader = new ProjectReloader(instance, log).watch();
+      log.info(`Watching ${instance.project.project.root} for changes to the project's code`);
+    } else log.warn('--watch: no Strapi project to watch (a folder of schemas runs no code)');
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  reloader?.close();
+  await app.stop();
+  await instance.project?.stop();
+  instance.close();
+  return 0;
+}

@@ -81,6 +81,7 @@ const NOT_CARRIED = new Set<string>([
   SYSTEM.settingsVersion, // kept by triggers
   SYSTEM.counts, // kept by triggers on the content tables as their rows arrive (db/counts.ts)
   SYSTEM.realtimeLease, // a copied lease would make the target record events for subscribers it does not have
+  SYSTEM.cronTicks, // which instance ran which cron tick: the target's ticks are its own
   'folio_admin_sessions', // logins belong to one installation: a cookie of the source must not open the copy
   SYSTEM.userSessions, // the same for end users' refresh tokens
   'folio_admin_password_resets', // and for the admin's mailed reset links

@@ -127,13 +127,15 @@ export const SYSTEM = {
   counts: 'folio_counts',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
-  /** Content history: a document's content after each write (src/history/, migration 0015). */
+  /** Content history: a document's content after each write (src/history/, migration 0019). */
   history: 'folio_history',
-  /** The audit log: content writes, settings changes, admin logins, release publishes (src/audit/, migration 0016). */
+  /** The audit log: content writes, settings changes, admin logins, release publishes (src/audit/, migration 0020). */
   audit: 'folio_audit',
-  /** Releases and their entries (src/releases/, migration 0017). */
+  /** Releases and their entries (src/releases/, migration 0021). */
   releases: 'folio_releases',
   releaseEntries: 'folio_release_entries',
+  /** Cron ticks run, per task (migration 0022, project/cron.ts): each tick runs once across instances. */
+  cronTicks: 'folio_cron_ticks',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

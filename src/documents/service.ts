@@ -17,6 +17,7 @@ import type { ContentType, Registry } from '../registry/types';
 import type { Locales } from './locales';
 import { findMany, findOne, type ReadContext } from '../query/read';
 import { answersQuery, writtenEntry } from '../query/written-entry';
+import { DocumentReads } from './reads';
 import { runBulk, type BulkAction } from './write/bulk';
 import { WritePipeline } from './write/context';
 import { create } from './write/create';
@@ -30,6 +31,8 @@ import { publish } from './write/publish';
 import { unpublish } from './write/unpublish';
 import { update } from './write/update';
 import { upsertSingle } from './write/upsert-single';
+import { deleteRow, deleteRows, updateRow, updateRows, type RowAccess, type RowWriteOptions } from './write/rows';
+import type { LifecycleEvent } from './write/hooks';
 
 export type { Written, WriteOptions } from './write/operation';
 export type { ActionOptions } from './write/document-action';
@@ -47,6 +50,8 @@ export class DocumentService {
   private listStatements: NonNullable<ReadContext['statements']> = new WeakMap();
   /** PostgreSQL: trigram samples behind `_q` (db/search-grams.ts); undefined where the engine's index needs none. */
   readonly searchGrams: SearchGramSamples | undefined;
+  /** Reads as Strapi's document service takes them, through the document middlewares and read lifecycles (./read/hooked.ts). */
+  readonly reads: DocumentReads;
 
   constructor(
     readonly db: Database,
@@ -58,14 +63,17 @@ export class DocumentService {
     this.searchGrams = db.dialect.searchSamples ? new SearchGramSamples(db) : undefined;
     this.pipeline = new WritePipeline(db, registry, { log: options.log });
     this.deps = { db, registry, locales, pipeline: this.pipeline, hooks: this.hooks };
+    this.reads = new DocumentReads(this.hooks, registry, locales, this, db);
   }
 
-  findMany(ct: ContentType, query: ReadQuery) {
+  /** Runs a read plan; `from`: an open transaction to read through (what it wrote is seen; nothing cached is used). */
+  findMany(ct: ContentType, query: ReadQuery, from?: Queryable) {
+    if (from) return findMany({ db: from, registry: this.registry }, ct, query);
     return findMany({ db: this.db, registry: this.registry, counts: this.counts, searchGrams: this.searchGrams, statements: this.listStatements }, ct, query);
   }
 
-  findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery) {
-    return findOne({ db: this.db, registry: this.registry }, ct, documentId, query);
+  findOne(ct: ContentType, documentId: string | undefined, query: ReadQuery, from?: Queryable) {
+    return findOne({ db: from ?? this.db, registry: this.registry }, ct, documentId, query);
   }
 
   /**
@@ -129,6 +137,20 @@ export class DocumentService {
   /** Resets the draft to the published version. */
   discardDraft(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
     return this.write('discardDraft', ct, { documentId, locale: options.locale }, options, (p, o) => discardDraft(this.deps, ct, p.documentId as string | undefined, o));
+  }
+
+  /**
+   * Row writes of Strapi's query engine (strapi.db.query update/updateMany/delete/deleteMany,
+   * ./write/rows.ts): the rows `params.where` finds through `access`, not documents.
+   */
+  rows(ct: ContentType, access: RowAccess, options: RowWriteOptions = {}) {
+    type Params = LifecycleEvent['params'];
+    return {
+      update: (params: Params) => updateRow(this.deps, ct, params, access, options),
+      updateMany: (params: Params) => updateRows(this.deps, ct, params, access, options),
+      delete: (params: Params) => deleteRow(this.deps, ct, params, access, options),
+      deleteMany: (params: Params) => deleteRows(this.deps, ct, params, access, options),
+    };
   }
 
   /** Delete, publish or unpublish several documents in one transaction, all or none (./write/bulk.ts). */

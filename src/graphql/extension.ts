@@ -104,6 +104,13 @@ export class GraphqlExtension {
     return api;
   }
 
+  /** Forgets every change and addition (project code reloaded in development registers its own again). */
+  reset(): void {
+    this.types.clear();
+    this.configs = [];
+    this.onChange();
+  }
+
   /** Adds type definitions, resolvers and resolver settings (a config object, or a function returning one). */
   use(config: ExtensionInput): this {
     this.configs.push(config);

@@ -6,7 +6,7 @@
  * plugin types beside them (./plugin-types.ts). Types nothing reaches are left out, as in
  * Strapi's schema. Also says which model each type and root field stands for (./resolvers.ts).
  */
-import { Kind, parse, type DefinitionNode, type DocumentNode } from 'graphql';
+import { Kind, parse, print, type DefinitionNode, type DocumentNode } from 'graphql';
 import type { Attribute, AnyModel, Component, ContentType, Registry, RelationAttribute, ScalarType } from '../registry/types';
 import { FILE_UID, ROLE_UID, USER_UID } from '../registry/system-models';
 import type { GraphqlExtension } from './extension';
@@ -316,7 +316,8 @@ function reachable(defs: Map<string, string>, extra: string[]): string {
     if (!doc) documents.set(name, (doc = parse(defs.get(name)!, { noLocation: true })));
     return doc;
   };
-  const extraDocs = extra.map((text) => parse(text, { noLocation: true }));
+  // `type Query { … }` in an extension adds to the generated type, as Strapi's typeDefs merge does.
+  const extraDocs = extra.map((text) => asExtensions(parse(text, { noLocation: true }), defs));
   const seen = new Set<string>();
   const queue = ['Query', 'Mutation'];
   for (const doc of extraDocs) {
@@ -332,7 +333,17 @@ function reachable(defs: Map<string, string>, extra: string[]): string {
     for (const def of parsed(name).definitions) referencedNames(def, queue);
   }
   const kept = [...defs.keys()].filter((name) => seen.has(name)).map((name) => defs.get(name)!);
-  return [...kept, ...extra].join('\n\n');
+  return [...kept, ...extraDocs.map((doc) => print(doc))].join('\n\n');
+}
+
+/** An extension's definitions of types the schema already has (Query, Mutation, a generated type) become `extend type`. */
+function asExtensions(doc: DocumentNode, defs: Map<string, string>): DocumentNode {
+  const definitions = doc.definitions.map((def) =>
+    def.kind === Kind.OBJECT_TYPE_DEFINITION && defs.has(def.name.value)
+      ? ({ kind: Kind.OBJECT_TYPE_EXTENSION, name: def.name, interfaces: def.interfaces, directives: def.directives, fields: def.fields } as DefinitionNode)
+      : def,
+  );
+  return { ...doc, definitions };
 }
 
 /** Every type name a definition mentions. */

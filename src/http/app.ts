@@ -11,14 +11,14 @@ import type { Instance } from '../instance';
 import { guard, identify } from './guard';
 import { authRoutes } from './routes/auth';
 import { actionRoutes } from './routes/actions';
-import { contentRoutes } from './routes/content';
+import { contentRoutes, type CoreHandler, type ProjectRouting } from './routes/content';
 import { rolesRoutes } from './routes/roles';
 import { realtimeRoutes } from './routes/realtime';
 import { systemRoutes } from './routes/system';
 import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { graphqlRoutes } from './routes/graphql';
-import { projectRoutes } from './routes/project';
+import { projectAnswer, projectGlobalMiddlewares, projectRoutes } from './routes/project';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
@@ -47,6 +47,8 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
   // Every route family authenticates through this one guard (and authorizes its action, or per item).
   const allow = guard(instance);
   const who = identify(instance);
+  /** The listening server, once there is one (the client's address for project code). */
+  const served: { server?: { requestIP?(r: Request): { address: string } | null } } = {};
   const app = new Elysia({
     normalize: false,
     precompile: options.precompile ?? false,
@@ -57,7 +59,8 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
   })
     // Elysia's hook around its whole fetch handler: every answer (404s, errors, answers given
     // before routing) passes through it, which no lifecycle hook guarantees.
-    .wrap(requestLog(log))
+    // A project's own global middlewares (config/middlewares) wrap every route but the admin's, as Strapi's wrap its app.
+    .wrap((fetch) => requestLog(log)(projectGlobalMiddlewares(instance, () => served.server)(fetch) as (...args: unknown[]) => unknown))
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') error = new NotFoundError();
       if (code === 'PARSE') return errorResponse(400, 'ValidationError', 'Invalid request body');
@@ -70,12 +73,18 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))
     .use(rolesRoutes(instance, allow));
-  const project = instance.project;
-  // A project's routes first: core routes it serves itself are left out of Folio's own (project/app.ts builtIn).
-  if (project) app.use(projectRoutes(instance, project, () => app.server ?? undefined));
+  // A project's routes are looked up at request time (a reload in development swaps the project):
+  // a content type's paths ask it first, every other path under the API prefix goes to it.
+  Object.defineProperty(served, 'server', { get: () => app.server ?? undefined });
+  const server = () => served.server;
+  const core = new Map<string, CoreHandler>();
+  const routing: ProjectRouting | undefined = instance.project
+    ? { answer: (request) => projectAnswer(instance, request, server, core), serves: (uid, action) => instance.project?.serves(uid, action) ?? true, core }
+    : undefined;
   for (const ct of instance.registry.contentTypes) {
-    app.use(contentRoutes(instance, ct, allow, project ? project.builtIn.get(ct.uid) ?? new Set() : undefined)).use(actionRoutes(instance, ct, allow));
+    app.use(contentRoutes(instance, ct, allow, routing)).use(actionRoutes(instance, ct, allow));
   }
+  if (instance.project) app.use(projectRoutes(instance, instance.project, server));
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));
   app.use(realtimeRoutes(instance, who));

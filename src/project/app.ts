@@ -13,10 +13,14 @@ import type { ProjectConfig } from '../config';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
 import { createCoreController, createCoreService, CORE_ROUTER, CUSTOM, type CoreRouteDef } from './factories';
-import { compose, errorsMiddleware, routeChain, runRoute, type Middleware, type Policy, type ProjectRoute } from './endpoint';
+import { compose, errorsMiddleware, routeChain, runAround, runRoute, type Middleware, type Policy, type ProjectRoute } from './endpoint';
 import type { IncomingRequest } from './context';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
+import { builtInPlugins } from './plugins/built-in';
+import { extendPlugin, localPlugins, pluginParts } from './plugins/local';
+import type { ProjectPlugin } from './plugins/plugin';
+import { createEnv } from './env';
 import { ProjectStrapi } from './strapi';
 
 const CODE = ['.ts', '.js', '.cjs', '.mjs'];
@@ -60,7 +64,7 @@ export class ProjectApp {
   private started = false;
 
   constructor(private instance: Instance, readonly project: ProjectConfig, private log: Logger) {
-    fillStrapiModules(project.environment ?? {});
+    fillStrapiModules(project.vars);
     this.strapi = new ProjectStrapi(instance, project.values, project.root, project.src, log);
     (globalThis as { strapi?: unknown }).strapi = this.strapi;
   }
@@ -76,14 +80,23 @@ export class ProjectApp {
     this.app = index ? (this.load(index) ?? {}) : {};
     for (const [name, file] of codeFiles(join(src, 'policies'))) this.strapi.policies.set(`global::${name}`, this.load(file));
     for (const [name, file] of codeFiles(join(src, 'middlewares'))) this.strapi.middlewares.set(`global::${name}`, this.load(file));
-    const routers: { api: string; file: string; router: Obj }[] = [];
+    const routers: RouterFile[] = [];
+    // Plugins: Folio's built-in ones, then the project's local ones, each with the project's extension of it.
+    const env = createEnv(this.project.vars);
+    const plugins: [string, ReturnType<typeof pluginParts>, string | undefined][] = Object.entries(builtInPlugins(this.instance, this.strapi.log)).map(([n, p]) => [n, p, undefined]);
+    for (const local of localPlugins(this.project)) plugins.push([local.name, pluginParts(this.load(local.file), env), local.file]);
+    for (const [name, parts, file] of plugins) {
+      const plugin = this.strapi.addPlugin(name, extendPlugin(this.project, name, parts));
+      this.plugins.push(plugin);
+      for (const router of pluginRouters(plugin)) routers.push({ namespace: `plugin::${name}`, file: file ?? join(src, 'extensions', name), router, prefix: `/${name}` });
+    }
     for (const api of folders(join(src, 'api'))) {
       const dir = join(src, 'api', api);
       for (const [name, file] of codeFiles(join(dir, 'controllers'))) this.strapi.controllers.set(`api::${api}.${name}`, this.load(file));
       for (const [name, file] of codeFiles(join(dir, 'services'))) this.strapi.services.set(`api::${api}.${name}`, this.load(file));
       for (const [name, file] of codeFiles(join(dir, 'policies'))) this.strapi.policies.set(`api::${api}.${name}`, this.load(file));
       for (const [name, file] of codeFiles(join(dir, 'middlewares'))) this.strapi.middlewares.set(`api::${api}.${name}`, this.load(file));
-      for (const [, file] of codeFiles(join(dir, 'routes'))) routers.push({ api, file, router: this.load(file) });
+      for (const [, file] of codeFiles(join(dir, 'routes'))) routers.push({ namespace: `api::${api}`, api, file, router: this.load(file) });
       for (const ct of folders(join(dir, 'content-types'))) {
         const lifecycles = codeFile(join(dir, 'content-types', ct), 'lifecycles');
         if (lifecycles) {
@@ -100,27 +113,44 @@ export class ProjectApp {
     }
     this.routerFiles = routers;
   }
-  private routerFiles: { api: string; file: string; router: Obj }[] = [];
+  private routerFiles: RouterFile[] = [];
+  private plugins: ProjectPlugin[] = [];
 
-  /** Runs `register`, then `bootstrap`, then builds the routes and the global middlewares. */
+  /** Runs the plugins' `register`, the app's, the plugins' `bootstrap`, the app's, then builds the routes and the global middlewares. */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.app.register?.({ strapi: this.strapi });
-    await this.app.bootstrap?.({ strapi: this.strapi });
+    const cfg = { strapi: this.strapi };
+    for (const plugin of this.plugins) await plugin.parts.register?.(cfg);
+    await this.app.register?.(cfg);
+    for (const plugin of this.plugins) await plugin.parts.bootstrap?.(cfg);
+    await this.app.bootstrap?.(cfg);
+    // server.cron.tasks when server.cron.enabled (Strapi's cron provider); they run once the instance starts.
+    if (this.strapi.config.get('server.cron.enabled', false)) this.strapi.cron.add(this.strapi.config.get('server.cron.tasks', {}) ?? {});
     this.buildRoutes();
   }
 
-  /** `destroy`, and every hook the project registered taken back. */
+  /** The project's background work (its cron tasks) from now on: the composition root calls it (instance.start()). */
+  startBackground(): void {
+    this.strapi.cron.start();
+  }
+
+  /** The app's `destroy`, the plugins', and every hook the project registered taken back. */
   async stop(): Promise<void> {
-    if (this.started) await this.app.destroy?.({ strapi: this.strapi });
+    this.strapi.cron.destroy();
+    if (this.started) {
+      const cfg = { strapi: this.strapi };
+      await this.app.destroy?.(cfg);
+      for (const plugin of this.plugins) await plugin.parts.destroy?.(cfg);
+    }
     this.started = false;
     for (const off of this.strapi.unsubscribers.splice(0)) off();
   }
 
-  private resolve<T>(kind: 'policy' | 'middleware', name: string, info: { apiName?: string }): T {
+  private resolve<T>(kind: 'policy' | 'middleware', name: string, info: { apiName?: string; pluginName?: string }): T {
     const table = kind === 'policy' ? this.strapi.policies : this.strapi.middlewares;
-    const candidates = name.includes('::') ? [name] : [...(info.apiName ? [`api::${info.apiName}.${name}`] : []), `global::${name}`];
+    const local = info.apiName ? [`api::${info.apiName}.${name}`] : info.pluginName ? [`plugin::${info.pluginName}.${name}`] : [];
+    const candidates = name.includes('::') ? [name] : [...local, `global::${name}`];
     for (const uid of candidates) {
       const found = table.get(uid);
       if (found) return found as T;
@@ -128,7 +158,7 @@ export class ProjectApp {
     throw new ProjectLoadError(`${kind === 'policy' ? 'Policy' : 'Middleware'} ${name} not found.`);
   }
 
-  private policiesOf(config: Obj, info: { apiName?: string }) {
+  private policiesOf(config: Obj, info: { apiName?: string; pluginName?: string }) {
     return (config.policies ?? []).map((p: unknown) => {
       if (typeof p === 'string') return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', p, info)), config: {} };
       if (p && typeof p === 'object' && typeof (p as Obj).name === 'string') return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', (p as Obj).name, info)), config: (p as Obj).config ?? {} };
@@ -139,7 +169,7 @@ export class ProjectApp {
     return (typeof policy === 'function' ? policy : policy.handler) as Policy;
   }
 
-  private middlewaresOf(list: unknown[], info: { apiName?: string }): Middleware[] {
+  private middlewaresOf(list: unknown[], info: { apiName?: string; pluginName?: string }): Middleware[] {
     const out: Middleware[] = [];
     for (const item of list) {
       if (typeof item === 'function') {
@@ -169,25 +199,27 @@ export class ProjectApp {
     const routes: ProjectRoute[] = [];
     const builtIn = new Map<string, Set<ContentAction>>();
     const custom = new Set<string>();
-    for (const { api, file, router } of this.routerFiles) {
+    for (const { namespace, api, file, router, prefix: routerPrefix } of this.routerFiles) {
       const value = typeof router === 'function' && !(router as Obj)[CORE_ROUTER as unknown as string] ? router({ strapi: this.strapi }) : router;
       if (!value || !Array.isArray(value.routes)) throw new ProjectLoadError(`${relative(this.project.root, file)}: a router must export { routes: [...] } or createCoreRouter(uid)`, file);
       if ((value.type ?? 'content-api') !== 'content-api') continue;
+      const pluginName = api ? undefined : namespace.slice('plugin::'.length);
       for (const def of value.routes as CoreRouteDef[]) {
-        const info = { apiName: api, type: 'content-api', ...(def.info ?? {}) };
+        const info = { ...(api ? { apiName: api } : { pluginName }), type: 'content-api', ...(def.info ?? {}) };
         const handlerName = String(def.handler);
         const cut = handlerName.lastIndexOf('.');
         const controllerName = handlerName.slice(0, cut);
         const actionName = handlerName.slice(cut + 1);
-        const controllerUid = controllerName.includes('::') ? controllerName : `api::${api}.${controllerName}`;
+        const controllerUid = controllerName.includes('::') ? controllerName : `${namespace}.${controllerName}`;
         const controller = this.strapi.controller(controllerUid);
         if (!controller || typeof controller[actionName] !== 'function') throw new ProjectLoadError(`Error creating endpoint ${def.method} ${def.path}: Handler not found "${handlerName}"`, file);
         const action = `${controllerUid}.${actionName}`;
         const config = def.config ?? {};
         const core = def.core as ContentAction | undefined;
         const service = this.strapi.service(controllerUid);
-        const plain = core && !controller[CUSTOM] && !(service?.[CUSTOM]) && config.auth === undefined
-          && !(config.policies ?? []).length && !(config.middlewares ?? []).length && !this.hasGlobalCustom && !this.instance.documents.hooks.hasMiddlewares;
+        // Strapi's own core action: Folio's REST route does what its controller and service would.
+        const folioCore = core && !controller[CUSTOM] && !service?.[CUSTOM] && config.auth === undefined ? core : undefined;
+        const plain = folioCore && !(config.policies ?? []).length && !(config.middlewares ?? []).length;
         if (plain) {
           let set = builtIn.get(controllerUid);
           if (!set) builtIn.set(controllerUid, (set = new Set()));
@@ -195,7 +227,8 @@ export class ProjectApp {
           continue;
         }
         if (!core) custom.add(action);
-        const path = `${prefix}${value.prefix ?? ''}${def.path}`.replace(/\/+$/, '') || '/';
+        const routePrefix = typeof config.prefix === 'string' ? config.prefix : (value.prefix ?? routerPrefix ?? '');
+        const path = `${prefix}${routePrefix}${def.path}`.replace(/\/+$/, '') || '/';
         routes.push({
           method: String(def.method).toUpperCase(),
           path,
@@ -205,6 +238,8 @@ export class ProjectApp {
           info,
           policies: this.policiesOf(config, info),
           middlewares: this.middlewaresOf(config.middlewares ?? [], info),
+          // With only policies or middlewares of its own, the route ends in Folio's own handler (its kept plans and answers).
+          ...(folioCore ? { folioCore: { uid: controllerUid, action: folioCore } } : {}),
         });
       }
     }
@@ -223,6 +258,41 @@ export class ProjectApp {
     }
   }
 
+  /**
+   * The project's route for a method and path, with the path's parameters (`/api/articles/slug/:slug`,
+   * `*`), in the order the routes were declared (the first that matches wins, as in Strapi's router).
+   */
+  match(method: string, pathname: string): { route: ProjectRoute; params: Record<string, string> } | undefined {
+    for (const route of this.routes) {
+      if (route.method !== method && !(route.method === 'GET' && method === 'HEAD') && route.method !== 'ALL') continue;
+      const matcher = ((route as { matcher?: PathMatcher }).matcher ??= pathMatcher(route.path));
+      const found = matcher.regex.exec(pathname);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      matcher.names.forEach((name, i) => {
+        const value = found[i + 1];
+        if (value !== undefined) params[name] = safeDecode(value);
+      });
+      return { route, params };
+    }
+    return undefined;
+  }
+
+  /** Whether Folio's own REST route serves this core action of a type (the project left it plain). */
+  serves(uid: string, action: ContentAction): boolean {
+    return this.builtIn.get(uid)?.has(action) ?? false;
+  }
+
+  /** Whether config/middlewares has middlewares of the project's own: they wrap every request, Folio's own routes included (`around`). */
+  get wrapsAll(): boolean {
+    return this.hasGlobalCustom;
+  }
+
+  /** Runs the global middlewares around an answer of Folio's own route (a request no project route takes). */
+  around(incoming: IncomingRequest, inner: () => Promise<Response>): Promise<Response> {
+    return runAround(this.global, incoming, inner);
+  }
+
   /** Answers one request to a project route. */
   handle(route: ProjectRoute, incoming: IncomingRequest): Promise<Response> {
     const chain = (route as { chain?: Middleware[] }).chain ??= routeChain(this.instance, this.strapi, route);
@@ -231,3 +301,51 @@ export class ProjectApp {
 }
 
 export { compose };
+
+interface PathMatcher {
+  regex: RegExp;
+  names: string[];
+}
+
+/** A Koa-router path (`/articles/:id`, `:id?`, `*`) as a regular expression and its parameter names. */
+function pathMatcher(path: string): PathMatcher {
+  const names: string[] = [];
+  let source = '';
+  for (const part of path.split('/').filter(Boolean)) {
+    const param = /^:(\w+)(\?)?$/.exec(part);
+    if (param) {
+      names.push(param[1]!);
+      source += param[2] ? '(?:/([^/]+))?' : '/([^/]+)';
+    } else if (part === '*' || part === '(.*)') {
+      names.push(String(names.length));
+      source += '/(.*)';
+    } else source += `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+  }
+  return { regex: new RegExp(`^${source || '/'}/?$`), names };
+}
+
+const safeDecode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
+/** A router to mount: an API's routes file, or a plugin's content-api router. */
+interface RouterFile {
+  /** `api::article` or `plugin::my-plugin`: short handler names resolve in it. */
+  namespace: string;
+  api?: string;
+  file: string;
+  router: Obj;
+  /** A plugin's routes are under `/api/<plugin>` unless the router or route says otherwise. */
+  prefix?: string;
+}
+
+/** A plugin's content-api routers (`{ 'content-api': { type, routes } }`; an array of routes is admin routes, not served). */
+function pluginRouters(plugin: ProjectPlugin): Obj[] {
+  const routes = plugin.routes as Obj;
+  if (!routes || Array.isArray(routes) || typeof routes !== 'object') return [];
+  return Object.values(routes).filter((r) => r && typeof r === 'object' && (r.type ?? 'admin') === 'content-api');
+}

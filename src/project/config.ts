@@ -83,7 +83,7 @@ export function readProject(dir: string, vars: Vars, nodeEnv = vars.NODE_ENV || 
   const configDir = join(found.root, 'config');
   let values = merge(defaults(all), loadDir(configDir, found.root, env)) as Obj;
   values = merge(values, loadDir(join(configDir, 'env', nodeEnv), found.root, env)) as Obj;
-  return { root: found.root, src: found.src, nodeEnv, dotenv, values, settings: projectSettings(values) };
+  return { root: found.root, src: found.src, nodeEnv, dotenv, vars: all, values, settings: projectSettings(values) };
 }
 
 /** A value at a dotted path (`api.rest.defaultLimit`) of the merged configuration, as `strapi.config.get` reads it. */
@@ -147,5 +147,40 @@ export function projectSettings(values: Obj): ProjectSettings {
   if (typeof expiresIn === 'string') set('jwtExpiresIn', expiresIn, 'plugins.users-permissions.config.jwt.expiresIn');
   const graphql = configValue(values, 'plugins.graphql.config');
   if (isPlain(graphql)) set('graphql', graphql, 'plugins.graphql.config');
+  const email = configValue(values, 'plugins.email.config');
+  if (isPlain(email)) {
+    set('smtpUrl', emailSmtpUrl(email), `plugins.email.config (${String(email.provider ?? 'sendmail')})`);
+    const from = configValue(email, 'settings.defaultFrom');
+    if (typeof from === 'string' && from) set('emailFrom', from, 'plugins.email.config.settings.defaultFrom');
+  }
   return out;
+}
+
+/**
+ * The email plugin's provider as an SMTP URL for Folio's sender (auth/smtp.ts): nodemailer's
+ * `host`, `port`, `secure`, `auth: { user, pass }`, `ignoreTLS` / `requireTLS`; sendmail's
+ * `devHost`/`devPort` (a development server) or `smtpHost`/`smtpPort` (a relay). Sendmail
+ * without either delivers to each recipient's MX, which Folio does not: no URL then (mail goes
+ * to the log unless FOLIO_SMTP_URL is set).
+ */
+export function emailSmtpUrl(email: Obj): string | undefined {
+  const provider = String(email.provider ?? 'sendmail').toLowerCase().replace(/^@strapi\/provider-email-/, '');
+  const options = isPlain(email.providerOptions) ? email.providerOptions : {};
+  const url = (secure: boolean, host: string, port: number, tls?: 'false' | 'required', auth?: Obj) => {
+    const userinfo = auth && typeof auth.user === 'string' ? `${encodeURIComponent(auth.user)}${typeof auth.pass === 'string' ? `:${encodeURIComponent(auth.pass)}` : ''}@` : '';
+    const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+    return `${secure ? 'smtps' : 'smtp'}://${userinfo}${hostPart}:${port}${tls && !secure ? `?tls=${tls}` : ''}`;
+  };
+  if (provider === 'nodemailer') {
+    if (typeof options.host !== 'string' || !options.host) return undefined;
+    const secure = options.secure === true;
+    const port = Number(options.port ?? (secure ? 465 : 587));
+    return url(secure, options.host, port, options.ignoreTLS === true ? 'false' : options.requireTLS === true ? 'required' : undefined, isPlain(options.auth) ? options.auth : undefined);
+  }
+  if (provider === 'sendmail') {
+    const devPort = options.devPort;
+    if (typeof devPort === 'number' && devPort > 0) return url(false, typeof options.devHost === 'string' && options.devHost ? options.devHost : 'localhost', devPort);
+    if ((typeof options.smtpHost === 'string' && options.smtpHost) || typeof options.smtpHost === 'number') return url(false, String(options.smtpHost), Number(options.smtpPort ?? 25));
+  }
+  return undefined;
 }

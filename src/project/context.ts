@@ -19,6 +19,8 @@ export interface IncomingRequest {
   files?: Record<string, unknown>;
   params: Record<string, string>;
   ip: string;
+  /** A core route ending in Folio's own handler (endpoint.ts folioCore): answers the request as the chain leaves it. */
+  core?: (request: { method: string; query: Record<string, unknown>; body: unknown; params: Record<string, string> }) => Promise<Response>;
 }
 
 /** Strapi's ctx helpers: name → status. */
@@ -47,9 +49,32 @@ export function errorBody(status: number, name: string, message: string, details
   return { data: null, error: details === undefined ? { status, name, message } : { status, name, message, details } };
 }
 
+/**
+ * An answer of Folio's own a global middleware wraps (a route that is not the project's):
+ * its JSON is parsed only if a middleware reads `ctx.body`; a stream (the realtime feed)
+ * passes through as it is.
+ */
+export async function adoptAnswer(ctx: ProjectContext, answer: Response): Promise<void> {
+  for (const [name, value] of answer.headers) if (name !== 'content-length') ctx._responseHeaders.set(name, value);
+  const type = answer.headers.get('content-type') ?? '';
+  if (answer.body && /\bjson\b/.test(type)) ctx._adopt(answer.status, new Uint8Array(await answer.arrayBuffer()));
+  else ctx._adopt(answer.status, undefined, answer.body);
+}
+
+/** An error answer of Folio's own: it passes by the global middlewares' code after `await next()`, as a thrown error does in Strapi. */
+export class PassedAnswer extends Error {
+  constructor(readonly answer: Response) {
+    super(`answered ${answer.status}`);
+  }
+}
+
 export function createContext(incoming: IncomingRequest): ProjectContext {
   const responseHeaders = new Headers();
   let body: unknown;
+  /** An adopted JSON answer, parsed on first read of `ctx.body`. */
+  let adopted: Uint8Array | undefined;
+  /** An adopted answer that is no JSON (a stream, bytes): passed on as it is. */
+  let raw: ConstructorParameters<typeof Response>[0] | undefined;
   let status = 404;
   let explicitStatus = false;
   let explicitNullBody = false;
@@ -127,8 +152,16 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     state: {},
     params: incoming.params,
     query: incoming.query,
-    get body() { return body; },
+    get body() {
+      if (adopted) {
+        body = JSON.parse(new TextDecoder().decode(adopted));
+        adopted = undefined;
+      }
+      return body;
+    },
     set body(value: unknown) {
+      adopted = undefined;
+      raw = undefined;
       body = value;
       if (value === null || value === undefined) {
         explicitNullBody = true;
@@ -171,6 +204,15 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     get _explicitStatus() { return explicitStatus; },
     get _explicitNullBody() { return explicitNullBody; },
     get _responseHeaders() { return responseHeaders; },
+    /** The answer as adopted and still untouched: its bytes, or its stream. */
+    get _untouched(): ConstructorParameters<typeof Response>[0] | undefined { return adopted ?? raw; },
+    _adopt(code: number, bytes: Uint8Array | undefined, stream?: ConstructorParameters<typeof Response>[0]) {
+      status = code;
+      explicitStatus = true;
+      body = undefined;
+      adopted = bytes;
+      raw = bytes ? undefined : (stream ?? null);
+    },
   };
   for (const [name, code] of Object.entries(HELPERS)) {
     ctx[name] = (message?: string, details: unknown = {}) => {
@@ -184,6 +226,8 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
 /** The answer a ctx holds once the middlewares and the controller are done. */
 export function responseOf(ctx: ProjectContext): Response {
   const headers = ctx._responseHeaders as Headers;
+  const untouched = ctx._untouched;
+  if (untouched !== undefined) return new Response(untouched, { status: ctx.status, headers });
   const body = ctx.body;
   const status = ctx.status;
   if (body === undefined || body === null) {

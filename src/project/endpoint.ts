@@ -10,9 +10,9 @@
 import { FolioError, ForbiddenError as FolioForbidden, UnauthorizedError as FolioUnauthorized } from '../errors';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
-import { readableBy } from '../auth/access';
-import { createContext, errorBody, responseOf, type IncomingRequest, type ProjectContext } from './context';
-import { CAN_READ } from './factories';
+import { grantsKey, readableBy } from '../auth/access';
+import { adoptAnswer, createContext, errorBody, PassedAnswer, responseOf, type IncomingRequest, type ProjectContext } from './context';
+import { CAN_READ, CAN_READ_KEY } from './factories';
 import { ForbiddenError, HttpError, PolicyError, UnauthorizedError } from './strapi-errors';
 import type { ProjectStrapi } from './strapi';
 
@@ -30,6 +30,12 @@ export interface ProjectRoute {
   info: Record<string, unknown>;
   policies: { handler: Policy; config: unknown }[];
   middlewares: Middleware[];
+  /**
+   * A core action whose controller and service are Strapi's own: the chain ends in Folio's REST
+   * handler for it (IncomingRequest.core), given the request as the policies and middlewares
+   * leave it (ctx.query, ctx.request.body), instead of the controller.
+   */
+  folioCore?: { uid: string; action: string };
 }
 
 export function compose(middlewares: Middleware[]): (ctx: ProjectContext, last?: () => Promise<unknown>) => Promise<unknown> {
@@ -52,6 +58,10 @@ export function errorsMiddleware(log: Logger): Middleware {
     try {
       await next();
     } catch (error) {
+      if (error instanceof PassedAnswer) {
+        await adoptAnswer(ctx, error.answer);
+        return;
+      }
       if (error instanceof FolioError) {
         ctx.status = error.status;
         ctx.body = errorBody(error.status, error.name, error.message, error.details ?? {});
@@ -93,6 +103,7 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
       } else ctx.state.auth = { strategy: { name: 'public' }, credentials: null };
       let readable: Set<string> | undefined;
       (ctx.state as any)[CAN_READ] = (uid: string) => (readable ??= readableBy(can, instance.registry)).has(uid);
+      (ctx.state as any)[CAN_READ_KEY] = grantsKey(principal);
       (ctx.state as any)[ALLOWED] = can;
       return next();
     },
@@ -116,16 +127,45 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
     ...route.middlewares,
     async (ctx, next) => {
       const value = await next();
-      if ((ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;
+      if (ctx._untouched === undefined && (ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;
     },
-    (ctx) => route.handler(ctx),
+    route.folioCore ? (ctx) => folioAnswer(ctx) : (ctx) => route.handler(ctx),
   ];
 }
+
+/** Folio's own answer of a core route, as its controller would give it (an error answer is thrown, as the controller's errors are). */
+async function folioAnswer(ctx: ProjectContext): Promise<void> {
+  const core = (ctx as { [CORE]?: IncomingRequest['core'] })[CORE];
+  if (!core) throw new Error('a core route reached without Folio\'s handler');
+  const answer = await core({ method: ctx.method, query: ctx.query, body: ctx.request.body, params: ctx.params });
+  if (answer.status >= 400 && ![401, 403].includes(answer.status)) throw new PassedAnswer(answer);
+  await adoptAnswer(ctx, answer);
+}
+const CORE = Symbol('folio.core');
 const ALLOWED = Symbol('folio.allowed');
+
+/**
+ * Strapi runs config/middlewares around every request of its app, not only the project's
+ * routes: the global chain around an answer of Folio's own (`inner`). An error answer (a 400,
+ * 413, 429, 5xx: what Strapi throws) passes by the middlewares' code after `await next()`, as
+ * a thrown error does; 401, 403 and 404 are set answers there and do not, nor are GraphQL's.
+ */
+export async function runAround(global: Middleware[], incoming: IncomingRequest, inner: () => Promise<Response>): Promise<Response> {
+  const ctx = createContext(incoming);
+  // GraphQL's errors are its server's own answers (Apollo's, in Strapi), never thrown through the app.
+  const thrownOnError = !incoming.url.pathname.startsWith('/graphql');
+  await compose(global)(ctx, async () => {
+    const answer = await inner();
+    if (thrownOnError && answer.status >= 400 && ![401, 403, 404, 405].includes(answer.status)) throw new PassedAnswer(answer);
+    await adoptAnswer(ctx, answer);
+  });
+  return responseOf(ctx);
+}
 
 /** Runs a request through the global chain and the route's, and answers what the ctx holds. */
 export async function runRoute(global: Middleware[], chain: Middleware[], incoming: IncomingRequest): Promise<Response> {
   const ctx = createContext(incoming);
+  if (incoming.core) (ctx as { [CORE]?: IncomingRequest['core'] })[CORE] = incoming.core;
   await compose([...global, ...chain])(ctx);
   return responseOf(ctx);
 }

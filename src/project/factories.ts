@@ -15,8 +15,8 @@ import type { ProjectStrapi } from './strapi';
 type Obj = Record<string, any>;
 type Factory<T> = (cfg: { strapi: ProjectStrapi }) => T;
 
-import { CAN_READ } from './documents';
-export { CAN_READ };
+import { CAN_READ, CAN_READ_KEY } from './documents';
+export { CAN_READ, CAN_READ_KEY };
 /** Controllers made by createCoreController with a config of the project's own (Strapi's isCustomController). */
 export const CUSTOM = Symbol('folio.customController');
 
@@ -67,7 +67,10 @@ function baseController(strapi: ProjectStrapi, ct: ContentType): Obj {
     async sanitizeQuery(ctx: Obj) {
       const query: Obj = { ...(ctx.query ?? {}) };
       const canRead = canReadOf(ctx);
-      if (canRead) (query as any)[CAN_READ] = canRead;
+      if (canRead) {
+        (query as any)[CAN_READ] = canRead;
+        (query as any)[CAN_READ_KEY] = ctx?.state?.[CAN_READ_KEY];
+      }
       return query;
     },
     async validateQuery(ctx: Obj) {

@@ -79,7 +79,11 @@ export function loadFile(file: string, root: string): unknown {
   }
 }
 
-/** Forgets every cached module under `root` (reload: the next `require` reads the files again). */
+/**
+ * Forgets every cached module of the project's own under `root` (reload: the next `require`
+ * reads the files again). Its `node_modules` stay loaded: packages do not change while it runs.
+ */
 export function forgetModules(root: string): void {
-  for (const key of Object.keys(require.cache)) if (key.startsWith(root)) delete require.cache[key];
+  const dependencies = `${root}/node_modules/`;
+  for (const key of Object.keys(require.cache)) if (key.startsWith(`${root}/`) && !key.startsWith(dependencies)) delete require.cache[key];
 }

@@ -10,8 +10,13 @@ import type { Instance } from '../instance';
 import type { Logger, LogFields } from '../log';
 import type { LifecycleSubscriber } from '../documents/write/hooks';
 import type { Component, ContentType, Registry } from '../registry/types';
-import { configValue } from './config';
+import { configValue, merge } from './config';
+import { ProjectPlugin, type PluginParts } from './plugins/plugin';
 import { contentTypeOf, createDocuments, type DocumentsFn } from './documents';
+import { createQueryEngine } from './query-engine';
+import { registeredField } from './custom-fields';
+import { ProjectCron } from './cron';
+import { PROJECT_ACTOR } from './documents';
 
 type Obj = Record<string, any>;
 type Factory = Obj | ((cfg: { strapi: ProjectStrapi }) => Obj);
@@ -75,10 +80,7 @@ export class ProjectStrapi {
   readonly customFields = {
     registered: new Map<string, Obj>(),
     register: (fields: Obj | Obj[]) => {
-      for (const field of Array.isArray(fields) ? fields : [fields]) {
-        const uid = field.plugin ? `plugin::${field.plugin}.${field.name}` : `global::${field.name}`;
-        this.customFields.registered.set(uid, field);
-      }
+      for (const field of Array.isArray(fields) ? fields : [fields]) this.customFields.registered.set(registeredField(field)[0], field);
     },
     get: (uid: string) => this.customFields.registered.get(uid),
   };
@@ -91,12 +93,15 @@ export class ProjectStrapi {
   readonly unsubscribers: (() => void)[] = [];
   readonly contentTypes: Obj;
   readonly components: Obj;
-  readonly plugins: Obj = {};
+  readonly plugins: Record<string, ProjectPlugin> = {};
   readonly api: Obj = {};
   readonly EE = false;
+  /** Strapi's cron service (./cron.ts); the composition root starts it. */
+  readonly cron: ProjectCron;
 
   constructor(readonly instance: Instance, values: Obj, root: string, src: string, logger: Logger) {
     this.registry = instance.registry;
+    this.cron = new ProjectCron(this, instance.db);
     this.documents = createDocuments(instance);
     const use = this.documents.use;
     // Middlewares the project adds are taken back when it is unloaded (stop, reload).
@@ -112,17 +117,30 @@ export class ProjectStrapi {
       else logger[level](typeof first === 'string' ? first : JSON.stringify(first), fields);
     };
     this.log = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+    /** `plugin::email.settings.defaultFrom`: config/plugins `email.config` over the plugin's defaults, as Strapi keeps it. */
+    const read = (path: string, fallback?: unknown) => {
+      const plugin = /^plugin::([^.]+)(?:\.(.*))?$/.exec(path);
+      if (!plugin) return configValue(values, path, fallback);
+      const [, name, rest] = plugin;
+      const config = merge(this.plugins[name!]?.parts.config ?? {}, configValue(values, ['plugins', name!, 'config']) ?? {});
+      return rest ? configValue(config as Obj, rest, fallback) : (config ?? fallback);
+    };
     this.config = {
-      get: (path, fallback) => configValue(values, path, fallback),
+      get: (path, fallback) => read(path, fallback),
       set: (path, value) => {
         const parts = path.split('.');
         let at: Obj = values;
         for (const part of parts.slice(0, -1)) at = at[part] ??= {};
         at[parts.at(-1)!] = value;
       },
-      has: (path) => configValue(values, path) !== undefined,
+      has: (path) => read(path) !== undefined,
     };
+    const query = createQueryEngine(instance);
     this.db = {
+      query,
+      /** Strapi's `strapi.db.transaction(fn)`: `fn` runs in one write (writes and reads inside join it, as they do in a lifecycle handler). */
+      transaction: <T>(fn: (ctx: { onCommit(cb: () => void): void }) => Promise<T>) =>
+        instance.documents.pipeline.run({ actor: PROJECT_ACTOR }, (ctx) => fn({ onCommit: (cb) => ctx.afterCommit(cb) })),
       lifecycles: {
         subscribe: (subscriber: LifecycleSubscriber) => {
           const off = instance.documents.hooks.subscribe(subscriber);
@@ -164,8 +182,14 @@ export class ProjectStrapi {
   middleware(uid: string): Function | undefined {
     return this.middlewares.get(uid);
   }
-  plugin(name: string): Obj | undefined {
+  plugin(name: string): ProjectPlugin | undefined {
     return this.plugins[name];
+  }
+  /** Adds a plugin (Folio's built-in ones, the project's local ones): its services and controllers become `plugin::<name>.<short>`. */
+  addPlugin(name: string, parts: PluginParts): ProjectPlugin {
+    const plugin = new ProjectPlugin(name, this, parts);
+    this.plugins[name] = plugin;
+    return plugin;
   }
   /** The REST limits (api.rest.defaultLimit / maxLimit as Folio resolved them). */
   restLimits() {

@@ -78,7 +78,7 @@ function listOf(ctx: ReadContext, ct: ContentType, query: ReadQuery): CompiledLi
 export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<{ data: Row[]; pagination: PageMeta }> {
   await chooseSearchGrams(ctx, ct, query);
   const { page, count, reader, countKey: totalKey } = listOf(ctx, ct, query);
-  const { start, limit, withCount, mode } = query.pagination;
+  const { withCount } = query.pagination;
   const pageRows = ctx.db.all<Row>(page);
   // The total is asked for beside the page, not after it: PostgreSQL's client sends both
   // together, a round trip less (SQLite runs each as it is called, page first, as before).
@@ -92,12 +92,14 @@ export async function findMany(ctx: ReadContext, ct: ContentType, query: ReadQue
   await populateRows(ctx.db, ctx.registry, ct, rows, query.populate, query);
   checkResponseSize(rows, query.populate);
 
-  const total = await totalRead;
-  let pagination: PageMeta;
-  if (mode === 'offset') pagination = { start, limit, ...(total !== undefined ? { total } : {}) };
-  else if (total === undefined) pagination = { page: Math.floor(start / limit) + 1, pageSize: limit };
-  else pagination = { page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit), total };
-  return { data: rows, pagination };
+  return { data: rows, pagination: pageMeta(query.pagination, await totalRead) };
+}
+
+/** A list's `meta.pagination`, in the mode the client asked in (page or offset), with the total when counted. */
+export function pageMeta({ mode, start, limit }: Pick<ReadQuery['pagination'], 'mode' | 'start' | 'limit'>, total?: number): PageMeta {
+  if (mode === 'offset') return { start, limit, ...(total !== undefined ? { total } : {}) };
+  if (total === undefined) return { page: Math.floor(start / limit) + 1, pageSize: limit };
+  return { page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit), total };
 }
 
 /** One version of a document, or null. `documentId` undefined = the single type's document. */

@@ -70,6 +70,11 @@ export type PopulateMap = Record<string, PopulateSpec>;
 
 export interface ReadQuery {
   status: Status;
+  /**
+   * The listed rows are of either status (the query engine's reads, strapi.db.query: rows, not
+   * documents): no status condition on them. Populated relations still reach `status`'s versions.
+   */
+  everyStatus?: boolean;
   /** Locale code, or '*' for every locale (lists only, or when the filters choose the locale). */
   locale: string;
   /** `filters[locale]` without a `locale` parameter: the filters pick the versions, no default locale applies. */

@@ -45,7 +45,11 @@ interface LoadContext {
   ignored: IgnoredAttribute[];
 }
 
-export function loadRegistry(dir: string): Registry {
+/**
+ * `registered`: custom fields a project's code registers (`strapi.customFields.register`,
+ * project/custom-fields.ts), under the folder's own custom-fields.json.
+ */
+export function loadRegistry(dir: string, registered: Readonly<Record<string, ScalarType>> = {}): Registry {
   const root = resolve(dir);
   // Error messages name files as the user sees them in their project ("content-types/article.json").
   const display = (...parts: string[]): string => {
@@ -61,7 +65,7 @@ export function loadRegistry(dir: string): Registry {
   const layout = findLayout(root, display);
 
   const context: LoadContext = {
-    customFields: layout.customFields ? readCustomFields(display(...layout.customFields), read(layout.customFields)) : {},
+    customFields: { ...registered, ...(layout.customFields ? readCustomFields(display(...layout.customFields), read(layout.customFields)) : {}) },
     customFieldsFile: display(...(layout.customFields ?? [...layout.base, CUSTOM_FIELDS_FILE])),
     warnings: [],
     ignored: [],

@@ -132,6 +132,7 @@ describe('the order of every hook point, and what a throw undoes', () => {
     removals.push(server.instance.documents.hooks.subscribe({ models: [tag.uid], beforeCreate: () => void log.push('beforeCreate'), afterCreate: () => void log.push('afterCreate') }));
     const hooks = server.instance.documents.hooks;
     const middleware = async (context: { action: string; params: Record<string, unknown> }, next: () => Promise<unknown>) => {
+      if (context.action !== 'create') return next(); // reads pass through middlewares too
       log.push(`middleware in ${context.action}`);
       (context.params.data as Record<string, unknown>).name = 'renamed by middleware';
       const result = await next();
@@ -182,5 +183,55 @@ describe('the order of every hook point, and what a throw undoes', () => {
     ).rejects.toThrow('outer fails');
     expect(order).toEqual(['inner done']);
     expect(await count(tag)).toBe(before);
+  });
+});
+
+describe('writes started inside an open write join it, as Strapi nested transactions do', () => {
+  /** A subscriber that creates an author from a tag's afterCreate (the draft row), and refuses the published row of a tag named "… refused". */
+  function authorFromTagLifecycle() {
+    removals.push(
+      server.instance.documents.hooks.subscribe({
+        models: [tag.uid],
+        async afterCreate(event) {
+          const row = event.result as { name: string; publishedAt: string | null };
+          if (!row.publishedAt) await server.instance.documents.create(author, { name: `made for ${row.name}` });
+        },
+        beforeCreate(event) {
+          if (event.params.data!.publishedAt && String(event.params.data!.name).endsWith('refused')) throw new FolioError(400, 'ApplicationError', 'refused');
+        },
+      }),
+    );
+  }
+  const authorsNamed = async (name: string) =>
+    Number((await server.instance.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${author.tableName} WHERE name = '${name}'`))!.n);
+
+  it('commits a lifecycle handler\'s write with the write that fired it (no second transaction waiting for the first)', async () => {
+    authorFromTagLifecycle();
+    await server.instance.documents.create(tag, { name: 'nested ok' });
+    expect(await authorsNamed('made for nested ok')).toBe(1); // authors have no draft & publish: one row
+  });
+
+  it('undoes a lifecycle handler\'s write when the write that fired it fails later', async () => {
+    authorFromTagLifecycle();
+    const before = await count(tag);
+    await expect(server.instance.documents.create(tag, { name: 'nested refused' })).rejects.toThrow('refused');
+    expect(await authorsNamed('made for nested refused')).toBe(0);
+    expect(await count(tag)).toBe(before);
+  });
+
+  it('opens a transaction of its own for a write started after the open one has committed', async () => {
+    let later: Promise<unknown> | undefined;
+    removals.push(
+      server.instance.documents.hooks.subscribe({
+        models: [tag.uid],
+        afterCreate(event) {
+          const row = event.result as { name: string; publishedAt: string | null };
+          if (!row.publishedAt) later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => server.instance.documents.create(author, { name: `later for ${row.name}` }));
+        },
+      }),
+    );
+    await server.instance.documents.create(tag, { name: 'nested later' }, { status: 'draft' });
+    await later;
+    expect(await authorsNamed('later for nested later')).toBe(1);
   });
 });

@@ -42,7 +42,7 @@ describe('a Strapi project root', () => {
     // --port was given on the command line: the flag wins over server.port.
     expect(server.stdout()).not.toContain('port (server.port)');
     await server.stop();
-  });
+  }, 30_000);
 
   test('--project DIR and the project src/ folder are the same project', async () => {
     const root = copyProject('blog-js');
@@ -57,7 +57,7 @@ describe('a Strapi project root', () => {
     expect((await bySrc.call('GET', '/api/tags')).status).toBe(403);
     expect(bySrc.stdout()).toContain(`Project ${root}`);
     await bySrc.stop();
-  });
+  }, 30_000); // two servers spawned one after the other: more than the default 5 s on a loaded machine
 });
 
 describe('configuration as Strapi loads it', () => {

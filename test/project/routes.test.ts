@@ -115,6 +115,58 @@ describe('errors as Strapi answers them', () => {
   });
 });
 
+describe('global middlewares wrap the whole server, as Strapi\'s wrap its app', () => {
+  test('Folio\'s own routes and unknown paths pass through them; an error Strapi throws passes by them; Folio Admin does not', async () => {
+    // Answers checked on a copy of the Strapi peer with the same global middleware.
+    const stamp = async (method: string, path: string, body?: unknown) => (await server.call(method, path, body === undefined ? {} : { body })).headers.get('x-stamp');
+    expect(await stamp('GET', '/api/tags')).toBe('blog-js');
+    expect(await stamp('GET', '/api/upload/files')).toBe('blog-js');
+    expect(await stamp('GET', '/api/nope')).toBe('blog-js');
+    expect(await stamp('POST', '/graphql', {})).toBe('blog-js');
+    expect(await stamp('GET', '/api/users/me')).toBe('blog-js');
+    expect(await stamp('POST', '/api/auth/local', {})).toBeNull();
+    expect(await stamp('GET', '/admin')).toBeNull();
+    // The answer itself passes through unchanged.
+    const files = await server.call('GET', '/api/upload/files', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    expect(files.status).toBe(200);
+    expect(files.body).toEqual([]);
+  });
+});
+
+describe('a route middleware on a core action (LaunchPad\'s populate middleware)', () => {
+  test('what it sets on ctx.query before next() shapes the answer, and what it changes in ctx.body after is answered', async () => {
+    const root = copyProject('blog-js', {
+      'src/api/tag/routes/tag.js': [
+        "module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag', {",
+        "  config: { find: { middlewares: ['api::tag.tag-populate'] } },",
+        '});',
+        '',
+      ].join('\n'),
+      'src/api/tag/middlewares/tag-populate.js': [
+        'module.exports = () => async (ctx, next) => {',
+        "  ctx.query.populate = { articles: { fields: ['title'] } };",
+        "  ctx.query.fields = ['name'];",
+        '  await next();',
+        '  ctx.body.meta.populatedBy = "middleware";',
+        '};',
+        '',
+      ].join('\n'),
+    });
+    const own = await startServer({ contentTypes: root });
+    try {
+      const article = await own.call('POST', '/api/articles', { body: { data: { title: 'Tagged' } } });
+      await own.call('PUT', `/api/tags/${(await own.call('GET', '/api/tags')).body.data[0].documentId}`, { body: { data: { articles: [article.body.data.documentId] } } });
+      const list = await own.call('GET', '/api/tags');
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([{ id: expect.any(Number), documentId: expect.any(String), name: 'seeded', articles: [{ id: expect.any(Number), documentId: article.body.data.documentId, title: 'Tagged' }] }]);
+      expect(list.body.meta.populatedBy).toBe('middleware');
+      expect(list.headers.get('x-stamp')).toBe('blog-js');
+    } finally {
+      await own.stop();
+    }
+  }, 30_000); // a second server of its own: on PostgreSQL under load, more than the default 5 s
+});
+
 describe('loading project code', () => {
   test('an unknown import names the package and the importing file', () => {
     const root = copyProject('blog-js', { 'src/api/article/services/broken.js': "require('left-pad-not-installed');\n" });

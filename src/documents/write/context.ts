@@ -13,6 +13,7 @@
  * the deliverer and the realtime feed, project code's after-commit callbacks) runs once the
  * transaction has committed, and never for a rolled-back one.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { SYSTEM_ACTOR, type Actor } from '../../actor';
 import type { Database, Queryable, TransactionOptions } from '../../db/database';
 import type { Logger } from '../../log';
@@ -96,9 +97,25 @@ export interface WriteListener {
   open(tx: Queryable, actor: Actor): WriteRecorder;
 }
 
+/**
+ * The write whose work is running (set by WritePipeline.run around its function): a write
+ * started from there — a lifecycle handler, project code it calls — joins it, as Strapi's
+ * nested `db.transaction` calls join the open one (an AsyncLocalStorage there too). On SQLite
+ * a second transaction would wait for the one waiting for it.
+ */
+const openWrites = new AsyncLocalStorage<WriteContext>();
+
+/** The open write the current code runs inside, if any (none once its transaction has settled). */
+export function currentWrite(): WriteContext | undefined {
+  const ctx = openWrites.getStore();
+  return ctx?.open ? ctx : undefined;
+}
+
 export class WriteContext {
   /** Shared between the hooks of one write (Strapi's lifecycle `event.state` lives per event; this per transaction). */
   readonly state: Record<string, unknown> = {};
+  /** False once the write's work is done: a promise it left running no longer joins it. */
+  open = true;
   private afterCommitWork: (() => void | Promise<void>)[] = [];
 
   constructor(
@@ -192,7 +209,7 @@ export class WriteContext {
 export interface RunOptions {
   /** Who writes (default: Folio itself). Ignored when joining: the open transaction's actor stands. */
   actor?: Actor;
-  /** An open write to join instead of opening a transaction. */
+  /** An open write to join instead of opening a transaction (default: the write the caller runs inside, if any: currentWrite()). */
   within?: WriteContext;
 }
 
@@ -215,20 +232,28 @@ export class WritePipeline {
   }
 
   /**
-   * Runs `fn` as one write: in `within`'s transaction when given (its after-commit work then
-   * waits for that transaction's commit), else in a new one. On PostgreSQL a retried
-   * transaction starts again with fresh recorders, so only the attempt that committed counts.
+   * Runs `fn` as one write: in `within`'s transaction when given, or in the write the caller
+   * runs inside (a lifecycle handler's writes), their after-commit work then waiting for that
+   * transaction's commit; else in a new one. On PostgreSQL a retried transaction starts again
+   * with fresh recorders, so only the attempt that committed counts.
    */
   async run<T>(options: RunOptions, fn: (ctx: WriteContext) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
-    if (options.within) return fn(options.within);
+    const within = options.within ?? currentWrite();
+    if (within) return fn(within);
     const actor = options.actor ?? SYSTEM_ACTOR;
     const now = this.options.now ?? Date.now;
     let ctx: WriteContext | undefined;
     const result = await this.db.transaction(async (tx) => {
-      ctx = new WriteContext(tx, actor, this.listeners.map((l) => l.open(tx, actor)), this.registry, now);
-      const value = await fn(ctx);
-      await ctx.beforeCommit();
-      return value;
+      const attempt = (ctx = new WriteContext(tx, actor, this.listeners.map((l) => l.open(tx, actor)), this.registry, now));
+      try {
+        return await openWrites.run(attempt, async () => {
+          const value = await fn(attempt);
+          await attempt.beforeCommit();
+          return value;
+        });
+      } finally {
+        attempt.open = false;
+      }
     }, txOptions);
     await ctx!.committed(this.options.log);
     return result;

@@ -11,6 +11,8 @@
  *    `result`, `state`) and firing rules (a create that publishes fires beforeCreate/afterCreate
  *    for the draft and again for the published row). A throw rolls the write back and its
  *    error is the answer; `state` is shared by the before and after of one row, per subscriber.
+ *    Reads fire `before/afterFindMany`, `FindOne` and `Count` (aroundRead) where the caller
+ *    reads through the document service's params (documents/read/hooked.ts).
  *
  * Nothing here knows a project: project code (src/project/) registers on these, as Folio's
  * own tests do. With nothing registered, an operation pays one check per hook point.
@@ -34,7 +36,8 @@ export type DocumentMiddleware = (context: MiddlewareContext, next: () => Promis
 
 export type LifecycleAction =
   | 'beforeCreate' | 'afterCreate' | 'beforeUpdate' | 'afterUpdate' | 'beforeDelete' | 'afterDelete'
-  | 'beforeFindOne' | 'afterFindOne' | 'beforeFindMany' | 'afterFindMany' | 'beforeCount' | 'afterCount';
+  | 'beforeFindOne' | 'afterFindOne' | 'beforeFindMany' | 'afterFindMany' | 'beforeCount' | 'afterCount'
+  | 'beforeCreateMany' | 'afterCreateMany' | 'beforeUpdateMany' | 'afterUpdateMany' | 'beforeDeleteMany' | 'afterDeleteMany';
 
 export interface LifecycleEvent {
   action: LifecycleAction;
@@ -55,6 +58,14 @@ export type LifecycleSubscriber = ({ models?: string[] } & Partial<Record<Lifecy
 
 /** What a write row's lifecycle is about: creating, updating or deleting one version row. */
 export type RowAction = 'Create' | 'Update' | 'Delete';
+
+/** The query engine's many writes (strapi.db.query createMany/updateMany/deleteMany: ./rows.ts): one event pair per call. */
+export type ManyAction = 'CreateMany' | 'UpdateMany' | 'DeleteMany';
+
+/** What a read's lifecycle is about (Strapi fires them around the query engine's findOne, findMany and count). */
+export type ReadLifecycle = 'FindOne' | 'FindMany' | 'Count';
+
+const READ_HANDLERS: LifecycleAction[] = ['beforeFindOne', 'afterFindOne', 'beforeFindMany', 'afterFindMany', 'beforeCount', 'afterCount'];
 
 /** The pending after* of one row (see DocumentHooks.before). */
 export interface RowLifecycle {
@@ -115,10 +126,33 @@ export class DocumentHooks {
   }
 
   /**
+   * Whether reads of `ct` pass through hooks: a document middleware, or a subscriber that may
+   * hear its read events. Without, a read route keeps its own fast path (cached plans and answers).
+   */
+  readsHooked(ct: ContentType): boolean {
+    if (this.middlewares.length > 0) return true;
+    if (this.subscribers.length === 0) return false;
+    return this.subscribers.some((s) => typeof s === 'function' || ((!s.models || s.models.includes(ct.uid)) && READ_HANDLERS.some((name) => s[name])));
+  }
+
+  /**
+   * Fires `before<action>` and `after<action>` around a read: `params` are the query engine's
+   * (where, select, orderBy, populate, limit, offset), which before* handlers may change; `run`
+   * reads with them as they are left and its result is the after* event's.
+   */
+  async aroundRead<T>(action: ReadLifecycle, ct: ContentType, params: LifecycleEvent['params'], run: (params: LifecycleEvent['params']) => Promise<T>): Promise<T> {
+    if (!this.listensTo(ct)) return run(params);
+    const event = await this.before(action, ct, params);
+    const result = await run(event.params);
+    await event.after(result);
+    return result;
+  }
+
+  /**
    * Fires `before<Action>` for one row and returns its pending `after<Action>`. `params` is the
    * event's (a handler may change `params.data`: the operation writes what it holds after).
    */
-  async before(action: RowAction, ct: ContentType, params: LifecycleEvent['params']): Promise<RowLifecycle> {
+  async before(action: RowAction | ManyAction | ReadLifecycle, ct: ContentType, params: LifecycleEvent['params']): Promise<RowLifecycle> {
     if (!this.listensTo(ct)) return { ...NO_LIFECYCLE, params };
     const states = new Map<LifecycleSubscriber, Record<string, unknown>>();
     const fire = async (name: LifecycleAction, result?: unknown) => {

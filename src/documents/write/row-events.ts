@@ -56,7 +56,7 @@ export async function rowsReplaced(deps: WriteDeps, ctx: WriteContext, ct: Conte
   };
 }
 
-/** Fires beforeUpdate for a draft row being updated in place; `after` gives it the row as written. */
-export async function rowUpdated(deps: WriteDeps, ct: ContentType, key: VersionKey, id: number, data: Record<string, unknown>): Promise<RowLifecycle> {
-  return deps.hooks.before('Update', ct, { data, where: { id, documentId: key.documentId, ...(key.locale ? { locale: key.locale } : {}) } });
+/** Fires beforeUpdate for a draft row being updated in place (`where: { id }`, as Strapi's); `after` gives it the row as written. */
+export async function rowUpdated(deps: WriteDeps, ct: ContentType, _key: VersionKey, id: number, data: Record<string, unknown>): Promise<RowLifecycle> {
+  return deps.hooks.before('Update', ct, { data, where: { id } });
 }

@@ -8,10 +8,11 @@ import { Elysia } from 'elysia';
 import { actionName, type ContentAction } from '../../auth/actions';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
-import { READ_PARAMETERS, WRITE_PARAMETERS, checkParameters, parseLocale, parseReadQuery, parseStatus } from '../../query/parse';
+import { READ_PARAMETERS, WRITE_PARAMETERS, checkParameters, parseLocale, parsePagination, parseReadQuery, parseStatus } from '../../query/parse';
 import type { ReadQuery } from '../../query/types';
 import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
+import { pageMeta } from '../../query/read';
 import { unstorableText } from '../../text';
 import { readJsonBody } from '../body';
 import { writerOf, type Caller, type Guard, type PeerSource } from '../guard';
@@ -55,9 +56,10 @@ function documentIdOf(params: unknown): string {
 }
 
 /**
- * `only`: with a project (src/project/), the core actions Folio still serves itself; the
- * others are the project's routes or absent, as its routers say (no 405 then: the project may
- * serve other methods on these paths).
+ * With a project (src/project/), asked at request time (a reload in development swaps it): the
+ * project's own route for the request's method and path answers first; then Folio serves the
+ * core actions the project left plain, and the others are absent, as its routers say (a 404,
+ * no 405: the project may serve other methods on these paths).
  */
 /**
  * Whose grants, in which format, for which URL: everything a content answer depends on besides
@@ -69,7 +71,17 @@ function answerKey(principal: Principal, request: Request): string {
   return `${grantsKey(principal)}\n${wantsV4(request) ? 'v4' : ''}\n${path < 0 ? '/' : url.slice(path)}`;
 }
 
-export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, only?: ReadonlySet<ContentAction>) {
+export interface ProjectRouting {
+  answer(request: Request): Promise<Response> | undefined;
+  serves(uid: string, action: ContentAction): boolean;
+  /** Where each type's core handlers are registered (`<uid>.<action>`), for project routes that end in them. */
+  core: Map<string, CoreHandler>;
+}
+
+/** A core action's handler, called directly (a project route's chain ends in it). */
+export type CoreHandler = (context: { request: Request; params: Record<string, string>; server?: PeerSource }) => Response | Promise<Response>;
+
+export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, project?: ProjectRouting) {
   const { answers } = instance.caches;
   const { documents, registry, locales, config } = instance;
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
@@ -135,6 +147,24 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     return parseReadQuery(registry, ct, raw, await locales.defaultCode(), limits, canRead);
   }
 
+  /**
+   * A read through the document middlewares and read lifecycles, once one is registered
+   * (documents.hooks.readsHooked), as Strapi's core controllers read through its document
+   * service: the query's params, `status: 'published'` unless given, planned from what the
+   * middlewares leave; neither the plan nor the answer is kept. `read` gets the params, the
+   * pagination asked for and the caller's readable types.
+   */
+  async function hooked(
+    request: Request,
+    action: 'find' | 'findOne',
+    read: (params: Raw, pagination: unknown, options: { canRead: (uid: string) => boolean; canReadKey: string }) => Promise<Response>,
+  ): Promise<Response> {
+    const { raw, caller } = await begin(request, action);
+    const { pagination, ...params } = raw;
+    const readable = caller.readableTypes();
+    return read({ ...params, status: parseStatus(params.status) }, pagination, { canRead: (uid) => readable.has(uid), canReadKey: grantsKey(caller.principal) });
+  }
+
   /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys); the caller is the write's actor. */
   function writeOptions({ raw, caller }: Call, request: Request, server: PeerSource) {
     return {
@@ -172,91 +202,127 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     json({ data: wantsV4(request) ? toV4(registry, ct, data) : data, meta }, status);
 
   const app = new Elysia({ name: `content:${ct.uid}` });
-  const serves = (action: ContentAction) => !only || only.has(action);
-  const notAllowed = (allow: string[]) => () => {
+  const notAllowed = (allow: string[]) => ({ request }: { request: Request }) => {
+    const answered = project?.answer(request);
+    if (answered) return answered;
+    if (project) throw new NotFoundError();
     throw new MethodNotAllowedError(['HEAD', ...allow]);
+  };
+  /** A core action's handler, behind the project's routes when there is a project. */
+  type Handler = CoreHandler;
+  const serve = (action: ContentAction, handler: Handler): Handler => {
+    if (!project) return handler;
+    project.core.set(`${ct.uid}.${action}`, handler);
+    return (context) => {
+      const answered = project.answer(context.request);
+      if (answered) return answered;
+      if (!project.serves(ct.uid, action)) throw new NotFoundError();
+      return handler(context);
+    };
   };
 
   if (ct.kind === 'collectionType') {
     const base = `/api/${ct.pluralName}`;
     const one = `${base}/:documentId`;
-    if (serves('find')) app
-      .get(base, ({ request }) =>
-        read(request, 'find', async (call) => {
+    app
+      .get(base, serve('find', ({ request }) => {
+        if (documents.hooks.readsHooked(ct)) {
+          return hooked(request, 'find', async (params, raw, options) => {
+            const page = parsePagination(raw, limits);
+            const data = await documents.reads.findMany(ct, { ...params, start: page.start, limit: page.limit }, options);
+            const total = page.withCount ? await documents.reads.count(ct, params, options) : undefined;
+            return respond(request, data, { pagination: pageMeta(page, total) });
+          });
+        }
+        return read(request, 'find', async (call) => {
           const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
-        }),
-      );
-    if (serves('create')) app
+        });
+      }));
+    app
       .post(
         base,
-        async ({ request, server }) => {
+        serve('create', async ({ request, server }) => {
           const call = await begin(request, 'create');
           const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
           const written = await documents.create(ct, await bodyData(request), options);
           return respondWith(request, written, query, 201);
-        },
+        }),
         { parse: 'none' },
       );
-    if (serves('findOne')) app
-      .get(one, ({ request, params }) =>
-        read(request, 'findOne', async (call) => {
+    app
+      .get(one, serve('findOne', ({ request, params }) => {
+        if (documents.hooks.readsHooked(ct)) {
+          return hooked(request, 'findOne', async (query, _, options) => {
+            const doc = await documents.reads.findOne(ct, { ...query, documentId: documentIdOf(params) }, options);
+            if (!doc) throw new NotFoundError();
+            return respond(request, doc, {});
+          });
+        }
+        return read(request, 'findOne', async (call) => {
           const doc = await documents.findOne(ct, documentIdOf(params), await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
-        }),
-      );
-    if (serves('update')) app
+        });
+      }));
+    app
       .put(
         one,
-        async ({ request, params, server }) => {
+        serve('update', async ({ request, params, server }) => {
           const call = await begin(request, 'update');
           const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
           const written = await documents.update(ct, documentIdOf(params), await bodyData(request), options);
           if (!written) throw new NotFoundError();
           return respondWith(request, written, query, 200);
-        },
+        }),
         { parse: 'none' },
       );
-    if (serves('delete')) app
-      .delete(one, async ({ request, params, server }) => {
+    app
+      .delete(one, serve('delete', async ({ request, params, server }) => {
         const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
         await documents.delete(ct, documentIdOf(params), { locale, actor });
         return noContent();
-      });
-    if (!only) app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
+      }));
+    app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
   } else {
     const base = `/api/${ct.singularName}`;
-    if (serves('find')) app
-      .get(base, ({ request }) =>
-        read(request, 'find', async (call) => {
+    app
+      .get(base, serve('find', ({ request }) => {
+        if (documents.hooks.readsHooked(ct)) {
+          return hooked(request, 'find', async (params, _, options) => {
+            const doc = await documents.reads.findFirst(ct, params, options);
+            if (!doc) throw new NotFoundError();
+            return respond(request, doc, {});
+          });
+        }
+        return read(request, 'find', async (call) => {
           const doc = await documents.findOne(ct, undefined, await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
-        }),
-      );
-    if (serves('update')) app
+        });
+      }));
+    app
       .put(
         base,
-        async ({ request, server }) => {
+        serve('update', async ({ request, server }) => {
           const call = await begin(request, 'update');
           const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
           const written = await documents.upsertSingle(ct, await bodyData(request), options);
           return respondWith(request, written, query, 200);
-        },
+        }),
         { parse: 'none' },
       );
-    if (serves('delete')) app
-      .delete(base, async ({ request, server }) => {
+    app
+      .delete(base, serve('delete', async ({ request, server }) => {
         const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
         const documentId = await documents.singleDocumentId(ct);
         if (documentId) await documents.delete(ct, documentId, { locale, actor });
         return noContent();
-      });
-    if (!only) app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));
+      }));
+    app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));
   }
   return app;
 }

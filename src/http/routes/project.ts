@@ -1,15 +1,18 @@
 /**
- * The routes of a Strapi project's own code (src/project/): each route is mounted at its
- * method and path, its body read as Strapi's body middleware reads it (JSON within the body
+ * The routes of a Strapi project's own code (src/project/), matched at request time against
+ * the project as it is (a reload in development swaps it), its body read as Strapi's body middleware reads it (JSON within the body
  * limit, urlencoded, multipart with `ctx.request.files`, text), its query string parsed as REST
  * parses it, and the rest is the project's (policies, middlewares, controller).
  */
 import { Elysia } from 'elysia';
-import { PayloadTooLargeError, ValidationError } from '../../errors';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
 import type { ProjectApp } from '../../project/app';
+import type { IncomingRequest } from '../../project/context';
 import { readJsonBody } from '../body';
 import { parseQueryString } from '../query-string';
+import qs from 'qs';
+import type { CoreHandler } from './content';
 
 async function readBody(request: Request, instance: Instance): Promise<{ body: unknown; files?: Record<string, unknown> }> {
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
@@ -45,22 +48,83 @@ async function readBody(request: Request, instance: Instance): Promise<{ body: u
   return { body: (await readJsonBody(request, instance.config.bodyLimit)) ?? {} };
 }
 
-export function projectRoutes(instance: Instance, project: ProjectApp, server: () => { requestIP?(r: Request): { address: string } | null } | undefined) {
-  const app = new Elysia({ name: 'project-routes' });
-  for (const route of project.routes) {
-    app.route(route.method, route.path, async ({ request, params }) => {
-      const { body, files } = await readBody(request, instance);
-      return project.handle(route, {
-        method: request.method,
-        url: new URL(request.url),
-        headers: request.headers,
-        query: parseQueryString(request.url),
-        body,
-        files,
-        params: { ...(params as Record<string, string>) },
-        ip: server()?.requestIP?.(request)?.address ?? '',
-      });
-    }, { parse: 'none' });
-  }
-  return app;
+/** The project's answer when one of its routes has this request's method and path (the project as it is now: a reload swaps it). */
+export function projectAnswer(instance: Instance, request: Request, server: () => Server | undefined, core?: Map<string, CoreHandler>): Promise<Response> | undefined {
+  const project = instance.project;
+  if (!project) return undefined;
+  const url = new URL(request.url);
+  const found = project.match(request.method, url.pathname);
+  if (!found) return undefined;
+  const folio = found.route.folioCore && core?.get(`${found.route.folioCore.uid}.${found.route.folioCore.action}`);
+  return (async () => {
+    const { body, files } = await readBody(request, instance);
+    return project.handle(found.route, {
+      method: request.method,
+      url,
+      headers: request.headers,
+      query: parseQueryString(request.url),
+      body,
+      files,
+      params: found.params,
+      ip: server()?.requestIP?.(request)?.address ?? '',
+      ...(folio ? { core: async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) => folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' } }) } : {}),
+    });
+  })();
+}
+
+/**
+ * The request a core handler answers: the query and body as the route's policies and
+ * middlewares left them (a middleware may set `ctx.query.populate`), the headers as sent.
+ */
+function coreRequest(request: Request, url: URL, as: { method: string; query: Record<string, unknown>; body: unknown }): Request {
+  const search = qs.stringify(as.query, { encodeValuesOnly: true });
+  const target = `${url.origin}${url.pathname}${search ? `?${search}` : ''}`;
+  const hasBody = as.method !== 'GET' && as.method !== 'HEAD' && as.method !== 'DELETE';
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  if (hasBody) headers.set('content-type', 'application/json');
+  return new Request(target, { method: as.method, headers, ...(hasBody ? { body: JSON.stringify(as.body ?? {}) } : {}) });
+}
+
+type Server = { requestIP?(r: Request): { address: string } | null };
+
+/**
+ * Every path under the API prefix that no route of Folio's has: the project's routes, looked up
+ * at request time (`folio develop` swaps the project), else a 404. Paths Folio has (a content
+ * type's) ask the project first themselves (routes/content.ts).
+ */
+export function projectRoutes(instance: Instance, project: ProjectApp, server: () => Server | undefined) {
+  const prefix = String(project.strapi.config.get('api.rest.prefix', '/api')).replace(/\/+$/, '');
+  const answer = ({ request }: { request: Request }) => {
+    const answered = projectAnswer(instance, request, server);
+    if (answered) return answered;
+    throw new NotFoundError();
+  };
+  return new Elysia({ name: 'project-routes' }).all(`${prefix}/*`, answer, { parse: 'none' }).all(prefix || '/', answer, { parse: 'none' });
+}
+
+/**
+ * Strapi's config/middlewares wrap its whole app: with middlewares of the project's own, every
+ * request but Folio Admin's (Strapi serves its admin apart) and the project's routes' (which
+ * run them in their own chain) is answered through them (project/endpoint.ts runAround).
+ * Without, nothing is added to a request.
+ */
+export function projectGlobalMiddlewares(instance: Instance, server: () => Server | undefined) {
+  // Typed as Elysia's wrap types its handler (`Function`-like), as request-log.ts's is.
+  return (wrapped: (...args: unknown[]) => unknown) => async (request: Request): Promise<Response> => {
+    const next = wrapped as (request: Request) => Promise<Response>;
+    const project = instance.project;
+    if (!project?.wrapsAll) return next(request);
+    const url = new URL(request.url);
+    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/') || project.match(request.method, url.pathname)) return next(request);
+    return project.around({
+      method: request.method,
+      url,
+      headers: request.headers,
+      query: parseQueryString(request.url),
+      body: {},
+      params: {},
+      ip: server()?.requestIP?.(request)?.address ?? '',
+    }, () => next(request));
+  };
 }

@@ -1,0 +1,80 @@
+/**
+ * A Strapi project's code from the compiled executable (dist/folio, built as package.json's
+ * "build" script builds it, copied alone into an empty folder): the blog-js project plus a
+ * TypeScript controller importing a package of the project's own node_modules and a
+ * project-relative TypeScript module, its lifecycle, a custom action granted with the binary's
+ * own `folio permissions grant`, and `folio develop` reloading a changed file. Both engines.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDatabase, dropDatabases } from '../helpers/postgres';
+import { copyProject } from '../helpers/project';
+import { TEST_DATABASE_URL } from '../helpers/server';
+import { cleanEnv, cliCommand, cliSpawnOptions, killSpawned, removeTempDirs, ROOT, runCli, spawnServer, tempDir } from '../helpers/spawn';
+
+let folio: string;
+beforeAll(() => {
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+  const words = script.trim().split(/\s+/);
+  const out = tempDir('folio-build-');
+  words[words.indexOf('--outfile') + 1] = join(out, 'folio');
+  words[0] = process.execPath;
+  const build = Bun.spawnSync(words, { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+  if (build.exitCode !== 0) throw new Error(`build failed (exit ${build.exitCode}):\n${build.stdout}\n${build.stderr}`);
+  folio = join(tempDir('folio-bin-work-'), 'folio');
+  copyFileSync(join(out, 'folio'), folio);
+}, 120_000);
+
+const created: string[] = [];
+afterEach(async () => {
+  await killSpawned();
+  if (TEST_DATABASE_URL) await dropDatabases(TEST_DATABASE_URL, created.splice(0));
+});
+afterAll(() => removeTempDirs());
+
+/** The project's own node_modules package and TypeScript files, beside blog-js's code. */
+const EXTRA = {
+  'node_modules/shout/package.json': '{ "name": "shout", "version": "1.0.0", "main": "index.js" }\n',
+  'node_modules/shout/index.js': "module.exports = (s) => String(s).toUpperCase() + '!';\n",
+  'src/utils/twice.ts': "export const twice = (s: string): string => `${s} ${s}`;\n",
+  'src/api/shout/routes/shout.js': "module.exports = { routes: [{ method: 'GET', path: '/shout/:word', handler: 'shout.shout', config: { auth: false } }] };\n",
+  'src/api/shout/controllers/shout.ts': [
+    "import shout from 'shout';",
+    "import { twice } from '../../../utils/twice';",
+    '',
+    'export default {',
+    '  async shout(ctx: { params: { word: string }; body: unknown }) {',
+    '    ctx.body = { shouted: twice(shout(ctx.params.word)) };',
+    '  },',
+    '};',
+    '',
+  ].join('\n'),
+};
+
+test('dist/folio serves a project with its own node_modules and TypeScript, and reloads it in develop', async () => {
+  const root = copyProject('blog-js', EXTRA);
+  const database = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_test') : undefined;
+  if (database) created.push(database);
+  const flags = { exe: folio, contentTypes: null, data: tempDir(), ...(database ? { database } : {}) };
+  const grant = runCli(['permissions', 'grant', 'public', 'api::article.article.create', 'api::article.article.findBySlug', '--project', root], flags);
+  expect(grant.stderr).toBe('');
+  expect(grant.code).toBe(0);
+  const server = await spawnServer(cliCommand(['develop', '--port', '0', '--project', root], flags), {
+    ...cliSpawnOptions(flags), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m, what: 'dist/folio develop',
+  });
+  expect((await server.call('GET', '/api/shout/hey')).body).toEqual({ shouted: 'HEY! HEY!' });
+  const article = await server.call('POST', '/api/articles', { body: { data: { title: 'From The Binary' } } });
+  expect(article.status).toBe(201);
+  expect(article.body.data.slug).toBe('from-the-binary');
+  expect((await server.call('GET', '/api/articles/slug/from-the-binary')).body.data.title).toBe('From The Binary');
+  writeFileSync(join(root, 'src/utils/twice.ts'), "export const twice = (s: string): string => `${s} ${s} ${s}`;\n");
+  const started = performance.now();
+  for (;;) {
+    if ((await server.call('GET', '/api/shout/hey')).body.shouted === 'HEY! HEY! HEY!') break;
+    if (performance.now() - started > 5_000) throw new Error(`not reloaded:\n${server.stdout()}\n${server.stderr()}`);
+    await Bun.sleep(25);
+  }
+  expect(performance.now() - started).toBeLessThan(1_000);
+  expect(await server.stop()).toBe(0);
+}, 90_000);
