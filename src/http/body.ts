@@ -2,6 +2,7 @@
  * Reads a JSON request body with a size limit and a nesting limit. Bodies in other content
  * types are ignored (as Strapi's body parser does), so they end in "Missing data payload".
  */
+import { readAtMost } from '../streams';
 import { FolioError, PayloadTooLargeError, ValidationError } from '../errors';
 
 /**
@@ -16,22 +17,10 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw new PayloadTooLargeError('request entity too large');
   if (!request.body) return undefined;
-  // Read chunk by chunk so a chunked upload without Content-Length cannot exceed the limit either.
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new PayloadTooLargeError('request entity too large');
-    }
-    chunks.push(value);
-  }
+  const bytes = await readAtMost(request.body, limit);
+  if (!bytes) throw new PayloadTooLargeError('request entity too large');
   if (!/^application\/(.+\+)?json/i.test(type)) return undefined;
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {

@@ -5,6 +5,8 @@
  * Node). Error messages are the provider's own (`error_description`, `error`, `message`) or
  * the status: never a token or the client secret, which travel only in requests.
  */
+import { readAtMost } from '../../streams';
+
 export const PROVIDER_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
@@ -13,20 +15,9 @@ async function boundedText(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > MAX_ANSWER_BYTES) throw new Error('The provider answered too much');
   if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new Error('The provider answered too much');
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const bytes = await readAtMost(response.body, MAX_ANSWER_BYTES);
+  if (!bytes) throw new Error('The provider answered too much');
+  return new TextDecoder().decode(bytes);
 }
 
 /** A fetch that gives up after the timeout, with a message that names neither URL nor token. */
