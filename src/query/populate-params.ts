@@ -8,6 +8,7 @@ import { ValidationError } from '../errors';
 import type { AnyModel, Attribute, Registry } from '../registry/types';
 import { FILE_MODEL } from '../registry/file-model';
 import { isObject } from '../json';
+import { isDangling } from '../registry/dangling-inverses';
 import { BOOLEAN_WORDS, parseFields, parseSort, type Raw } from './fields-sort';
 import { checkFilters, newFilterBudget, parseFilters, type FilterBudget } from './filters';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
@@ -102,6 +103,8 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
    * then left out: its key is absent from the answer, at any depth, rather than a 400 for the page.
    */
   const entry = (name: string, read: () => void) => {
+    // A dangling mappedBy side has no links: left out of the answer, as Strapi leaves it out.
+    if (!(name in model.attributes) && isDangling(registry, model.uid, name)) return;
     if (readable(name)) return read();
     ctx.canRead = undefined;
     try {

@@ -10,6 +10,7 @@ import type { CheckMode, ScalarField } from '../../registry/fields';
 import { label, readRelation, type RelationWrite } from '../relations/input';
 import { readMorph, type MorphWrite } from '../relations/morph-input';
 import { isObject } from '../../json';
+import { isDangling } from '../../registry/dangling-inverses';
 
 export interface ComponentWrite {
   uid: string;
@@ -55,6 +56,8 @@ export function readModelInput(registry: Registry, model: AnyModel, data: Record
   for (const key of Object.keys(data)) {
     const attribute = model.attributes[key];
     if (!attribute && IGNORED_KEYS.has(key) && model.modelType === 'contentType') continue;
+    // A dangling mappedBy side (registry/dangling-inverses.ts): accepted and ignored, as Strapi does.
+    if (!attribute && isDangling(registry, model.uid, key)) continue;
     if (!attribute || !attribute.writable) throw ValidationError.invalidKey(key, 'body');
   }
   const errors: FieldError[] = [];
