@@ -7,6 +7,7 @@
  * only deserves a word (unknown keys, ignored relations) is collected in `registry.warnings`.
  */
 import { linkModels } from './links';
+import { unsupportedOperator } from './conditions';
 import { dropDanglingInverses } from './dangling-inverses';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -210,8 +211,26 @@ function toAttributes(
       continue;
     }
     out[name] = toAttribute(name, a, model.tableName, modelLocalized);
+    const conditions = conditionsOf(a, `${model.file} (attribute "${name}")`, context);
+    if (conditions) out[name]!.conditions = conditions;
   }
   return out;
+}
+
+/**
+ * An attribute's `conditions` (Strapi 5's conditional fields, ./conditions.ts) when its
+ * `visible` rule is one Folio evaluates; otherwise a warning, and the attribute is always shown.
+ */
+function conditionsOf(a: Json, where: string, context: LoadContext): { visible: unknown } | undefined {
+  if (!isObject(a.conditions) || a.conditions.visible === undefined) return undefined;
+  const visible = a.conditions.visible;
+  const unsupported = unsupportedOperator(visible);
+  if (unsupported) {
+    context.warnings.push(`${where}: its visibility condition uses the JSON Logic operator "${unsupported}", which Folio does not evaluate; ` +
+      'the attribute is checked as if it had no condition');
+    return undefined;
+  }
+  return { visible };
 }
 
 /**

@@ -42,6 +42,11 @@ interface AttributeBase {
   localized: boolean;
   /** Whether clients may write it (false for nothing in the JSON today; kept for system attributes). */
   writable: boolean;
+  /**
+   * Strapi 5's conditional field: while `visible` (JSON Logic on the values beside the
+   * attribute, ./conditions.ts) is false, the attribute is hidden: not required, not checked.
+   */
+  conditions?: { visible: unknown };
 }
 
 export interface ScalarAttribute extends AttributeBase {
