@@ -76,11 +76,28 @@ describe('JSON nesting depth', () => {
     await refused('POST', '/api/articles', { raw: `{"data":{"title":"deeper","meta":${nested(200_000)}}}`, headers: json });
   });
 
+  it('stores and returns a json value nested 200 levels deep, and one nested as deep as Strapi 5.54.0 stores (4,111 levels)', async () => {
+    for (const levels of [200, 4111]) {
+      const value = '{"a":'.repeat(levels) + '"leaf"' + '}'.repeat(levels);
+      const created = await server.call('POST', '/api/articles', { raw: `{"data":{"title":"deep ${levels}","meta":${value}}}`, headers: json });
+      expect(created.status).toBe(201);
+      expect(jsonDepth(created.body.data.meta, MAX_JSON_DEPTH)).toBe(levels);
+      const id = created.body.data.documentId;
+      const updated = await server.call('PUT', `/api/articles/${id}`, { raw: `{"data":{"meta":${value.replace('"leaf"', '"changed"')}}}`, headers: json });
+      expect(updated.status).toBe(200);
+      const read = await fetch(`${server.url}/api/articles/${id}?fields[0]=meta`);
+      expect(read.status).toBe(200);
+      const text = await read.text();
+      expect(text).toContain('{"a":'.repeat(levels) + '"changed"');
+    }
+    expect(MAX_JSON_DEPTH).toBe(4111 + 2);
+  });
+
   it('accepts a body exactly at the depth limit and refuses one level more', async () => {
     // The body object and `data` are two levels; the JSON attribute value brings the rest.
     const atLimit = await server.call('POST', '/api/articles', { raw: `{"data":{"title":"at the limit","meta":${nested(MAX_JSON_DEPTH - 2)}}}`, headers: json });
     expect(atLimit.status).toBe(201);
-    expect(jsonDepth(atLimit.body.data.meta, 1000)).toBe(MAX_JSON_DEPTH - 2);
+    expect(jsonDepth(atLimit.body.data.meta, MAX_JSON_DEPTH)).toBe(MAX_JSON_DEPTH - 2);
     await refused('POST', '/api/articles', { raw: `{"data":{"title":"one more","meta":${nested(MAX_JSON_DEPTH - 1)}}}`, headers: json });
   });
 
