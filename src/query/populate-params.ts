@@ -257,16 +257,30 @@ function morphOption(ctx: PopulateContext, spec: PopulateSpec, name: string, key
   }
 }
 
+/**
+ * A nested fields, sort or filters parameter, its unknown or private keys reported as Strapi
+ * reports them: the key and path as in that parameter, under `param: 'populate'`.
+ */
+function inPopulate<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    const { key, param } = error instanceof ValidationError ? error.details : {};
+    if (key !== undefined && ['fields', 'sort', 'filters'].includes(param as string)) (error as ValidationError).details.param = 'populate';
+    throw error;
+  }
+}
+
 /** fields, sort, filters, populate and count for the entries of `target` populated at `depth`. */
 function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: string[], depth: number): PopulateSpec {
   const spec: PopulateSpec = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'fields') spec.fields = parseFields(target, value, path.join('.'));
-    else if (key === 'sort') spec.sort = parseSort(ctx.registry, target, value, ctx.canRead);
+    if (key === 'fields') spec.fields = inPopulate(() => parseFields(target, value));
+    else if (key === 'sort') spec.sort = inPopulate(() => parseSort(ctx.registry, target, value, ctx.canRead));
     else if (key === 'filters') {
       if (!isObject(value)) throw new ValidationError(`Invalid filters parameter at ${path.join('.')}: expected an object`);
       checkFilters(value, ctx.filters);
-      spec.filters = parseFilters(ctx.registry, target, value, ctx.canRead);
+      spec.filters = inPopulate(() => parseFilters(ctx.registry, target, value, ctx.canRead));
     } else if (key === 'populate') spec.populate = populateMap(ctx, target, value, path, depth + 1, []);
     else if (key === 'count') spec.count = BOOLEAN_WORDS[String(value)] ?? false;
     else throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
