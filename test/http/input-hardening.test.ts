@@ -8,7 +8,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body';
-import { MAX_URL_LENGTH } from '../../src/http/security';
+import { HEAD_ROOM, MAX_URL_LENGTH, urlLimitUnder } from '../../src/http/security';
+import { MAX_REQUEST_HEAD } from '../../src/http/app';
 import { startServer, tempDir, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -122,6 +123,20 @@ describe('URL length', () => {
     expect(fetched.status).toBe(414);
     expectSecurityHeaders(fetched.headers);
     expect(((await fetched.json()) as { error: { name: string } }).error.name).toBe('URITooLongError');
+  });
+
+  it("keeps Folio's URL limit below Bun's head limit, so every URL Folio refuses gets the envelope", async () => {
+    // Bun's head limit as raised (app.ts): URLs over MAX_URL_LENGTH that Bun lets through all reach Folio's 414.
+    expect(urlLimitUnder(MAX_REQUEST_HEAD)).toBe(MAX_URL_LENGTH);
+    // A head limit that could not be raised (Bun's default 16 KiB, or a lower one): Folio's limit moves below it.
+    expect(urlLimitUnder(16 * 1024)).toBe(16 * 1024 - HEAD_ROOM);
+    expect(urlLimitUnder(16 * 1024)).toBeLessThan(16 * 1024);
+    for (const length of [MAX_URL_LENGTH + 1, 2 * MAX_URL_LENGTH, MAX_REQUEST_HEAD - HEAD_ROOM]) {
+      const path = `/api/articles?x=${'c'.repeat(length - '/api/articles?x='.length)}`;
+      const raw = await rawRequest(server.url, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'k'.repeat(HEAD_ROOM - 512)}\r\nConnection: close\r\n\r\n`);
+      expect(raw.status).toBe(414);
+      expect(JSON.parse(raw.body).error.name).toBe('URITooLongError');
+    }
   });
 
   it('serves a URL of exactly the limit as usual, and keeps serving after a refused one', async () => {
