@@ -64,3 +64,28 @@ export function checkRestrictedRelations(registry: Registry, model: AnyModel, da
   walk(model, data, [], true);
   if (restricted && !unknown) throw ValidationError.invalidKey(restricted.key, 'body', { path: restricted.path });
 }
+
+/**
+ * The same data without the relations the caller may not write, in components and dynamic zone
+ * entries too: what Strapi's GraphQL mutations do (they sanitize the input rather than refuse
+ * it), so the entry is written without those links.
+ */
+export function withoutRestrictedRelations(model: AnyModel, data: Record<string, unknown>, canLink: CanLink): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const attribute = model.attributes[key];
+    if (attribute?.kind === 'relation' && !canLink(attribute.target)) continue;
+    if (attribute?.kind === 'component' && value !== null && typeof value === 'object') {
+      const component = attribute.componentModel;
+      out[key] = Array.isArray(value)
+        ? value.map((entry) => (isObject(entry) ? withoutRestrictedRelations(component, entry, canLink) : entry))
+        : withoutRestrictedRelations(component, value as Record<string, unknown>, canLink);
+    } else if (attribute?.kind === 'dynamiczone' && Array.isArray(value)) {
+      out[key] = value.map((entry) => {
+        const component = isObject(entry) ? attribute.componentModels[attribute.components.indexOf(entry.__component as string)] : undefined;
+        return component ? withoutRestrictedRelations(component, entry as Record<string, unknown>, canLink) : entry;
+      });
+    } else out[key] = value;
+  }
+  return out;
+}
