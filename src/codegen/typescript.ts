@@ -146,7 +146,8 @@ function outputDeclaration(names: Map<string, string>, model: AnyModel): string 
   for (const attribute of shown(model)) {
     if (attribute.kind !== 'scalar') continue;
     const type = scalarType(model.fields[attribute.name] as ScalarField);
-    lines.push(`  ${key(attribute.name)}: ${attribute.required ? type : `${type} | null`};`);
+    // A conditional field (Strapi 5's `conditions`) is null while hidden, required or not.
+    lines.push(`  ${key(attribute.name)}: ${attribute.required && !attribute.conditions ? type : `${type} | null`};`);
   }
   if (model.modelType === 'contentType') {
     lines.push('  createdAt: string;', '  updatedAt: string;', '  publishedAt: string | null;');

@@ -7,7 +7,8 @@
  *    `{ documentId }` echoed even for an unknown one;
  *  - updateGlobal / deleteGlobal for single types (create-or-update, and the given locale).
  *
- * Relation inputs are plain documentId lists (or one documentId) that replace the relation;
+ * Relation inputs are plain documentId lists (or one documentId) that replace the relation; a
+ * relation to a type the caller may not find is left out of the write, as Strapi's sanitized input leaves it;
  * media and component ids arrive as GraphQL IDs (strings) and are given as row ids. The answer
  * is read back with the mutation's own selection, batched like a query.
  */
@@ -15,6 +16,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import { buildReadPlan } from '../query/plan-builder';
+import { withoutRestrictedRelations } from '../documents/relations/restricted';
 import { isObject } from '../json';
 import { actorOf } from '../auth/access';
 import { statusOf } from './arguments';
@@ -83,19 +85,22 @@ export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): Resolver
       ...(ct.localized && args.locale ? { locale: args.locale as string } : {}),
       actor: actorOf(context.caller.principal, context.caller.client),
     });
+    // Relations to types the caller may not find are left out, as Strapi's sanitized input leaves them.
+    const data = (args: Record<string, any>, context: GraphqlContext) =>
+      withoutRestrictedRelations(ct, dataOf(registry, ct, args.data), (uid) => context.caller.can(`${uid}.find`));
     out[name] = async (_parent, args, context, info) => {
       authorize(context);
       switch (kind) {
         case 'create': {
-          const written = await documents.create(ct, dataOf(registry, ct, args.data), options(args, context)).catch(firstError);
+          const written = await documents.create(ct, data(args, context), options(args, context)).catch(firstError);
           return answer(ct, written, context, info);
         }
         case 'update': {
-          const written = await documents.update(ct, String(args.documentId), dataOf(registry, ct, args.data), options(args, context)).catch(firstError);
+          const written = await documents.update(ct, String(args.documentId), data(args, context), options(args, context)).catch(firstError);
           return written ? answer(ct, written, context, info) : null;
         }
         case 'updateSingle': {
-          const written = await documents.upsertSingle(ct, dataOf(registry, ct, args.data), options(args, context)).catch(firstError);
+          const written = await documents.upsertSingle(ct, data(args, context), options(args, context)).catch(firstError);
           return answer(ct, written, context, info);
         }
         case 'delete':

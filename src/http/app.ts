@@ -19,7 +19,7 @@ import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { graphqlRoutes } from './routes/graphql';
 import { projectAnswer, projectGlobalMiddlewares, projectRoutes } from './routes/project';
-import { MAX_URL_LENGTH, securityHeaders } from './security';
+import { MAX_URL_LENGTH, securityHeaders, urlLimitUnder } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
 import { requestIdOf, requestLog } from './request-log';
@@ -33,8 +33,10 @@ import { createLogger, type Logger } from '../log';
  */
 export const MAX_REQUEST_HEAD = 4 * MAX_URL_LENGTH;
 
-function raiseHeaderLimit() {
+/** Raises Bun's head limit; answers the limit in effect, which Folio's URL limit stays below (security.ts urlLimitUnder). */
+function raiseHeaderLimit(): number {
   if (http.maxHeaderSize < MAX_REQUEST_HEAD) (http as { maxHeaderSize: number }).maxHeaderSize = MAX_REQUEST_HEAD;
+  return http.maxHeaderSize;
 }
 
 /**
@@ -42,7 +44,7 @@ function raiseHeaderLimit() {
  * tests that build the app directly, only unexpected errors are logged.
  */
 export function createHttpApp(instance: Instance, options: { precompile?: boolean; log?: Logger } = {}) {
-  raiseHeaderLimit();
+  const maxUrlLength = urlLimitUnder(raiseHeaderLimit());
   const log = options.log ?? createLogger({ level: 'warn', format: instance.config.logFormat });
   // Every route family authenticates through this one guard (and authorizes its action, or per item).
   const allow = guard(instance);
@@ -68,7 +70,7 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
       return fromError(error, (e) => log.error('unexpected error', { requestId: requestIdOf(request), error: e }));
     })
     .onAfterHandle({ as: 'global' }, ({ request, responseValue, set }) => tagContentResponse(request, responseValue, set.headers.vary))
-    .use(securityHeaders(instance.config.corsOrigins))
+    .use(securityHeaders(instance.config.corsOrigins, maxUrlLength))
     .use(systemRoutes(instance, allow))
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))

@@ -13,6 +13,19 @@ import { targetStart } from './url';
  */
 export const MAX_URL_LENGTH = 16 * 1024;
 
+/** What a request head holds beside its target, at most, for Folio's URL check to stay below Bun's head limit. */
+export const HEAD_ROOM = 8 * 1024;
+
+/**
+ * The URL limit Folio applies under a head limit of `headLimit` bytes (Bun's, past which it
+ * answers a bare 431 before any of our code runs): MAX_URL_LENGTH when the head limit leaves
+ * HEAD_ROOM above it, less otherwise, so a URL Folio refuses always reaches Folio and gets
+ * the envelope (should Bun's limit not be raised, app.ts).
+ */
+export function urlLimitUnder(headLimit: number): number {
+  return Math.max(1024, Math.min(MAX_URL_LENGTH, headLimit - HEAD_ROOM));
+}
+
 /** Length of the request target: the URL without scheme and authority. */
 function targetLength(url: string): number {
   const path = targetStart(url);
@@ -24,7 +37,7 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, Strapi-Response-Format, If
 const EXPOSED_HEADERS = 'ETag, X-Request-Id, Retry-After, X-Folio-Formats-Skipped';
 const ALLOWED_METHODS = 'GET, HEAD, PUT, POST, DELETE, OPTIONS';
 
-export function securityHeaders(corsOrigins: string[]) {
+export function securityHeaders(corsOrigins: string[], maxUrlLength = MAX_URL_LENGTH) {
   const any = corsOrigins.includes('*');
   const allowed = (origin: string | null) => !!origin && (any || corsOrigins.includes(origin));
   return new Elysia({ name: 'security' }).onRequest(({ request, set }) => {
@@ -40,8 +53,8 @@ export function securityHeaders(corsOrigins: string[]) {
       if (!any) set.headers['vary'] = 'Origin';
     }
     // Checked before routing, with the headers above, so even a 404 path gets the envelope.
-    if (targetLength(request.url) > MAX_URL_LENGTH) {
-      return errorResponse(414, 'URITooLongError', `URI Too Long (the limit is ${MAX_URL_LENGTH} characters)`, { maxLength: MAX_URL_LENGTH });
+    if (targetLength(request.url) > maxUrlLength) {
+      return errorResponse(414, 'URITooLongError', `URI Too Long (the limit is ${maxUrlLength} characters)`, { maxLength: maxUrlLength });
     }
     if (allowed(origin) && request.method === 'OPTIONS' && request.headers.get('access-control-request-method')) {
       set.headers['access-control-allow-methods'] = ALLOWED_METHODS;

@@ -12,7 +12,8 @@ export const wantsV4 = (request: Request) => request.headers.get('strapi-respons
 function wrapEntry(registry: Registry, model: AnyModel | undefined, value: unknown): unknown {
   if (value === null || value === undefined) return { data: null };
   if (Array.isArray(value)) return { data: value.map((item) => entry(registry, model, item as Doc)) };
-  if (typeof value === 'object' && 'count' in (value as Doc) && Object.keys(value as Doc).length === 1) return value;
+  // A populated count (`populate[x][count]=true`) is an entry of its own in v4: `{ data: { attributes: { count } } }`.
+  if (typeof value === 'object' && 'count' in (value as Doc) && Object.keys(value as Doc).length === 1) return { data: { attributes: value } };
   return { data: entry(registry, model, value as Doc) };
 }
 

@@ -29,7 +29,9 @@ export function parseFields(model: AnyModel, raw: unknown, path: string | null =
   }
   if (names.includes('*')) return undefined;
   for (const name of names) {
-    if (!isSelectable(model, name)) throw ValidationError.invalidKey(name, 'query', { path, param: 'fields' });
+    // Strapi names a private attribute's own path, and no path for a name it does not know.
+    const hidden = model.attributes[name]?.kind === 'scalar';
+    if (!isSelectable(model, name)) throw ValidationError.invalidKey(name, 'query', { path: hidden ? name : path, param: 'fields' });
   }
   return names;
 }

@@ -8,6 +8,7 @@ import { ValidationError } from '../errors';
 import type { AnyModel, Attribute, Registry } from '../registry/types';
 import { FILE_MODEL } from '../registry/file-model';
 import { isObject } from '../json';
+import { isDangling } from '../registry/dangling-inverses';
 import { BOOLEAN_WORDS, parseFields, parseSort, type Raw } from './fields-sort';
 import { checkFilters, newFilterBudget, parseFilters, type FilterBudget } from './filters';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
@@ -33,7 +34,7 @@ export function parsePopulate(
   canRead?: CanRead,
   filters: FilterBudget = newFilterBudget(),
 ): PopulateMap {
-  return populateMap({ registry, canRead, nodes: 0, filters }, model, raw, path, 1);
+  return populateMap({ registry, canRead, nodes: 0, filters }, model, raw, path, 1, path);
 }
 
 /** Counts one populated entry at `depth` (1 = the requested type's own attributes). */
@@ -46,21 +47,27 @@ function countNode(ctx: PopulateContext, path: string[], depth: number) {
   }
 }
 
-function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: string[], depth: number): PopulateMap {
+/**
+ * `path` is where `raw` sits in the request (limits and the object form's errors name it);
+ * `dotted` is where a string form's errors are reported from: Strapi names a key of
+ * `populate[x][populate]=a.b` by its place in that string (`Invalid key b at a.b`), not in the request.
+ */
+function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: string[], depth: number, dotted: string[]): PopulateMap {
   const map: PopulateMap = {};
   if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return map;
   const { registry, canRead } = ctx;
   const populatable = Object.values(model.attributes).filter((a) => a.kind !== 'scalar');
-  const invalid = (key: string) =>
-    ValidationError.invalidKey(key, 'query', { path: [...path, key].join('.'), param: 'populate' });
+  const invalidAt = (base: string[], key: string) =>
+    ValidationError.invalidKey(key, 'query', { path: [...base, key].join('.'), param: 'populate' });
+  const invalid = (key: string) => invalidAt(path, key);
   const add = (name: string, spec: PopulateSpec) => {
     if (!(name in map)) countNode(ctx, [...path, name], depth);
     map[name] = { ...map[name], ...spec };
     return map[name]!;
   };
 
-  const addPath = (dotted: string) => {
-    if (dotted === '*') {
+  const addPath = (item: string) => {
+    if (item === '*') {
       // `*` is never refused: it leaves out what the caller may not see.
       for (const a of populatable) {
         if (a.private || !readable(a.name)) continue;
@@ -69,20 +76,20 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
       if (model.modelType === 'contentType' && model.localized && !map.localizations) add('localizations', {});
       return;
     }
-    const [head, ...rest] = dotted.split('.');
+    const [head, ...rest] = item.split('.');
     entry(head!, () => {
-      const spec = addAttribute(head!, {});
+      const spec = addAttribute(head!, {}, dotted);
       if (rest.length) {
         const target = targetModel(registry, model, head!);
-        if (!target) throw invalid(rest[0]!);
-        spec.populate = { ...spec.populate, ...populateMap(ctx, target, rest.join('.'), [...path, head!], depth + 1) };
+        if (!target) throw invalidAt([...dotted, head!], rest[0]!);
+        spec.populate = { ...spec.populate, ...populateMap(ctx, target, rest.join('.'), [...path, head!], depth + 1, [...dotted, head!]) };
       }
     });
   };
-  const addAttribute = (name: string, spec: PopulateSpec): PopulateSpec => {
+  const addAttribute = (name: string, spec: PopulateSpec, base = path): PopulateSpec => {
     const attribute = model.attributes[name];
     const isLocalizations = name === 'localizations' && model.modelType === 'contentType' && model.localized;
-    if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.private)) throw invalid(name);
+    if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.private)) throw invalidAt(base, name);
     return add(name, { ...morphSpec(name), ...spec });
   };
   /** Whether the caller may read what an attribute leads to (a relation's or a morphOne/morphMany side's target). */
@@ -102,6 +109,8 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
    * then left out: its key is absent from the answer, at any depth, rather than a 400 for the page.
    */
   const entry = (name: string, read: () => void) => {
+    // A dangling mappedBy side has no links: left out of the answer, as Strapi leaves it out.
+    if (!(name in model.attributes) && isDangling(registry, model.uid, name)) return;
     if (readable(name)) return read();
     ctx.canRead = undefined;
     try {
@@ -113,12 +122,14 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
   };
 
   if (typeof raw === 'string') raw.split(',').map((s) => s.trim()).filter(Boolean).forEach(addPath);
-  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, populateMap(ctx, model, item, path, depth))));
+  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, populateMap(ctx, model, item, path, depth, dotted))));
   else if (isObject(raw)) {
     const keys = Object.keys(raw);
-    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return populateMap(ctx, model, Object.values(raw), path, depth);
+    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return populateMap(ctx, model, Object.values(raw), path, depth, dotted);
     for (const [name, value] of Object.entries(raw)) {
       if (value === false || value === 'false' || value === 'f' || value === '0') continue;
+      // A boolean word as a key (`populate[x][populate][true]=true`) is no attribute: Strapi skips it.
+      if (BOOLEAN_WORDS[name] !== undefined && !(name in model.attributes)) continue;
       entry(name, () => {
         if (value === true || value === 'true' || value === 't' || value === '1') {
           addAttribute(name, {});
@@ -131,7 +142,7 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
           const kind = model.attributes[name]?.kind;
           if (kind === 'dynamiczone' || (kind === 'morph' && !targetModel(registry, model, name))) {
             add(name, populateSpec(ctx, model, name, { populate: '*' }, [...path, name], depth));
-          } else add(name, { populate: populateMap(ctx, targetModel(registry, model, name) ?? model, '*', [...path, name], depth + 1) });
+          } else add(name, { populate: populateMap(ctx, targetModel(registry, model, name) ?? model, '*', [...path, name], depth + 1, []) });
           return;
         }
         if (!isObject(value)) throw invalid(name);
@@ -139,7 +150,7 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
         add(name, populateSpec(ctx, model, name, value, [...path, name], depth));
       });
     }
-  } else throw invalid(String(raw));
+  } else throw invalidAt(dotted, String(raw));
   return map;
 }
 
@@ -161,20 +172,25 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
       }
       spec.on = {};
       for (const [uid, sub] of Object.entries(value)) {
-        if (!attribute.components.includes(uid)) throw ValidationError.invalidKey(uid, 'query', { path: path.join('.'), param: 'populate' });
-        countNode(ctx, [...path, uid], depth);
-        const component = attribute.componentModels[attribute.components.indexOf(uid)]!;
-        spec.on[uid] = sub === true || sub === 'true' ? {} : isObject(sub) ? nestedOptions(ctx, component, sub, [...path, uid], depth) : {};
+        const index = attribute.components.indexOf(uid);
+        if (index < 0) {
+          // Strapi takes a fragment of any type it knows (a shared loader asks every page's zone for
+          // every block type) and populates nothing for it; only a name of nothing is a 400.
+          if (registry.get(uid)) continue;
+          throw ValidationError.invalidKey(uid, 'query', { path: [...path, 'on', uid].join('.'), param: 'populate' });
+        }
+        const options = fragmentOptions(ctx, attribute.componentModels[index]!, sub, [...path, uid], depth);
+        if (options) spec.on[uid] = options;
       }
       continue;
     }
     if (key === 'populate' && attribute?.kind === 'dynamiczone') {
       // A dynamic zone takes `populate=*` only: every component's own relations, media and components.
-      if (value !== '*') throw new ValidationError(`Invalid nested population query detected for "${name}": only populate=* or on fragments are allowed`);
+      if (value !== '*') throw ValidationError.invalidKey('populate', 'query', { path: path.join('.'), param: 'populate' });
       spec.on = {};
       for (const component of attribute.componentModels) {
         countNode(ctx, [...path, component.uid], depth);
-        spec.on[component.uid] = { populate: populateMap(ctx, component, '*', [...path, component.uid], depth + 1) };
+        spec.on[component.uid] = { populate: populateMap(ctx, component, '*', [...path, component.uid], depth + 1, []) };
       }
       continue;
     }
@@ -188,6 +204,23 @@ function populateSpec(ctx: PopulateContext, model: AnyModel, name: string, raw: 
     Object.assign(spec, nestedOptions(ctx, target, { [key]: value }, path, depth));
   }
   return spec;
+}
+
+/**
+ * One fragment of a dynamic zone (`on[<component>]`): `true` (or 1, t) populates the
+ * component's entries with their scalars, an object gives them options; a false word leaves
+ * the component out (undefined). Any other value is an unknown key, as Strapi answers.
+ */
+function fragmentOptions(ctx: PopulateContext, component: AnyModel, sub: unknown, path: string[], depth: number): PopulateSpec | undefined {
+  if (isObject(sub)) {
+    countNode(ctx, path, depth);
+    return nestedOptions(ctx, component, sub, path, depth);
+  }
+  const word = sub === true || sub === false ? sub : BOOLEAN_WORDS[String(sub)];
+  if (word === undefined) throw ValidationError.invalidKey(String(sub), 'query', { path: path.slice(0, -1).join('.'), param: 'populate' });
+  if (!word) return undefined;
+  countNode(ctx, path, depth);
+  return {};
 }
 
 /** Every content type a morphTo side may reach that the caller may read (all without a permission check). */
@@ -217,10 +250,24 @@ function morphOption(ctx: PopulateContext, spec: PopulateSpec, name: string, key
   } else if (key === 'populate' && value === '*') {
     spec.on = {};
     for (const type of readableTypes(registry, canRead)) {
-      spec.on[type.uid] = { populate: populateMap(ctx, type, '*', [...path, type.uid], depth + 1) };
+      spec.on[type.uid] = { populate: populateMap(ctx, type, '*', [...path, type.uid], depth + 1, []) };
     }
   } else {
     throw new ValidationError(`Invalid nested populate for "${name}": expected a fragment ("on"), populate=* or "count"`);
+  }
+}
+
+/**
+ * A nested fields, sort or filters parameter, its unknown or private keys reported as Strapi
+ * reports them: the key and path as in that parameter, under `param: 'populate'`.
+ */
+function inPopulate<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    const { key, param } = error instanceof ValidationError ? error.details : {};
+    if (key !== undefined && ['fields', 'sort', 'filters'].includes(param as string)) (error as ValidationError).details.param = 'populate';
+    throw error;
   }
 }
 
@@ -228,13 +275,13 @@ function morphOption(ctx: PopulateContext, spec: PopulateSpec, name: string, key
 function nestedOptions(ctx: PopulateContext, target: AnyModel, raw: Raw, path: string[], depth: number): PopulateSpec {
   const spec: PopulateSpec = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'fields') spec.fields = parseFields(target, value, path.join('.'));
-    else if (key === 'sort') spec.sort = parseSort(target, value, ctx.canRead);
+    if (key === 'fields') spec.fields = inPopulate(() => parseFields(target, value));
+    else if (key === 'sort') spec.sort = inPopulate(() => parseSort(target, value, ctx.canRead));
     else if (key === 'filters') {
       if (!isObject(value)) throw new ValidationError(`Invalid filters parameter at ${path.join('.')}: expected an object`);
       checkFilters(value, ctx.filters);
-      spec.filters = parseFilters(ctx.registry, target, value, ctx.canRead);
-    } else if (key === 'populate') spec.populate = populateMap(ctx, target, value, path, depth + 1);
+      spec.filters = inPopulate(() => parseFilters(ctx.registry, target, value, ctx.canRead));
+    } else if (key === 'populate') spec.populate = populateMap(ctx, target, value, path, depth + 1, []);
     else if (key === 'count') spec.count = BOOLEAN_WORDS[String(value)] ?? false;
     else throw ValidationError.invalidKey(key, 'query', { path: path.join('.'), param: 'populate' });
   }

@@ -172,7 +172,7 @@ function linkedTargetsStatement(
   return read({
     columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
     body: sql`${links} l
-      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't')}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
+      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', true)}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
     order: sql`${column('l', L.sourceId)}, ${order}`,
     keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
   }, reader);

@@ -387,7 +387,8 @@ function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, ro
       const groups = groupBy(found, meta[0]!);
       for (const row of rows) {
         const others = (groups.get(row.documentId) ?? []).filter((o) => o.id !== row.id);
-        row.localizations = spec.count ? { count: others.length } : others;
+        // Strapi 5.54.0 answers the other locales themselves even when a count is asked for.
+        row.localizations = others;
       }
     },
   };

@@ -45,15 +45,19 @@ export function inverseSourceScope(parent: ContentType, source: ContentType, sco
 
 /**
  * Joins a link row `l` to the target version `t` a reader of `status` should see: links
- * name documents, so the version is picked here, at read time; a pinned link
- * (`targetStatus` 'draft' / 'published') always reaches that version.
+ * name documents, so the version is picked here, at read time. A pinned link (`targetStatus`
+ * 'draft' / 'published', Strapi's link to that one row) reaches that version; `readerOnly`
+ * (what populate shows) keeps it for readers of that status only, as Strapi shows a link to
+ * a draft row to draft readers alone. Filters and sorts go through a pinned link whatever
+ * the reader's status, as Strapi's joins do.
  */
-export function linkedVersion(target: ContentType, status: Status, l: string, t: string): Sql {
+export function linkedVersion(target: ContentType, status: Status, l: string, t: string, readerOnly = false): Sql {
   const same = sql`${column(t, V.documentId)} = ${column(l, L.targetDocumentId)} AND ${column(t, V.locale)} = ${column(l, L.targetLocale)}`;
   if (!target.draftAndPublish) return same;
   const draft = sql`${column(t, V.publishedAt)} IS NULL`;
   const published = sql`${column(t, V.publishedAt)} IS NOT NULL`;
   const pin = column(l, L.targetStatus);
+  if (readerOnly) return sql`${same} AND ${pin} IN ('', ${status}) AND ${status === 'draft' ? draft : published}`;
   return sql`${same} AND ((${pin} = '' AND ${status === 'draft' ? draft : published}) OR (${pin} = 'draft' AND ${draft}) OR (${pin} = 'published' AND ${published}))`;
 }
 

@@ -7,6 +7,8 @@
  * only deserves a word (unknown keys, ignored relations) is collected in `registry.warnings`.
  */
 import { linkModels } from './links';
+import { unsupportedOperator } from './conditions';
+import { dropDanglingInverses } from './dangling-inverses';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
@@ -18,7 +20,7 @@ import {
 import { fitIdentifier, linkTableName, morphTableName } from './stored-names';
 import { isObject } from '../json';
 import { compileFields } from './fields';
-import { BUILTIN_CUSTOM_FIELDS, CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, customFieldType } from './fields/custom.ts';
+import { CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, UNKNOWN_CUSTOM_FIELD_TYPE, customFieldType } from './fields/custom.ts';
 import { unknownKeyWarnings } from './known-keys.ts';
 import { findLayout } from './strapi-layout.ts';
 import { BUILT_IN_USER_ATTRIBUTES, USERS_TABLE, USER_UID, systemTypes, userModel } from './system-models.ts';
@@ -81,6 +83,7 @@ export function loadRegistry(dir: string, registered: Readonly<Record<string, Sc
   contentTypes.sort(byUid);
   components.sort(byUid);
   const system = systemTypes(user);
+  dropDanglingInverses([...contentTypes, ...system], context.ignored, context.warnings);
   checkRegistry(contentTypes, components, system);
   resolveInverseLinkTables([...contentTypes, ...system]);
   linkModels([...contentTypes, ...system], components);
@@ -104,7 +107,10 @@ function readCustomFields(file: string, raw: Json): Record<string, ScalarType> {
 
 /**
  * Gives each `"type": "customField"` attribute the type its plugin stores it as (Strapi does
- * the same when it loads a schema), keeping `customField`. Unknown custom fields stop start-up.
+ * the same when it loads a schema), keeping `customField`. A custom field Folio cannot type
+ * (its plugin is not in the table of fields/custom.ts nor in custom-fields.json) never stops
+ * start-up, since Strapi starts with it: its values are kept as JSON, so each is stored and
+ * returned as sent (a string stays a string), and a warning says how to name its type.
  */
 function withCustomFieldTypes(file: string, raw: Json, context: LoadContext): Json {
   if (!isObject(raw.attributes)) return raw;
@@ -116,11 +122,12 @@ function withCustomFieldTypes(file: string, raw: Json, context: LoadContext): Js
     if (typeof uid !== 'string' || uid === '') {
       throw new SchemaError(file, name, 'a customField attribute needs "customField": the uid its plugin registers (e.g. "plugin::color-picker.color")');
     }
-    const type = customFieldType(uid, context.customFields);
+    let type = customFieldType(uid, context.customFields);
     if (!type) {
-      throw new SchemaError(file, name, `custom field "${uid}" is not one Folio knows how to store; name its storage type in ` +
-        `${context.customFieldsFile}, e.g. { "${uid}": "string" } (types: ${CUSTOM_FIELD_TYPES.join(', ')}). ` +
-        `Known without it: ${Object.keys(BUILTIN_CUSTOM_FIELDS).join(', ')}`);
+      type = UNKNOWN_CUSTOM_FIELD_TYPE;
+      context.warnings.push(`${file} (attribute "${name}"): custom field "${uid}" is registered by a plugin Folio does not know; ` +
+        `its values are kept as JSON, as sent. To check, filter and sort them as the plugin stores them, name its type in ` +
+        `${context.customFieldsFile}, e.g. { "${uid}": "string" } (types: ${CUSTOM_FIELD_TYPES.join(', ')})`);
     }
     attributes[name] = { ...a, type };
   }
@@ -208,8 +215,26 @@ function toAttributes(
       continue;
     }
     out[name] = toAttribute(name, a, model.tableName, modelLocalized);
+    const conditions = conditionsOf(a, `${model.file} (attribute "${name}")`, context);
+    if (conditions) out[name]!.conditions = conditions;
   }
   return out;
+}
+
+/**
+ * An attribute's `conditions` (Strapi 5's conditional fields, ./conditions.ts) when its
+ * `visible` rule is one Folio evaluates; otherwise a warning, and the attribute is always shown.
+ */
+function conditionsOf(a: Json, where: string, context: LoadContext): { visible: unknown } | undefined {
+  if (!isObject(a.conditions) || a.conditions.visible === undefined) return undefined;
+  const visible = a.conditions.visible;
+  const unsupported = unsupportedOperator(visible);
+  if (unsupported) {
+    context.warnings.push(`${where}: its visibility condition uses the JSON Logic operator "${unsupported}", which Folio does not evaluate; ` +
+      'the attribute is checked as if it had no condition');
+    return undefined;
+  }
+  return { visible };
 }
 
 /**

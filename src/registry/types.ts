@@ -42,6 +42,11 @@ interface AttributeBase {
   localized: boolean;
   /** Whether clients may write it (false for nothing in the JSON today; kept for system attributes). */
   writable: boolean;
+  /**
+   * Strapi 5's conditional field: while `visible` (JSON Logic on the values beside the
+   * attribute, ./conditions.ts) is false, the attribute is hidden: not required, not checked.
+   */
+  conditions?: { visible: unknown };
 }
 
 export interface ScalarAttribute extends AttributeBase {
@@ -190,8 +195,9 @@ export interface Registry {
   /** Problems that do not stop start-up (unknown schema keys, ignored attributes); `serve` and `migrate` print them. */
   warnings: string[];
   /**
-   * Relation attributes to Strapi's own types (admin users, users-permissions users and roles,
-   * upload files) that Folio accepts but ignores: no table, not writable, not readable.
+   * Relation attributes Folio starts with but leaves out of the model: those to Strapi's own types
+   * it does not hold (load.ts IGNORED_TARGETS; no table, not writable, not readable), polymorphic
+   * ones where it does not store them, and dangling mappedBy sides (`dangling`).
    */
   ignored: IgnoredAttribute[];
   /**
@@ -212,6 +218,12 @@ export interface IgnoredAttribute {
   file: string;
   attribute: string;
   target: string;
+  /**
+   * A mappedBy side whose owning attribute does not exist or points elsewhere
+   * (registry/dangling-inverses.ts): a write may carry it (the value is ignored) and populate
+   * leaves it out, as Strapi does. Other ignored attributes accept no value.
+   */
+  dangling?: true;
 }
 
 

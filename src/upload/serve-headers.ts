@@ -30,12 +30,11 @@ export function attachmentDisposition(name: string): string {
 }
 
 /**
- * A year, `immutable`: a stored name always means the same bytes. Replacing a file
- * (`POST /api/upload?id=N`) writes the new content under new names and removes the old
- * ones after the commit (service.ts), so a cached copy can never hide a replacement: the
- * entry points at the new URL, and the old one answers 404 once its bytes are gone.
+ * A minute, then revalidated with the ETag (a 304 costs no body). A URL's bytes may change:
+ * replacing a file (`POST /api/upload?id=N`) keeps its URL, as Strapi does (service.ts), so
+ * uploads are not `immutable`; browsers and CDNs pick up a replaced file within the minute.
  */
-export const UPLOADS_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+export const UPLOADS_CACHE_CONTROL = 'public, max-age=60, must-revalidate';
 
 /**
  * A strong tag for a stored file without reading it: its name (which holds the random part

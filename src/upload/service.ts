@@ -2,9 +2,9 @@
  * The upload plugin's work: store new files (and attach them to an entry), update their
  * metadata, replace their content, list, read and delete them. Bytes go to the storage
  * (a folder or a bucket: storage.ts) before the database commits and are removed again if
- * it does not, so a failed request leaves neither a row nor a stray file. Stored names are
- * never reused (a replacement gets new ones), which is what lets `/uploads/*` be cached as
- * immutable. Each change records its media event (media.create, .update, .delete) in its
+ * it does not, so a failed request leaves neither a row nor a stray file. A replacement keeps
+ * the file's names, so its URL, as Strapi keeps it; `/uploads/*` is served for revalidation
+ * (serve-headers.ts), so a replaced file reaches browsers and CDNs. Each change records its media event (media.create, .update, .delete) in its
  * own transaction, opened by the write pipeline (documents/write/context.ts), with the
  * actor who asked.
  */
@@ -208,49 +208,70 @@ export class UploadService {
   }
 
   /**
-   * `POST /api/upload?id=N` with a file: new content under the same id and documentId, but
-   * new names (a new hash, the new file's extension), so its URL and its formats' URLs
-   * change. Strapi keeps the hash so the URL stays; Folio gives it up so that a stored name
-   * always means the same bytes and `/uploads/*` can be cached for a year as immutable.
-   * The new files are written first and the old ones removed only after the commit: until
-   * then (and after any failure) the old file is what the row names and what is served.
+   * `POST /api/upload?id=N` with a file: new content under the same id, documentId and URL.
+   * As Strapi 5 does ("so the file url doesn't change when the file is replaced"), the hash and
+   * the extension are kept: the original and each format are written again under their names,
+   * and the row takes the new file's name, type, size and dimensions. Formats the new file
+   * does not have are removed after the commit. The old bytes are read first and written back
+   * should anything fail before the commit, so a refused or failed replacement leaves the old
+   * file served and its row as it was.
    */
   async replace(id: string, file: File, info: FileInfo, actor?: Actor): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
     const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), this.images, { optimize: this.deps.config.imageOptimize });
-    const written: string[] = [];
+    const { hash, ext } = existing;
+    const kept: PreparedFile = { ...prepared, hash, ext };
+    const files = filesToWrite(kept, hash, ext);
+    // Only the old row's own provider holds its files (a row copied from elsewhere may name another).
+    const ours = existing.provider === this.storage.provider;
+    const previous = ours ? await this.readAll(files.map(([name]) => name)) : new Map<string, Uint8Array>();
+    const set: FileValues = {
+      name: prepared.name,
+      hash,
+      ext,
+      url: this.urlOf(storedName(hash, ext)),
+      provider: this.storage.provider,
+      width: prepared.width,
+      height: prepared.height,
+      // Strapi answers a replaced file's formats as {} when it has none.
+      formats: JSON.stringify(this.formatsWithUrls(kept) ?? {}),
+      mime: prepared.mime,
+      size: prepared.size,
+      updatedAt: new Date().toISOString(),
+    };
+    if (prepared.alternativeText != null) set.alternativeText = prepared.alternativeText;
+    if (prepared.caption != null) set.caption = prepared.caption;
     try {
-      await this.writeAll(prepared, written);
-      const set: FileValues = {
-        name: prepared.name,
-        hash: prepared.hash,
-        ext: prepared.ext,
-        url: this.urlOf(storedName(prepared.hash, prepared.ext)),
-        provider: this.storage.provider,
-        width: prepared.width,
-        height: prepared.height,
-        formats: JSON.stringify(this.formatsWithUrls(prepared)),
-        mime: prepared.mime,
-        size: prepared.size,
-        updatedAt: new Date().toISOString(),
-      };
-      if (prepared.alternativeText != null) set.alternativeText = prepared.alternativeText;
-      if (prepared.caption != null) set.caption = prepared.caption;
+      for (const [name, bytes] of files) await this.storage.write(name, bytes, typeOfName(name));
       await this.deps.pipeline.run({ actor }, async (ctx) => {
         const { tx } = ctx;
         await updateFile(tx, existing.id, set);
         await ctx.media('media.update', (await this.findOne(id, tx))!);
       });
     } catch (error) {
-      await this.storage.remove(written);
+      // The old bytes go back under their names; names the old file did not have go away.
+      for (const [name] of files) {
+        const old = previous.get(name);
+        if (old) await this.storage.write(name, old, typeOfName(name)).catch((e) => this.log.error(`could not put back upload ${name}`, { error: e }));
+        else await this.storage.remove([name]);
+      }
       throw error;
     }
-    // Only the old row's own provider holds its files (a row copied from elsewhere may name another).
-    if (existing.provider === this.storage.provider) await this.storage.remove(storedNames(existing));
+    if (ours) await this.storage.remove(storedNames(existing).filter((name) => !files.some(([written]) => written === name)));
     const replaced = (await this.findOne(id))!;
     this.noteSkipped(replaced, prepared);
     return replaced;
+  }
+
+  /** The bytes stored under these names (those that exist), to put back if a replacement fails. */
+  private async readAll(names: string[]): Promise<Map<string, Uint8Array>> {
+    const out = new Map<string, Uint8Array>();
+    for (const name of names) {
+      const stored = await this.storage.open(name);
+      if (stored) out.set(name, new Uint8Array(await new Response(stored.body()).arrayBuffer()));
+    }
+    return out;
   }
 
   /** Deletes the row, its links from every entry, then its files on disk; answers the file as it was. */

@@ -4,13 +4,14 @@
  *  - LocalStorage: flat files in the uploads dir (default `<dataDir>/uploads/`);
  *  - S3Storage (storage-s3.ts): objects under `s3://bucket/prefix/`, so instances share files
  *    without a shared disk.
- * Names are generated (`<hash><ext>`, `<format>_<hash><ext>`) and never reused: a replacement
- * gets new names (service.ts), so nothing is ever overwritten in place and no provider needs
- * staging or an atomic rename.
+ * Names are generated (`<hash><ext>`, `<format>_<hash><ext>`). A replacement keeps them, as
+ * Strapi does (service.ts), so a write may replace a stored file: the folder writes a hidden
+ * temporary file and renames it over the name (a reader sees the old bytes or the new ones, never
+ * part of them); a bucket's PUT replaces an object whole.
  */
 import type { Logger } from '../log';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 
 /** A stored file as the `/uploads/<name>` route serves it. */
@@ -27,7 +28,7 @@ export interface Storage {
   readonly provider: 'local' | 'aws-s3';
   /** Where the files are, for messages (`/srv/data/uploads`, `s3://bucket/prefix`). */
   readonly location: string;
-  /** Stores bytes under a new name; `type` is the MIME type the name's extension gives. */
+  /** Stores bytes under a name, replacing what it held; `type` is the MIME type the name's extension gives. */
   write(name: string, bytes: Uint8Array, type: string): Promise<void>;
   /**
    * Removes files that may or may not exist. Never throws: it runs after a commit (or while
@@ -77,7 +78,15 @@ export class LocalStorage implements Storage {
   async write(name: string, bytes: Uint8Array): Promise<void> {
     const path = this.pathOf(name);
     if (!path) throw new Error(`Refusing to store a file named ${JSON.stringify(name)}`);
-    await writeFile(path, bytes);
+    // A dot name is never served nor listed (isStorableName).
+    const temporary = join(this.dir, `.${name}.${process.pid}.${Math.random().toString(36).slice(2)}`);
+    try {
+      await writeFile(temporary, bytes);
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => {});
+      throw error;
+    }
   }
 
   async remove(names: Iterable<string>): Promise<void> {

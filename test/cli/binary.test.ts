@@ -5,7 +5,7 @@
  * there are no SQL files, no node_modules and no source beside it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphQLClient } from 'graphql-request';
 import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
@@ -181,6 +181,37 @@ describe('the compiled binary', () => {
     },
     60_000,
   );
+  it('serves Strapi projects Strapi starts: a dangling mappedBy in the user extension, a local plugin\'s custom fields', async () => {
+    const dir = tempDir('folio-bin-projects-');
+    for (const project of ['food-guide', 'example-app']) cpSync(join(ROOT, 'test/fixtures/public-projects', project), join(dir, project), { recursive: true });
+    const flags = (project: string) => ({ exe: folio, cwd: dir, contentTypes: join(dir, project), data: join(dir, `${project}-data`) });
+    const grant = (project: string, actions: string[]) => expect(runCli(['permissions', 'grant', 'public', ...actions], flags(project)).code).toBe(0);
+
+    grant('food-guide', ['api::category.category.find', 'api::category.category.create', 'api::article.article.find']);
+    const food = await serve(flags('food-guide'));
+    try {
+      expect(food.stderr()).toContain('(attribute "articles"): mappedBy "author": api::article.article');
+      const created = await food.call('POST', '/api/categories', { body: { data: { name: 'French', restaurants: [] } } });
+      expect(created.status).toBe(201);
+      const read = await food.call('GET', '/api/categories?populate=*');
+      expect(read.status).toBe(200);
+      expect(read.body.data[0]).toMatchObject({ name: 'French', articles: [] });
+      expect('restaurants' in read.body.data[0]).toBe(false);
+    } finally {
+      expect(await food.stop()).toBe(0);
+    }
+
+    grant('example-app', ['api::address.address.find', 'api::address.address.create']);
+    const example = await serve(flags('example-app'));
+    try {
+      expect(example.stderr()).toContain('custom field "plugin::mycustomfields.color" is registered by a plugin Folio does not know');
+      const created = await example.call('POST', '/api/addresses', { body: { data: { city: 'Paris', color: '#4945ff', map: { lat: 48.85 } } } });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ color: '#4945ff', map: { lat: 48.85 } });
+    } finally {
+      expect(await example.stop()).toBe(0);
+    }
+  }, 2 * SLOW);
 
   it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
     expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);

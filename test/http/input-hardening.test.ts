@@ -8,7 +8,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body';
-import { MAX_URL_LENGTH } from '../../src/http/security';
+import { HEAD_ROOM, MAX_URL_LENGTH, urlLimitUnder } from '../../src/http/security';
+import { MAX_REQUEST_HEAD } from '../../src/http/app';
 import { startServer, tempDir, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -76,11 +77,28 @@ describe('JSON nesting depth', () => {
     await refused('POST', '/api/articles', { raw: `{"data":{"title":"deeper","meta":${nested(200_000)}}}`, headers: json });
   });
 
+  it('stores and returns a json value nested 200 levels deep, and one nested as deep as Strapi 5.54.0 stores (4,111 levels)', async () => {
+    for (const levels of [200, 4111]) {
+      const value = '{"a":'.repeat(levels) + '"leaf"' + '}'.repeat(levels);
+      const created = await server.call('POST', '/api/articles', { raw: `{"data":{"title":"deep ${levels}","meta":${value}}}`, headers: json });
+      expect(created.status).toBe(201);
+      expect(jsonDepth(created.body.data.meta, MAX_JSON_DEPTH)).toBe(levels);
+      const id = created.body.data.documentId;
+      const updated = await server.call('PUT', `/api/articles/${id}`, { raw: `{"data":{"meta":${value.replace('"leaf"', '"changed"')}}}`, headers: json });
+      expect(updated.status).toBe(200);
+      const read = await fetch(`${server.url}/api/articles/${id}?fields[0]=meta`);
+      expect(read.status).toBe(200);
+      const text = await read.text();
+      expect(text).toContain('{"a":'.repeat(levels) + '"changed"');
+    }
+    expect(MAX_JSON_DEPTH).toBe(4111 + 2);
+  });
+
   it('accepts a body exactly at the depth limit and refuses one level more', async () => {
     // The body object and `data` are two levels; the JSON attribute value brings the rest.
     const atLimit = await server.call('POST', '/api/articles', { raw: `{"data":{"title":"at the limit","meta":${nested(MAX_JSON_DEPTH - 2)}}}`, headers: json });
     expect(atLimit.status).toBe(201);
-    expect(jsonDepth(atLimit.body.data.meta, 1000)).toBe(MAX_JSON_DEPTH - 2);
+    expect(jsonDepth(atLimit.body.data.meta, MAX_JSON_DEPTH)).toBe(MAX_JSON_DEPTH - 2);
     await refused('POST', '/api/articles', { raw: `{"data":{"title":"one more","meta":${nested(MAX_JSON_DEPTH - 1)}}}`, headers: json });
   });
 
@@ -105,6 +123,20 @@ describe('URL length', () => {
     expect(fetched.status).toBe(414);
     expectSecurityHeaders(fetched.headers);
     expect(((await fetched.json()) as { error: { name: string } }).error.name).toBe('URITooLongError');
+  });
+
+  it("keeps Folio's URL limit below Bun's head limit, so every URL Folio refuses gets the envelope", async () => {
+    // Bun's head limit as raised (app.ts): URLs over MAX_URL_LENGTH that Bun lets through all reach Folio's 414.
+    expect(urlLimitUnder(MAX_REQUEST_HEAD)).toBe(MAX_URL_LENGTH);
+    // A head limit that could not be raised (Bun's default 16 KiB, or a lower one): Folio's limit moves below it.
+    expect(urlLimitUnder(16 * 1024)).toBe(16 * 1024 - HEAD_ROOM);
+    expect(urlLimitUnder(16 * 1024)).toBeLessThan(16 * 1024);
+    for (const length of [MAX_URL_LENGTH + 1, 2 * MAX_URL_LENGTH, MAX_REQUEST_HEAD - HEAD_ROOM]) {
+      const path = `/api/articles?x=${'c'.repeat(length - '/api/articles?x='.length)}`;
+      const raw = await rawRequest(server.url, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'k'.repeat(HEAD_ROOM - 512)}\r\nConnection: close\r\n\r\n`);
+      expect(raw.status).toBe(414);
+      expect(JSON.parse(raw.body).error.name).toBe('URITooLongError');
+    }
   });
 
   it('serves a URL of exactly the limit as usual, and keeps serving after a refused one', async () => {

@@ -243,6 +243,12 @@ describe('v4 response format', () => {
     const plain = await get(one('Plain'), { fields: ['title'], populate: ['author', 'links'] }, V4);
     expect(plain.body.data.attributes).toEqual({ title: 'Plain', author: { data: null }, links: [] });
   });
+  it("gives a populated count as an entry of its own, { data: { attributes: { count } } }, as Strapi 5.54.0 does", async () => {
+    const doc = (await get(one('Rich'), { fields: ['title'], populate: { tags: { count: true }, author: { count: true } } }, V4)).body.data;
+    expect(doc.attributes).toEqual({ title: 'Rich', tags: { data: { attributes: { count: 3 } } }, author: { data: { attributes: { count: 1 } } } });
+    const list = await get('/api/articles', { fields: ['title'], filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: { tags: { count: 'true' } } }, V4);
+    expect(list.body.data.map((d: any) => d.attributes.tags)).toEqual([{ data: { attributes: { count: 0 } } }, { data: { attributes: { count: 3 } } }]);
+  });
   it('wraps every document of a list and keeps the pagination meta', async () => {
     const response = await get('/api/articles', { fields: ['title'], sort: 'id', pagination: { pageSize: 2 }, populate: { blocks: true, author: { fields: ['name'] } } }, V4);
     expect(response.body.meta).toEqual({ pagination: { page: 1, pageSize: 2, pageCount: 6, total: 12 } });

@@ -97,6 +97,6 @@ describe('populate[<repeatable component>][sort]', () => {
   it('refuses a sort key the component does not have', async () => {
     const response = await server.call('GET', url('/api/articles', { populate: { links: { sort: 'nope' } } }));
     expect(response.status).toBe(400);
-    expect(response.body.error.details).toMatchObject({ key: 'nope', param: 'sort' });
+    expect(response.body.error.details).toMatchObject({ key: 'nope', param: 'populate' });
   });
 });

@@ -65,7 +65,7 @@ describe.each(callers)('%s holding only find and findOne on articles', (_name, h
   it('still gets a 400 for a mistake inside a populate that is left out', async () => {
     const response = await get({ populate: { author: { fields: ['nope'] } } }, headers());
     expect(response.status).toBe(400);
-    expect(response.body.error.details).toMatchObject({ key: 'nope', param: 'fields' });
+    expect(response.body.error.details).toMatchObject({ key: 'nope', path: null, param: 'populate' });
   });
   it('is refused filtering through author, at the root and inside $or and $not', async () => {
     for (const filters of [{ author: { name: 'Author 1' } }, { author: { $null: true } }, { $or: [{ title: 'x' }, { author: { name: 'Author 1' } }] }, { $not: { author: { id: 1 } } }]) {
@@ -115,7 +115,7 @@ describe('a custom API token that may also find categories', () => {
     const filters = await get({ filters: { category: { articles: { author: { name: 'Author 1' } } } } }, headers());
     expect(filters.body).toEqual(invalidKey('author', 'category.articles.author', 'filters'));
     const inPopulate = await get({ populate: { category: { filters: { articles: { author: { name: 'Author 1' } } } } } }, headers());
-    expect(inPopulate.body).toEqual(invalidKey('author', 'articles.author', 'filters'));
+    expect(inPopulate.body).toEqual(invalidKey('author', 'articles.author', 'populate'));
   });
   it('is answered the author requests once the caller may find authors (a read-only token)', async () => {
     const headers = bearer(server.tokens.readOnly);

@@ -254,9 +254,10 @@ describe('fields', () => {
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ name: 'ValidationError', message: `Invalid key ${field}`, details: { key: field, source: 'query', param: 'fields' } });
     }
+    // A private attribute is named with its own path, as Strapi 5.54.0 names it.
     const hidden = await raw('fields=name,internalNotes', '/api/authors');
     expect(hidden.status).toBe(400);
-    expect(hidden.body.error.details).toMatchObject({ key: 'internalNotes', param: 'fields' });
+    expect(hidden.body.error.details).toEqual({ key: 'internalNotes', path: 'internalNotes', source: 'query', param: 'fields' });
   });
   it('selects fields inside populate', async () => {
     const response = await get({ fields: ['title'], filters: { title: 'Banana' }, populate: { author: { fields: ['name'] } } });
@@ -264,9 +265,20 @@ describe('fields', () => {
       id: expect.any(Number), documentId: expect.any(String), title: 'Banana',
       author: { id: expect.any(Number), documentId: expect.any(String), name: 'Ada' },
     });
-    const hidden = await get({ populate: { author: { fields: ['internalNotes'] } } });
-    expect(hidden.status).toBe(400);
-    expect(hidden.body.error.details).toMatchObject({ key: 'internalNotes', param: 'fields' });
+    // A private attribute inside populate: Strapi 5.54.0's 400, key and path of the attribute, param populate.
+    for (const fields of [['internalNotes'], ['name', 'internalNotes'], 'name,internalNotes']) {
+      const hidden = await get({ populate: { author: { fields } } });
+      expect(hidden.status).toBe(400);
+      expect(hidden.body.error).toEqual({
+        status: 400, name: 'ValidationError', message: 'Invalid key internalNotes',
+        details: { key: 'internalNotes', path: 'internalNotes', source: 'query', param: 'populate' },
+      });
+    }
+    for (const options of [{ filters: { internalNotes: 'x' } }, { sort: 'internalNotes' }, { fields: ['nope'] }]) {
+      const refused = await get({ populate: { author: options } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.param).toBe('populate');
+    }
   });
 });
 

@@ -200,6 +200,24 @@ describe('schema validation', () => {
     expect(registry.contentType('api::post.post')!.attributes.tint).toMatchObject({ type: 'integer', max: 9, customField: 'plugin::nope.tint' });
   });
 
+  it('keeps a custom field no plugin table or mapping names as JSON, with a warning naming the mapping file that would type it', () => {
+    const registry = loadRegistry(writeSchemas({ 'post.json': post({ tint: { type: 'customField', customField: 'plugin::nope.tint' } }) }));
+    expect(registry.contentType('api::post.post')!.attributes.tint).toMatchObject({ kind: 'scalar', type: 'json', customField: 'plugin::nope.tint' });
+    const warning = registry.warnings.find((w) => w.includes('plugin::nope.tint'))!;
+    expect(warning).toContain('content-types/post.json (attribute "tint"): custom field "plugin::nope.tint" is registered by a plugin Folio does not know');
+    expect(warning).toContain('content-types/custom-fields.json, e.g. { "plugin::nope.tint": "string" }');
+  });
+
+  it('leaves out a mappedBy side whose owning side does not name it in inversedBy, with a warning naming the file and attribute', () => {
+    const registry = loadRegistry(writeSchemas({ 'post.json': post({ tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag' } }) }));
+    expect(registry.contentType('api::tag.tag')!.attributes.posts).toBeUndefined();
+    expect(registry.contentType('api::tag.tag')!.fields.posts).toBeUndefined();
+    expect(registry.contentType('api::post.post')!.attributes.tags).toMatchObject({ owner: true, linkTable: 'posts_tags_lnk' });
+    expect(registry.ignored).toContainEqual({ uid: 'api::tag.tag', file: 'content-types/tag.json', attribute: 'posts', target: 'api::post.post', dangling: true });
+    expect(registry.warnings.find((w) => w.startsWith('content-types/tag.json (attribute "posts"): mappedBy "tags": ' +
+      'api::post.post attribute "tags" (content-types/post.json) has no inversedBy, not "posts"'))).toBeDefined();
+  });
+
   it('warns about unknown top-level and attribute keys without refusing the schema', () => {
     const registry = loadRegistry(writeSchemas({ 'post.json': post({ subtitle: { type: 'string', maxLenght: 5 } }, { attribtes: {} }) }));
     expect(registry.warnings).toEqual([
@@ -257,7 +275,6 @@ describe('schema validation', () => {
     ['rejects inversedBy naming an attribute the target does not have', { 'post.json': post({ tags: { ...postAttributes.tags, inversedBy: 'postz' } }) }, P, 'tags', 'api::tag.tag (content-types/tag.json) has no attribute "postz"'],
     ['rejects inversedBy naming a target attribute that is not a relation', { 'post.json': post({ tags: { ...postAttributes.tags, inversedBy: 'name' } }) }, P, 'tags', 'api::tag.tag attribute "name" (content-types/tag.json) is a string, not a relation'],
     ['rejects a relation whose inverse side does not point back', { 'tag.json': tagWith({ type: 'relation', relation: 'manyToMany', target: 'api::post.post' }) }, P, 'tags', 'api::tag.tag attribute "posts" (content-types/tag.json) does not point back to api::post.post attribute "tags"'],
-    ['rejects a mappedBy whose owning side does not name it in inversedBy', { 'post.json': post({ tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag' } }) }, T, 'posts', 'mappedBy "tags"', 'api::post.post attribute "tags" (content-types/post.json) does not point back to api::tag.tag attribute "posts"'],
     ['rejects bidirectional relations whose kinds do not match', { 'tag.json': tagWith({ ...tag.attributes.posts, relation: 'manyToOne' }) }, P, 'tags', 'this side is manyToMany, so api::tag.tag attribute "posts" (content-types/tag.json) must be manyToMany, but it is manyToOne'],
     ['rejects a morphMany side without morphBy', { 'tag.json': tagPlus({ notes: { type: 'relation', relation: 'morphMany', target: 'api::post.post' } }) }, T, 'notes', 'needs "morphBy"'],
     ['rejects a morphMany side whose morphBy is not a morphTo attribute', { 'tag.json': tagPlus({ notes: { type: 'relation', relation: 'morphMany', target: 'api::post.post', morphBy: 'title' } }) }, T, 'notes', 'morphBy "title": api::post.post (content-types/post.json) has no morphToOne/morphToMany attribute of that name'],
@@ -268,7 +285,6 @@ describe('schema validation', () => {
     ['rejects a dynamic zone inside a component', { 'components/shared/seo.json': seoWith({ body: { type: 'dynamiczone', components: ['shared.seo'] } }) }, S, 'body', 'components cannot contain dynamic zones'],
     ['rejects a component that contains itself', { 'components/shared/seo.json': seoWith({ child: { type: 'component', component: 'shared.seo' } }) }, S, 'child', 'cycle (shared.seo -> shared.seo)'],
     ['rejects components that contain each other indirectly', { 'components/shared/seo.json': seoWith({ card: { type: 'component', component: 'shared.card' } }), 'components/shared/card.json': seoWith({ seo: { type: 'component', component: 'shared.seo', repeatable: true } }) }, S, 'card', 'cycle (shared.card -> shared.seo -> shared.card)'],
-    ['rejects a custom field it cannot store, naming the mapping file that would teach it', { 'post.json': post({ tint: { type: 'customField', customField: 'plugin::nope.tint' } }) }, P, 'tint', 'custom field "plugin::nope.tint" is not one Folio knows', 'content-types/custom-fields.json', '{ "plugin::nope.tint": "string" }'],
     ['rejects a customField attribute without its uid', { 'post.json': post({ tint: { type: 'customField' } }) }, P, 'tint', 'needs "customField"'],
     ['rejects a custom-fields.json entry whose type is not a storage type', { 'custom-fields.json': { 'plugin::nope.tint': 'colour' } }, 'content-types/custom-fields.json', undefined, 'maps to "colour"'],
     ['rejects an attribute named status on a type with draft & publish', { 'post.json': post({ status: { type: 'string' } }, { options: { draftAndPublish: true } }) }, P, 'status', 'reserved on types with draft & publish'],

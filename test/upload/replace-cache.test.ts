@@ -1,8 +1,10 @@
 /**
- * Content-addressed replace (issue #16): `POST /api/upload?id=N` with a file stores the new
- * content under new names, points the row (and every entry that links it) at them, and
- * removes the old files after the commit, so `/uploads/*` can be cached for a year as
- * immutable. A replacement that is refused changes nothing: the old file stays served.
+ * Replacing a file keeps its URL (issue #38), as Strapi 5.54.0 does ("so the file url doesn't
+ * change when the file is replaced"): `POST /api/upload?id=N` with a file keeps the hash and
+ * the extension, writes the new content (and the new file's formats) under the same names,
+ * and removes formats the new file does not have. Uploads are served for revalidation (a
+ * short max-age and an ETag that changes with the bytes), not as immutable, so a replaced
+ * file reaches browsers. A replacement that is refused changes nothing: the old file stays served.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server';
@@ -21,47 +23,61 @@ afterAll(() => server.stop());
 
 type FileObject = { id: number; url: string; formats: Record<string, { url: string }> | null };
 const urlsOf = (file: FileObject) => [file.url, ...Object.values(file.formats ?? {}).map((f) => f.url)];
-const namesOf = (file: FileObject) => urlsOf(file).map((u) => u.slice('/uploads/'.length));
 
-const get = async (path: string) => {
-  const res = await fetch(server.url + path);
-  return { status: res.status, cacheControl: res.headers.get('cache-control'), bytes: new Uint8Array(await res.arrayBuffer()) };
+const get = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(server.url + path, { headers });
+  return { status: res.status, cacheControl: res.headers.get('cache-control'), etag: res.headers.get('etag'), bytes: new Uint8Array(await res.arrayBuffer()) };
 };
 
 describe('POST /api/upload?id=N with a file', () => {
-  it('gives the file and its formats new URLs; the old ones answer 404, the new ones serve the new bytes as immutable', async () => {
+  it('keeps the URL of the file and of its formats: the old URL serves the new bytes, a format the new file lacks is gone', async () => {
     const [file] = (await upload(server.url, { files: [{ bytes: png, filename: 'hero.png', type: 'image/png' }] })).body;
     expect(Object.keys(file.formats).sort()).toEqual(['small', 'thumbnail']);
     const article = await server.call('POST', '/api/articles', { body: { data: { title: 'Linked', cover: file.id } } });
     expect(article.status).toBe(201);
+    const before = await get(file.url);
+    expect(before.cacheControl).toBe('public, max-age=60, must-revalidate');
+    expect(before.etag).toBeTruthy();
 
     const res = await upload(server.url, { query: `?id=${file.id}`, files: [{ bytes: jpeg, filename: 'hero.jpg', type: 'image/jpeg' }] });
     expect(res.status).toBe(200);
     const replaced = res.body;
-    expect(replaced).toMatchObject({ id: file.id, documentId: file.documentId, name: 'hero.jpg', ext: '.jpg', mime: 'image/jpeg', width: 300, height: 200 });
-    expect(replaced.hash).not.toBe(file.hash);
-    expect(replaced.url).toBe(`/uploads/${replaced.hash}.jpg`);
-    // 300×200 makes a thumbnail only: the old `small` format is gone with the rest.
+    // Strapi's answer: the hash, the extension and so the URL stay; name, type and size are the new file's.
+    expect(replaced).toMatchObject({ id: file.id, documentId: file.documentId, name: 'hero.jpg', hash: file.hash, ext: '.png', url: file.url, mime: 'image/jpeg', width: 300, height: 200 });
+    // 300×200 makes a thumbnail only, under the thumbnail's old name; the old `small` format is gone.
     expect(Object.keys(replaced.formats)).toEqual(['thumbnail']);
-    expect(replaced.formats.thumbnail.url).toBe(`/uploads/thumbnail_${replaced.hash}.jpg`);
+    expect(replaced.formats.thumbnail).toMatchObject({ url: file.formats.thumbnail.url, ext: '.png', mime: 'image/jpeg', width: 234 });
+    expect((await get(file.formats.small.url)).status).toBe(404);
 
-    for (const url of urlsOf(file)) expect((await get(url)).status).toBe(404);
-    const served = await get(replaced.url);
+    const served = await get(file.url);
     expect(served.status).toBe(200);
     expect(served.bytes).toEqual(jpeg);
-    expect(served.cacheControl).toBe('public, max-age=31536000, immutable');
-    expect((await get(replaced.formats.thumbnail.url)).cacheControl).toBe('public, max-age=31536000, immutable');
+    expect(served.etag).not.toBe(before.etag);
+    expect(served.cacheControl).toBe('public, max-age=60, must-revalidate');
+    // A browser revalidating its copy gets the new bytes; revalidating the new one, a 304.
+    expect((await get(file.url, { 'if-none-match': before.etag! })).status).toBe(200);
+    expect((await get(file.url, { 'if-none-match': served.etag! })).status).toBe(304);
+    expect((await get(file.formats.thumbnail.url)).status).toBe(200);
 
-    // Only the new names are left on disk: no old file, no staged copy.
+    // Only the kept names are on disk: no `small`, no temporary file.
     const onDisk = storedFiles(server.dataDir);
-    for (const name of namesOf(file)) expect(onDisk).not.toContain(name);
-    for (const name of namesOf(replaced)) expect(onDisk).toContain(name);
-    expect(onDisk.filter((n) => n.startsWith('~'))).toEqual([]);
+    for (const url of urlsOf(replaced)) expect(onDisk).toContain(url.slice('/uploads/'.length));
+    expect(onDisk).not.toContain(file.formats.small.url.slice('/uploads/'.length));
+    expect(onDisk.filter((n) => n.startsWith('.') || n.startsWith('~'))).toEqual([]);
 
-    // The row and the entries that link it answer the new URL.
-    expect((await server.call('GET', `/api/upload/files/${file.id}`)).body.url).toBe(replaced.url);
+    // The row and the entries that link it answer the same URL.
+    expect((await server.call('GET', `/api/upload/files/${file.id}`)).body.url).toBe(file.url);
     const populated = await server.call('GET', `/api/articles/${article.body.data.documentId}?populate=cover`);
-    expect(populated.body.data.cover).toMatchObject({ id: file.id, url: replaced.url });
+    expect(populated.body.data.cover).toMatchObject({ id: file.id, url: file.url, mime: 'image/jpeg' });
+  });
+
+  it('keeps the URL of a file without formats, whose formats then answer {} as in Strapi', async () => {
+    const [file] = (await upload(server.url, { files: [{ bytes: 'hello one', filename: 'one.txt', type: 'text/plain' }] })).body;
+    const res = await upload(server.url, { query: `?id=${file.id}`, files: [{ bytes: 'second file body', filename: 'two.csv', type: 'text/csv' }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'two.csv', hash: file.hash, ext: '.txt', url: file.url, mime: 'text/csv', formats: {} });
+    const served = await get(file.url);
+    expect(new TextDecoder().decode(served.bytes)).toBe('second file body');
   });
 
   it('keeps the old file, its row and its URL when the replacement is refused', async () => {

@@ -10,6 +10,9 @@ import type { CheckMode, ScalarField } from '../../registry/fields';
 import { label, readRelation, type RelationWrite } from '../relations/input';
 import { readMorph, type MorphWrite } from '../relations/morph-input';
 import { isObject } from '../../json';
+import { isDangling } from '../../registry/dangling-inverses';
+import { isVisible } from '../../registry/conditions';
+import { unstorableText } from '../../text';
 
 export interface ComponentWrite {
   uid: string;
@@ -55,6 +58,8 @@ export function readModelInput(registry: Registry, model: AnyModel, data: Record
   for (const key of Object.keys(data)) {
     const attribute = model.attributes[key];
     if (!attribute && IGNORED_KEYS.has(key) && model.modelType === 'contentType') continue;
+    // A dangling mappedBy side (registry/dangling-inverses.ts): accepted and ignored, as Strapi does.
+    if (!attribute && isDangling(registry, model.uid, key)) continue;
     if (!attribute?.writable) throw ValidationError.invalidKey(key, 'body');
   }
   const errors: FieldError[] = [];
@@ -76,6 +81,7 @@ function readAttributes(
   const fail = (at: (string | number)[], message: string, value: unknown) =>
     errors.push({ path: at, message, name: 'ValidationError', value });
 
+  let scope: Record<string, unknown> | undefined;
   for (const attribute of Object.values(model.attributes)) {
     const at = [...path, attribute.name];
     const present = Object.hasOwn(data, attribute.name);
@@ -85,12 +91,19 @@ function readAttributes(
       if (attribute.kind === 'scalar' && attribute.default !== undefined) value = attribute.default;
       else if ((attribute.kind === 'component' && attribute.repeatable) || attribute.kind === 'dynamiczone') value = [];
     }
+    // Hidden by its condition (Strapi 5's conditional fields): not required and not checked, as
+    // Strapi's validator skips it; a value sent is kept as sent (registry/conditions.ts).
+    if (attribute.conditions && !isVisible(attribute.conditions.visible, (scope ??= conditionScope(model, data, options)))) {
+      if (value !== undefined) readValue(registry, model, attribute, value, { ...options, mode: 'draft' }, at, errors, write, true);
+      continue;
+    }
     const stored = options.existing?.[attribute.name];
     // A stored version that was valid when written (see `storedWasValid`) lacks a required value
     // only because the attribute became required later (README "migrate"): an update that does
     // not send it must not start failing. Sending null still fails, as in Strapi.
     const valid = options.storedWasValid ?? (model.modelType === 'contentType' && !model.draftAndPublish);
-    const keep = !options.creating && (typeof valid === 'function' ? valid(attribute.name) : valid);
+    // A conditional attribute's published version may have lacked it only because it was hidden then.
+    const keep = !options.creating && (typeof valid === 'function' ? !attribute.conditions && valid(attribute.name) : valid);
     const missing = value === null || (value === undefined && !keep && (options.creating || stored === null || stored === undefined));
     if (attribute.required && strict && missing && attribute.kind === 'scalar') {
       fail(at, (model.fields[attribute.name] as ScalarField).typeMessage(label(at), null), null);
@@ -109,39 +122,69 @@ function readAttributes(
       continue;
     }
     if (value === undefined) continue;
-
-    switch (attribute.kind) {
-      case 'scalar': {
-        if (value === null) {
-          write.scalars[attribute.name] = null;
-          break;
-        }
-        const field = model.fields[attribute.name] as ScalarField;
-        const normalised = field.normalise(value);
-        const problem = field.check(normalised, options.mode, label(at));
-        // A problem inside the value (a blocks node) carries its own path and value.
-        if (problem) fail([...at, ...problem.path], problem.message, problem.path.length ? problem.value : value);
-        else write.scalars[attribute.name] = normalised;
-        break;
-      }
-      case 'component':
-        readComponent(registry, attribute, value, options, at, errors, write);
-        break;
-      case 'dynamiczone':
-        readDynamicZone(registry, attribute, value, options, at, errors, write);
-        break;
-      case 'relation':
-        write.relations[attribute.name] = readRelation(value, at);
-        break;
-      case 'morph':
-        write.morphs[attribute.name] = readMorph(registry, attribute, value, at);
-        break;
-      case 'media':
-        write.media[attribute.name] = readMedia(attribute, value, at);
-        break;
-    }
+    readValue(registry, model, attribute, value, options, at, errors, write, false);
   }
   return write;
+}
+
+/**
+ * What a condition is evaluated on: the values sent beside the attribute, with the defaults a
+ * create applies; when a draft & publish entry is published, its whole stored draft under them
+ * (Strapi validates the draft it publishes), as Strapi 5.54.0 answers.
+ */
+function conditionScope(model: AnyModel, data: Record<string, unknown>, options: InputOptions): Record<string, unknown> {
+  const publishing = model.modelType === 'contentType' && model.draftAndPublish && options.mode === 'published';
+  const scope: Record<string, unknown> = { ...(publishing ? options.existing : undefined), ...data };
+  if (options.creating) {
+    for (const a of Object.values(model.attributes)) if (a.kind === 'scalar' && a.default !== undefined && !(a.name in data)) scope[a.name] = a.default;
+  }
+  return scope;
+}
+
+/** Text-typed values: a hidden one is stored as any string, a number or a boolean as its text (Strapi's column takes them). */
+const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'email', 'password', 'uid', 'enumeration']);
+
+/** Reads one present value into `write`; `hidden`: its attribute's condition hides it (only storability is checked). */
+function readValue(
+  registry: Registry, model: AnyModel, attribute: Attribute, value: unknown, options: InputOptions,
+  at: (string | number)[], errors: FieldError[], write: ModelWrite, hidden: boolean,
+) {
+  const fail = (path: (string | number)[], message: string, shown: unknown) => errors.push({ path, message, name: 'ValidationError', value: shown });
+  switch (attribute.kind) {
+    case 'scalar': {
+      if (value === null) {
+        write.scalars[attribute.name] = null;
+        break;
+      }
+      const field = model.fields[attribute.name] as ScalarField;
+      const text = hidden && TEXT_TYPES.has(attribute.type);
+      if (text && (typeof value === 'number' || typeof value === 'boolean')) value = String(value);
+      const normalised = field.normalise(value);
+      const why = text && typeof normalised === 'string' ? unstorableText(normalised) : undefined;
+      const problem = text && typeof normalised === 'string'
+        ? (why ? { message: `${label(at)} ${why}`, path: [], value: normalised } : undefined)
+        : field.check(normalised, options.mode, label(at));
+      // A problem inside the value (a blocks node) carries its own path and value.
+      if (problem) fail([...at, ...problem.path], problem.message, problem.path.length ? problem.value : value);
+      else write.scalars[attribute.name] = normalised;
+      break;
+    }
+    case 'component':
+      readComponent(registry, attribute, value, options, at, errors, write);
+      break;
+    case 'dynamiczone':
+      readDynamicZone(registry, attribute, value, options, at, errors, write);
+      break;
+    case 'relation':
+      write.relations[attribute.name] = readRelation(value, at);
+      break;
+    case 'morph':
+      write.morphs[attribute.name] = readMorph(registry, attribute, value, at);
+      break;
+    case 'media':
+      write.media[attribute.name] = readMedia(attribute, value, at);
+      break;
+  }
 }
 
 function readComponent(

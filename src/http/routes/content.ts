@@ -14,6 +14,7 @@ import type { ContentType } from '../../registry/types';
 import type { Written } from '../../documents/service';
 import { pageMeta } from '../../query/read';
 import { unstorableText } from '../../text';
+import { checkRestrictedRelations } from '../../documents/relations/restricted';
 import { readJsonBody } from '../body';
 import { writerOf, type Caller, type Guard, type PeerSource } from '../guard';
 import { parseQueryString } from '../query-string';
@@ -174,12 +175,17 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     };
   }
 
-  async function bodyData(request: Request): Promise<Raw> {
+  /**
+   * The body's `data`, refused (400 "Invalid key <attribute>", nothing written) when it names a
+   * relation whose target the caller may not find, as Strapi's content API refuses it.
+   */
+  async function bodyData(request: Request, { caller }: Call): Promise<Raw> {
     const body = (await readJsonBody(request, config.bodyLimit)) as Raw | undefined;
     const data = body && typeof body === 'object' && !Array.isArray(body) ? body.data : undefined;
     if (!data || typeof data !== 'object' || Array.isArray(data)) {
       throw new ValidationError('Missing "data" payload in the request body');
     }
+    checkRestrictedRelations(registry, ct, data as Raw, (uid) => caller.can(`${uid}.find`));
     return data as Raw;
   }
 
@@ -246,7 +252,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           const call = await begin(request, 'create');
           const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
-          const written = await documents.create(ct, await bodyData(request), options);
+          const written = await documents.create(ct, await bodyData(request, call), options);
           return respondWith(request, written, query, 201);
         }),
         { parse: 'none' },
@@ -273,7 +279,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           const call = await begin(request, 'update');
           const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
-          const written = await documents.update(ct, documentIdOf(params), await bodyData(request), options);
+          const written = await documents.update(ct, documentIdOf(params), await bodyData(request, call), options);
           if (!written) throw new NotFoundError();
           return respondWith(request, written, query, 200);
         }),
@@ -310,7 +316,7 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           const call = await begin(request, 'update');
           const options = writeOptions(call, request, server);
           const query = await responseQuery(call);
-          const written = await documents.upsertSingle(ct, await bodyData(request), options);
+          const written = await documents.upsertSingle(ct, await bodyData(request, call), options);
           return respondWith(request, written, query, 200);
         }),
         { parse: 'none' },

@@ -9,6 +9,7 @@
  * `strapi.customFields.register` call or the types Strapi generates for projects using it.
  * Anything else is named in `custom-fields.json` beside the schemas:
  *   { "plugin::my-plugin.my-field": "string" }
+ * and a custom field named nowhere is stored as JSON (UNKNOWN_CUSTOM_FIELD_TYPE), with a warning.
  */
 import { SCALAR_TYPES, type ScalarType } from '../types';
 
@@ -33,6 +34,12 @@ export const BUILTIN_CUSTOM_FIELDS: Readonly<Record<string, ScalarType>> = {
   // strapi-advanced-uuid: a generated identifier stored as a uid
   'plugin::strapi-advanced-uuid.uuid': 'uid',
 };
+
+/**
+ * How a custom field of an unknown plugin is stored: as JSON, so whatever the plugin's input
+ * sends (a string, a number, an object) is kept and returned as it was sent.
+ */
+export const UNKNOWN_CUSTOM_FIELD_TYPE: ScalarType = 'json';
 
 /** Types a custom field may be stored as (Strapi's customFields.register accepts these). */
 export const CUSTOM_FIELD_TYPES: readonly ScalarType[] = SCALAR_TYPES.filter((t) => t !== 'blocks' && t !== 'timestamp');
