@@ -8,6 +8,7 @@
  */
 import { checkParameters, parsePagination, READ_PARAMETERS } from '../query/parse';
 import { buildReadPlan } from '../query/plan-builder';
+import { checkRestrictedRelations } from '../documents/relations/restricted';
 import type { ContentType } from '../registry/types';
 import { ValidationError } from './strapi-errors';
 import type { ProjectStrapi } from './strapi';
@@ -80,7 +81,11 @@ function baseController(strapi: ProjectStrapi, ct: ContentType): Obj {
       if (pagination !== undefined) parsePagination(pagination, strapi.restLimits());
       buildReadPlan(strapi.registry, ct, rest, { defaultLocale: 'en', limits: strapi.restLimits(), canRead: canReadOf(ctx) });
     },
-    async validateInput() {},
+    /** Strapi's input validation: a relation to a type the caller may not find is an `Invalid key` (documents/relations/restricted.ts). */
+    async validateInput(data: unknown, ctx: Obj) {
+      const canRead = canReadOf(ctx);
+      if (canRead && isObject(data)) checkRestrictedRelations(strapi.registry, ct, data, canRead);
+    },
   };
   const body = (ctx: Obj) => {
     const { body = {} } = ctx.request ?? {};

@@ -31,6 +31,21 @@ describe('the app lifecycle', () => {
 });
 
 describe('routes, controllers and services', () => {
+  test("a core create through the project's controller refuses a relation to a type the caller may not find, as Strapi's validateInput does, and writes nothing", async () => {
+    // Authors have no router in this project: the document service makes one.
+    const author = await server.instance.documents.create(server.instance.registry.contentType('api::author.author')!, { name: 'Restricted' });
+    const before = (await server.call('GET', '/api/articles?pagination[withCount]=true')).body.meta.pagination.total;
+    await server.instance.roles.revoke('public', ['api::author.author.find']);
+    try {
+      const refused = await server.call('POST', '/api/articles', { body: { data: { title: 'Linked', author: author.documentId } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key author' });
+      expect((await server.call('GET', '/api/articles?pagination[withCount]=true')).body.meta.pagination.total).toBe(before);
+    } finally {
+      await server.instance.roles.grant('public', ['api::author.author.find']);
+    }
+  });
+
   test('a core action extended with super.find(ctx) answers the core answer plus its own meta, through the global middleware', async () => {
     const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Hello World' } } });
     expect(created.status).toBe(201);
