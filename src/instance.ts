@@ -119,6 +119,8 @@ export interface Instance {
    * Idempotent; close() stops it all.
    */
   start(): void;
+  /** Stops what start() started, without closing anything (start() resumes it): tests that count statements. */
+  pause(): void;
   close(): void;
 }
 
@@ -275,13 +277,16 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         releaseScheduler.start();
         instance.project?.startBackground();
       },
-      // Background work first: its timers go and a send in flight is aborted before the database closes.
-      close: () => {
-        void instance.project?.stop();
+      pause: () => {
         deliverer.stop();
         pruner.stop();
         retention.stop();
         releaseScheduler.stop();
+      },
+      // Background work first: its timers go and a send in flight is aborted before the database closes.
+      close: () => {
+        void instance.project?.stop();
+        instance.pause();
         realtime.stop();
         uploads?.close();
         db.close();

@@ -19,7 +19,7 @@ let draftId: number;
 const ELSEWHERE = 987_654;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ quiet: true });
   article = server.instance.registry.contentType('api::article.article')!;
   const created = await server.call('POST', '/api/articles', {
     body: {

@@ -17,7 +17,7 @@ let server: TestServer;
 let other: Instance;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ quiet: true });
   // Another instance on the same database (its own connections, its own caches).
   other = await openInstance(server.instance.config);
 });

@@ -22,7 +22,7 @@ let rowByRow: TestServer;
 beforeAll(async () => {
   // History and the audit log are listeners with statements of their own (test/history/, test/audit/): these compare the write path's own.
   const config = { historyDays: 0, auditDays: 0 };
-  [one, batch, rowByRow] = await Promise.all([startServer({ config }), startServer({ config }), startServer({ config })]);
+  [one, batch, rowByRow] = await Promise.all([startServer({ config, quiet: true }), startServer({ config, quiet: true }), startServer({ config, quiet: true })]);
 });
 afterAll(async () => {
   await Promise.all([one?.stop(), batch?.stop(), rowByRow?.stop()]);

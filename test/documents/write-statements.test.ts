@@ -45,7 +45,7 @@ const expectSeededLinks = async (documentId: string, status?: string) => {
 const WRITE_PATH_ONLY = { historyDays: 0, auditDays: 0 };
 
 beforeAll(async () => {
-  server = await startServer({ config: WRITE_PATH_ONLY });
+  server = await startServer({ config: WRITE_PATH_ONLY, quiet: true });
   category = (await created('/api/categories', { name: 'News', slug: 'news' })).documentId;
   author = (await created('/api/authors', { name: 'Ada' })).documentId;
   for (const name of ['one', 'two', 'three']) tags.push((await created('/api/tags', { name })).documentId);
@@ -190,7 +190,7 @@ describe('links of a new document', () => {
 });
 
 test('a create of every attribute type answers what a read of it answers, byte for byte', async () => {
-  const showcase = await startServer({ contentTypes: ALL_TYPES_CONTENT_TYPES, config: WRITE_PATH_ONLY });
+  const showcase = await startServer({ contentTypes: ALL_TYPES_CONTENT_TYPES, config: WRITE_PATH_ONLY, quiet: true });
   try {
     const data = {
       aString: 'Hello', aText: 'Two\nlines', aRichText: '**b**', anEmail: 'ada@example.com', aPassword: 'secret-123', aUid: 'a-uid',

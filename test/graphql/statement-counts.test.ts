@@ -28,7 +28,7 @@ async function statementsOf(limit: number): Promise<{ statements: number; rows: 
 
 beforeAll(async () => {
   // REST's answer cache off: the comparison below counts what REST populate reads.
-  server = await startServer({ config: { answerCacheBytes: 0 } });
+  server = await startServer({ config: { answerCacheBytes: 0 }, quiet: true });
   const post = (path: string, data: object) => seedCreate(server, path, data);
   const mentor = await post('/api/authors', { name: 'Mentor' });
   const authors = [];

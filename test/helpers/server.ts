@@ -35,6 +35,11 @@ export interface StartOptions {
   bodyLimit?: number;
   /** Any other configuration to override (rate limits, CORS origins, registration…). */
   config?: Partial<Config>;
+  /**
+   * No background work (webhook deliveries, pruning, retention, the release scheduler): for tests
+   * that count the statements a request runs, which a poll in between would add to.
+   */
+  quiet?: boolean;
 }
 
 export const tempDir = (prefix = 'folio-test-') => mkdtempSync(join(tmpdir(), prefix));
@@ -81,6 +86,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const readOnly = existing.length ? '' : (await instance.tokens.create('test-read', 'read-only')).accessKey;
   await instance.project?.start();
   const app = createApp(instance).listen({ port: 0, hostname: '127.0.0.1' });
+  if (options.quiet) instance.pause();
   const url = `http://127.0.0.1:${app.server!.port}`;
 
   return {

@@ -14,7 +14,7 @@ const POPULATABLE = ['cover', 'gallery', 'category', 'author', 'tags', 'related'
 const post = (path: string, data: object, query = '') => seedCreate(server, path, data, query);
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ quiet: true });
   const now = new Date().toISOString();
   fileId = await server.instance.db.insert(
     'INSERT INTO files ("documentId", "name", "hash", "ext", "mime", "size", "url", "provider", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

@@ -26,7 +26,7 @@ async function statementsOf(path: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ quiet: true });
   const now = new Date().toISOString();
   const file = await server.instance.db.insert(
     'INSERT INTO files ("documentId", "name", "hash", "ext", "mime", "size", "url", "provider", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
