@@ -24,6 +24,7 @@ import { mutationResolvers } from './mutations';
 import { authResolvers } from './auth-resolvers';
 import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
 import { buildSchemaText } from './schema-text';
+import { componentTypeName } from './names';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 import type { Registry } from '../registry/types';
 
@@ -116,10 +117,13 @@ export class GraphqlService {
       for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
     }
     const extra = this.extension.generate().resolvers;
+    // Strapi finds a zone item's component among every component, by its type name.
+    const components = new Map(this.deps.registry.components.map((c) => [componentTypeName(c.uid), c.uid]));
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__')) continue;
       if (isScalarType(type)) {
-        const impl = BUILT_SCALARS[type.name] ?? (type.name.endsWith('DynamicZoneInput') ? dynamicZoneInputScalar(type.name) : undefined);
+        const zone = text.zoneInputs.get(type.name);
+        const impl = BUILT_SCALARS[type.name] ?? (zone ? dynamicZoneInputScalar(type.name, components, zone) : undefined);
         if (impl) Object.assign(type, { serialize: impl.serialize, parseValue: impl.parseValue, parseLiteral: impl.parseLiteral });
       } else if (isUnionType(type)) {
         type.resolveType = (value: any) => (type.name.endsWith('DynamicZone') ? zoneItemType(value) : value?.__typename);
@@ -176,7 +180,7 @@ export class GraphqlService {
         body: { errors: [{ message: `GET requests only support query operations, not ${operation.operation} operations`, extensions: { code: 'BAD_REQUEST' } }] },
       };
     }
-    const context: GraphqlContext = { caller, unbatched: new Set(), state: {} };
+    const context: GraphqlContext = { caller, keys: new Map(), state: {} };
     const result = (await execute({
       schema, document, contextValue: context,
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,

@@ -5,7 +5,9 @@
 import type { FieldNode } from 'graphql';
 import type { Principal } from '../auth/access';
 import type { AccountFlows } from '../auth/account-flows';
+import type { Roles } from '../auth/roles';
 import type { Users } from '../auth/users';
+import type { UploadService } from '../upload/service';
 import type { Locales } from '../documents/locales';
 import type { DocumentService } from '../documents/service';
 import type { Logger } from '../log';
@@ -17,6 +19,10 @@ export interface GraphqlDeps {
   documents: DocumentService;
   locales: Locales;
   users: Users;
+  /** The upload plugin's files (`updateUploadFile`, `deleteUploadFile`); made on first use, as the instance makes it. */
+  uploads: () => UploadService;
+  /** Roles' permissions and users (`UsersPermissionsRole.permissions` / `.users`). */
+  roles: Roles;
   /** The account flows /api/auth/* runs (auth/account-flows.ts): the users-permissions mutations call the same. */
   accounts: AccountFlows;
   log?: Logger;
@@ -50,8 +56,10 @@ export interface GraphqlSettings {
 
 export interface GraphqlContext {
   caller: GraphqlCaller;
-  /** Field nodes read on their own rather than from the batched read (./selection.ts). */
-  unbatched: Set<FieldNode>;
+  /** Each nested field's key in its parent rows (./selection.ts fieldKey), worked out once per request. */
+  keys: Map<FieldNode, string>;
   /** Anything an extension's resolvers want to keep for the request. */
   state: Record<string, unknown>;
+  /** Reads waiting to be made together (./batch.ts). */
+  batches?: Map<string, unknown>;
 }
