@@ -11,7 +11,7 @@
  * operation and the caller. Project code extends it through `extension` (./extension.ts).
  */
 import {
-  buildSchema, execute, GraphQLError, isObjectType, isScalarType, isUnionType, Kind, NoSchemaIntrospectionCustomRule,
+  buildSchema, defaultFieldResolver, execute, GraphQLError, isObjectType, isScalarType, isUnionType, Kind, NoSchemaIntrospectionCustomRule,
   parse, printSchema, specifiedRules, validate,
   type ASTNode, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFieldResolver,
   type GraphQLSchema, type OperationDefinitionNode, type ValidationContext, type ValidationRule,
@@ -24,6 +24,7 @@ import { mutationResolvers } from './mutations';
 import { authResolvers } from './auth-resolvers';
 import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
 import { buildSchemaText } from './schema-text';
+import { configuredResolver } from './resolver-config';
 import { componentTypeName } from './names';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 import type { Registry } from '../registry/types';
@@ -116,7 +117,10 @@ export class GraphqlService {
     for (const more of [pluginResolvers(this.deps, this.settings), mutationResolvers(text, this.deps), authResolvers(this.deps)]) {
       for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
     }
-    const extra = this.extension.generate().resolvers;
+    const { resolvers: extra, resolversConfig } = this.extension.generate();
+    // The action of each generated root field: checked here when an extension replaces its resolver.
+    const actions = new Map<string, string>();
+    for (const [type, roots] of Object.entries(text.roots)) for (const [name, root] of roots) actions.set(`${type}.${name}`, root.action);
     // Strapi finds a zone item's component among every component, by its type name.
     const components = new Map(this.deps.registry.components.map((c) => [componentTypeName(c.uid), c.uid]));
     for (const type of Object.values(schema.getTypeMap())) {
@@ -129,10 +133,16 @@ export class GraphqlService {
         type.resolveType = (value: any) => (type.name.endsWith('DynamicZone') ? zoneItemType(value) : value?.__typename);
       } else if (isObjectType(type)) {
         const fields = type.getFields();
+        const root = type.name === 'Query' || type.name === 'Mutation';
         for (const [name, field] of Object.entries(fields)) {
           const custom = extra[type.name]?.[name];
-          const resolver = custom ? (typeof custom === 'function' ? custom : custom.resolve) : generated[type.name]?.[name];
-          if (resolver) field.resolve = resolver as GraphQLFieldResolver<unknown, unknown>;
+          const own = generated[type.name]?.[name];
+          const resolver = (custom ? (typeof custom === 'function' ? custom : custom.resolve) : own) as GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
+          const path = `${type.name}.${name}`;
+          // A generated root field checks its own action; one an extension resolves is checked around it.
+          const auth = { action: actions.get(path), checksItself: !custom && !!own };
+          const wrapped = configuredResolver(resolver ?? defaultFieldResolver, resolversConfig[path], auth, root, (n) => this.extension.findPolicy(n));
+          if (resolver || wrapped !== defaultFieldResolver) field.resolve = wrapped as GraphQLFieldResolver<unknown, unknown>;
         }
       }
     }
@@ -180,7 +190,7 @@ export class GraphqlService {
         body: { errors: [{ message: `GET requests only support query operations, not ${operation.operation} operations`, extensions: { code: 'BAD_REQUEST' } }] },
       };
     }
-    const context: GraphqlContext = { caller, keys: new Map(), state: {} };
+    const context: GraphqlContext = { caller, keys: new Map(), state: {}, batches: new Map() };
     const result = (await execute({
       schema, document, contextValue: context,
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
