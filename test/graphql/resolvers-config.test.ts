@@ -5,7 +5,7 @@
  * only a full-access token may call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { seedCreate, startServer, type TestServer } from '../helpers/server';
+import { startServer, type TestServer } from '../helpers/server';
 import { gql } from './helpers';
 
 let server: TestServer;
