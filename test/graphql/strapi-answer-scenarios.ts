@@ -378,6 +378,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'errors: a bad bearer token', as: 'bad-token', query: '{ tags { name } }' },
   { name: 'errors: malformed JSON', query: '', raw: '{"query": ' },
   { name: 'errors: an empty body', query: '', raw: '{}' },
+  { name: 'errors: a batch of operations', query: '', raw: '[{"query":"{ tags { name } }"},{"query":"{ categories { name } }"}]' },
   { name: 'transport: GET without a preflight header', method: 'GET', query: '{ tags(sort: "name") { name } }', headers: { 'content-type': 'text/plain' } },
   { name: 'transport: GET with a preflight header', method: 'GET', query: '{ tags(sort: "name") { name } }', headers: { 'apollo-require-preflight': 'true' } },
   { name: 'transport: GET mutation', method: 'GET', query: 'mutation { deleteTag(documentId: "x") { documentId } }', headers: { 'apollo-require-preflight': 'true' } },

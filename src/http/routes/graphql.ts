@@ -71,7 +71,9 @@ export function graphqlRoutes(instance: Instance, who: Identify) {
         const caller = await callerOf(request, server?.requestIP(request)?.address);
         const body = await readJsonBody(request, instance.config.bodyLimit);
         if (!preflighted(request)) return badRequest(CSRF_MESSAGE);
-        if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
+        // Apollo Server's default, which Strapi keeps: a list of operations is refused.
+        if (Array.isArray(body)) return badRequest('Operation batching disabled.');
+        if (!body || typeof body !== 'object' || Object.keys(body).length === 0) {
           return badRequest('POST body missing, invalid Content-Type, or JSON object has no keys.');
         }
         const { query, variables, operationName } = body as Record<string, unknown>;
