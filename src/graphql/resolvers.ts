@@ -64,17 +64,29 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     if (!action || !context.caller.can(action)) throw new GraphqlForbiddenError();
   }
 
+  /**
+   * The plan of a root field, kept as REST's are (query/caches.ts: by the caller's grants until
+   * a settings write) under the operation's text, the field's place in it and the variables,
+   * so a repeated query reuses the plan and its compiled statements.
+   */
+  function rootPlan(context: GraphqlContext, ct: ContentType, info: GraphQLResolveInfo, build: () => Promise<ReadQuery>): Promise<ReadQuery> {
+    const { grants } = context.caller;
+    if (!deps.plans || grants === undefined || context.operationKey === undefined) return build();
+    return deps.plans(grants, ct.uid, `graphql\n${context.operationKey}\n${String(info.path.key)}\n${JSON.stringify(info.variableValues)}`, build);
+  }
+
   function rootQuery(name: string, root: RootField) {
     const { ct, kind, action } = root;
     resolvers.Query![name] = async (_parent, args, context, info) => {
       authorize(context, action);
-      const ctx = selection(context, info);
       if (kind === 'connection') {
         const collection = String(info.returnType).replace(/!$/, '');
-        const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
-        const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
-        const wantsInfo = fields.some((f) => f.name.value === 'pageInfo');
-        const query = await plan(context, ct, args, populateOf(ctx, ct, typeName(ct), nodeSets), wantsInfo);
+        const query = await rootPlan(context, ct, info, () => {
+          const ctx = selection(context, info);
+          const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
+          const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
+          return plan(context, ct, args, populateOf(ctx, ct, typeName(ct), nodeSets), fields.some((f) => f.name.value === 'pageInfo'));
+        });
         const { data, pagination } = await documents.findMany(ct, query);
         const { start, limit } = query.pagination;
         const total = pagination.total ?? 0;
@@ -83,12 +95,13 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
           pageInfo: { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) },
         };
       }
-      const populate = populateOf(ctx, ct, typeName(ct), rootSets(info));
+      const populate = () => populateOf(selection(context, info), ct, typeName(ct), rootSets(info));
       if (kind === 'findMany') {
-        const { data } = await documents.findMany(ct, await plan(context, ct, args, populate, false));
+        const { data } = await documents.findMany(ct, await rootPlan(context, ct, info, () => plan(context, ct, args, populate(), false)));
         return data;
       }
-      const query = await plan(context, ct, { status: args.status, locale: args.locale, publicationFilter: args.publicationFilter, hasPublishedVersion: args.hasPublishedVersion }, populate, false);
+      const one = { status: args.status, locale: args.locale, publicationFilter: args.publicationFilter, hasPublishedVersion: args.hasPublishedVersion };
+      const query = await rootPlan(context, ct, info, () => plan(context, ct, one, populate(), false));
       return documents.findOne(ct, kind === 'single' ? undefined : String(args.documentId), query);
     };
   }
@@ -113,8 +126,12 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     return row?.[key];
   }
 
-  /** What a nested field reads: the value its parent holds under the field's key (or, when none is there, its own read). */
-  async function nested(model: AnyModel, parent: Row, attribute: string, args: Record<string, any>, info: GraphQLResolveInfo, context: GraphqlContext) {
+  /**
+   * What a nested field reads: the value its parent holds under the field's key, synchronously
+   * (the usual case: graphql-js then needs no promise per row and field), or, when none is
+   * there, its own read.
+   */
+  function nested(model: AnyModel, parent: Row, attribute: string, args: Record<string, any>, info: GraphQLResolveInfo, context: GraphqlContext): unknown {
     const node = info.fieldNodes[0]!;
     let key = context.keys.get(node);
     if (key === undefined) context.keys.set(node, (key = fieldKey(registry, model, attribute, args)));
@@ -122,8 +139,13 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     return parent[key];
   }
 
+  /** `f(value)`, after `value` settles when it is a promise. */
+  const then = <T>(value: unknown, f: (v: unknown) => T): T | Promise<T> => (value instanceof Promise ? value.then(f) : f(value));
+
   const page = (list: unknown, args: Record<string, any>) => {
     if (!Array.isArray(list)) return [];
+    // No pagination (GraphQL's default `{}`): the first defaultLimit, the list itself when it is shorter.
+    if (!args.pagination || Object.keys(args.pagination).length === 0) return list.length > limits.defaultLimit ? list.slice(0, limits.defaultLimit) : list;
     const { start, limit } = sliceOf(args.pagination, limits);
     return list.slice(start, start + limit);
   };
@@ -131,18 +153,17 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
   for (const [type, model] of text.models) {
     const fields: Record<string, Resolver> = (resolvers[type] = {});
     const lists = (name: string, guard?: (context: GraphqlContext) => void, paged = true) => {
-      const list: Resolver = async (parent, args, context, info) => {
+      const list: Resolver = (parent, args, context, info) => {
         guard?.(context);
-        const value = await nested(model, parent, name, args, info, context);
-        return paged ? page(value, args) : Array.isArray(value) ? value : [];
+        return then(nested(model, parent, name, args, info, context), (value) => (paged ? page(value, args) : Array.isArray(value) ? value : []));
       };
       fields[name] = list;
-      fields[`${name}_connection`] = async (parent, args, context, info) => ({ nodes: await list(parent, args, context, info) });
+      fields[`${name}_connection`] = (parent, args, context, info) => then(list(parent, args, context, info), (nodes) => ({ nodes }));
     };
     const one = (name: string, guard?: (context: GraphqlContext) => void) => {
-      fields[name] = async (parent, args, context, info) => {
+      fields[name] = (parent, args, context, info) => {
         guard?.(context);
-        return (await nested(model, parent, name, args, info, context)) ?? null;
+        return then(nested(model, parent, name, args, info, context), (value) => value ?? null);
       };
     };
     for (const attribute of Object.values(model.attributes)) {
@@ -182,5 +203,18 @@ const polymorphic = () => {
   throw new GraphQLError('Missing schema in validateQuery', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 };
 
+/** Component uid → GraphQL type name, worked out once per uid (a zone item's type is asked for every item). */
+const zoneTypes = new Map<string, string>();
+
 /** A dynamic-zone item is the component its `__component` names; anything else is the Error type. */
-export const zoneItemType = (value: any) => (typeof value?.__component === 'string' ? componentTypeName(value.__component) : 'Error');
+export const zoneItemType = (value: any) => {
+  const uid = value?.__component;
+  if (typeof uid !== 'string') return 'Error';
+  let name = zoneTypes.get(uid);
+  if (name === undefined) {
+    name = componentTypeName(uid);
+    // Bounded by the components a schema has; a stray uid is not kept.
+    if (zoneTypes.size < 10_000) zoneTypes.set(uid, name);
+  }
+  return name;
+};

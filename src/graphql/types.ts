@@ -12,6 +12,7 @@ import type { Locales } from '../documents/locales';
 import type { DocumentService } from '../documents/service';
 import type { Logger } from '../log';
 import type { Registry } from '../registry/types';
+import type { ReadQuery } from '../query/types';
 import type { RateLimiter } from '../db/store/rate-limits';
 
 export interface GraphqlDeps {
@@ -28,6 +29,8 @@ export interface GraphqlDeps {
   log?: Logger;
   /** The /api/auth/* budget: the users-permissions mutations count against it too. */
   authLimiter?: RateLimiter;
+  /** The read plans kept for REST (query/caches.ts): root fields' plans are kept there too, by grants, type and key. */
+  plans?: (grants: string, uid: string, key: string, build: () => Promise<ReadQuery>) => Promise<ReadQuery>;
 }
 
 /** The caller of one request: who it is and what it may do (from the grants the guard read once). */
@@ -39,6 +42,8 @@ export interface GraphqlCaller {
   readable(uid: string): boolean;
   /** The client's address, whose budget the users-permissions mutations count against. */
   client?: string;
+  /** What the caller's grants come from (auth/access.ts grantsKey): plans and kept answers are shared by callers with the same. */
+  grants?: string;
 }
 
 /** The plugin's settings (Strapi's `graphql.config`), resolved (./settings.ts). */
@@ -62,4 +67,6 @@ export interface GraphqlContext {
   state: Record<string, unknown>;
   /** Reads waiting to be made together (./batch.ts). */
   batches?: Map<string, unknown>;
+  /** The operation's text and name, hashed: what kept plans of its root fields are filed under. */
+  operationKey?: string;
 }
