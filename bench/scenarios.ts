@@ -16,6 +16,8 @@ export interface Scenario {
   key: string;
   label: string;
   requests: LoadRequest[];
+  /** A read sent as a POST (GraphQL): measured with the reads, against the read baseline. */
+  read?: boolean;
 }
 
 export interface ScenarioResult extends LoadResult {
@@ -40,7 +42,21 @@ export interface ScenarioResult extends LoadResult {
   peerRatio?: number;
 }
 
-export const isWrite = (s: Scenario) => s.requests.some((r) => r.method !== 'GET');
+export const isWrite = (s: Scenario) => !s.read && s.requests.some((r) => r.method !== 'GET');
+
+/**
+ * Issue 39's GraphQL scenario: the nested list query a Strapi front end sends, 25 articles
+ * with category, author, tags and a two-kind dynamic zone (Strapi's plugin reads these per row).
+ */
+export const GRAPHQL_NESTED = `query Articles {
+  articles(pagination: { limit: 25 }) {
+    documentId title summary views
+    category { name slug }
+    author { name }
+    tags { name }
+    blocks { __typename ... on ComponentSharedQuote { title body } ... on ComponentSharedRichText { body } }
+  }
+}`;
 
 /** Grants, targets and `count` articles through the binary's CLI; the targets' documentIds. */
 export async function seed(dataDir: string, count: number): Promise<Refs> {
@@ -109,6 +125,12 @@ export function scenarioList(refs: Refs, articles: string[]): Scenario[] {
     get('filter_containsi', 'filter $containsi + sort title', '/api/articles?filters[summary][$containsi]=ARTICLE%201&sort=title'),
     get('find_one', 'get one', `/api/articles/${articles[50]}`),
     {
+      key: 'graphql_nested',
+      label: 'GraphQL nested list (25 articles, 4 relations and a zone)',
+      read: true,
+      requests: [{ method: 'POST', path: '/graphql', body: JSON.stringify({ query: GRAPHQL_NESTED }) }],
+    },
+    {
       key: 'create',
       label: 'create with relations (POST)',
       // Ten bodies in rotation: every target is linked to, from its own growing list.
@@ -131,7 +153,7 @@ export function scenarioList(refs: Refs, articles: string[]): Scenario[] {
  * The reads also measured with the answer cache off (FOLIO_ANSWER_CACHE_MB=0): the scenarios
  * repeat one URL, which a kept answer serves, so these rows show what building each answer costs.
  */
-export const UNCACHED_READS = ['list', 'list_populate_all', 'list_populate_nested', 'find_one'];
+export const UNCACHED_READS = ['list', 'list_populate_all', 'list_populate_nested', 'find_one', 'graphql_nested'];
 const uncachedKey = (key: string) => `${key}_uncached`;
 /** The scenario an uncached row repeats (any other key is its own). */
 export const builtFrom = (key: string) => key.replace(/_uncached$/, '');
@@ -151,6 +173,8 @@ export async function measure(base: string, pid: number, scenario: Scenario, set
   const check = await fetch(base + first.path, { method: first.method, headers: first.body ? { 'content-type': 'application/json' } : {}, body: first.body, keepalive: false });
   const text = await check.text();
   if (check.status < 200 || check.status >= 300) throw new Error(`${first.method} ${first.path} -> ${check.status}: ${text.slice(0, 500)}`);
+  // GraphQL answers its errors with a 200: a scenario that errs measures nothing.
+  if (first.path.endsWith('/graphql') && text.includes('"errors"')) throw new Error(`${first.method} ${first.path} answered errors: ${text.slice(0, 500)}`);
   await load(base, scenario.requests, settings.warmup, settings.connections);
   const rssBeforeMiB = rssMiB(pid);
   let rssPeakMiB = rssBeforeMiB;

@@ -29,6 +29,9 @@ export interface TargetInputs {
 
 /** Strapi ratio bar for every scenario (reads, populate included, and both writes). */
 export const PEER_MIN_RATIO = 40;
+/** Issue 39: the nested GraphQL list against Strapi's GraphQL plugin. */
+export const GRAPHQL_PEER_MIN_RATIO = 50;
+const peerBar = (key: string) => (key.startsWith('graphql') ? GRAPHQL_PEER_MIN_RATIO : PEER_MIN_RATIO);
 /** A write's p99 over its p50: a WAL checkpoint on the request path shows as a tail beyond this. */
 export const WRITE_TAIL_MAX = 1.5;
 
@@ -51,6 +54,8 @@ export function evaluate({ results, cold, scale, rssPeakMiB, peer, short }: Targ
     statements('list_populate_all', 4, 'populate=* statements'),
     ratio('list_populate_nested', 0.4, 'nested populate'),
     ratio('find_one', 0.7, 'get one'),
+    // The page, then one UNION of level 1 (category, author, tags, the zone's kinds) on SQLite; and the grants' check.
+    statements('graphql_nested', 4, 'GraphQL nested list statements'),
     ratio('create', 0.5, 'create with relations'),
     statements('create', 12, 'create statements'),
     ratio('update_connect', 0.4, 'update with a positioned connect'),
@@ -73,9 +78,9 @@ export function evaluate({ results, cold, scale, rssPeakMiB, peer, short }: Targ
     for (const r of results) {
       targets.push({
         name: `${r.key} vs Strapi`,
-        target: `≥ ${PEER_MIN_RATIO} × Strapi`,
+        target: `≥ ${peerBar(r.key)} × Strapi`,
         value: r.peerRatio === undefined ? (r.peer ? 'no Strapi request completed' : 'peer not measured') : `${r.peerRatio.toFixed(1)} × (${fmtInt(r.peer!.rps)} req/s)`,
-        pass: r.peerRatio === undefined ? null : r.peerRatio >= PEER_MIN_RATIO,
+        pass: r.peerRatio === undefined ? null : r.peerRatio >= peerBar(r.key),
       });
     }
   } else {

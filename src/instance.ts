@@ -253,7 +253,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline, log }));
       },
       get graphql() {
-        return (graphql ??= new GraphqlService({ registry, documents, locales, users, accounts, authLimiter: instance.authLimiter, log }, config.graphql));
+        return (graphql ??= new GraphqlService({ registry, documents, locales, users, roles, uploads: () => instance.uploads, accounts, authLimiter: instance.authLimiter, log, plans: (grants, uid, key, build) => instance.caches.plan(grants, uid, key, build) }, config.graphql));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
       authLimiter: new RateLimiter({ max: ratelimit.enabled ? ratelimit.max : 0, windowMs: ratelimit.interval, shared: db.dialect.sharedByInstances ? db : undefined }),

@@ -9,7 +9,7 @@ import { FolioError, NotFoundError, ValidationError } from '../errors';
 import { ChangeCache } from '../db/cache';
 import {
   deletePermission, deletePermissionsOfRole, deleteRole, findRoleById, findRoleByType, insertPermission, insertPermissionIfAbsent,
-  insertRole, listPermissions, listRoles, updateRole, type RoleRow,
+  insertRole, listPermissions, listPermissionsOfRoles, listRoles, listUsersOfRoles, updateRole, type RoleRow,
 } from '../db/store/roles';
 import { countUsersWithRole, moveUsersToRoleType } from '../db/store/users';
 import { DEFAULT_ROLE_ACTIONS } from './actions';
@@ -158,6 +158,16 @@ export class Roles {
 
   async permissions(type?: string): Promise<{ role: string; action: string }[]> {
     return listPermissions(this.db, type || undefined);
+  }
+
+  /** The actions granted to several roles in one read (GraphQL's `UsersPermissionsRole.permissions`), by role id, then action. */
+  permissionsOfRoles(roleIds: number[]): Promise<{ roleId: number; action: string; createdAt: string }[]> {
+    return roleIds.length ? listPermissionsOfRoles(this.db, roleIds) : Promise.resolve([]);
+  }
+
+  /** The ids of the users of several roles in one read (GraphQL's `UsersPermissionsRole.users`). */
+  usersOfRoles(roleIds: number[]): Promise<{ roleId: number; userId: number }[]> {
+    return roleIds.length ? listUsersOfRoles(this.db, roleIds) : Promise.resolve([]);
   }
 
   /** A role's granted actions; cached until the database changes, so CLI grants apply at once. */

@@ -6,6 +6,7 @@
 import type { AnyModel, Registry } from '../registry/types';
 import { isObject } from '../json';
 import type { PlanParams, SortParam } from '../query/plan-builder';
+import type { PublicationFilter } from '../query/types';
 
 type Json = NonNullable<PlanParams['filters']>[string];
 
@@ -91,4 +92,15 @@ export function sliceOf(pagination: unknown, limits: { defaultLimit: number; max
   const pageSize = clamp(Math.max(p.pageSize ?? limits.defaultLimit, 1));
   const page = Math.max(p.page ?? 1, 1);
   return { start: (page - 1) * pageSize, limit: pageSize };
+}
+
+/**
+ * `publicationFilter: MODIFIED` → `modified` (the document service's value), or the deprecated
+ * `hasPublishedVersion` as Strapi maps it: true → `has-published-version-document`, false →
+ * `never-published-document`. `publicationFilter` wins when both are given.
+ */
+export function publicationOf(args: { publicationFilter?: unknown; hasPublishedVersion?: unknown }): PublicationFilter | undefined {
+  if (typeof args.publicationFilter === 'string') return args.publicationFilter.toLowerCase().replaceAll('_', '-') as PublicationFilter;
+  if (typeof args.hasPublishedVersion === 'boolean') return args.hasPublishedVersion ? 'has-published-version-document' : 'never-published-document';
+  return undefined;
 }

@@ -7,7 +7,8 @@
  *   extension.use({ typeDefs, resolvers, resolversConfig })   (or a function of { strapi, nexus } returning it)
  *
  * The schema is built from this state (./service.ts rebuilds it after a change). Nexus types
- * are not supported: `typeDefs` (SDL text) and `resolvers` (a map of type → field → function).
+ * are not supported: `typeDefs` (SDL text), `resolvers` (a map of type → field → function) and
+ * `resolversConfig` (auth, policies, middlewares: ./resolver-config.ts).
  */
 
 export interface FieldSettings {
@@ -27,9 +28,21 @@ interface TypeSettings {
 /** A resolver as graphql-js calls it: (parent, args, context, info). */
 export type Resolver = (parent: unknown, args: Record<string, unknown>, context: unknown, info: unknown) => unknown;
 
-/** `resolversConfig['Query.articles']`: `auth: false` makes the field public; `auth.scope` names the actions it needs. */
+/** A policy: true or undefined lets the call through, anything else refuses it (./resolver-config.ts). */
+export type PolicyHandler = (policyContext: Record<string, unknown>, config: unknown, context: { strapi: unknown }) => unknown;
+
+/** A middleware around a field's resolver: it calls `next(parent, args, context, info)` (or not). */
+export type ResolverMiddleware = (next: Resolver, parent: unknown, args: Record<string, unknown>, context: unknown, info: unknown) => unknown;
+
+/**
+ * `resolversConfig['Query.articles']` (./resolver-config.ts): `auth: false` makes the field
+ * public; `auth.scope` names the actions it needs instead of its own; `policies` (functions,
+ * names the policy lookup knows, or `{ name, config }`) and `middlewares` run before it.
+ */
 export interface ResolverConfig {
   auth?: false | { scope?: string[] };
+  policies?: (string | PolicyHandler | { name: string; config?: unknown })[];
+  middlewares?: ResolverMiddleware[];
 }
 
 export interface ExtensionConfig {
@@ -47,6 +60,12 @@ export class GraphqlExtension {
   private configs: ExtensionInput[] = [];
   /** Called after every change, so the schema can be rebuilt (./service.ts). */
   onChange: () => void = () => {};
+  /**
+   * Finds a policy named in `resolversConfig` (`global::is-owner`, `api::x.y`): project code's
+   * policies, once it provides them. A name it does not know stops the schema's build, as
+   * Strapi stops at start ("Policy … not found.").
+   */
+  findPolicy: (name: string) => PolicyHandler | undefined = () => undefined;
 
   private settings(uid: string): TypeSettings {
     let found = this.types.get(uid);

@@ -13,9 +13,9 @@
  * is read back with the mutation's own selection, batched like a query.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import { ValidationError, type FieldError } from '../errors';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
-import { buildReadPlan } from '../query/plan-builder';
+import { buildReadPlan, type PlanOptions, type PopulateOptions } from '../query/plan-builder';
+import type { Row } from '../query/row-reader';
 import { withoutRestrictedRelations } from '../documents/relations/restricted';
 import { isObject } from '../json';
 import { actorOf } from '../auth/access';
@@ -51,29 +51,42 @@ function dataOf(registry: Registry, model: AnyModel, input: unknown): Record<str
   return out;
 }
 
-/** Strapi's GraphQL reports the first failing attribute only (REST lists them all). */
-function firstError(error: unknown): never {
-  if (error instanceof ValidationError && Array.isArray(error.details.errors) && error.details.errors.length > 1) {
-    const first = (error.details.errors as FieldError[])[0]!;
-    throw new ValidationError(first.message, { errors: [first] });
-  }
-  throw error;
-}
-
 export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): ResolverMap {
   const { registry, documents } = deps;
   const out: Record<string, (parent: unknown, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown> = {};
 
   /** The written version, read back with the mutation's selection (one batched read). */
   async function answer(ct: ContentType, written: { documentId: string; locale: string; status: 'draft' | 'published' }, context: GraphqlContext, info: GraphQLResolveInfo) {
-    const ctx = { schema: info.schema, fragments: info.fragments, variables: info.variableValues, registry, canRead: (uid: string) => context.caller.readable(uid), unbatched: context.unbatched };
+    const ctx = { schema: info.schema, fragments: info.fragments, variables: info.variableValues, registry, canRead: (uid: string) => context.caller.readable(uid) };
     const sets = info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
+    const populate = populateOf(ctx, ct, typeName(ct), sets);
+    const localizations = Object.entries(populate).filter(([key, spec]) => (spec === true ? key : spec.attribute ?? key) === 'localizations');
+    for (const [key] of localizations) delete populate[key];
+    const options = { defaultLocale: await deps.locales.defaultCode(), canRead: (uid: string) => context.caller.readable(uid) };
     const query = buildReadPlan(registry, ct, {
       status: written.status,
       ...(ct.localized ? { locale: written.locale } : {}),
-      populate: populateOf(ctx, ct, typeName(ct), sets),
-    }, { defaultLocale: await deps.locales.defaultCode(), canRead: (uid) => context.caller.readable(uid) });
-    return documents.findOne(ct, written.documentId, query);
+      populate,
+    }, options);
+    const row = await documents.findOne(ct, written.documentId, query);
+    for (const [key, spec] of row ? localizations : []) row![key] = await versionsBeside(ct, row!, spec === true ? {} : spec, options);
+    return row;
+  }
+
+  /**
+   * `localizations` of a mutation's answer, as Strapi reads it there (no query status applies
+   * to a mutation's relations): every other version of the document, drafts and published
+   * versions of every locale, in the order they were written.
+   */
+  async function versionsBeside(ct: ContentType, row: Row, spec: PopulateOptions, options: PlanOptions) {
+    const filters = { $and: [{ documentId: { $eq: row.documentId as string } }, ...(spec.filters ? [spec.filters] : [])] };
+    const statuses: ('draft' | 'published')[] = ct.draftAndPublish ? ['draft', 'published'] : ['published'];
+    const reads = await Promise.all(statuses.map((status) => documents.findMany(ct, buildReadPlan(registry, ct, {
+      status, locale: '*', filters, pagination: { start: 0, limit: -1, withCount: false },
+      ...(spec.sort ? { sort: spec.sort } : {}), ...(spec.populate ? { populate: spec.populate } : {}),
+    }, { ...options, limits: { defaultLimit: 100, maxLimit: 1000 } }))));
+    const versions = reads.flatMap((r) => r.data).filter((v) => v.id !== row.id);
+    return spec.sort ? versions : versions.sort((a, b) => (a.id as number) - (b.id as number));
   }
 
   for (const [name, { kind, ct, action }] of text.roots.Mutation) {
@@ -92,15 +105,15 @@ export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): Resolver
       authorize(context);
       switch (kind) {
         case 'create': {
-          const written = await documents.create(ct, data(args, context), options(args, context)).catch(firstError);
+          const written = await documents.create(ct, data(args, context), options(args, context));
           return answer(ct, written, context, info);
         }
         case 'update': {
-          const written = await documents.update(ct, String(args.documentId), data(args, context), options(args, context)).catch(firstError);
+          const written = await documents.update(ct, String(args.documentId), data(args, context), options(args, context));
           return written ? answer(ct, written, context, info) : null;
         }
         case 'updateSingle': {
-          const written = await documents.upsertSingle(ct, data(args, context), options(args, context)).catch(firstError);
+          const written = await documents.upsertSingle(ct, data(args, context), options(args, context));
           return answer(ct, written, context, info);
         }
         case 'delete':

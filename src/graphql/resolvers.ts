@@ -3,21 +3,21 @@
  * selection (./selection.ts → query/plan-builder.ts) and runs it once through the document
  * service; nested resolvers read what that plan populated from their parent row, slice
  * nested lists by their `pagination`, and answer FORBIDDEN for relations the caller may not
- * read (Strapi's per-row errors). Only a field asked twice with different arguments (two
- * aliases) reads on its own, per parent.
+ * read (Strapi's per-row errors). Each field reads its parent's value under its fieldKey
+ * (./selection.ts), so aliases of one relation with different arguments are batched too.
  */
-import type { FieldNode, GraphQLResolveInfo } from 'graphql';
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type { AnyModel, ContentType } from '../registry/types';
 import { FILE_UID } from '../registry/system-models';
-import { buildReadPlan, type PlanParams, type PopulateOptions } from '../query/plan-builder';
+import { buildReadPlan, type PlanParams } from '../query/plan-builder';
 import type { ReadQuery } from '../query/types';
 import type { Row } from '../query/row-reader';
-import { filtersOf, paginationOf, sliceOf, sortOf, statusOf } from './arguments';
+import { filtersOf, paginationOf, publicationOf, sliceOf, sortOf, statusOf } from './arguments';
 import { GraphqlForbiddenError } from './errors';
 import { componentTypeName, typeName } from './names';
 
 import type { RootField, SchemaText } from './schema-text';
-import { collectFields, populateOf, type SelectionContext } from './selection';
+import { collectFields, fieldKey, populateOf, type SelectionContext } from './selection';
 import type { GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 
 type Resolver = (parent: any, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
@@ -35,15 +35,16 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     variables: info.variableValues,
     registry,
     canRead: (uid) => context.caller.readable(uid),
-    unbatched: context.unbatched,
   });
 
   const rootSets = (info: GraphQLResolveInfo) => info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
 
   /** The plan of a root field over `ct`: its arguments and the populate tree of its selection. */
   async function plan(context: GraphqlContext, ct: ContentType, args: Record<string, any>, populate: PlanParams['populate'], withCount: boolean): Promise<ReadQuery> {
+    const publicationFilter = publicationOf(args);
     const params: PlanParams = {
       status: statusOf(args.status),
+      ...(publicationFilter ? { publicationFilter } : {}),
       ...(args.locale ? { locale: args.locale } : {}),
       ...(args.filters ? { filters: filtersOf(registry, ct, args.filters) } : {}),
       ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}),
@@ -54,6 +55,8 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
       defaultLocale: await deps.locales.defaultCode(),
       limits,
       canRead: (uid) => context.caller.readable(uid),
+      // Strapi's relation resolvers take the root query's publicationFilter too.
+      inheritPublicationFilter: true,
     });
   }
 
@@ -61,17 +64,29 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     if (!action || !context.caller.can(action)) throw new GraphqlForbiddenError();
   }
 
+  /**
+   * The plan of a root field, kept as REST's are (query/caches.ts: by the caller's grants until
+   * a settings write) under the operation's text, the field's place in it and the variables,
+   * so a repeated query reuses the plan and its compiled statements.
+   */
+  function rootPlan(context: GraphqlContext, ct: ContentType, info: GraphQLResolveInfo, build: () => Promise<ReadQuery>): Promise<ReadQuery> {
+    const { grants } = context.caller;
+    if (!deps.plans || grants === undefined || context.operationKey === undefined) return build();
+    return deps.plans(grants, ct.uid, `graphql\n${context.operationKey}\n${String(info.path.key)}\n${JSON.stringify(info.variableValues)}`, build);
+  }
+
   function rootQuery(name: string, root: RootField) {
     const { ct, kind, action } = root;
     resolvers.Query![name] = async (_parent, args, context, info) => {
       authorize(context, action);
-      const ctx = selection(context, info);
       if (kind === 'connection') {
         const collection = String(info.returnType).replace(/!$/, '');
-        const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
-        const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
-        const wantsInfo = fields.some((f) => f.name.value === 'pageInfo');
-        const query = await plan(context, ct, args, populateOf(ctx, ct, typeName(ct), nodeSets), wantsInfo);
+        const query = await rootPlan(context, ct, info, () => {
+          const ctx = selection(context, info);
+          const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
+          const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
+          return plan(context, ct, args, populateOf(ctx, ct, typeName(ct), nodeSets), fields.some((f) => f.name.value === 'pageInfo'));
+        });
         const { data, pagination } = await documents.findMany(ct, query);
         const { start, limit } = query.pagination;
         const total = pagination.total ?? 0;
@@ -80,12 +95,13 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
           pageInfo: { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) },
         };
       }
-      const populate = populateOf(ctx, ct, typeName(ct), rootSets(info));
+      const populate = () => populateOf(selection(context, info), ct, typeName(ct), rootSets(info));
       if (kind === 'findMany') {
-        const { data } = await documents.findMany(ct, await plan(context, ct, args, populate, false));
+        const { data } = await documents.findMany(ct, await rootPlan(context, ct, info, () => plan(context, ct, args, populate(), false)));
         return data;
       }
-      const query = await plan(context, ct, { status: args.status, locale: args.locale }, populate, false);
+      const one = { status: args.status, locale: args.locale, publicationFilter: args.publicationFilter, hasPublishedVersion: args.hasPublishedVersion };
+      const query = await rootPlan(context, ct, info, () => plan(context, ct, one, populate(), false));
       return documents.findOne(ct, kind === 'single' ? undefined : String(args.documentId), query);
     };
   }
@@ -93,32 +109,43 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
   for (const [name, root] of text.roots.Query) rootQuery(name, root);
 
   /**
-   * A field asked twice at one level with different arguments: read for this parent alone,
-   * in the parent's own locale and status.
+   * A field its parent holds no read for (a parent an extension's resolver answered): read for
+   * this parent alone, in the parent's own locale and status.
    */
-  async function readOnItsOwn(parentModel: AnyModel, parent: Row, attribute: string, info: GraphQLResolveInfo, context: GraphqlContext) {
+  async function readOnItsOwn(parentModel: AnyModel, parent: Row, key: string, info: GraphQLResolveInfo, context: GraphqlContext) {
     if (parentModel.modelType !== 'contentType' || typeof parent.documentId !== 'string') return undefined;
     const ctx = selection(context, info);
-    const holder = populateOf({ ...ctx, unbatched: new Set<FieldNode>() }, parentModel, typeName(parentModel), [{ kind: 'SelectionSet' as never, selections: info.fieldNodes }]);
-    const spec = holder[attribute];
-    if (!spec) return undefined;
+    const populate = populateOf(ctx, parentModel, typeName(parentModel), [{ kind: 'SelectionSet' as never, selections: info.fieldNodes }]);
+    if (!populate[key]) return undefined;
     const query = buildReadPlan(registry, parentModel, {
       status: parent.publishedAt ? 'published' : 'draft',
       ...(parentModel.localized && typeof parent.locale === 'string' ? { locale: parent.locale } : {}),
-      populate: { [attribute]: spec as true | PopulateOptions },
+      populate: { [key]: populate[key] },
     }, { defaultLocale: await deps.locales.defaultCode(), limits, canRead: (uid) => context.caller.readable(uid) });
     const row = await documents.findOne(parentModel, parent.documentId, query);
-    return row?.[attribute];
+    return row?.[key];
   }
 
-  /** What a nested field reads: the populated value, or (unbatched, or not populated at all) its own read. */
-  async function nested(model: AnyModel, parent: Row, attribute: string, info: GraphQLResolveInfo, context: GraphqlContext) {
-    if (context.unbatched.has(info.fieldNodes[0]!) || !(attribute in parent)) return readOnItsOwn(model, parent, attribute, info, context);
-    return parent[attribute];
+  /**
+   * What a nested field reads: the value its parent holds under the field's key, synchronously
+   * (the usual case: graphql-js then needs no promise per row and field), or, when none is
+   * there, its own read.
+   */
+  function nested(model: AnyModel, parent: Row, attribute: string, args: Record<string, any>, info: GraphQLResolveInfo, context: GraphqlContext): unknown {
+    const node = info.fieldNodes[0]!;
+    let key = context.keys.get(node);
+    if (key === undefined) context.keys.set(node, (key = fieldKey(registry, model, attribute, args)));
+    if (!(key in parent)) return readOnItsOwn(model, parent, key, info, context);
+    return parent[key];
   }
+
+  /** `f(value)`, after `value` settles when it is a promise. */
+  const then = <T>(value: unknown, f: (v: unknown) => T): T | Promise<T> => (value instanceof Promise ? value.then(f) : f(value));
 
   const page = (list: unknown, args: Record<string, any>) => {
     if (!Array.isArray(list)) return [];
+    // No pagination (GraphQL's default `{}`): the first defaultLimit, the list itself when it is shorter.
+    if (!args.pagination || Object.keys(args.pagination).length === 0) return list.length > limits.defaultLimit ? list.slice(0, limits.defaultLimit) : list;
     const { start, limit } = sliceOf(args.pagination, limits);
     return list.slice(start, start + limit);
   };
@@ -126,18 +153,17 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
   for (const [type, model] of text.models) {
     const fields: Record<string, Resolver> = (resolvers[type] = {});
     const lists = (name: string, guard?: (context: GraphqlContext) => void, paged = true) => {
-      const list: Resolver = async (parent, args, context, info) => {
+      const list: Resolver = (parent, args, context, info) => {
         guard?.(context);
-        const value = await nested(model, parent, name, info, context);
-        return paged ? page(value, args) : Array.isArray(value) ? value : [];
+        return then(nested(model, parent, name, args, info, context), (value) => (paged ? page(value, args) : Array.isArray(value) ? value : []));
       };
       fields[name] = list;
-      fields[`${name}_connection`] = async (parent, args, context, info) => ({ nodes: await list(parent, args, context, info) });
+      fields[`${name}_connection`] = (parent, args, context, info) => then(list(parent, args, context, info), (nodes) => ({ nodes }));
     };
     const one = (name: string, guard?: (context: GraphqlContext) => void) => {
-      fields[name] = async (parent, _args, context, info) => {
+      fields[name] = (parent, args, context, info) => {
         guard?.(context);
-        return (await nested(model, parent, name, info, context)) ?? null;
+        return then(nested(model, parent, name, args, info, context), (value) => value ?? null);
       };
     };
     for (const attribute of Object.values(model.attributes)) {
@@ -157,15 +183,38 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
       } else if (attribute.kind === 'dynamiczone') {
         lists(attribute.name, undefined, false);
       } else if (attribute.kind === 'morph') {
-        fields[attribute.name] = () => null;
+        fields[attribute.name] = polymorphic;
       }
     }
     if (model.modelType === 'contentType' && model.localized) lists('localizations');
-    if (model.uid === FILE_UID) fields.related = () => null;
+    if (model.uid === FILE_UID) fields.related = polymorphic;
   }
 
   return resolvers;
 }
 
+/**
+ * A polymorphic relation (a morphTo side, `UploadFile.related`): Strapi 5.54.0's plugin fails
+ * every read of one (its association resolver validates the query against the target's schema,
+ * which a polymorphic relation has none of), answering null and this error per row. Folio answers
+ * the same, so a front end sees what it sees on Strapi.
+ */
+const polymorphic = () => {
+  throw new GraphQLError('Missing schema in validateQuery', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+};
+
+/** Component uid → GraphQL type name, worked out once per uid (a zone item's type is asked for every item). */
+const zoneTypes = new Map<string, string>();
+
 /** A dynamic-zone item is the component its `__component` names; anything else is the Error type. */
-export const zoneItemType = (value: any) => (typeof value?.__component === 'string' ? componentTypeName(value.__component) : 'Error');
+export const zoneItemType = (value: any) => {
+  const uid = value?.__component;
+  if (typeof uid !== 'string') return 'Error';
+  let name = zoneTypes.get(uid);
+  if (name === undefined) {
+    name = componentTypeName(uid);
+    // Bounded by the components a schema has; a stray uid is not kept.
+    if (zoneTypes.size < 10_000) zoneTypes.set(uid, name);
+  }
+  return name;
+};

@@ -97,13 +97,27 @@ export const I18NLocaleCodeScalar = new GraphQLScalarType({
   },
 });
 
-/** A dynamic zone's input: a list item is any object (checked by the document service, `__component` first). */
-export function dynamicZoneInputScalar(name: string): GraphQLScalarType {
+/**
+ * A dynamic zone's input, as Strapi's: each item names its component by GraphQL type
+ * (`{ __typename: "ComponentSharedQuote", title: "…" }`) and becomes `{ __component:
+ * "shared.quote", title: "…" }` for the document service; an item naming no component is
+ * refused before anything runs (a 400), listing the zone's own. `components` maps every
+ * component's type name to its uid, `members` are the zone's type names.
+ */
+export function dynamicZoneInputScalar(name: string, components: ReadonlyMap<string, string>, members: readonly string[]): GraphQLScalarType {
+  const parse = (value: unknown) => {
+    const item = (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+    const uid = typeof item.__typename === 'string' ? components.get(item.__typename) : undefined;
+    // A plain Error: graphql-js names the expected type before its message, as for Strapi's.
+    if (!uid) throw new Error(`Component not found. expected one of: ${members.join(', ')}`);
+    const { __typename: _, ...rest } = item;
+    return { __component: uid, ...rest };
+  };
   return new GraphQLScalarType({
     name,
     serialize: (value) => value,
-    parseValue: (value) => value,
-    parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+    parseValue: parse,
+    parseLiteral: (ast, variables) => (ast.kind === Kind.OBJECT ? parse(valueFromASTUntyped(ast, variables)) : undefined),
   });
 }
 

@@ -46,6 +46,8 @@ export interface SchemaText {
   roots: { Query: Map<string, RootField>; Mutation: Map<string, RootField> };
   /** Object type name → the content type or component it shows. */
   models: Map<string, AnyModel>;
+  /** Each dynamic zone's input scalar → its members' type names. */
+  zoneInputs: Map<string, string[]>;
 }
 
 const GENERIC_MORPH = 'GenericMorph';
@@ -73,6 +75,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
   const defs = pluginDefinitions();
   const models = new Map<string, AnyModel>();
   const roots = { Query: new Map<string, RootField>(), Mutation: new Map<string, RootField>() };
+  const zoneInputs = new Map<string, string[]>();
   const user = registry.contentType(USER_UID);
   // `shadowCRUD: false`: nothing is generated for the project's types (extensions add what they want).
   const apiTypes = shadowCRUD ? registry.contentTypes.filter((ct) => !ct.system && shadow(ct.uid).isEnabled()) : [];
@@ -205,6 +208,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
       if (a.kind === 'dynamiczone') {
         const members = a.componentModels.filter((c) => shadow(c.uid).isEnabled()).map((c) => typeName(c));
         defs.set(dynamicZoneName(m, a.name), `union ${dynamicZoneName(m, a.name)} = ${[...members, 'Error'].join(' | ')}`);
+        zoneInputs.set(dynamicZoneInputName(m, a.name), a.componentModels.map((c) => typeName(c)));
         defs.set(dynamicZoneInputName(m, a.name), `scalar ${dynamicZoneInputName(m, a.name)}`);
       }
     }
@@ -297,7 +301,7 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
   defs.set('Mutation', `type Mutation {\n${[...mutations.before, ...projectMutations, ...mutations.after].join('\n')}\n}`);
 
   const extra = extension.generate().typeDefs;
-  return { sdl: reachable(defs, extra), roots, models };
+  return { sdl: reachable(defs, extra), roots, models, zoneInputs };
 }
 
 /** An enumeration becomes a GraphQL enum when every value is a GraphQL name (else it stays a String). */

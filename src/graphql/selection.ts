@@ -7,8 +7,9 @@
  * the populated list, ./arguments.ts sliceOf).
  *
  * Relations the caller may not read are not populated: their resolver answers FORBIDDEN per
- * row, as Strapi does. When one attribute is asked twice at a level with different arguments
- * (two aliases), the first is batched and the other is read by its own resolver per parent.
+ * row, as Strapi does. A field with `filters` or `sort` is read under a key of its own
+ * (fieldKey: the attribute and those arguments), so one attribute asked several times at a
+ * level with different arguments (aliases) is read once per distinct pair, batched like the rest.
  */
 import {
   getArgumentValues, getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, isObjectType, Kind,
@@ -25,8 +26,6 @@ export interface SelectionContext {
   variables: Record<string, unknown>;
   registry: Registry;
   canRead(uid: string): boolean;
-  /** Field nodes whose arguments differ from the batched read of the same attribute: resolved on their own. */
-  unbatched: Set<FieldNode>;
 }
 
 type PopulateTree = Record<string, true | PopulateOptions>;
@@ -92,13 +91,44 @@ function mergeInto(tree: PopulateTree, name: string, spec: true | PopulateOption
   }
 }
 
+/** The model a field's `filters` and `sort` are over: a relation's target, a component, files, the type itself for `localizations`. */
+function argumentModel(registry: Registry, model: AnyModel, attributeName: string): AnyModel | undefined {
+  const attribute = model.attributes[attributeName];
+  if (!attribute) return attributeName === 'localizations' && model.modelType === 'contentType' ? model : undefined;
+  if (attribute.kind === 'relation') return attribute.targetType;
+  if (attribute.kind === 'component') return attribute.componentModel;
+  if (attribute.kind === 'media') return registry.contentType('plugin::upload.file');
+  return undefined;
+}
+
+/** The `filters` and `sort` a field's arguments give its read of `attributeName`. */
+function readArguments(registry: Registry, model: AnyModel, attributeName: string, args: Record<string, unknown>): Pick<PopulateOptions, 'filters' | 'sort'> {
+  const over = argumentModel(registry, model, attributeName);
+  const out: Pick<PopulateOptions, 'filters' | 'sort'> = {};
+  if (args.filters && over) out.filters = filtersOf(registry, over, args.filters);
+  const sort = sortOf(args.sort);
+  if (sort) out.sort = sort;
+  return out;
+}
+
+const keyFor = (attributeName: string, read: Pick<PopulateOptions, 'filters' | 'sort'>) =>
+  read.filters || read.sort ? `${attributeName}|${JSON.stringify([read.filters ?? null, read.sort ?? null])}` : attributeName;
+
+/**
+ * Where the parent rows hold what a field reads: the attribute's name, or for a field with
+ * `filters` or `sort` a key naming them too, so that fields reading one attribute differently
+ * (aliases) each get their own read. The same for populateOf and the resolvers.
+ */
+export function fieldKey(registry: Registry, model: AnyModel, attributeName: string, args: Record<string, unknown>): string {
+  return keyFor(attributeName, readArguments(registry, model, attributeName, args));
+}
+
 /**
  * The populate tree of `model` (shown as GraphQL type `type`) for the selection sets asked of
- * it: what its nested resolvers will read from the parent rows.
+ * it: what its nested resolvers will read from the parent rows, each under its fieldKey.
  */
 export function populateOf(ctx: SelectionContext, model: AnyModel, type: string, sets: readonly SelectionSetNode[]): PopulateTree {
   const tree: PopulateTree = {};
-  const signatures = new Map<string, string>();
   const objectType = ctx.schema.getType(type) as GraphQLObjectType | undefined;
   if (!objectType || !isObjectType(objectType)) return tree;
   const fields = objectType.getFields();
@@ -120,11 +150,9 @@ export function populateOf(ctx: SelectionContext, model: AnyModel, type: string,
     const sub: readonly SelectionSetNode[] = connection
       ? nodesOf(ctx, String(definition.type).replace(/!$/, ''), node)
       : node.selectionSet ? [node.selectionSet] : [];
-    const options: PopulateOptions = {};
-    const filterModel = attribute?.kind === 'media' ? ctx.registry.contentType('plugin::upload.file') : target;
-    if (args.filters && filterModel) options.filters = filtersOf(ctx.registry, filterModel, args.filters);
-    const sort = sortOf(args.sort);
-    if (sort) options.sort = sort;
+    const read = readArguments(ctx.registry, model, attributeName, args);
+    const key = keyFor(attributeName, read);
+    const options: PopulateOptions = { ...(key === attributeName ? {} : { attribute: attributeName }), ...read };
     if (attribute?.kind === 'dynamiczone') {
       const on: Record<string, true | PopulateOptions> = {};
       for (const component of attribute.componentModels) {
@@ -136,14 +164,7 @@ export function populateOf(ctx: SelectionContext, model: AnyModel, type: string,
       const populate = populateOf(ctx, target, typeName(target), sub);
       if (Object.keys(populate).length) options.populate = populate;
     }
-    const signature = JSON.stringify([options.filters ?? null, options.sort ?? null]);
-    const seen = signatures.get(attributeName);
-    if (seen !== undefined && seen !== signature) {
-      ctx.unbatched.add(node);
-      continue;
-    }
-    signatures.set(attributeName, signature);
-    mergeInto(tree, attributeName, Object.keys(options).length ? options : true);
+    mergeInto(tree, key, Object.keys(options).length ? options : true);
   }
   return tree;
 }

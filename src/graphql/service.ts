@@ -10,8 +10,9 @@
  * It knows no HTTP framework: the mount (http/routes/graphql.ts) hands it the request's
  * operation and the caller. Project code extends it through `extension` (./extension.ts).
  */
+import { createHash } from 'node:crypto';
 import {
-  buildSchema, execute, GraphQLError, isObjectType, isScalarType, isUnionType, Kind, NoSchemaIntrospectionCustomRule,
+  buildSchema, defaultFieldResolver, execute, GraphQLError, isObjectType, isScalarType, isUnionType, Kind, NoSchemaIntrospectionCustomRule,
   parse, printSchema, specifiedRules, validate,
   type ASTNode, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFieldResolver,
   type GraphQLSchema, type OperationDefinitionNode, type ValidationContext, type ValidationRule,
@@ -24,6 +25,8 @@ import { mutationResolvers } from './mutations';
 import { authResolvers } from './auth-resolvers';
 import { BUILT_SCALARS, dynamicZoneInputScalar } from './scalars';
 import { buildSchemaText } from './schema-text';
+import { configuredResolver } from './resolver-config';
+import { componentTypeName } from './names';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 import type { Registry } from '../registry/types';
 
@@ -39,7 +42,19 @@ export interface GraphqlAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * Whether the answer depends on nothing but the data and the caller's grants (a query of
+   * generated content fields, Strapi's plugin lists and introspection, answered without
+   * errors, on a schema no extension resolves): the HTTP mount may keep it until the next
+   * commit, as REST's reads are kept (query/answer-cache.ts).
+   */
+  cacheable?: boolean;
 }
+
+/** Parsed and validated documents kept per query text: at most this many… */
+const DOCUMENT_ENTRIES = 500;
+/** …and at most this many characters of query text in all. */
+const DOCUMENT_CHARACTERS = 2_000_000;
 
 /** A document longer than this is refused before parsing (a real front end's query is a few KB). */
 const MAX_QUERY_LENGTH = 256 * 1024;
@@ -90,12 +105,24 @@ export function graphqlSdl(registry: Registry, settings: Pick<GraphqlSettings, '
 export class GraphqlService {
   readonly extension = new GraphqlExtension();
   private built?: GraphQLSchema;
+  /** Query texts that parsed and validated against the current schema, least recently used first. */
+  private documents = new Map<string, DocumentNode>();
+  private documentCharacters = 0;
+  /** Root fields whose answers depend only on the data and the grants (see GraphqlAnswer.cacheable); none once an extension resolves anything. */
+  private pureRoots = new Set<string>();
+  /** Moves at every change of the schema: kept answers (the HTTP mount's) name the schema they were built on. */
+  generation = 0;
 
   constructor(
     private deps: GraphqlDeps,
     readonly settings: GraphqlSettings,
   ) {
-    this.extension.onChange = () => (this.built = undefined);
+    this.extension.onChange = () => {
+      this.built = undefined;
+      this.generation++;
+      this.documents.clear();
+      this.documentCharacters = 0;
+    };
   }
 
   /** The executable schema, built on first use and again after an extension changes it. */
@@ -115,20 +142,35 @@ export class GraphqlService {
     for (const more of [pluginResolvers(this.deps, this.settings), mutationResolvers(text, this.deps), authResolvers(this.deps)]) {
       for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
     }
-    const extra = this.extension.generate().resolvers;
+    const { resolvers: extra, resolversConfig } = this.extension.generate();
+    this.pureRoots = new Set(Object.keys(extra).length || Object.keys(resolversConfig).length
+      ? []
+      : [...text.roots.Query.keys(), 'i18NLocales', 'i18NLocales_connection', 'i18NLocale', '__typename', '__schema', '__type']);
+    // The action of each generated root field: checked here when an extension replaces its resolver.
+    const actions = new Map<string, string>();
+    for (const [type, roots] of Object.entries(text.roots)) for (const [name, root] of roots) actions.set(`${type}.${name}`, root.action);
+    // Strapi finds a zone item's component among every component, by its type name.
+    const components = new Map(this.deps.registry.components.map((c) => [componentTypeName(c.uid), c.uid]));
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__')) continue;
       if (isScalarType(type)) {
-        const impl = BUILT_SCALARS[type.name] ?? (type.name.endsWith('DynamicZoneInput') ? dynamicZoneInputScalar(type.name) : undefined);
+        const zone = text.zoneInputs.get(type.name);
+        const impl = BUILT_SCALARS[type.name] ?? (zone ? dynamicZoneInputScalar(type.name, components, zone) : undefined);
         if (impl) Object.assign(type, { serialize: impl.serialize, parseValue: impl.parseValue, parseLiteral: impl.parseLiteral });
       } else if (isUnionType(type)) {
         type.resolveType = (value: any) => (type.name.endsWith('DynamicZone') ? zoneItemType(value) : value?.__typename);
       } else if (isObjectType(type)) {
         const fields = type.getFields();
+        const root = type.name === 'Query' || type.name === 'Mutation';
         for (const [name, field] of Object.entries(fields)) {
           const custom = extra[type.name]?.[name];
-          const resolver = custom ? (typeof custom === 'function' ? custom : custom.resolve) : generated[type.name]?.[name];
-          if (resolver) field.resolve = resolver as GraphQLFieldResolver<unknown, unknown>;
+          const own = generated[type.name]?.[name];
+          const resolver = (custom ? (typeof custom === 'function' ? custom : custom.resolve) : own) as GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
+          const path = `${type.name}.${name}`;
+          // A generated root field checks its own action; one an extension resolves is checked around it.
+          const auth = { action: actions.get(path), checksItself: !custom && !!own };
+          const wrapped = configuredResolver(resolver ?? defaultFieldResolver, resolversConfig[path], auth, root, (n) => this.extension.findPolicy(n));
+          if (resolver || wrapped !== defaultFieldResolver) field.resolve = wrapped as GraphQLFieldResolver<unknown, unknown>;
         }
       }
     }
@@ -148,20 +190,26 @@ export class GraphqlService {
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
       return badRequest('`operationName` in a POST body should be a string if provided.');
     }
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: MAX_TOKENS });
-    } catch (error) {
-      const e = error as GraphQLError;
-      return { status: 400, body: { errors: [{ ...e.toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] } };
-    }
     const schema = this.schema;
-    const rules = [...specifiedRules];
-    if (this.settings.depthLimit !== undefined) rules.push(depthLimitRule(this.settings.depthLimit));
-    if (!this.settings.introspection) rules.push(NoSchemaIntrospectionCustomRule);
-    const invalid = validate(schema, document, rules, { maxErrors: 100 });
-    if (invalid.length) {
-      return { status: 400, body: { errors: invalid.map((e) => ({ ...e.toJSON(), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) } };
+    let document = this.documents.get(query);
+    if (document) {
+      this.documents.delete(query);
+      this.documents.set(query, document);
+    } else {
+      try {
+        document = parse(query, { maxTokens: MAX_TOKENS });
+      } catch (error) {
+        const e = error as GraphQLError;
+        return { status: 400, body: { errors: [{ ...e.toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] } };
+      }
+      const rules = [...specifiedRules];
+      if (this.settings.depthLimit !== undefined) rules.push(depthLimitRule(this.settings.depthLimit));
+      if (!this.settings.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+      const invalid = validate(schema, document, rules, { maxErrors: 100 });
+      if (invalid.length) {
+        return { status: 400, body: { errors: invalid.map((e) => ({ ...e.toJSON(), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) } };
+      }
+      this.keepDocument(query, document);
     }
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const operation = operationName ? operations.find((d) => d.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
@@ -176,7 +224,8 @@ export class GraphqlService {
         body: { errors: [{ message: `GET requests only support query operations, not ${operation.operation} operations`, extensions: { code: 'BAD_REQUEST' } }] },
       };
     }
-    const context: GraphqlContext = { caller, unbatched: new Set(), state: {} };
+    const operationKey = createHash('sha256').update(`${this.generation}\n${operationName ?? ''}\n${query}`).digest('hex');
+    const context: GraphqlContext = { caller, keys: new Map(), state: {}, batches: new Map(), operationKey };
     const result = (await execute({
       schema, document, contextValue: context,
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
@@ -188,7 +237,21 @@ export class GraphqlService {
       // No data: the operation never ran (unknown operation name, bad variables).
       return { status: 400, body: { errors: errors?.map((e) => ({ ...e, extensions: { ...e.extensions, code: e.extensions?.code ?? 'BAD_USER_INPUT' } })) } };
     }
-    return { status: 200, body: errors?.length ? { errors, data: result.data } : { data: result.data } };
+    if (errors?.length) return { status: 200, body: { errors, data: result.data } };
+    const cacheable = operation.operation === 'query' && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && this.pureRoots.has(s.name.value));
+    return { status: 200, body: { data: result.data }, cacheable };
+  }
+
+  /** Keeps a document that parsed and validated, within the entry and character bounds (least recently used go first). */
+  private keepDocument(query: string, document: DocumentNode) {
+    if (query.length > DOCUMENT_CHARACTERS / 8) return;
+    for (const [oldest] of this.documents) {
+      if (this.documents.size < DOCUMENT_ENTRIES && this.documentCharacters + query.length <= DOCUMENT_CHARACTERS) break;
+      this.documents.delete(oldest);
+      this.documentCharacters -= oldest.length;
+    }
+    this.documents.set(query, document);
+    this.documentCharacters += query.length;
   }
 }
 

@@ -5,11 +5,14 @@
 import type { FieldNode } from 'graphql';
 import type { Principal } from '../auth/access';
 import type { AccountFlows } from '../auth/account-flows';
+import type { Roles } from '../auth/roles';
 import type { Users } from '../auth/users';
+import type { UploadService } from '../upload/service';
 import type { Locales } from '../documents/locales';
 import type { DocumentService } from '../documents/service';
 import type { Logger } from '../log';
 import type { Registry } from '../registry/types';
+import type { ReadQuery } from '../query/types';
 import type { RateLimiter } from '../db/store/rate-limits';
 
 export interface GraphqlDeps {
@@ -17,11 +20,17 @@ export interface GraphqlDeps {
   documents: DocumentService;
   locales: Locales;
   users: Users;
+  /** The upload plugin's files (`updateUploadFile`, `deleteUploadFile`); made on first use, as the instance makes it. */
+  uploads: () => UploadService;
+  /** Roles' permissions and users (`UsersPermissionsRole.permissions` / `.users`). */
+  roles: Roles;
   /** The account flows /api/auth/* runs (auth/account-flows.ts): the users-permissions mutations call the same. */
   accounts: AccountFlows;
   log?: Logger;
   /** The /api/auth/* budget: the users-permissions mutations count against it too. */
   authLimiter?: RateLimiter;
+  /** The read plans kept for REST (query/caches.ts): root fields' plans are kept there too, by grants, type and key. */
+  plans?: (grants: string, uid: string, key: string, build: () => Promise<ReadQuery>) => Promise<ReadQuery>;
 }
 
 /** The caller of one request: who it is and what it may do (from the grants the guard read once). */
@@ -33,6 +42,8 @@ export interface GraphqlCaller {
   readable(uid: string): boolean;
   /** The client's address, whose budget the users-permissions mutations count against. */
   client?: string;
+  /** What the caller's grants come from (auth/access.ts grantsKey): plans and kept answers are shared by callers with the same. */
+  grants?: string;
 }
 
 /** The plugin's settings (Strapi's `graphql.config`), resolved (./settings.ts). */
@@ -50,8 +61,12 @@ export interface GraphqlSettings {
 
 export interface GraphqlContext {
   caller: GraphqlCaller;
-  /** Field nodes read on their own rather than from the batched read (./selection.ts). */
-  unbatched: Set<FieldNode>;
+  /** Each nested field's key in its parent rows (./selection.ts fieldKey), worked out once per request. */
+  keys: Map<FieldNode, string>;
   /** Anything an extension's resolvers want to keep for the request. */
   state: Record<string, unknown>;
+  /** Reads waiting to be made together (./batch.ts). */
+  batches?: Map<string, unknown>;
+  /** The operation's text and name, hashed: what kept plans of its root fields are filed under. */
+  operationKey?: string;
 }

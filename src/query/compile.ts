@@ -13,7 +13,7 @@ import type { ScalarField } from '../registry/fields';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
 import { rowReader, type RowReader } from './row-reader';
 import { correlate, hopThrough, localeCondition, versionScope, type VersionScope } from './resolve';
-import type { Condition, ReadQuery, SortItem } from './types';
+import type { Condition, PublicationFilter, ReadQuery, SortItem } from './types';
 
 // ─── WHERE ───────────────────────────────────────────────────────────────────
 
@@ -65,12 +65,16 @@ function compile(w: Walk, model: AnyModel, alias: string, c: Condition, negated:
       const found = searchSql(w, model, alias, c);
       return negated ? sql.not(found) : found;
     }
+    case 'publication': {
+      const kept = publicationSql(model, alias, c.mode, w.scope.status);
+      return negated ? sql.not(kept) : kept;
+    }
   }
   const leaf = leafSql(w, alias, c);
   return negated ? sql.not(leaf) : leaf;
 }
 
-function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'related' | 'search' }>): Sql {
+function leafSql(w: Walk, alias: string, c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'related' | 'search' | 'publication' }>): Sql {
   const col = column(alias, c.field.name);
   switch (c.kind) {
     case 'compare':
@@ -114,6 +118,48 @@ function searchSql(w: Walk, model: AnyModel, alias: string, c: Extract<Condition
     scanOthers: () => scan(c.others),
     scanText: () => scan(c.text),
   });
+}
+
+/**
+ * Strapi 5's `publicationFilter` over versions of `status` aliased `alias` (its
+ * buildPublicationFilterWhere): each version is kept by whether the document has a version
+ * of the other status in the same locale (or, `-document`, in any), and for `modified` /
+ * `unmodified` whether the draft was saved after the published version. A mode that cannot
+ * hold for `status` keeps nothing; types without draft & publish are not filtered.
+ */
+function publicationSql(model: AnyModel, alias: string, mode: PublicationFilter, status: 'draft' | 'published'): Sql {
+  if (model.modelType !== 'contentType' || !model.draftAndPublish) return sql.empty;
+  const own = column(alias, V.publishedAt);
+  const draft = status === 'draft';
+  // The other status's version, `o`, of the same document (and locale unless document-wide).
+  const other = (sameLocale: boolean, extra: Sql = sql.empty) => sql`EXISTS (SELECT 1 FROM ${tableOf(model)} pf WHERE ${sql.and([
+    sql`${column('pf', V.documentId)} = ${column(alias, V.documentId)}`,
+    sameLocale ? sql`${column('pf', V.locale)} = ${column(alias, V.locale)}` : sql.empty,
+    draft ? sql`${column('pf', V.publishedAt)} IS NOT NULL` : sql`${column('pf', V.publishedAt)} IS NULL`,
+    extra,
+  ])})`;
+  const versions = draft ? sql`${own} IS NULL` : sql`${own} IS NOT NULL`;
+  const nothing = sql.raw('1 = 0');
+  // The draft's and the published version's updatedAt, whichever side `alias` is.
+  const [draftSaved, publishedSaved] = draft ? [column(alias, V.updatedAt), column('pf', V.updatedAt)] : [column('pf', V.updatedAt), column(alias, V.updatedAt)];
+  switch (mode) {
+    case 'never-published':
+      return draft ? sql.and([versions, sql.not(other(true))]) : nothing;
+    case 'never-published-document':
+      return draft ? sql.and([versions, sql.not(other(false))]) : nothing;
+    case 'has-published-version':
+      return sql.and([versions, other(true)]);
+    case 'has-published-version-document':
+      return sql.and([versions, other(false)]);
+    case 'modified':
+      return sql.and([versions, other(true, sql`${draftSaved} > ${publishedSaved}`)]);
+    case 'unmodified':
+      return sql.and([versions, other(true, sql`${draftSaved} <= ${publishedSaved}`)]);
+    case 'published-without-draft':
+      return draft ? nothing : sql.and([versions, sql.not(other(true))]);
+    case 'published-with-draft':
+      return draft ? nothing : sql.and([versions, other(true)]);
+  }
 }
 
 /**
@@ -277,7 +323,8 @@ export function listStatements(
       : sql`SELECT ${reader.columns} FROM ${table} t${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${start}`;
   return {
     page,
-    count: query.filters || (query.everyStatus && ct.draftAndPublish) ? sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table} t${where}` : maintainedCount(ct, query),
+    // Strapi's own types (files, users, roles) keep no maintained totals (db/counts.ts), nor do reads of every status: counted.
+    count: query.filters || ct.system || (query.everyStatus && ct.draftAndPublish) ? sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table} t${where}` : maintainedCount(ct, query),
     reader,
   };
 }

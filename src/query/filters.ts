@@ -114,6 +114,10 @@ function parseKey(w: Walk, model: AnyModel, key: string, value: unknown, path: s
     }
     return parseRelated(w, model, key, value, here);
   }
+  if (key === 'localizations' && !attribute && model.modelType === 'contentType' && model.localized) {
+    // Strapi's `localizations` relation: any version of the document (itself included), any status.
+    return parseRelated(w, model, key, value, here);
+  }
   const field = scalarFieldOf(model, key);
   if (!field || (!field.visible && attribute)) {
     // Strapi names the path for attributes that exist but may not be used (private, password).
@@ -209,8 +213,8 @@ function parseOperator(field: ScalarField, op: string, value: unknown, path: str
 
 /** Filters through a relation or component: a related row matches (operators on the link itself: `$null`). */
 function parseRelated(w: Walk, model: AnyModel, key: string, value: unknown, path: string[]): Condition {
-  const attribute = model.attributes[key]!;
-  const target = attribute.kind === 'relation' ? attribute.targetType : (attribute as ComponentAttribute).componentModel;
+  const attribute = model.attributes[key];
+  const target = !attribute ? model : attribute.kind === 'relation' ? attribute.targetType : (attribute as ComponentAttribute).componentModel;
   // Operators straight on a relation (`filters[author][$null]=true`) speak about the link itself.
   if (isObject(value)) {
     const ops = Object.entries(value).filter(([k]) => k === '$null' || k === '$notNull');

@@ -25,7 +25,10 @@ interface PopulateContext {
   filters: FilterBudget;
 }
 
-/** `populate=*`, `populate=a,b`, `populate[0]=a`, `populate=a.b`, object form with nested options. */
+/**
+ * `populate=*`, `populate=a,b`, `populate[0]=a`, `populate=a.b`, object form with nested options.
+ * `path` is where `raw` sits in a larger populate (its attributes are one level below it).
+ */
 export function parsePopulate(
   registry: Registry,
   model: AnyModel,
@@ -34,7 +37,7 @@ export function parsePopulate(
   canRead?: CanRead,
   filters: FilterBudget = newFilterBudget(),
 ): PopulateMap {
-  return populateMap({ registry, canRead, nodes: 0, filters }, model, raw, path, 1, path);
+  return populateMap({ registry, canRead, nodes: 0, filters }, model, raw, path, path.length + 1, path);
 }
 
 /** Counts one populated entry at `depth` (1 = the requested type's own attributes). */

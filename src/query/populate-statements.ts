@@ -36,6 +36,9 @@ const where = (parts: Sql[]) => {
   return all.isEmpty ? sql.empty : sql` WHERE ${all}`;
 };
 
+/** ` AND (condition)` after a WHERE already written, or nothing for no (or an empty) condition. */
+const andAlso = (condition: Sql | undefined) => (!condition || condition.isEmpty ? sql.empty : sql` AND (${condition})`);
+
 /**
  * A populate read in parts: its columns ([key, expression], in the order the row's keys come
  * back), what follows FROM (joins and WHERE) and its ORDER BY. `statement` renders it alone;
@@ -237,31 +240,43 @@ export function rowLocalesStatement(ct: ContentType, ids: number[]): Sql {
 
 /**
  * Rows of one component held by `field` of these owner rows, in their stored order, or in
- * `sort` (`populate[<repeatable component>][sort]`) with the stored order breaking ties.
+ * `sort` (`populate[<repeatable component>][sort]`) with the stored order breaking ties;
+ * only those matching `filters` when given (GraphQL's `links(filters: …)`).
  */
 export function componentStatement(
-  owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect, registry: Registry, owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
   const order = spec.sort?.length ? sql`${orderBy(component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
+  const filters = andAlso(spec.filters && whereSql(dialect, registry, component, spec.filters, scope));
   return read({
     columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
     body: sql`${tableOf(component)} t
-      WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${sql.list(ids)})`,
+      WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${sql.list(ids)})${filters}`,
     order: sql`${column('t', O.id)}, ${order}`,
     keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
   }, reader);
 }
 
-/** Files of one media field of these owner rows, in order; `columns` of the file table. */
-export function mediaSelect(owner: AnyModel, field: string, ids: number[], columns: readonly string[]): PopulateSelect {
+/**
+ * Files of one media field of these owner rows, in order (or in `filter.spec.sort`, the stored
+ * order breaking ties); `columns` of the file table; only those matching `filter.spec.filters`
+ * when given (`populate[gallery][filters]`, GraphQL's `gallery(filters: …)`).
+ */
+export function mediaSelect(
+  owner: AnyModel, field: string, ids: number[], columns: readonly string[],
+  filter?: { dialect: Dialect; registry: Registry; file: ContentType; spec: PopulateSpec; scope: VersionScope },
+): PopulateSelect {
+  const position = sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
+  const sorted = !!filter?.spec.sort?.length;
+  const filters = andAlso(filter?.spec.filters && whereSql(filter.dialect, filter.registry, filter.file, filter.spec.filters, filter.scope, 'f'));
   return {
     columns: [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])],
     body: sql`${sql.id(MEDIA_LINKS.table)} r
       JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
-      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})`,
-    order: sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`,
-    keys: [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)],
+      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})${filters}`,
+    order: sorted ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}` : position,
+    keys: sorted ? undefined : [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)],
   };
 }
 
@@ -272,12 +287,22 @@ export const mediaStatement = (owner: AnyModel, field: string, ids: number[], co
  * per document on the page (the usual case) the page's own rows are left out in SQL rather
  * than read back only to be dropped; a list over every locale needs them as each other's.
  */
-export function localizationsStatement(ct: ContentType, documentIds: string[], excludeIds: number[], spec: PopulateSpec, scope: VersionScope): PopulateRead {
+export function localizationsStatement(
+  dialect: Dialect, registry: Registry, ct: ContentType, documentIds: string[], excludeIds: number[], spec: PopulateSpec, scope: VersionScope,
+): PopulateRead {
   const reader = rowReader(ct, spec.fields, 't');
   const conditions = [
     sql`${column('t', V.documentId)} IN (${sql.list(documentIds)})`,
     excludeIds.length ? sql`${column('t', V.id)} NOT IN (${sql.list(excludeIds)})` : sql.empty,
     statusCondition(ct, scope.status, 't'),
+    // GraphQL's `localizations(filters: …, sort: …)`.
+    spec.filters ? whereSql(dialect, registry, ct, spec.filters, { status: scope.status, locale: '*' }) : sql.empty,
   ];
-  return read({ columns: [['__parent', column('t', V.documentId)], ...reader.parts], body: sql`${tableOf(ct)} t${where(conditions)}`, order: column('t', V.id), keys: [column('t', V.id)] }, reader);
+  const sorted = !!spec.sort?.length;
+  return read({
+    columns: [['__parent', column('t', V.documentId)], ...reader.parts],
+    body: sql`${tableOf(ct)} t${where(conditions)}`,
+    order: sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id),
+    keys: sorted ? undefined : [column('t', V.id)],
+  }, reader);
 }

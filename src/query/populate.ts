@@ -16,6 +16,7 @@ import type { PopulateMap, PopulateSpec } from './types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
 import { FILE_COLUMNS } from '../db/layout';
 import { parseFileRow } from '../db/store/files';
+import { FILE_MODEL } from '../registry/file-model';
 
 /** The reader's status and locale (the default locale when none was asked). */
 export type PopulateScope = VersionScope;
@@ -124,32 +125,34 @@ export async function populateRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const jobs: Job[] = [];
-  for (const [name, spec] of Object.entries(populate)) {
-    if (name === 'localizations') {
-      jobs.push(localizationsJob(db, registry, model as ContentType, rows, spec, scope));
+  // `key` is where each row gets the entry; it names the attribute read unless `spec.attribute` does.
+  for (const [key, spec] of Object.entries(populate)) {
+    const name = spec.attribute ?? key;
+    if (name === 'localizations' && !model.attributes[name]) {
+      jobs.push(localizationsJob(db, registry, model as ContentType, rows, spec, scope, key));
       continue;
     }
     const attribute = model.attributes[name]!;
     switch (attribute.kind) {
       case 'relation':
-        jobs.push(await relationJob(db, registry, model, attribute, rows, spec, scope));
+        jobs.push(await relationJob(db, registry, model, attribute, rows, spec, scope, key));
         break;
       case 'morph':
         jobs.push({
           selects: [],
           finish: () => attribute.owner
-            ? populateMorphTargets(db, registry, attribute, rows, spec, scope)
-            : populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope),
+            ? populateMorphTargets(db, registry, attribute, rows, spec, scope, key)
+            : populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope, key),
         });
         break;
       case 'component':
-        jobs.push(componentsJob(db, registry, model, name, [attribute.componentModel], rows, spec, scope, !attribute.repeatable));
+        jobs.push(componentsJob(db, registry, model, name, [attribute.componentModel], rows, spec, scope, !attribute.repeatable, key));
         break;
       case 'dynamiczone':
-        jobs.push(componentsJob(db, registry, model, name, attribute.componentModels, rows, spec, scope, false));
+        jobs.push(componentsJob(db, registry, model, name, attribute.componentModels, rows, spec, scope, false, key));
         break;
       case 'media':
-        jobs.push(mediaJob(model, name, attribute.multiple, rows, spec));
+        jobs.push(mediaJob(db, registry, model, name, attribute.multiple, rows, spec, scope, key));
         break;
     }
   }
@@ -228,6 +231,7 @@ async function relationJob(
   rows: Row[],
   spec: PopulateSpec,
   scope: PopulateScope,
+  key: string,
 ): Promise<Job> {
   const target = attribute.targetType;
   let parentKey: string | ((row: Row) => unknown) = 'id';
@@ -249,7 +253,7 @@ async function relationJob(
       const parents = meta[1] ? meta[0]!.map((p, i) => `${p}\0${meta[1]![i]}`) : meta[0]!;
       checkFound(found, spec);
       if (spec.populate && !spec.count) await populateRows(db, registry, target, found, spec.populate, scope);
-      attach(rows, attribute.name, parentKey, groupBy(found, parents), !attribute.toMany, spec);
+      attach(rows, key, parentKey, groupBy(found, parents), !attribute.toMany, spec);
     },
   };
 }
@@ -260,7 +264,7 @@ async function relationJob(
  * several types interleave in their stored order. Types the caller may not read, or that
  * `on` does not name, are left out.
  */
-async function populateMorphTargets(db: Queryable, registry: Registry, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope) {
+async function populateMorphTargets(db: Queryable, registry: Registry, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string) {
   const ids = rows.map((r) => r.id as number);
   const linked = (await db.all<{ t: string }>(morphTypesStatement(attribute, ids))).map((r) => r.t);
   const all: Row[] = [];
@@ -279,12 +283,12 @@ async function populateMorphTargets(db: Queryable, registry: Registry, attribute
   const byOrder = (a: Row, b: Row) => (a.__order as string) < (b.__order as string) ? -1 : (a.__order as string) > (b.__order as string) ? 1 : 0;
   all.sort((a, b) => (a.__parent as number) - (b.__parent as number) || byOrder(a, b));
   for (const row of all) delete row.__order;
-  attach(rows, attribute.name, 'id', group(all, '__parent'), !attribute.toMany, spec);
+  attach(rows, key, 'id', group(all, '__parent'), !attribute.toMany, spec);
 }
 
 /** The documents of a morphOne / morphMany side: those of its target whose morphTo links name each row's document. */
 async function populateMorphSources(
-  db: Queryable, registry: Registry, model: ContentType, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope,
+  db: Queryable, registry: Registry, model: ContentType, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string,
 ) {
   const localeOf = await parentLocales(db, model, rows, scope.locale);
   const locales = [...new Set(rows.map(localeOf))];
@@ -296,7 +300,7 @@ async function populateMorphSources(
   checkFound(found, spec);
   const groups = group(found, '__parent');
   if (spec.populate && !spec.count) await populateRows(db, registry, attribute.targetType!, found, spec.populate, scope);
-  attach(rows, attribute.name, (row) => `${row.documentId}\0${localeOf(row)}`, groups, !attribute.toMany, spec);
+  attach(rows, key, (row) => `${row.documentId}\0${localeOf(row)}`, groups, !attribute.toMany, spec);
 }
 
 /** Each row's locale ('' for types without i18n), looked up when `fields` left it out. */
@@ -319,6 +323,7 @@ function componentsJob(
   spec: PopulateSpec,
   scope: PopulateScope,
   single: boolean,
+  key: string,
 ): Job {
   const dynamic = owner.attributes[field]?.kind === 'dynamiczone';
   const ids = rows.map((r) => r.id as number);
@@ -329,7 +334,7 @@ function componentsJob(
     if (dynamic && spec.on && !spec.on[uid]) continue;
     // A dynamic zone keeps its stored order across component types; a component field may be sorted.
     const options = dynamic ? { fields: sub?.fields } : spec;
-    reads.push({ component, compiled: componentStatement(owner, field, component, ids, options, scope), sub });
+    reads.push({ component, compiled: componentStatement(db.dialect, registry, owner, field, component, ids, options, scope), sub });
   }
   return {
     selects: reads.map((r) => r.compiled.select),
@@ -353,31 +358,32 @@ function componentsJob(
         checkFound(all, spec);
         if (sub?.populate) await populateRows(db, registry, component, found, sub.populate, scope);
       }
-      if (!dynamic) return attach(rows, field, 'id', groupBy(all, parents), single, spec);
+      if (!dynamic) return attach(rows, key, 'id', groupBy(all, parents), single, spec);
       // The rows of several component types interleave by their stored order (a stable sort keeps ties as read).
       const index = all.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]!);
-      attach(rows, field, 'id', groupBy(index.map((i) => all[i]!), index.map((i) => parents[i])), single, spec);
+      attach(rows, key, 'id', groupBy(index.map((i) => all[i]!), index.map((i) => parents[i])), single, spec);
     },
   };
 }
 
-function mediaJob(owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec): Job {
+function mediaJob(db: Queryable, registry: Registry, owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string): Job {
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
+  const filter = spec.filters || spec.sort?.length ? { dialect: db.dialect, registry, file: FILE_MODEL, spec, scope } : undefined;
   return {
-    selects: [mediaSelect(owner, field, rows.map((r) => r.id as number), columns)],
+    selects: [mediaSelect(owner, field, rows.map((r) => r.id as number), columns, filter)],
     async finish([fetched]) {
       const found = named(fetched!).map(parseFileRow);
       const meta = fetched!.meta;
       checkFound(found, spec);
-      attach(rows, field, 'id', groupBy(found, meta[0]!), !multiple, spec);
+      attach(rows, key, 'id', groupBy(found, meta[0]!), !multiple, spec);
     },
   };
 }
 
 /** The other locales of the same document, in the same status. */
-function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, rows: Row[], spec: PopulateSpec, scope: PopulateScope): Job {
+function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string): Job {
   const distinct = new Set(rows.map((r) => r.documentId)).size === rows.length;
-  const { select, reader } = localizationsStatement(ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
+  const { select, reader } = localizationsStatement(db.dialect, registry, ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
   return {
     selects: [select],
     async finish([{ raws, keys, meta }]) {
@@ -388,7 +394,7 @@ function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, ro
       for (const row of rows) {
         const others = (groups.get(row.documentId) ?? []).filter((o) => o.id !== row.id);
         // Strapi 5.54.0 answers the other locales themselves even when a count is asked for.
-        row.localizations = others;
+        row[key] = others;
       }
     },
   };

@@ -125,10 +125,26 @@ export function relationHop(owner: AnyModel, attribute: RelationAttribute, scope
   };
 }
 
-/** The hop through a relation or (single or repeatable) component attribute; undefined for anything else. */
+/**
+ * Every version of the parent's document, itself included, in any status and locale: what
+ * Strapi's `localizations` relation reaches in filters (it joins on the documentId).
+ */
+export function localizationsHop(ct: ContentType, inner: string): Hop {
+  return {
+    to: ct,
+    from: sql`${tableOf(ct)} ${sql.id(inner)}`,
+    where: sql.empty,
+    parentKeys: [column(inner, V.documentId)],
+    parentValues: (outer) => [column(outer, V.documentId)],
+    order: column(inner, V.id),
+  };
+}
+
+/** The hop through a relation, a (single or repeatable) component attribute or `localizations`; undefined for anything else. */
 export function hopThrough(owner: AnyModel, name: string, scope: VersionScope, inner: string): Hop | undefined {
   const attribute = owner.attributes[name];
   if (attribute?.kind === 'relation') return relationHop(owner, attribute, scope, inner);
   if (attribute?.kind === 'component') return componentHop(owner, name, attribute.componentModel, inner);
+  if (!attribute && name === 'localizations' && owner.modelType === 'contentType' && owner.localized) return localizationsHop(owner, inner);
   return undefined;
 }

@@ -50,9 +50,31 @@ export type Condition =
       grams?: string[];
     }
   /** A related row (relation target or component) matches `condition`; `none`: no related row does (or, without a condition, exists). */
-  | { kind: 'related'; name: string; none: boolean; condition?: Condition };
+  | { kind: 'related'; name: string; none: boolean; condition?: Condition }
+  /** Strapi 5's `publicationFilter` (draft & publish types): how a version stands beside the document's other status (compile.ts publicationSql). */
+  | { kind: 'publication'; mode: PublicationFilter };
+
+/**
+ * Strapi 5's `publicationFilter` values (@strapi/utils publication-filter): which versions of
+ * the reader's status to keep by their counterpart of the other status, in the same locale or
+ * (`-document`) in any locale.
+ */
+export type PublicationFilter =
+  | 'never-published' | 'has-published-version' | 'modified' | 'unmodified'
+  | 'never-published-document' | 'has-published-version-document' | 'published-without-draft' | 'published-with-draft';
+
+export const PUBLICATION_FILTERS: readonly PublicationFilter[] = [
+  'never-published', 'has-published-version', 'modified', 'unmodified',
+  'never-published-document', 'has-published-version-document', 'published-without-draft', 'published-with-draft',
+];
 
 export interface PopulateSpec {
+  /**
+   * The attribute this entry reads when its key is another name: the plan builder's aliases
+   * (GraphQL's `first: tags(sort: …) last: tags(filters: …)`, one read of `tags` each).
+   * Without it the key names the attribute.
+   */
+  attribute?: string;
   fields?: string[];
   sort?: SortItem[];
   filters?: Condition;

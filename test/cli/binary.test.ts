@@ -212,6 +212,46 @@ describe('the compiled binary', () => {
       expect(await example.stop()).toBe(0);
     }
   }, 2 * SLOW);
+  it('runs a GraphQL mutation with a token and answers each error transport as Strapi does, from the binary', async () => {
+    const created = run(['token', 'create', '--name', 'gql-writer', '--type', 'custom', '--actions', 'api::tag.tag.create,api::tag.tag.find']);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+    try {
+      const endpoint = `${server.url}/graphql`;
+      const writer = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${key}` } });
+      const made = await writer.request<{ createTag: { name: string; publishedAt: string | null } }>(
+        'mutation($data: TagInput!) { createTag(data: $data) { name publishedAt } }', { data: { name: 'from-graphql', color: '#00ff00' } },
+      );
+      expect(made.createTag.name).toBe('from-graphql');
+      expect(made.createTag.publishedAt).toEqual(expect.any(String));
+      expect((await writer.request<{ tags: { name: string }[] }>('{ tags { name } }')).tags).toEqual([{ name: 'from-graphql' }]);
+      // A resolver's error: HTTP 200, the field null, extensions.code and extensions.error.
+      const lenient = new GraphQLClient(endpoint, { errorPolicy: 'all', headers: { authorization: `Bearer ${key}` } });
+      const invalid = await lenient.rawRequest<{ createTag: null }>('mutation { createTag(data: { name: "bad", color: "red" }) { name } }');
+      expect(invalid.data).toEqual({ createTag: null });
+      expect(invalid.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', error: { name: 'ValidationError' } });
+      const forbidden = await new GraphQLClient(endpoint, { errorPolicy: 'all' }).rawRequest('mutation { createTag(data: { name: "public" }) { name } }');
+      expect(forbidden.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      // A validation error: HTTP 400 without data.
+      const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tags { nope } }' }) });
+      expect(refused.status).toBe(400);
+      const refusedBody = (await refused.json()) as { data?: unknown; errors: { extensions: { code: string } }[] };
+      expect(refusedBody.data).toBeUndefined();
+      expect(refusedBody.errors[0]!.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      // A bad token and malformed JSON: the REST envelope; a GET mutation: 405.
+      const badToken = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer nope' }, body: '{"query":"{ tags { name } }"}' });
+      expect(badToken.status).toBe(401);
+      expect(((await badToken.json()) as { error: { name: string } }).error.name).toBe('UnauthorizedError');
+      const malformed = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+      expect(malformed.status).toBe(400);
+      expect(((await malformed.json()) as { data: null; error: { name: string } })).toMatchObject({ data: null, error: { name: 'SyntaxError' } });
+      const getMutation = await fetch(`${endpoint}?query=${encodeURIComponent('mutation { deleteTag(documentId: "x") { documentId } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
+      expect(getMutation.status).toBe(405);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, SLOW);
 
   it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
     expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);

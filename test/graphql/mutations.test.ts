@@ -27,7 +27,7 @@ describe('GraphQL content mutations', () => {
       createArticle(data: $data) { documentId title kind publishedAt author { name } tags { name } seo { metaTitle } blocks { __typename ... on ComponentSharedQuote { title } } }
     }`, { data: {
       title: 'Created', kind: 'opinion', author: ids.ada, tags: [ids.gamma, ids.alpha], seo: { metaTitle: 'S' },
-      blocks: [{ __component: 'shared.quote', title: 'Q' }],
+      blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }],
     } });
     const created = data.createArticle;
     expect(created).toMatchObject({ title: 'Created', kind: 'opinion', author: { name: 'Ada' }, tags: [{ name: 'gamma' }, { name: 'alpha' }], seo: { metaTitle: 'S' }, blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }] });
@@ -59,12 +59,21 @@ describe('GraphQL content mutations', () => {
     expect(body.errors[0].message).toContain('ID cannot represent a non-string and non-integer value');
   });
 
-  it('reports an invalid input as BAD_USER_INPUT with the first failing attribute', async () => {
-    const { status, body } = await gql(server, 'mutation { createArticle(data: { views: -1, title: "" }) { title } }');
+  it('reports an invalid input as BAD_USER_INPUT with every failing attribute, as REST does', async () => {
+    const { status, body } = await gql(server, 'mutation { createArticle(data: { views: -1 }) { title } }');
     expect(status).toBe(200);
     expect(body.data).toEqual({ createArticle: null });
+    expect(body.errors[0].message).toBe('2 errors occurred');
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(body.errors[0].extensions.error.details.errors).toHaveLength(1);
+    expect(body.errors[0].extensions.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([['title'], ['views']]);
+  });
+
+  it('takes zone items named by __typename and refuses one naming no component with a 400', async () => {
+    const { status, body } = await gql(server, 'mutation { createArticle(data: { title: "Z", blocks: [{ __component: "shared.quote", title: "Q" }] }) { title } }');
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toContain('Component not found. expected one of: ComponentSharedQuote, ComponentSharedRichText, ComponentSharedMedia');
+    expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await server.call('GET', '/api/articles?filters[title]=Z')).body.data).toEqual([]);
   });
 
   it('deletes, echoing the documentId even when it names nothing', async () => {
@@ -79,6 +88,24 @@ describe('GraphQL content mutations', () => {
     expect((await server.call('GET', '/api/global')).body.data.siteName).toBe('Site');
     await client.request('mutation { deleteGlobal { documentId } }');
     expect((await server.call('GET', '/api/global')).status).toBe(404);
+  });
+
+  it("updates and deletes a file with the upload plugin's mutations, under its actions", async () => {
+    const now = new Date().toISOString();
+    const id = await server.instance.db.insert(
+      'INSERT INTO files ("documentId", "name", "hash", "ext", "mime", "size", "url", "provider", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ['gqlmutationfile000000001', 'pic.png', 'pic_hash', '.png', 'image/png', 1.5, '/uploads/pic_hash.png', 'local', now, now, now],
+    );
+    const update = `mutation($id: ID!) { updateUploadFile(id: $id, info: { alternativeText: "alt", caption: null }) { name alternativeText caption } }`;
+    const refused = await gql(server, update, { id: String(id) });
+    expect(refused.body).toMatchObject({ data: null, errors: [{ path: ['updateUploadFile'], extensions: { code: 'FORBIDDEN' } }] });
+    await server.instance.roles.grant('public', ['plugin::upload.content-api.upload', 'plugin::upload.content-api.destroy']);
+    expect((await gql(server, update, { id: String(id) })).body).toEqual({ data: { updateUploadFile: { name: 'pic.png', alternativeText: 'alt', caption: null } } });
+    const missing = await gql(server, update, { id: '999999' });
+    expect(missing.body.errors[0]).toMatchObject({ message: 'Entity not found', extensions: { code: 'STRAPI_NOT_FOUND_ERROR', error: { name: 'NotFoundError' } } });
+    const deleted = await gql(server, 'mutation($id: ID!) { deleteUploadFile(id: $id) { name alternativeText } again: deleteUploadFile(id: $id) { name } }', { id: String(id) });
+    expect(deleted.body).toEqual({ data: { deleteUploadFile: { name: 'pic.png', alternativeText: 'alt' }, again: null } });
+    expect((await server.call('GET', `/api/upload/files/${id}`, { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).status).toBe(404);
   });
 
   it('refuses a mutation the caller may not run with FORBIDDEN, writing nothing', async () => {

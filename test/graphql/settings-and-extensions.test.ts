@@ -83,6 +83,8 @@ describe('GraphQL extensions', () => {
     extension.use(() => ({
       typeDefs: 'type Hello { greeting: String! } extend type Query { hello(name: String!): Hello }',
       resolvers: { Query: { hello: (_parent: unknown, args: Record<string, unknown>) => ({ greeting: `Hello ${String(args.name)}` }) } },
+      // As in Strapi, an extension's root field without `auth` is for full-access tokens only.
+      resolversConfig: { 'Query.hello': { auth: false } },
     }));
     expect((await call('{ hello(name: "Folio") { greeting } }')).body).toEqual({ data: { hello: { greeting: 'Hello Folio' } } });
     expect((await call('{ authors { name } }')).status).toBe(400);

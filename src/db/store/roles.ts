@@ -82,6 +82,17 @@ export async function deletePermissionsOfRole(db: Queryable, roleId: number): Pr
   await db.run(sql`DELETE FROM ${PERMISSIONS} WHERE "roleId" = ${roleId}`);
 }
 
+/** The actions granted to these roles, with their role's id and when they were granted; by role id, then action. */
+export function listPermissionsOfRoles(db: Queryable, roleIds: number[]): Promise<{ roleId: number; action: string; createdAt: string }[]> {
+  return db.all(sql`SELECT p."roleId" AS "roleId", p."action" AS "action", p."createdAt" AS "createdAt" FROM ${PERMISSIONS} p
+    WHERE p."roleId" IN (${sql.list(roleIds)}) ORDER BY p."roleId", p."action"`);
+}
+
+/** The ids of the users of these roles, with their role's id; by user id. */
+export function listUsersOfRoles(db: Queryable, roleIds: number[]): Promise<{ roleId: number; userId: number }[]> {
+  return db.all(sql`SELECT u."roleId" AS "roleId", u."id" AS "userId" FROM ${USERS} u WHERE u."roleId" IN (${sql.list(roleIds)}) ORDER BY u."id"`);
+}
+
 /** Granted actions by role type, of one role or of all; by role id, then action. */
 export function listPermissions(db: Queryable, type?: string): Promise<{ role: string; action: string }[]> {
   const where = type === undefined ? sql.empty : sql` WHERE r."type" = ${type}`;

@@ -9,10 +9,11 @@
 import { Elysia } from 'elysia';
 import type { Instance } from '../../instance';
 import type { GraphqlCaller } from '../../graphql/types';
-import type { GraphqlRequest } from '../../graphql/service';
+import type { GraphqlAnswer, GraphqlRequest } from '../../graphql/service';
+import { grantsKey } from '../../auth/access';
 import { readJsonBody } from '../body';
 import type { Identify } from '../guard';
-import { json } from '../respond';
+import { bytesOf, json, jsonBytes } from '../respond';
 import { MethodNotAllowedError } from '../../errors';
 import { graphqlIde } from '../graphql-ide';
 import { clientAddress } from '../rate-limit';
@@ -37,15 +38,29 @@ export function graphqlRoutes(instance: Instance, who: Identify) {
   async function callerOf(request: Request, peer: string | undefined): Promise<GraphqlCaller> {
     const caller = await who(request);
     return {
-      principal: caller.principal, can: caller.can, readable: (uid) => caller.readableTypes().has(uid),
+      principal: caller.principal, can: caller.can, readable: (uid) => caller.readableTypes().has(uid), grants: grantsKey(caller.principal),
       client: clientAddress(request, peer, instance.config.trustProxy),
     };
   }
 
+  /**
+   * Runs an operation, or answers the one kept since the last commit for the same grants and
+   * operation when the service said it may be kept (query/answer-cache.ts, as REST's reads).
+   */
   async function run(operation: GraphqlRequest, caller: GraphqlCaller) {
+    const { answers } = instance.caches;
+    if (!answers.enabled || typeof operation.query !== 'string') return send(await instance.graphql.execute(operation, caller));
+    const key = `graphql\n${instance.graphql.generation}\n${grantsKey(caller.principal)}\n${operation.method}\n${JSON.stringify([operation.query, operation.variables ?? null, operation.operationName ?? null])}`;
+    const kept = await answers.lookup(key);
+    if (kept.bytes) return jsonBytes(kept.bytes);
     const answer = await instance.graphql.execute(operation, caller);
-    return json(answer.body, answer.status, answer.headers);
+    const response = send(answer);
+    const bytes = bytesOf(response);
+    if (answer.cacheable && kept.marker !== undefined && bytes) await answers.remember(key, kept.marker, bytes);
+    return response;
   }
+
+  const send = (answer: GraphqlAnswer) => json(answer.body, answer.status, answer.headers);
 
   return new Elysia({ name: 'graphql' })
     .get(endpoint, async ({ request, server }) => {
@@ -71,7 +86,9 @@ export function graphqlRoutes(instance: Instance, who: Identify) {
         const caller = await callerOf(request, server?.requestIP(request)?.address);
         const body = await readJsonBody(request, instance.config.bodyLimit);
         if (!preflighted(request)) return badRequest(CSRF_MESSAGE);
-        if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
+        // Apollo Server's default, which Strapi keeps: a list of operations is refused.
+        if (Array.isArray(body)) return badRequest('Operation batching disabled.');
+        if (!body || typeof body !== 'object' || Object.keys(body).length === 0) {
           return badRequest('POST body missing, invalid Content-Type, or JSON object has no keys.');
         }
         const { query, variables, operationName } = body as Record<string, unknown>;

@@ -32,14 +32,14 @@ describe('populate statements bind only values that change between requests', ()
 
   test('a component read writes the owner type and attribute into its text and binds only the parent ids', () => {
     const seo = example.component('shared.seo')!;
-    const { statement } = componentStatement(article, 'seo', seo, ids, {}, scope);
+    const { statement } = componentStatement(sqliteDialect, example, article, 'seo', seo, ids, {}, scope);
     const { text, params } = statement.compile('question');
     expect(params).toEqual(ids);
     expect(text).toContain(`"t"."__ownerType" = 'api::article.article' AND "t"."__ownerField" = 'seo'`);
   });
 
   test("a level's union binds the parent ids of each branch and no schema name", () => {
-    const seo = componentStatement(article, 'seo', example.component('shared.seo')!, ids, {}, scope).select;
+    const seo = componentStatement(sqliteDialect, example, article, 'seo', example.component('shared.seo')!, ids, {}, scope).select;
     const media = mediaSelect(article, 'gallery', ids, FILE_COLUMNS);
     const { params } = unionStatement([media, seo]).compile('question');
     expect(params).toEqual([...ids, ...ids]);
