@@ -7,7 +7,8 @@
  *   GET    /admin/api/schema                                   content types, locales
  *   GET    /admin/api/content/:uid                             list (sort, pagination, _q, locale) + badges
  *   POST   /admin/api/content/:uid                             create (a draft)
- *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type)
+ *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type); `meta`:
+ *          its badge, `publishedAt`, and each locale version's badge and dates (`availableLocales`)
  *   PUT    /admin/api/content/:uid/:documentId                 save the draft
  *   DELETE /admin/api/content/:uid/:documentId
  *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
@@ -115,14 +116,50 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     return badge;
   }
 
-  /** The draft of a document (or its only version without draft & publish), with its badge. */
+  /**
+   * Every locale version of a document, for the edit view's side panel: its locale, badge,
+   * and when it was last saved and published (Strapi's `meta.availableLocales`, with states).
+   */
+  async function localeVersions(ct: ContentType, documentId: string) {
+    const read = (status: string) =>
+      documents.findMany(
+        ct,
+        parseReadQuery(registry, ct, { status, locale: '*', fields: ['locale', 'updatedAt', 'publishedAt'], filters: { documentId: { $eq: documentId } }, pagination: { page: 1, pageSize: 1000 } }, '', {
+          defaultLimit: 1000,
+          maxLimit: 1000,
+        }),
+      );
+    const drafts = (await read(ct.draftAndPublish ? 'draft' : 'published')).data;
+    const published = ct.draftAndPublish ? new Map((await read('published')).data.map((p) => [p.locale, p])) : new Map<unknown, Row>();
+    return drafts
+      .map((d) => {
+        const p = published.get(d.locale);
+        const status = !ct.draftAndPublish ? null : !p ? 'draft' : p.updatedAt === d.updatedAt ? 'published' : 'modified';
+        return { locale: d.locale as string, status, updatedAt: d.updatedAt, publishedAt: p?.publishedAt ?? null };
+      })
+      .sort((a, b) => a.locale.localeCompare(b.locale));
+  }
+
+  /**
+   * The draft of a document (or its only version without draft & publish), with its badge,
+   * when its published version was published, and (localized types) its locale versions.
+   */
   async function readDocument(ct: ContentType, documentId: string | undefined, locale: string | undefined) {
     const defaultLocale = await locales.defaultCode();
     const raw: Raw = { status: ct.draftAndPublish ? 'draft' : 'published', populate: editPopulate(registry, ct), ...(locale ? { locale } : {}) };
     const doc = await documents.findOne(ct, documentId, parseReadQuery(registry, ct, raw, defaultLocale));
     if (!doc) throw new NotFoundError();
-    const badge = (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
-    return json({ data: doc, meta: { status: badge ?? null } });
+    const versions = ct.localized ? await localeVersions(ct, doc.documentId as string) : undefined;
+    const mine = versions?.find((v) => v.locale === doc.locale);
+    const badge = mine ? mine.status : (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
+    const publishedAt = mine ? mine.publishedAt : badge && badge !== 'draft' ? await publishedAtOf(ct, doc) : null;
+    return json({ data: doc, meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}) } });
+  }
+
+  /** When the published version of a (not localized) document was published. */
+  async function publishedAtOf(ct: ContentType, doc: Row) {
+    const read = parseReadQuery(registry, ct, { status: 'published', fields: ['publishedAt'] }, await locales.defaultCode());
+    return (await documents.findOne(ct, doc.documentId as string, read))?.publishedAt ?? null;
   }
 
   /**

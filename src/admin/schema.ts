@@ -18,11 +18,18 @@ export interface AdminAttribute {
   maxLength?: number;
   targetField?: string;
   customField?: string;
+  /** The schema's default (a new entry's form starts with it). */
+  default?: unknown;
   /** Relation target, component uid(s). */
   target?: string;
   multiple?: boolean;
   /** Media: `images`, `videos`, `audios`, `files` (any when absent). */
   allowedTypes?: string[];
+  /** From the type's view configuration: the edit form's label, description, placeholder, width (of 12). */
+  label?: string;
+  description?: string;
+  placeholder?: string;
+  size?: number;
   /** Relation: the inverse side of a link another type owns (written from there too, as in Strapi). */
   mappedBy?: string;
 }
@@ -70,6 +77,7 @@ function attributesOf(model: AnyModel): AdminAttribute[] {
           ...(a.maxLength !== undefined ? { maxLength: a.maxLength } : {}),
           ...(a.targetField ? { targetField: a.targetField } : {}),
           ...(a.customField ? { customField: a.customField } : {}),
+          ...(a.default !== undefined && a.type !== 'password' ? { default: a.default } : {}),
         };
       case 'relation':
         return { ...base, type: 'relation', target: a.target, multiple: a.toMany, ...(a.mappedBy ? { mappedBy: a.mappedBy } : {}) };

@@ -1,7 +1,9 @@
 /**
  * The edit view of one entry (or a new one), generated from the schema: a control per
- * attribute (fields/field.ts picks it by kind), Save (the draft), Publish / Unpublish /
- * Discard draft as draft & publish and the entry's state allow, Delete after a confirmation.
+ * attribute (fields/field.ts picks it by kind) on a 12-column grid, and beside it the side
+ * panel (edit-panel.ts): Save (the draft), Publish / Unpublish / Discard changes as draft &
+ * publish and the entry's state allow, Delete after a confirmation, the document's dates and
+ * its locale versions.
  * The API's validation errors land at their fields, nested ones too (`links.0.label`).
  * Ctrl/Cmd+S saves; leaving with unsaved changes asks first (in the app and on unload); a
  * locale version not written yet can be filled in from another locale.
@@ -12,8 +14,9 @@ import type { AdminContentType } from '../schema';
 import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
 import { browser } from './dom';
-import { EditorContext, Field, fieldId, type Editor } from './fields/field';
-import { blankValues, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
+import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo } from './edit-panel';
+import { EditorContext, Field, fieldId, widthOf, type Editor } from './fields/field';
+import { blankValues, docLabel, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
 import { BADGE_TEXT } from './list';
 import type { Schema } from './main';
 import { Link, navigate, setLeaveGuard } from './router';
@@ -39,6 +42,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const [values, setValues] = useState<Values>(blank);
   const [baseline, setBaseline] = useState(() => JSON.stringify(values));
   const [status, setStatus] = useState<string | null>(null);
+  const [info, setInfo] = useState<DocumentInfo>({});
+  const [name, setName] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(isNew);
   // This locale (or single type) has no version yet: the form creates it.
   const [missing, setMissing] = useState(false);
@@ -57,11 +62,13 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  const show = (doc: Record<string, unknown>, badge: string | null) => {
+  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales'] }) => {
     const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
     setValues(next);
     setBaseline(JSON.stringify(next));
-    setStatus(badge);
+    setStatus(meta.status);
+    setInfo({ createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: doc.createdBy, updatedBy: doc.updatedBy, availableLocales: meta.availableLocales });
+    setName(ct.mainField ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
   };
@@ -69,7 +76,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   useEffect(() => {
     if (isNew) return;
     api('GET', `${entryPath}${query}`).then(
-      (r) => show(r.data, r.meta.status),
+      (r) => show(r.data, r.meta),
       (e) => (e instanceof ApiError && e.status === 404 ? (setMissing(true), setLoaded(true)) : setMessage({ text: (e as Error).message, error: true })),
     );
   }, []);
@@ -96,7 +103,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     try {
       const r = await write();
       setErrors({});
-      if (r) show(r.data, r.meta.status);
+      if (r) show(r.data, r.meta);
       setMessage({ text: label });
       return r;
     } catch (e) {
@@ -161,7 +168,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       setBaseline(JSON.stringify(values));
       dirtyRef.current = false;
       if (ct.kind === 'collectionType') navigate(listHref);
-      else (setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setMissing(true), setMessage({ text: 'Deleted' }));
+      else (setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setInfo({}), setMissing(true), setMessage({ text: 'Deleted' }));
     } catch (e) {
       setMessage({ text: (e as Error).message, error: true });
     } finally {
@@ -194,23 +201,32 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       return next;
     });
 
-  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.displayName;
   if (!loaded) return h('p', { role: 'status' }, 'Loading…');
+  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.kind === 'singleType' ? ct.displayName : name || 'Untitled';
   const published = status === 'published' || status === 'modified';
   const otherLocales = schema.locales.filter((l) => l.code !== locale);
+  const main: Action[] = [{ label: 'Save', submit: true, primary: true, disabled: busy, keyshortcuts: 'Control+S Meta+S' }];
+  if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || status === 'published', onClick: action('publish', 'Published') });
+  const more: Action[] = [];
+  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished') });
+  if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded') });
+  if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
+  const slotContext = { ct, documentId: documentId === 'single' ? null : documentId, locale, status };
   return h(EditorContext.Provider, { value: editor }, [
     h('div', null, [
-      ct.kind === 'collectionType' ? h('p', null, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,
+      ct.kind === 'collectionType' ? h('p', { class: 'back' }, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,
       h('div', { class: 'title-row' }, [
-        h('h1', null, title),
-        status ? h('span', { class: `badge badge-${status}`, 'data-testid': 'status' }, BADGE_TEXT[status] ?? status) : null,
+        h('div', { class: 'title-main' }, [
+          h('h1', null, title),
+          status ? h('span', { class: `badge badge-${status}`, 'data-testid': 'status' }, BADGE_TEXT[status] ?? status) : null,
+        ]),
         locale && !isNew
           ? h('div', { class: 'field inline' }, [
               h('label', { for: 'edit-locale' }, 'Locale'),
               h(
                 'select',
                 { id: 'edit-locale', value: locale, onChange: (e: any) => navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(documentId!)}?locale=${encodeURIComponent(e.target.value)}`) },
-                schema.locales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+                schema.locales.map((l) => h('option', { value: l.code }, localeLabel(l))),
               ),
             ])
           : locale
@@ -226,33 +242,38 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
               ? h('div', { class: 'field inline' }, [
                   h('label', { for: 'fill-from' }, 'Locale to copy from'),
                   h('select', { id: 'fill-from', value: fillFrom, onChange: (e: any) => setFillFrom(e.target.value) }, [
-                    h('option', { value: '' }, '—'),
-                    ...otherLocales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+                    h('option', { value: '' }, 'Choose a locale'),
+                    ...otherLocales.map((l) => h('option', { value: l.code }, localeLabel(l))),
                   ]),
                   h('button', { type: 'button', disabled: !fillFrom, onClick: fill }, 'Fill in from another locale'),
                 ])
               : null,
           ])
         : null,
-      h('form', { onSubmit: save, class: 'edit', noValidate: true }, [
-        ...fields.map((a) =>
-          h(Field, { key: a.name, attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) }),
+      confirming
+        ? h('div', { role: 'alertdialog', 'aria-label': 'Delete this entry?', class: 'confirm' }, [
+            h('p', null, locale ? `Delete the ${locale} version of this entry? This cannot be undone.` : 'Delete this entry? This cannot be undone.'),
+            h('button', { type: 'button', class: 'danger', onClick: remove }, 'Confirm delete'),
+            h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
+          ])
+        : null,
+      h('div', { class: 'edit-layout' }, [
+        h(
+          'form',
+          { id: 'edit-form', onSubmit: save, class: 'edit form-grid', noValidate: true, 'aria-label': `${ct.displayName} fields` },
+          fields.map((a) =>
+            h('div', { key: a.name, class: `w-${widthOf(a)}` }, h(Field, { attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) })),
+          ),
         ),
-        h('div', { class: 'actions' }, [
-          h('button', { type: 'submit', class: 'primary', disabled: busy, 'aria-keyshortcuts': 'Control+S Meta+S' }, 'Save'),
-          ct.draftAndPublish && !creating ? h('button', { type: 'button', disabled: busy || status === 'published', onClick: action('publish', 'Published') }, 'Publish') : null,
-          ct.draftAndPublish && published ? h('button', { type: 'button', disabled: busy, onClick: action('unpublish', 'Unpublished') }, 'Unpublish') : null,
-          ct.draftAndPublish && status === 'modified' ? h('button', { type: 'button', disabled: busy, onClick: action('discard-draft', 'Draft discarded') }, 'Discard draft') : null,
-          !creating ? h('button', { type: 'button', class: 'danger', disabled: busy, onClick: () => setConfirming(true) }, 'Delete') : null,
-          dirty ? h('span', { class: 'muted' }, 'Unsaved changes') : null,
+        h('aside', { class: 'side', 'aria-label': 'Document' }, [
+          h(ActionsBox, { main, more, dirty }),
+          h(InfoBox, { info, draftAndPublish: ct.draftAndPublish, status: creating ? null : status }),
+          locale && !isNew && info.availableLocales
+            ? h(LocalesBox, { schema, locale, versions: info.availableLocales, hrefOf: (code: string) => `${ct.kind === 'singleType' ? `/admin/content/${encodeURIComponent(ct.uid)}` : `/admin${entryPath}`}?locale=${encodeURIComponent(code)}` })
+            : null,
+          ...PANEL_SLOTS.map((slot) => slot(slotContext)),
+          h(MoreBox, { more }),
         ]),
-        confirming
-          ? h('div', { role: 'alertdialog', 'aria-label': 'Delete this entry?', class: 'confirm' }, [
-              h('p', null, locale ? `Delete the ${locale} version of this entry? This cannot be undone.` : 'Delete this entry? This cannot be undone.'),
-              h('button', { type: 'button', class: 'danger', onClick: remove }, 'Confirm delete'),
-              h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
-            ])
-          : null,
       ]),
     ]),
   ]);

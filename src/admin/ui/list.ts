@@ -12,10 +12,19 @@ import { api, uidPath } from './api';
 import type { Schema } from './main';
 import { Link, navigate } from './router';
 import { Filters, filterParams } from './list-filters';
+import { localeLabel, when } from './edit-panel';
+import { words } from './words';
 
 /** Kinds a table cell can show as short text. */
 export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
 export const BADGE_TEXT: Record<string, string> = { draft: 'Draft', published: 'Published', modified: 'Modified' };
+
+const SYSTEM_COLUMNS: Record<string, string> = { updatedAt: 'Last updated', createdAt: 'Created', publishedAt: 'Published', documentId: 'ID' };
+
+function columnLabel(name: string, ct?: AdminContentType): string {
+  const a = ct?.attributes.find((x) => x.name === name);
+  return a?.label || SYSTEM_COLUMNS[name] || words(name);
+}
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -80,14 +89,14 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
   useEffect(() => setSelected(new Set()), [url.search]);
 
   const [sortField, sortDir] = sort.split(':');
-  const header = (name: string) => {
+  const header = (name: string, i: number) => {
     const current = sortField === name;
     const nextDir = current && sortDir !== 'desc' ? 'desc' : 'asc';
     return h(
       'th',
-      { scope: 'col', 'aria-sort': current ? (sortDir === 'desc' ? 'descending' : 'ascending') : 'none' },
+      { scope: 'col', class: i > 0 ? 'col-extra' : undefined, 'aria-sort': current ? (sortDir === 'desc' ? 'descending' : 'ascending') : 'none' },
       h('button', { type: 'button', class: 'sort', onClick: () => navigate(withParams({ sort: `${name}:${nextDir}` })) }, [
-        name,
+        columnLabel(name, ct),
         h('span', { 'aria-hidden': 'true' }, current ? (sortDir === 'desc' ? ' ▼' : ' ▲') : ''),
       ]),
     );
@@ -112,7 +121,7 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
             h(
               'select',
               { id: 'list-locale', value: locale, onChange: (e: Event) => navigate(withParams({ locale: valueOf(e) })) },
-              props.schema.locales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+              props.schema.locales.map((l) => h('option', { value: l.code }, localeLabel(l))),
             ),
           ])
         : null,
@@ -139,7 +148,7 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
       ? h('p', { role: 'status' }, 'Loading…')
       : result.data.length === 0
         ? h('p', { role: 'status' }, q ? `No entry matches "${q}".` : 'No entries yet.')
-        : h('table', { class: 'entries' }, [
+        : h('div', { class: 'table-wrap' }, h('table', { class: 'entries' }, [
             h('caption', { class: 'visually-hidden' }, `${ct.displayName} entries`),
             h(
               'thead',
@@ -156,7 +165,7 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
                   }),
                 ),
                 ...columns.map(header),
-                header('updatedAt'),
+                header('updatedAt', 1),
                 ct.draftAndPublish ? h('th', { scope: 'col' }, 'Status') : null,
               ]),
             ),
@@ -183,13 +192,13 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
                         }),
                     }),
                   ),
-                  ...columns.map((c, i) => h('td', null, i === 0 ? h(Link, { href }, cell(row[c]) === '—' ? `(${row.documentId})` : cell(row[c])) : cell(row[c]))),
-                  h('td', null, new Date(row.updatedAt).toLocaleString()),
+                  ...columns.map((c, i) => h('td', { class: i > 0 ? 'col-extra' : undefined }, i === 0 ? h(Link, { href }, cell(row[c]) === '—' ? `(${row.documentId})` : cell(row[c])) : cell(row[c]))),
+                  h('td', { class: 'col-extra' }, when(row.updatedAt)),
                   ct.draftAndPublish ? h('td', null, h('span', { class: `badge badge-${badge}` }, BADGE_TEXT[badge] ?? '')) : null,
                 ]);
               }),
             ),
-          ]),
+          ])),
     pagination && pagination.pageCount > 1
       ? h('nav', { 'aria-label': 'Pagination', class: 'pager' }, [
           h('button', { type: 'button', disabled: page <= 1, onClick: () => navigate(withParams({ page: String(page - 1) })) }, 'Previous page'),

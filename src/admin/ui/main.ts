@@ -32,7 +32,7 @@ export interface Schema {
 
 const ROLE_NAMES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
 
-function Nav(props: { schema: Schema; path: string; role?: string }) {
+function Nav(props: { schema: Schema; path: string; role?: string; open: boolean }) {
   const link = (ct: AdminContentType) => {
     const href = `/admin/content/${encodeURIComponent(ct.uid)}`;
     const current = props.path === href || props.path.startsWith(`${href}/`);
@@ -40,7 +40,7 @@ function Nav(props: { schema: Schema; path: string; role?: string }) {
   };
   const collections = props.schema.contentTypes.filter((ct) => ct.kind === 'collectionType');
   const singles = props.schema.contentTypes.filter((ct) => ct.kind === 'singleType');
-  return h('nav', { 'aria-label': 'Content manager', class: 'sidebar' }, [
+  return h('nav', { id: 'app-nav', 'aria-label': 'Content manager', class: `sidebar${props.open ? ' open' : ''}` }, [
     h('h2', { id: 'nav-collections' }, 'Collection types'),
     h('ul', { 'aria-labelledby': 'nav-collections' }, collections.map(link)),
     singles.length ? h('h2', { id: 'nav-singles' }, 'Single types') : null,
@@ -82,6 +82,9 @@ function App() {
   const [session, setSession] = useState<Session | null>(null);
   const [schema, setSchema] = useState<Schema | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Going somewhere folds the phone's menu again.
+  useEffect(() => setMenuOpen(false), [url.href]);
 
   const adopt = (s: Session) => {
     setCsrfToken(s.csrfToken);
@@ -103,15 +106,18 @@ function App() {
   if (error) return h('main', { class: 'auth' }, h('p', { class: 'error', role: 'alert' }, error));
   if (!session) return h('p', { class: 'loading', role: 'status' }, 'Loading…');
   if (!session.user) return h(AuthForm, { mode: session.setupRequired ? 'setup' : 'login', needsCode: !!session.setupNeedsCode, onSession: adopt });
+  const editing = /^\/admin\/content\/[^/]+\/[^/]+/.test(url.pathname) || (schema?.contentTypes.some((c) => c.kind === 'singleType' && url.pathname === `/admin/content/${encodeURIComponent(c.uid)}`) ?? false);
   return h('div', { class: 'shell' }, [
     h('a', { href: '#main', class: 'skip' }, 'Skip to content'),
     h('header', { class: 'topbar' }, [
       h(Link, { href: '/admin', class: 'brand' }, 'Folio Admin'),
+      // Phones: the navigation folds behind this button (wider screens always show it).
+      h('button', { type: 'button', class: 'menu-toggle', 'aria-expanded': menuOpen ? 'true' : 'false', 'aria-controls': 'app-nav', onClick: () => setMenuOpen(!menuOpen) }, 'Menu'),
       h('span', { class: 'who' }, `${session.user.email} (${ROLE_NAMES[session.user.role]})`),
       h('button', { type: 'button', onClick: logout }, 'Log out'),
     ]),
-    schema ? h(Nav, { schema, path: url.pathname, role: session.user.role }) : null,
-    h('main', { id: 'main', tabIndex: -1 }, schema ? h(Routes, { schema, url, user: session.user }) : h('p', { role: 'status' }, 'Loading…')),
+    schema ? h(Nav, { schema, path: url.pathname, role: session.user.role, open: menuOpen }) : null,
+    h('main', { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined }, schema ? h(Routes, { schema, url, user: session.user }) : h('p', { role: 'status' }, 'Loading…')),
   ]);
 }
 

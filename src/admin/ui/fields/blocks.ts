@@ -5,6 +5,7 @@
  * a few KB, and whatever it did not change is saved back exactly as it was read.
  */
 import { h } from 'preact';
+import { labelOf } from '../words';
 import { useState } from 'preact/hooks';
 import { FieldGroup, fieldId, type FieldProps } from './field';
 import { FilePreview, MediaPicker } from './media';
@@ -50,7 +51,7 @@ export function BlocksField(props: FieldProps) {
   const [picking, setPicking] = useState<string | null>(null);
   const id = fieldId(props.path);
   const update = (key: string, change: (b: BlockItem) => BlockItem) => props.onChange(items.map((b) => (b.key === key ? change(b) : b)));
-  const nameOf = (_: BlockItem, i: number) => `${a.name} block ${i + 1}`;
+  const nameOf = (_: BlockItem, i: number) => `${labelOf(a)} block ${i + 1}`;
 
   const render = (b: BlockItem, i: number) => {
     const name = nameOf(b, i);
@@ -83,9 +84,9 @@ export function BlocksField(props: FieldProps) {
   return h(FieldGroup, { ...props }, [
     h('p', { class: 'muted hint', id: `${id}-hint` }, 'Inline: **bold**, *italic*, __underline__, ~~strikethrough~~, `code`, [link](https://…). Lists: one item per line.'),
     items.length
-      ? h(SortableList<BlockItem>, { id, label: `${a.name}: blocks`, items, keyOf: (b) => b.key, nameOf, render, onChange: props.onChange, className: 'blocks' })
+      ? h(SortableList<BlockItem>, { id, label: `${labelOf(a)}: blocks`, items, keyOf: (b) => b.key, nameOf, render, onChange: props.onChange, className: 'blocks' })
       : h('p', { class: 'muted' }, 'No blocks.'),
-    h('button', { type: 'button', onClick: () => props.onChange([...items, newBlock('paragraph')]) }, `Add a block to ${a.name}`),
+    h('button', { type: 'button', onClick: () => props.onChange([...items, newBlock('paragraph')]) }, `Add a block to ${labelOf(a)}`),
     picking
       ? h(MediaPicker, {
           title: 'Media library: choose an image',

@@ -3,6 +3,7 @@
  * search of the target type by `_q` to link more. Saving writes `set` in the list's order.
  */
 import { h } from 'preact';
+import { labelOf } from '../words';
 import { useRef, useState } from 'preact/hooks';
 import { api, uidPath } from '../api';
 import { FieldGroup, fieldId, useEditor, type FieldProps } from './field';
@@ -49,7 +50,7 @@ export function RelationField(props: FieldProps) {
       ? selected.length
         ? h(SortableList<DocRef>, {
             id,
-            label: `${a.name}: linked entries`,
+            label: `${labelOf(a)}: linked entries`,
             items: selected,
             keyOf: (d) => d.documentId,
             nameOf: (d) => d.label,
@@ -69,7 +70,7 @@ export function RelationField(props: FieldProps) {
       h('input', {
         id,
         type: 'search',
-        'aria-label': `Search ${target.displayName} to link to ${a.name}`,
+        'aria-label': `Search ${target.displayName} to link to ${labelOf(a)}`,
         placeholder: `Search ${target.displayName}…`,
         value: q,
         onInput: (e: any) => (setQ(e.target.value), void search(e.target.value)),

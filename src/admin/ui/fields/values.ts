@@ -51,8 +51,9 @@ export function blankItem(components: Components, uid: string): ComponentItem {
   return { key: newKey(), component: uid, values: c ? blankValues(c.attributes, components) : {} };
 }
 
+/** A new entry's (or component's) form: each attribute's schema default, else empty. */
 export const blankValues = (attributes: AdminAttribute[], components: Components): Values =>
-  Object.fromEntries(attributes.filter(editable).map((a) => [a.name, toForm(a, null, components, () => null)]));
+  Object.fromEntries(attributes.filter(editable).map((a) => [a.name, toForm(a, a.default ?? null, components, () => null)]));
 
 /** The API's value → the form's. `mainFieldOf` names related entries. */
 export function toForm(a: AdminAttribute, value: unknown, components: Components, mainFieldOf: (uid: string) => string | null): FormValue {
