@@ -13,6 +13,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AdminContentType } from '../schema';
 import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
+import { explain, type ApiFieldError, type Explained } from './errors';
 import { browser } from './dom';
 import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo } from './edit-panel';
 import { EditorContext, Field, fieldId, widthOf, type Editor } from './fields/field';
@@ -48,6 +49,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   // This locale (or single type) has no version yet: the form creates it.
   const [missing, setMissing] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [summary, setSummary] = useState<Explained[]>([]);
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -96,35 +98,47 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     };
   }, []);
 
-  /** Runs a write; a validation error's paths become field messages, anything else a banner. */
-  async function run(label: string, write: () => Promise<any>) {
+  /**
+   * Runs a write. A validation error becomes words (errors.ts): each at its field, all in a
+   * summary at the top whose items lead to them; anything else is a banner.
+   */
+  async function run(label: string, write: () => Promise<any>, failed = 'The entry was not saved') {
     setBusy(true);
     setMessage(null);
     try {
       const r = await write();
       setErrors({});
+      setSummary([]);
       if (r) show(r.data, r.meta);
       setMessage({ text: label });
       return r;
     } catch (e) {
-      const list = e instanceof ApiError ? (e.details.errors ?? []) : [];
-      const byField: Record<string, string> = {};
-      for (const err of list) {
-        const key = (err.path ?? []).join('.');
-        if (key && !byField[key]) byField[key] = err.message;
-      }
-      showErrors(byField, `${(e as Error).message}: see the fields marked below.`, (e as Error).message);
+      const details = e instanceof ApiError ? e.details : {};
+      const list: ApiFieldError[] = details.errors ?? (Array.isArray(details.path) ? [{ path: details.path as (string | number)[], message: (e as Error).message }] : []);
+      const explained = list.map((err) => explain(err, fields, values, components));
+      showErrors(explained, explained.length ? `${failed}: ${explained.length === 1 ? 'one field needs' : `${explained.length} fields need`} your attention.` : (e as Error).message);
     } finally {
       setBusy(false);
     }
   }
 
-  function showErrors(byField: Record<string, string>, withFields: string, without: string) {
+  function showErrors(explained: Explained[], text: string) {
+    const byField: Record<string, string> = {};
+    for (const x of explained) if (x.field && !byField[x.field]) byField[x.field] = x.text;
     setErrors(byField);
-    const keys = Object.keys(byField);
-    setMessage({ text: keys.length ? withFields : without, error: true });
-    // Focus the first field in error, so a keyboard or screen-reader user lands on it.
-    if (keys.length) setTimeout(() => (browser.document.getElementById(fieldId(keys[0]!)) ?? browser.document.getElementById(fieldId(keys[0]!.split('.')[0]!)))?.focus(), 0);
+    setSummary(explained);
+    setMessage({ text, error: true });
+    // Focus the summary, so a keyboard or screen-reader user hears it and can go to each field.
+    if (explained.length) setTimeout(() => browser.document.getElementById('error-summary')?.focus(), 0);
+  }
+
+  /** A summary item's link: the field's control (or the first control of its group) gets the focus. */
+  function goTo(field: string) {
+    const doc = (globalThis as any).document;
+    const el = doc.getElementById(fieldId(field));
+    const target = el && el.matches('input,select,textarea,button,[contenteditable=true],[tabindex]') ? el : el?.querySelector('input,select,textarea,button,[contenteditable=true]');
+    (target ?? el)?.scrollIntoView({ block: 'center' });
+    (target ?? el)?.focus();
   }
 
   const saveRef = useRef<() => void>(() => {});
@@ -133,7 +147,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     if (busy) return;
     const local: Record<string, string> = {};
     const data = toData(fields, values, components, creating, local);
-    if (Object.keys(local).length) return showErrors(local, 'Some fields are not valid: see the fields marked below.', '');
+    const found = Object.entries(local).map(([field, text]): Explained => ({ field, text, summary: text }));
+    if (found.length) return showErrors(found, `The entry was not saved: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
     void run('Saved', async () => {
       if (!isNew) return api('PUT', `${entryPath}${query}`, { data });
       const r = await api('POST', `${path}${query}`, { data });
@@ -156,7 +171,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     return () => page.removeEventListener('keydown', keydown);
   }, []);
 
-  const action = (segment: string, label: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`));
+  const action = (segment: string, label: string, failed: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`), failed);
 
   const listHref = `/admin/content/${encodeURIComponent(ct.uid)}${query}`;
 
@@ -206,10 +221,10 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const published = status === 'published' || status === 'modified';
   const otherLocales = schema.locales.filter((l) => l.code !== locale);
   const main: Action[] = [{ label: 'Save', submit: true, primary: true, disabled: busy, keyshortcuts: 'Control+S Meta+S' }];
-  if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || status === 'published', onClick: action('publish', 'Published') });
+  if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || status === 'published', onClick: action('publish', 'Published', 'The entry was not published') });
   const more: Action[] = [];
-  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished') });
-  if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded') });
+  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished', 'The entry was not unpublished') });
+  if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
   if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
   const slotContext = { ct, documentId: documentId === 'single' ? null : documentId, locale, status };
   return h(EditorContext.Provider, { value: editor }, [
@@ -234,7 +249,19 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
             : null,
       ]),
       h('div', { role: 'status', 'aria-live': 'polite', class: message && !message.error ? 'notice' : 'visually-hidden' }, message && !message.error ? message.text : ''),
-      message?.error ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
+      message?.error && !summary.length ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
+      summary.length
+        ? h('div', { id: 'error-summary', class: 'summary', role: 'alert', tabIndex: -1, 'aria-labelledby': 'error-summary-title' }, [
+            h('h2', { id: 'error-summary-title' }, message?.text ?? ''),
+            h(
+              'ul',
+              null,
+              summary.map((x, i) =>
+                h('li', { key: i }, h('a', { href: `#${fieldId(x.field)}`, onClick: (e: Event) => (e.preventDefault(), goTo(x.field)) }, x.summary)),
+              ),
+            ),
+          ])
+        : null,
       missing
         ? h('div', { class: 'notice-box' }, [
             h('p', null, locale ? `This entry has no ${locale} version yet: fill in the form and save to create it.` : 'Not created yet: fill in the form and save.'),

@@ -119,6 +119,13 @@ button.small{padding:.15rem .5rem;font-size:.85rem}
 .sortable-name{margin-right:auto;font-weight:600;overflow-wrap:anywhere;min-width:0}
 .handle{cursor:grab;padding:.1rem .45rem}
 .component-fields{padding:.5rem 0 0 .75rem;border-left:3px solid #e0e7ff}
+.combo{position:relative;margin-top:.25rem}
+.listbox{position:absolute;left:0;right:0;top:100%;z-index:12;list-style:none;margin:.2rem 0 0;padding:.25rem;max-height:16rem;overflow-y:auto;background:#fff;border:1px solid #9aa3b5;border-radius:6px;box-shadow:0 4px 12px #0002}
+.listbox[hidden]{display:none}
+.listbox li{padding:.35rem .5rem;border-radius:4px;cursor:pointer;overflow-wrap:anywhere}
+.listbox li:hover{background:#eef1f8}
+.listbox li.active{background:#1d4ed8;color:#fff}
+.combo-note{margin:.3rem 0 0;font-size:.9rem}
 .picker .results{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem}
 .dropzone{margin:.5rem 0;padding:.75rem;border:2px dashed #9aa3b5;border-radius:8px;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .dropzone.over{border-color:#1d4ed8;background:#eef2ff}
