@@ -157,12 +157,17 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     expect(await page.getByLabel('Summary', { exact: true }).inputValue()).toBe('Summary EN');
     await page.getByLabel('Title', { exact: true }).fill('En français');
 
-    await page.getByRole('button', { name: 'Add a block to Body' }).click();
-    await page.getByLabel('Type of Body block 1').selectOption('heading-2');
-    await page.getByLabel('Text of Body block 1').fill('Un **titre**');
-    await page.getByRole('button', { name: 'Add a block to Body' }).click();
-    await page.getByLabel('Type of Body block 2').selectOption('list-unordered');
-    await page.getByLabel('Text of Body block 2').fill('un\ndeux');
+    await page.getByRole('textbox', { name: 'Body' }).click();
+    await page.getByRole('combobox', { name: 'Text style' }).selectOption('heading-2');
+    await page.keyboard.type('Un ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('titre');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bulleted list' }).click();
+    await page.keyboard.type('un');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('deux');
 
     await page.getByRole('button', { name: 'Choose from the library for Cover' }).click();
     await page.getByRole('dialog', { name: 'Media library: choose for Cover' }).getByRole('button', { name: 'Pick cover.png' }).click();

@@ -136,7 +136,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   function goTo(field: string) {
     const doc = (globalThis as any).document;
     const el = doc.getElementById(fieldId(field));
-    const target = el && el.matches('input,select,textarea,button,[contenteditable=true],[tabindex]') ? el : el?.querySelector('input,select,textarea,button,[contenteditable=true]');
+    const target = el?.matches('input,select,textarea,button,[contenteditable=true],[tabindex]') ? el : el?.querySelector('input,select,textarea,button,[contenteditable=true]');
     (target ?? el)?.scrollIntoView({ block: 'center' });
     (target ?? el)?.focus();
   }

@@ -135,8 +135,39 @@ button.small{padding:.15rem .5rem;font-size:.85rem}
 .dialog-backdrop{position:fixed;inset:0;background:#0006;display:flex;align-items:center;justify-content:center;z-index:40}
 .dialog{background:#fff;border-radius:10px;padding:1rem 1.25rem;width:min(48rem,95vw);max-height:90vh;overflow:auto}
 .media-grid button{width:100%;text-align:left}
-.block{display:flex;flex-direction:column;gap:.3rem}
-.block select,.block .language{max-width:14rem}
+.rich{border:1px solid #9aa3b5;border-radius:6px;background:#fff;margin-top:.25rem}
+.rich.invalid{border-color:#b42318;border-width:2px}
+.rich:focus-within{border-color:#2563eb}
+.rich-toolbar{display:flex;flex-wrap:wrap;gap:.25rem;align-items:center;padding:.35rem;border-bottom:1px solid #e3e6ee;background:#fafbfd;border-radius:6px 6px 0 0;position:sticky;top:3.5rem;z-index:5}
+.rich-toolbar .tool{min-width:2.1rem;min-height:2.1rem;display:inline-flex;align-items:center;justify-content:center;padding:.2rem .45rem;border-color:transparent;background:transparent;font-size:.95rem}
+.rich-toolbar .tool:hover{background:#eef1f8}
+.rich-toolbar .tool[aria-pressed=true]{background:#e0e7ff;border-color:#a5b4fc}
+.rich-toolbar .tool-style{width:auto;padding:.2rem .3rem;font-size:.9rem}
+.rich-toolbar .tool-sep{width:1px;align-self:stretch;background:#e3e6ee;margin:0 .15rem}
+.rich-link{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;padding:.4rem .5rem;border-bottom:1px solid #e3e6ee}
+.rich-link input{flex:1 1 12rem;width:auto}
+.rich-editor{min-height:9rem;padding:.6rem .8rem;outline:none;position:relative;word-wrap:break-word;white-space:pre-wrap;white-space:break-spaces;font-variant-ligatures:none;line-height:1.6}
+.rich-editor:focus-visible{outline:none}
+.rich-editor>*:first-child{margin-top:0}
+.rich-editor p{margin:.4rem 0}
+.rich-editor h1,.rich-editor h2,.rich-editor h3,.rich-editor h4,.rich-editor h5,.rich-editor h6{margin:.8rem 0 .4rem;line-height:1.3}
+.rich-editor h1{font-size:1.7rem}.rich-editor h2{font-size:1.45rem}.rich-editor h3{font-size:1.25rem}.rich-editor h4{font-size:1.1rem}.rich-editor h5{font-size:1rem}.rich-editor h6{font-size:.9rem}
+.rich-editor blockquote{margin:.5rem 0;padding:.2rem .9rem;border-left:4px solid #c7d2fe;color:#374151}
+.rich-editor pre{background:#111827;color:#f9fafb;padding:.6rem .8rem;border-radius:6px;white-space:pre-wrap;font-size:.9rem}
+.rich-editor code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;background:#eef1f8;padding:0 .2rem;border-radius:3px}
+.rich-editor pre code{background:none;padding:0;color:inherit}
+.rich-editor ul,.rich-editor ol{margin:.4rem 0;padding-left:1.6rem}
+.rich-editor li{position:relative}
+.rich-editor li>p{margin:.15rem 0}
+.rich-editor a{color:#1d4ed8;text-decoration:underline}
+.rich-editor figure{margin:.5rem 0}
+.rich-editor img{max-width:100%;max-height:20rem;border-radius:4px}
+.rich-unknown{padding:.5rem;border:1px dashed #9aa3b5;border-radius:6px;color:#5b6475;font-size:.9rem}
+.ProseMirror-selectednode{outline:2px solid #2563eb}
+.ProseMirror-hideselection *::selection{background:transparent}
+.ProseMirror-hideselection{caret-color:transparent}
+.ProseMirror [draggable][contenteditable=false]{user-select:text}
+img.ProseMirror-separator{display:inline!important;border:none!important;margin:0!important}
 .uid-row{display:flex;gap:.5rem;align-items:center}
 .uid-row input{flex:1 1 auto;min-width:0}
 .uid-row button{flex:none}
