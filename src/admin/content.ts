@@ -4,7 +4,7 @@
  * queries, the document actions), with an admin session instead of an API grant. Writes
  * save drafts; publishing is its own action, as in Strapi's admin.
  *
- *   GET    /admin/api/schema                                   content types, locales
+ *   GET    /admin/api/schema                                   content types (with their view: views.ts), locales
  *   GET    /admin/api/content/:uid                             list (sort, pagination, _q, locale) + badges
  *   POST   /admin/api/content/:uid                             create (a draft)
  *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type); `meta`:
@@ -30,6 +30,7 @@ import { checkCsrf } from './csrf';
 import { requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
+import { storedViews, withView } from './views';
 import { BULK_LIMIT } from '../documents/write/bulk';
 
 type Raw = Record<string, unknown>;
@@ -201,9 +202,11 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     .get('/admin/api/schema', async ({ request }) => {
       await begin(request);
       const list = await locales.list();
+      const types = registry.contentTypes.filter((ct) => !ct.system).map(schemaOf);
+      const views = await storedViews(instance, types);
       return json({
         data: {
-          contentTypes: registry.contentTypes.filter((ct) => !ct.system).map(schemaOf),
+          contentTypes: types.map((ct) => withView(ct, views.get(ct.uid))),
           components: registry.components.map(componentOf),
           locales: list,
           defaultLocale: await locales.defaultCode(),

@@ -41,6 +41,20 @@ export interface AdminComponent {
   attributes: AdminAttribute[];
 }
 
+/** A type's view as the app applies it (src/admin/views.ts: its configuration over the defaults). */
+export interface EffectiveView {
+  mainField: string | null;
+  /** `field:asc` or `field:desc`. */
+  defaultSort: string;
+  pageSize: number;
+  /** The list's columns, in order. */
+  list: string[];
+  /** The edit form's fields in order, each with its width out of 12. */
+  edit: { name: string; size: number }[];
+  /** Whether an admin configured it (else these are the defaults). */
+  configured: boolean;
+}
+
 export interface AdminContentType {
   uid: string;
   kind: 'collectionType' | 'singleType';
@@ -52,6 +66,8 @@ export interface AdminContentType {
   /** The attribute that names an entry in lists and relation pickers (Strapi's `mainField`). */
   mainField: string | null;
   attributes: AdminAttribute[];
+  /** Given by GET /admin/api/schema. */
+  view?: EffectiveView;
 }
 
 const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration']);

@@ -14,10 +14,12 @@ import { clientAddress } from '../http/rate-limit';
 import { json } from '../http/respond';
 import { AdminAccounts, type AdminUser } from './accounts';
 import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
-import { adminContentRoutes } from './content';
+import { adminContentRoutes, contentGate } from './content';
 import { adminFileRoutes } from './files';
 import { adminSettingsRoutes } from './settings/index';
 import { adminUploadRoutes } from './upload';
+import { schemaOf } from './schema';
+import { adminViewRoutes } from './views';
 import { checkCsrf, checkOrigin, csrfToken } from './csrf';
 import { clearedCookie, overHttps, requireAdmin, sessionCookie, sessionToken } from './session';
 
@@ -154,6 +156,7 @@ export function adminRoutes(instance: Instance, log: Logger) {
       { parse: 'none' },
     )
     .use(adminContentRoutes(instance, accounts))
+    .use(adminViewRoutes(instance, contentGate(accounts, config.trustProxy), schemaOf))
     .use(adminSettingsRoutes(instance, accounts))
     .use(adminFileRoutes(instance, accounts))
     .use(adminUploadRoutes(instance, accounts))

@@ -59,6 +59,8 @@ const SYSTEM_TABLES = [
   SYSTEM.outbox,
   SYSTEM.webhookDeliveries,
   SYSTEM.webhookAttempts,
+  // Folio Admin's view configuration per content type (labels, list columns, edit layout).
+  SYSTEM.adminViews,
 ];
 
 const BATCH = 500;

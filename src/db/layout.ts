@@ -121,6 +121,8 @@ export const SYSTEM = {
   counts: 'folio_counts',
   /** The schema the content tables were last synced with, per model (db/schema-changes.ts, migration 0008). */
   schemaSnapshot: 'folio_schema_snapshot',
+  /** Folio Admin's view configuration per content type (migration 0015, src/admin/views.ts). */
+  adminViews: 'folio_admin_views',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -20,6 +20,7 @@ import realtime from './0011_realtime';
 import counts from './0012_counts';
 import usersSettingsVersion from './0013_users_settings_version';
 import webhookLanes from './0014_webhook_lanes';
+import adminViews from './0015_admin_views';
 
 export interface Migration {
   name: string;
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   { name: '0012_counts', sql: counts },
   { name: '0013_users_settings_version', sql: usersSettingsVersion },
   { name: '0014_webhook_lanes', sql: webhookLanes },
+  { name: '0015_admin_views', sql: adminViews },
 ];
