@@ -126,7 +126,7 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     await page.getByLabel('Select Filter two').check();
     await page.getByRole('button', { name: 'Delete selected' }).click();
     await page.getByRole('alertdialog', { name: 'Delete the selected entries?' }).getByRole('button', { name: 'Confirm delete' }).click();
-    await page.getByText('Deleted 1 entries').waitFor();
+    await page.getByText('Deleted 1 entry').waitFor();
     expect(await titles()).toEqual(['Filter one']);
   }, 60_000);
 

@@ -112,14 +112,14 @@ describe('view configuration', () => {
 
 describe('view configuration moves with the installation', () => {
   async function configured(at: CliOptions) {
-    const server = await startServer({ dataDir: at.data, config: { databaseUrl: at.database } });
+    const server = await startServer({ dataDir: at.data ?? undefined, config: { databaseUrl: at.database ?? undefined } });
     await new AdminAccounts(server.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
     const headers = await login(server, 'root@example.com', 'correct horse');
     expect((await server.call('PUT', VIEW, { body: { data: CONFIG }, headers })).status).toBe(200);
     await server.stop({ keepData: true });
   }
   async function viewIn(at: CliOptions) {
-    const server = await startServer({ dataDir: at.data, config: { databaseUrl: at.database } });
+    const server = await startServer({ dataDir: at.data ?? undefined, config: { databaseUrl: at.database ?? undefined } });
     try {
       const headers = await login(server, 'root@example.com', 'correct horse');
       return (await server.call('GET', VIEW, { headers })).body.data;

@@ -10,6 +10,7 @@ import type { AdminComponent, AdminContentType } from '../schema';
 import { api, setCsrfToken } from './api';
 import { browser } from './dom';
 import { AuthForm } from './auth';
+import { ConfigureView } from './configure';
 import { EditView } from './edit';
 import { ListView } from './list';
 import { MediaLibrary } from './media-library';
@@ -63,16 +64,20 @@ function Home(props: { schema: Schema }) {
   ]);
 }
 
-function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['user']> }) {
+function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['user']>; reloadSchema: () => Promise<void> }) {
   const parts = props.url.pathname.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
   if (parts.length === 0) return h(Home, { schema: props.schema });
+  if (parts[0] === 'configure' && parts.length === 2) {
+    const configured = props.schema.contentTypes.find((c) => c.uid === parts[1]);
+    if (configured) return h(ConfigureView, { key: configured.uid, schema: props.schema, ct: configured, role: props.user.role, onSaved: props.reloadSchema });
+  }
   if (parts[0] === 'settings') return h(SettingsView, { parts: parts.slice(1), url: props.url, role: props.user.role, me: props.user.id });
   if (parts[0] === 'media' && parts.length === 1) return h(MediaLibrary, { url: props.url });
   const ct = parts[0] === 'content' ? props.schema.contentTypes.find((c) => c.uid === parts[1]) : undefined;
   if (!ct || parts.length > 3) return h('div', null, [h('h1', null, 'Page not found'), h('p', null, h(Link, { href: '/admin' }, 'Back to the content manager'))]);
   const locale = props.url.searchParams.get('locale') ?? undefined;
   if (ct.kind === 'singleType') return h(EditView, { key: `${ct.uid}:single:${locale}`, schema: props.schema, ct, documentId: 'single', locale });
-  if (parts.length === 2) return h(ListView, { key: ct.uid, schema: props.schema, ct, url: props.url });
+  if (parts.length === 2) return h(ListView, { key: ct.uid, schema: props.schema, ct, url: props.url, role: props.user.role });
   const documentId = parts[2] === 'new' ? null : parts[2]!;
   return h(EditView, { key: `${ct.uid}:${documentId}:${locale}`, schema: props.schema, ct, documentId, locale });
 }
@@ -86,10 +91,11 @@ function App() {
   // Going somewhere folds the phone's menu again.
   useEffect(() => setMenuOpen(false), [url.href]);
 
+  const loadSchema = () => api<{ data: Schema }>('GET', '/schema').then((r) => setSchema(r.data), (e) => setError((e as Error).message));
   const adopt = (s: Session) => {
     setCsrfToken(s.csrfToken);
     setSession(s);
-    if (s.user) api<{ data: Schema }>('GET', '/schema').then((r) => setSchema(r.data), (e) => setError((e as Error).message));
+    if (s.user) void loadSchema();
     else setSchema(null);
   };
 
@@ -117,7 +123,7 @@ function App() {
       h('button', { type: 'button', onClick: logout }, 'Log out'),
     ]),
     schema ? h(Nav, { schema, path: url.pathname, role: session.user.role, open: menuOpen }) : null,
-    h('main', { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined }, schema ? h(Routes, { schema, url, user: session.user }) : h('p', { role: 'status' }, 'Loading…')),
+    h('main', { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined }, schema ? h(Routes, { schema, url, user: session.user, reloadSchema: loadSchema }) : h('p', { role: 'status' }, 'Loading…')),
   ]);
 }
 

@@ -171,6 +171,23 @@ img.ProseMirror-separator{display:inline!important;border:none!important;margin:
 .uid-row{display:flex;gap:.5rem;align-items:center}
 .uid-row input{flex:1 1 auto;min-width:0}
 .uid-row button{flex:none}
+.list-toolbar{margin:1rem 0 .5rem}
+.list-toolbar .search{flex:1 1 16rem;flex-wrap:nowrap}
+.list-toolbar .search input{flex:1 1 auto;width:auto;min-width:0;max-width:28rem}
+.menu{position:relative}
+.menu>summary{list-style:none;cursor:pointer}
+.menu>summary::-webkit-details-marker{display:none}
+.menu-body{position:absolute;right:0;z-index:12;margin:.3rem 0 0;min-width:14rem;max-height:60vh;overflow:auto;background:#fff;border:1px solid #9aa3b5;border-radius:8px;padding:.6rem .8rem;box-shadow:0 4px 12px #0002}
+.menu-body .field{margin:.2rem 0}
+.configure .box{margin:0 0 1rem;max-width:60rem}
+.settings-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:0 1rem}
+.settings-grid select{max-width:none}
+.configure-field{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem;padding:.5rem .25rem 0}
+.configure-field .field{margin:0 0 .6rem}
+.configure-field input,.configure-field select{max-width:none}
+.empty{margin:1rem 0;padding:2rem 1rem;text-align:center;background:#fff;border:1px dashed #c4cad6;border-radius:8px}
+.empty-title{font-size:1.15rem;font-weight:600;margin:0 0 .3rem}
+th.check,td.check{width:2.5rem}
 .filters form{margin:.5rem 0}
 .filters form select,.filters form input{width:auto;flex:1 1 9rem;max-width:16rem;min-width:0}
 .chips{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem;padding:0}
@@ -220,7 +237,7 @@ main#main{padding:1rem}
 .form-grid{padding:1rem 1rem .25rem}
 .form-grid>.w-3,.form-grid>.w-4{grid-column:span 12}
 h1{font-size:1.5rem}
-.col-extra{display:none}
+.col-extra,.columns-menu{display:none}
 table.entries th,table.entries td{padding:.4rem .3rem;font-size:.9rem}
 }
 `;

@@ -22,6 +22,8 @@ interface Props<T> {
   render: (item: T, index: number) => any;
   onChange: (items: T[]) => void;
   className?: string;
+  /** Whether each item has a Remove button (default true). */
+  removable?: boolean;
 }
 
 export function move<T>(items: T[], from: number, to: number): T[] {
@@ -100,7 +102,7 @@ export function SortableList<T>(props: Props<T>) {
           h('span', { class: 'sortable-name' }, props.linkOf ? h(Link, { href: props.linkOf(item) }, name) : name),
           h('button', { type: 'button', class: 'small', disabled: index === 0, 'aria-label': `Move ${name} up`, onClick: () => moveTo(index, index - 1, false) }, '↑'),
           h('button', { type: 'button', class: 'small', disabled: index === items.length - 1, 'aria-label': `Move ${name} down`, onClick: () => moveTo(index, index + 1, false) }, '↓'),
-          h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${name}`, onClick: () => props.onChange(items.filter((_, i) => i !== index)) }, 'Remove'),
+          props.removable === false ? null : h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${name}`, onClick: () => props.onChange(items.filter((_, i) => i !== index)) }, 'Remove'),
         ]),
         props.render(item, index),
       ],
