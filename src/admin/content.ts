@@ -15,6 +15,7 @@
  *   POST   /admin/api/content/:uid/actions/bulk-:action        delete | publish | unpublish, body
  *          `{ documentIds, locale }`: one transaction, all or none (documents/write/bulk.ts)
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
+ *   GET    /admin/api/recent                                   the home page's recent drafts and publications
  */
 import { Elysia } from 'elysia';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -187,7 +188,52 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     return uniqueSlug(base, taken);
   }
 
+  /**
+   * What the home page lists: the drafts saved most recently (never published, or changed
+   * since) and the documents published most recently, across content types and locales,
+   * each named by its type's entry title.
+   */
+  async function recent(limit: number) {
+    const types = registry.contentTypes.filter((ct) => !ct.system && ct.kind === 'collectionType' && ct.draftAndPublish);
+    const views = await storedViews(instance, types.map(schemaOf));
+    const drafts: Row[] = [];
+    const published: Row[] = [];
+    const read = (ct: ContentType, status: string, sort: string, main: string | null) =>
+      parseReadQuery(registry, ct, { status, locale: '*', sort, fields: [...new Set([...(ct.localized ? ['locale'] : []), 'updatedAt', 'publishedAt', ...(main ? [main] : [])])], pagination: { page: 1, pageSize: limit } }, '', { defaultLimit: limit, maxLimit: limit });
+    for (const ct of types) {
+      const main = withView(schemaOf(ct), views.get(ct.uid)).mainField;
+      const entry = (row: Row, status: string | null) => ({
+        uid: ct.uid,
+        type: ct.displayName,
+        documentId: row.documentId,
+        locale: row.locale ?? null,
+        title: main && row[main] !== null && row[main] !== undefined && row[main] !== '' ? String(row[main]) : null,
+        updatedAt: row.updatedAt,
+        publishedAt: row.publishedAt ?? null,
+        status,
+      });
+      const latest = (await documents.findMany(ct, read(ct, 'draft', 'updatedAt:desc', main))).data;
+      const ids = [...new Set(latest.map((d) => d.documentId as string))];
+      const live = ids.length
+        ? (await documents.findMany(ct, parseReadQuery(registry, ct, { status: 'published', locale: '*', fields: ct.localized ? ['locale', 'updatedAt'] : ['updatedAt'], filters: { documentId: { $in: ids } }, pagination: { page: 1, pageSize: ids.length * 20 } }, '', { defaultLimit: 1000, maxLimit: 1000 }))).data
+        : [];
+      const at = new Map(live.map((p) => [`${p.documentId}\u0000${p.locale ?? ''}`, p.updatedAt]));
+      for (const d of latest) {
+        const key = `${d.documentId}\u0000${d.locale ?? ''}`;
+        if (at.get(key) === d.updatedAt) continue;
+        drafts.push(entry(d, at.has(key) ? 'modified' : 'draft'));
+      }
+      for (const p of (await documents.findMany(ct, read(ct, 'published', 'publishedAt:desc', main))).data) published.push(entry(p, 'published'));
+    }
+    const by = (key: string) => (a: Row, b: Row) => String(b[key]).localeCompare(String(a[key]));
+    return { drafts: drafts.sort(by('updatedAt')).slice(0, limit), published: published.sort(by('publishedAt')).slice(0, limit) };
+  }
+
   return new Elysia({ name: 'admin:content' })
+    .get('/admin/api/recent', async ({ request }) => {
+      await begin(request);
+      return json({ data: await recent(8) });
+    })
     .post(
       '/admin/api/uid',
       async ({ request }) => {

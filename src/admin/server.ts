@@ -18,6 +18,7 @@ import { adminContentRoutes, contentGate } from './content';
 import { adminFileRoutes } from './files';
 import { adminSettingsRoutes } from './settings/index';
 import { adminUploadRoutes } from './upload';
+import { adminProfileRoutes } from './profile';
 import { schemaOf } from './schema';
 import { adminViewRoutes } from './views';
 import { checkCsrf, checkOrigin, csrfToken } from './csrf';
@@ -156,6 +157,7 @@ export function adminRoutes(instance: Instance, log: Logger) {
       { parse: 'none' },
     )
     .use(adminContentRoutes(instance, accounts))
+    .use(adminProfileRoutes(instance, accounts))
     .use(adminViewRoutes(instance, contentGate(accounts, config.trustProxy), schemaOf))
     .use(adminSettingsRoutes(instance, accounts))
     .use(adminFileRoutes(instance, accounts))

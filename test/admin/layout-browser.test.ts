@@ -61,7 +61,7 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
   test('the header keeps a small fixed height on the home, Media Library and Roles pages, on a laptop and a large screen', async () => {
     for (const viewport of [{ width: 1366, height: 768 }, { width: 1920, height: 1080 }]) {
       const page = await open(viewport);
-      for (const [path, ready] of [['/admin', 'Content manager'], ['/admin/media', 'Media Library'], ['/admin/settings/roles', 'Settings']] as const) {
+      for (const [path, ready] of [['/admin', 'Home'], ['/admin/media', 'Media Library'], ['/admin/settings/roles', 'Settings']] as const) {
         await page.goto(`${server.url}${path}`);
         await page.getByRole('heading', { name: ready, level: 1 }).waitFor();
         const header = await box(page, 'header.topbar');

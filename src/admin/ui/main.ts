@@ -12,13 +12,15 @@ import { browser } from './dom';
 import { AuthForm } from './auth';
 import { ConfigureView } from './configure';
 import { EditView } from './edit';
+import { Home } from './home';
+import { ProfilePage } from './profile';
 import { ListView } from './list';
 import { MediaLibrary } from './media-library';
 import { SettingsView } from './settings/index';
 import { Link, navigate, useLocation } from './router';
 
 export interface Session {
-  user: { id: number; email: string; role: 'super-admin' | 'editor' } | null;
+  user: { id: number; email: string; role: 'super-admin' | 'editor'; firstname?: string | null; lastname?: string | null } | null;
   csrfToken: string | null;
   setupRequired: boolean;
   setupNeedsCode?: boolean;
@@ -50,6 +52,7 @@ function Nav(props: { schema: Schema; path: string; role?: string; open: boolean
     h('h2', { id: 'nav-general' }, 'General'),
     h('ul', { 'aria-labelledby': 'nav-general' }, [
       h('li', null, h(Link, { href: '/admin/media', 'aria-current': props.path === '/admin/media' ? 'page' : undefined }, 'Media Library')),
+      h('li', null, h(Link, { href: '/admin/profile', 'aria-current': props.path === '/admin/profile' ? 'page' : undefined }, 'Your profile')),
       props.role === 'super-admin'
         ? h('li', null, h(Link, { href: '/admin/settings/roles', 'aria-current': props.path.startsWith('/admin/settings') ? 'page' : undefined }, 'Settings'))
         : null,
@@ -57,16 +60,10 @@ function Nav(props: { schema: Schema; path: string; role?: string; open: boolean
   ]);
 }
 
-function Home(props: { schema: Schema }) {
-  return h('div', null, [
-    h('h1', null, 'Content manager'),
-    h('p', null, `${props.schema.contentTypes.length} content type(s). Pick one in the navigation to list and edit its entries.`),
-  ]);
-}
-
-function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['user']>; reloadSchema: () => Promise<void> }) {
+function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['user']>; reloadSchema: () => Promise<void>; onUser: (user: NonNullable<Session['user']>) => void }) {
   const parts = props.url.pathname.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
-  if (parts.length === 0) return h(Home, { schema: props.schema });
+  if (parts.length === 0) return h(Home, { schema: props.schema, user: props.user });
+  if (parts[0] === 'profile' && parts.length === 1) return h(ProfilePage, { user: props.user, onUser: props.onUser });
   if (parts[0] === 'configure' && parts.length === 2) {
     const configured = props.schema.contentTypes.find((c) => c.uid === parts[1]);
     if (configured) return h(ConfigureView, { key: configured.uid, schema: props.schema, ct: configured, role: props.user.role, onSaved: props.reloadSchema });
@@ -119,11 +116,11 @@ function App() {
       h(Link, { href: '/admin', class: 'brand' }, 'Folio Admin'),
       // Phones: the navigation folds behind this button (wider screens always show it).
       h('button', { type: 'button', class: 'menu-toggle', 'aria-expanded': menuOpen ? 'true' : 'false', 'aria-controls': 'app-nav', onClick: () => setMenuOpen(!menuOpen) }, 'Menu'),
-      h('span', { class: 'who' }, `${session.user.email} (${ROLE_NAMES[session.user.role]})`),
+      h(Link, { href: '/admin/profile', class: 'who' }, `${[session.user.firstname, session.user.lastname].filter(Boolean).join(' ') || session.user.email} (${ROLE_NAMES[session.user.role]})`),
       h('button', { type: 'button', onClick: logout }, 'Log out'),
     ]),
     schema ? h(Nav, { schema, path: url.pathname, role: session.user.role, open: menuOpen }) : null,
-    h('main', { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined }, schema ? h(Routes, { schema, url, user: session.user, reloadSchema: loadSchema }) : h('p', { role: 'status' }, 'Loading…')),
+    h('main', { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined }, schema ? h(Routes, { schema, url, user: session.user, reloadSchema: loadSchema, onUser: (user) => setSession({ ...session, user }) }) : h('p', { role: 'status' }, 'Loading…')),
   ]);
 }
 

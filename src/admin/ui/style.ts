@@ -46,7 +46,7 @@ textarea.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:14px}
 .topbar{grid-area:top;position:sticky;top:0;z-index:20;height:3.5rem;display:flex;gap:.75rem;align-items:center;padding:0 1rem;background:#111827;color:#fff;min-width:0}
 .topbar a.brand{color:#fff;font-weight:700;text-decoration:none;white-space:nowrap;margin-right:auto}
 .topbar .who{font-size:.9rem;color:#e5e7eb;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;min-width:0}
-.topbar a.who{text-decoration:underline}
+.topbar a.who{color:#e5e7eb;text-decoration:underline}
 .topbar button{padding:.3rem .75rem;white-space:nowrap}
 .menu-toggle{display:none}
 .sidebar{grid-area:nav;position:sticky;top:3.5rem;align-self:start;height:calc(100vh - 3.5rem);overflow-y:auto;padding:.5rem 1rem 1rem;background:#fff;border-right:1px solid #e3e6ee}
@@ -185,6 +185,12 @@ img.ProseMirror-separator{display:inline!important;border:none!important;margin:
 .configure-field{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem;padding:.5rem .25rem 0}
 .configure-field .field{margin:0 0 .6rem}
 .configure-field input,.configure-field select{max-width:none}
+.home-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem;align-items:start;margin-top:1rem}
+.recent{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.55rem}
+.recent li{display:flex;flex-wrap:wrap;gap:.15rem .6rem;align-items:center;min-width:0}
+.recent li>a:first-child{font-weight:600;overflow-wrap:anywhere}
+.recent-meta{font-size:.85rem;flex-basis:100%}
+.recent li .button.small{margin-left:auto;padding:.1rem .6rem;font-size:.85rem}
 .empty{margin:1rem 0;padding:2rem 1rem;text-align:center;background:#fff;border:1px dashed #c4cad6;border-radius:8px}
 .empty-title{font-size:1.15rem;font-weight:600;margin:0 0 .3rem}
 th.check,td.check{width:2.5rem}

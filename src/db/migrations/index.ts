@@ -21,6 +21,7 @@ import counts from './0012_counts';
 import usersSettingsVersion from './0013_users_settings_version';
 import webhookLanes from './0014_webhook_lanes';
 import adminViews from './0015_admin_views';
+import adminUserNames from './0016_admin_user_names';
 
 export interface Migration {
   name: string;
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   { name: '0013_users_settings_version', sql: usersSettingsVersion },
   { name: '0014_webhook_lanes', sql: webhookLanes },
   { name: '0015_admin_views', sql: adminViews },
+  { name: '0016_admin_user_names', sql: adminUserNames },
 ];

@@ -16,6 +16,9 @@ export interface AdminUserRow {
   password: string;
   role: string;
   blocked: number;
+  /** Migration 0016; null until the admin gives one on their profile page. */
+  firstname?: string | null;
+  lastname?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,4 +70,16 @@ export async function setAdminRole(db: Queryable, id: number, role: string, now:
 export async function deleteAdminUser(db: Queryable, id: number): Promise<void> {
   await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
   await db.run(sql`DELETE FROM ${USERS} WHERE "id" = ${id}`);
+}
+
+/** An admin's own name (the profile page). */
+export async function setAdminNames(db: Queryable, id: number, names: { firstname: string | null; lastname: string | null }, now: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "firstname" = ${names.firstname}, "lastname" = ${names.lastname}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+}
+
+/** A new password hash; every session of the admin but the one kept ends with it. */
+export async function setAdminPassword(db: Queryable, id: number, hash: string, keepTokenHash: string | null, now: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "password" = ${hash}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+  if (keepTokenHash === null) await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
+  else await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id} AND "tokenHash" <> ${keepTokenHash}`);
 }
