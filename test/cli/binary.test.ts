@@ -149,10 +149,12 @@ describe('the compiled binary', () => {
     const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
     try {
       const page = await (await fetch(`${server.url}/admin`)).text();
-      const script = /\/admin\/assets\/app\.js\?v=\w+/.exec(page)![0];
+      const script = /\/admin\/assets\/app-\w+\.js/.exec(page)![0];
       const js = await fetch(`${server.url}${script}`);
       expect(js.status).toBe(200);
-      expect(await js.text()).toContain('ProseMirror');
+      // The editor is a chunk of its own, embedded too.
+      const chunk = /rich-editor-\w+\.js/.exec(await js.text())![0];
+      expect(await (await fetch(`${server.url}/admin/assets/${chunk}`)).text()).toContain('ProseMirror');
       const executable = findChromium();
       if (!executable) return;
       const browser = await launchBrowser(executable);
