@@ -21,7 +21,7 @@ describe('the edit view side panel over /admin/api', () => {
     const { data } = (await response.json()) as { data: { csrfToken: string } };
     headers = { cookie: response.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken };
   }, 30_000);
-  afterAll(() => server.stop());
+  afterAll(() => server.stop(), 30_000);
 
   const call = (method: string, path: string, body?: unknown) => server.call(method, path, { body, headers });
 

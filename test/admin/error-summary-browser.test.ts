@@ -34,7 +34,7 @@ describe.skipIf(!executable)('Folio Admin errors in words', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-  });
+  }, 30_000);
 
   test('publishing with a missing required component field names it in words, at the top and at the field; REST keeps Strapi’s message', async () => {
     const made = await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Needs SEO', seo: { metaDescription: 'only a description' } } } });

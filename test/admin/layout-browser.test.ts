@@ -38,7 +38,7 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-  });
+  }, 30_000);
 
   async function open(viewport: { width: number; height: number }): Promise<Page> {
     const page = await (await browser.newContext({ viewport })).newPage();

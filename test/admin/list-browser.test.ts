@@ -42,7 +42,7 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-  });
+  }, 30_000);
 
   async function open(viewport: { width: number; height: number }) {
     const page = await (await browser.newContext({ viewport })).newPage();

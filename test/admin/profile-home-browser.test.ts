@@ -38,7 +38,7 @@ describe.skipIf(!executable)('Folio Admin home and profile', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-  });
+  }, 30_000);
 
   for (const [email, viewport] of [['wide@example.com', { width: 1366, height: 768 }], ['narrow@example.com', { width: 390, height: 844 }]] as const) {
     test(`at ${viewport.width}×${viewport.height}: the home shows recent drafts and publications; the profile changes the name and the password`, async () => {

@@ -22,7 +22,7 @@ describe('the admin profile and the home page', () => {
     await accounts.create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
     await accounts.create({ email: 'ed@example.com', password: 'editor password', role: 'editor' });
   }, 30_000);
-  afterAll(() => server.stop());
+  afterAll(() => server.stop(), 30_000);
 
   test('an admin (an Editor too) names themselves; the session says so; bad names are 400s naming the field', async () => {
     const { headers } = await login(server, 'ed@example.com', 'editor password');

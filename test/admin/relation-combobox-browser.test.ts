@@ -37,7 +37,7 @@ describe.skipIf(!executable)('Folio Admin relation comboboxes', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-  });
+  }, 30_000);
 
   for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
     test(`at ${viewport.width}×${viewport.height}: tags and category are chosen with the keyboard in comboboxes named by their fields, linked entries open, order is kept`, async () => {

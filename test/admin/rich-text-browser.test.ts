@@ -52,7 +52,7 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-  });
+  }, 30_000);
 
   async function open(viewport: { width: number; height: number }) {
     const page = await (await browser.newContext({ viewport })).newPage();

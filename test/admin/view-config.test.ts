@@ -50,7 +50,7 @@ describe('view configuration', () => {
     root = await login(server, 'root@example.com', 'correct horse');
     editor = await login(server, 'ed@example.com', 'editor password');
   }, 30_000);
-  afterAll(() => server.stop());
+  afterAll(() => server.stop(), 30_000);
 
   test('without a configuration the schema gives the defaults: four short columns and the last update, newest first, 20 a page, Strapi’s widths', async () => {
     const article = await articleOf(server, root);
