@@ -48,8 +48,8 @@ export const SIZES = [3, 4, 6, 8, 12];
 const MAX_COLUMNS = 8;
 const LIMITS: Record<keyof FieldTexts, number> = { label: 100, description: 300, placeholder: 100 };
 /** Kinds a list cell shows as short text (and a list may sort on). */
-export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
-const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'date', 'datetime']);
+export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp']);
+const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'date', 'datetime', 'timestamp']);
 const TIMESTAMPS = ['createdAt', 'updatedAt', 'publishedAt'];
 const KEYS = new Set(['mainField', 'defaultSort', 'pageSize', 'list', 'fields', 'edit']);
 
@@ -57,7 +57,7 @@ const listable = (a: AdminAttribute) => LISTABLE.has(a.type);
 
 /** Strapi's default widths: short values side by side, long text, rich text, JSON and components full width. */
 export function defaultSize(a: Pick<AdminAttribute, 'type'>): number {
-  if (['boolean', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime'].includes(a.type)) return 4;
+  if (['boolean', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp'].includes(a.type)) return 4;
   if (['blocks', 'richtext', 'json', 'component', 'dynamiczone'].includes(a.type)) return 12;
   return 6;
 }

@@ -31,6 +31,9 @@ const page = globalThis as unknown as {
 
 const LEAVE = 'You have unsaved changes. Leave without saving?';
 
+/** What the view that created an entry said, for the created entry's view to say again. */
+let flash: { text: string } | null = null;
+
 export function EditView(props: { schema: Schema; ct: AdminContentType; documentId: string | null; locale?: string }) {
   const { ct, documentId, schema } = props;
   const locale = ct.localized ? (props.locale ?? schema.defaultLocale) : undefined;
@@ -50,7 +53,12 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const [missing, setMissing] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [summary, setSummary] = useState<Explained[]>([]);
-  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  // A new entry's view gives way to the created entry's: what it said ("Saved") carries over.
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(() => {
+    const said = flash;
+    flash = null;
+    return said;
+  });
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [fillFrom, setFillFrom] = useState('');
@@ -153,6 +161,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       if (!isNew) return api('PUT', `${entryPath}${query}`, { data });
       const r = await api('POST', `${path}${query}`, { data });
       setBaseline(JSON.stringify(values));
+      flash = { text: 'Saved' };
       navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(r.data.documentId)}${query}`, true);
       return r;
     });

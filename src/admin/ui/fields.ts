@@ -8,7 +8,7 @@ import { h, type ComponentChildren } from 'preact';
 import type { AdminAttribute } from '../schema';
 import { labelOf } from './words';
 
-const EDITABLE = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'json']);
+const EDITABLE = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp', 'json']);
 export const editable = (a: AdminAttribute) => EDITABLE.has(a.type);
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -18,8 +18,9 @@ export function toInput(a: AdminAttribute, value: unknown): string | boolean {
   if (a.type === 'boolean') return value === true;
   if (value === null || value === undefined) return '';
   if (a.type === 'json') return JSON.stringify(value, null, 2);
-  if (a.type === 'datetime') {
-    const d = new Date(String(value));
+  if (a.type === 'datetime' || a.type === 'timestamp') {
+    // A timestamp is answered as unix milliseconds in a string (Strapi's).
+    const d = new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : String(value));
     return Number.isNaN(d.getTime()) ? '' : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
   }
   if (a.type === 'time') return String(value).slice(0, 8);
@@ -44,7 +45,8 @@ export function fromInput(a: AdminAttribute, input: string | boolean): { value: 
       } catch {
         return { error: `${labelOf(a)} must be valid JSON` };
       }
-    case 'datetime': {
+    case 'datetime':
+    case 'timestamp': {
       const d = new Date(text);
       return Number.isNaN(d.getTime()) ? { error: `${labelOf(a)} must be a date and time` } : { value: d.toISOString() };
     }
@@ -57,7 +59,7 @@ export function fromInput(a: AdminAttribute, input: string | boolean): { value: 
 
 const INPUT_TYPES: Record<string, string> = {
   string: 'text', email: 'email', uid: 'text', integer: 'number', biginteger: 'text', float: 'number', decimal: 'number',
-  date: 'date', time: 'time', datetime: 'datetime-local',
+  date: 'date', time: 'time', datetime: 'datetime-local', timestamp: 'datetime-local',
 };
 
 export function FieldControl(props: {

@@ -17,7 +17,7 @@ import { Link, navigate } from './router';
 import { words } from './words';
 
 /** Kinds a table cell can show as short text. */
-export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp']);
 export const BADGE_TEXT: Record<string, string> = { draft: 'Draft', published: 'Published', modified: 'Modified' };
 const PAGE_SIZES = [10, 20, 50, 100];
 const TIMESTAMPS: Record<string, string> = { updatedAt: 'Last updated', createdAt: 'Created', publishedAt: 'Published' };
@@ -32,6 +32,7 @@ function cell(ct: AdminContentType, name: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   const type = ct.attributes.find((a) => a.name === name)?.type;
   if (type === 'boolean') return value ? 'Yes' : 'No';
+  if (type === 'timestamp' && /^\d+$/.test(String(value))) return when(new Date(Number(value)).toISOString());
   if (type === 'datetime' || TIMESTAMPS[name]) return when(String(value));
   const text = String(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;

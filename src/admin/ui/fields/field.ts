@@ -61,6 +61,7 @@ export function widthOf(a: AdminAttribute): number {
     case 'date':
     case 'time':
     case 'datetime':
+    case 'timestamp':
       return 4;
     case 'blocks':
     case 'richtext':
