@@ -9,7 +9,7 @@ import { createDocumentId } from '../documents/document-id';
 import {
   countAdminUsers, deleteAdminSession, deleteExpiredAdminSessions, findAdminByEmail, findSessionUser, insertAdminSession,
   insertAdminUser, listAdminUsers, type AdminUserRow,
-  countAdminsWithRole, deleteAdminUser, findAdminById, setAdminRole, consumeAdminReset, insertAdminReset, setAdminPassword,
+  countAdminsWithRole, deleteAdminUser, findAdminById, setAdminRole, consumeAdminReset, insertAdminReset, setAdminNames, setAdminPassword,
 } from '../db/store/admin-users';
 import { FolioError, ForbiddenError, ValidationError } from '../errors';
 import { isEmail, unstorableText } from '../text';
@@ -28,6 +28,9 @@ export interface AdminUser {
   id: number;
   email: string;
   role: AdminRole;
+  /** The admin's own name, from their profile page (null until given). */
+  firstname?: string | null;
+  lastname?: string | null;
 }
 
 /** A session lives this long from login; logging in again starts a new one. */
@@ -56,7 +59,7 @@ function checkPassword(password: unknown): string {
   if (problem) throw new ValidationError(problem, { errors: [{ path: ['password'], message: problem }] });
   return text;
 }
-const publicUser = (row: AdminUserRow): AdminUser => ({ id: row.id, email: row.email, role: row.role as AdminRole });
+const publicUser = (row: AdminUserRow): AdminUser => ({ id: row.id, email: row.email, role: row.role as AdminRole, firstname: row.firstname ?? null, lastname: row.lastname ?? null });
 
 /** Verified against when the email is unknown, so a wrong email costs the same time as a wrong password. */
 let dummyHash: Promise<string> | undefined;
@@ -187,6 +190,45 @@ export class AdminAccounts {
     });
     if (!user) throw invalid();
     return publicUser(user);
+  }
+
+  /** Sets the admin's own name (the profile page); each part optional, at most 100 characters. */
+  async setNames(id: number, input: { firstname?: unknown; lastname?: unknown }): Promise<AdminUser | undefined> {
+    const errors: { path: string[]; message: string }[] = [];
+    const read = (key: 'firstname' | 'lastname', label: string): string | null => {
+      const value = input[key];
+      if (value === undefined || value === null) return null;
+      if (typeof value !== 'string' || unstorableText(value) || value.trim().length > 100) {
+        errors.push({ path: [key], message: `${label} must be text of at most 100 characters` });
+        return null;
+      }
+      return value.trim() || null;
+    };
+    const names = { firstname: read('firstname', 'First name'), lastname: read('lastname', 'Last name') };
+    if (errors.length) throw new ValidationError(errors.length === 1 ? errors[0]!.message : `${errors.length} errors occurred`, { errors });
+    const row = await findAdminById(this.db, id);
+    if (!row) return undefined;
+    await setAdminNames(this.db, id, names, new Date(this.now()).toISOString());
+    return publicUser({ ...row, ...names });
+  }
+
+  /**
+   * Changes an admin's own password, given the current one (a 400 naming `currentPassword`
+   * otherwise). Every other session of theirs ends; the one given (the caller's) goes on.
+   */
+  async changePassword(id: number, input: { currentPassword?: unknown; password?: unknown }, keepSession: string | undefined): Promise<void> {
+    const row = await findAdminById(this.db, id);
+    if (!row) throw new ForbiddenError();
+    const current = typeof input.currentPassword === 'string' && input.currentPassword.length <= MAX_PASSWORD_LENGTH ? input.currentPassword : '';
+    const password = typeof input.password === 'string' ? input.password : '';
+    const errors: { path: string[]; message: string }[] = [];
+    if (!current || !(await Bun.password.verify(current, row.password).catch(() => false))) errors.push({ path: ['currentPassword'], message: 'The current password is not right' });
+    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH || unstorableText(password)) {
+      errors.push({ path: ['password'], message: `The new password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` });
+    }
+    if (errors.length) throw new ValidationError(errors.length === 1 ? errors[0]!.message : `${errors.length} errors occurred`, { errors });
+    const hash = await Bun.password.hash(password);
+    await this.db.transaction((tx) => setAdminPassword(tx, id, hash, new Date(this.now()).toISOString(), keepSession ? sha256(keepSession) : null));
   }
 
   /**

@@ -4,10 +4,11 @@
  * queries, the document actions), with an admin session instead of an API grant. Writes
  * save drafts; publishing is its own action, as in Strapi's admin.
  *
- *   GET    /admin/api/schema                                   content types, locales
+ *   GET    /admin/api/schema                                   content types (with their view: views.ts), locales
  *   GET    /admin/api/content/:uid                             list (sort, pagination, _q, locale) + badges
  *   POST   /admin/api/content/:uid                             create (a draft)
- *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type)
+ *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type); `meta`:
+ *          its badge, `publishedAt`, and each locale version's badge and dates (`availableLocales`)
  *   PUT    /admin/api/content/:uid/:documentId                 save the draft
  *   DELETE /admin/api/content/:uid/:documentId
  *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
@@ -16,6 +17,7 @@
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
  *   GET    /admin/api/preview/:uid/:documentId?locale=&status=  `{ data: { url } }`: the document's preview URL
  *          (./preview.ts; null without one); a document's read answers `meta.previewUrl` for its draft
+ *   GET    /admin/api/recent                                   the home page's recent drafts and publications
  */
 import { Elysia } from 'elysia';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -31,6 +33,7 @@ import { checkCsrf } from './csrf';
 import { adminActor, requireAdmin } from './session';
 import { componentOf, editPopulate, schemaOf } from './schema';
 import { slugify, uniqueSlug } from './slug';
+import { storedViews, withView } from './views';
 import { BULK_LIMIT } from '../documents/write/bulk';
 import { previewEnabled, previewUrl } from './preview';
 
@@ -118,16 +121,52 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     return badge;
   }
 
-  /** The draft of a document (or its only version without draft & publish), with its badge. */
+  /**
+   * Every locale version of a document, for the edit view's side panel: its locale, badge,
+   * and when it was last saved and published (Strapi's `meta.availableLocales`, with states).
+   */
+  async function localeVersions(ct: ContentType, documentId: string) {
+    const read = (status: string) =>
+      documents.findMany(
+        ct,
+        parseReadQuery(registry, ct, { status, locale: '*', fields: ['locale', 'updatedAt', 'publishedAt'], filters: { documentId: { $eq: documentId } }, pagination: { page: 1, pageSize: 1000 } }, '', {
+          defaultLimit: 1000,
+          maxLimit: 1000,
+        }),
+      );
+    const drafts = (await read(ct.draftAndPublish ? 'draft' : 'published')).data;
+    const published = ct.draftAndPublish ? new Map((await read('published')).data.map((p) => [p.locale, p])) : new Map<unknown, Row>();
+    return drafts
+      .map((d) => {
+        const p = published.get(d.locale);
+        const status = !ct.draftAndPublish ? null : !p ? 'draft' : p.updatedAt === d.updatedAt ? 'published' : 'modified';
+        return { locale: d.locale as string, status, updatedAt: d.updatedAt, publishedAt: p?.publishedAt ?? null };
+      })
+      .sort((a, b) => a.locale.localeCompare(b.locale));
+  }
+
+  /**
+   * The draft of a document (or its only version without draft & publish), with its badge,
+   * when its published version was published, and (localized types) its locale versions.
+   */
   async function readDocument(ct: ContentType, documentId: string | undefined, locale: string | undefined) {
     const defaultLocale = await locales.defaultCode();
     const raw: Raw = { status: ct.draftAndPublish ? 'draft' : 'published', populate: editPopulate(registry, ct), ...(locale ? { locale } : {}) };
     const doc = await documents.findOne(ct, documentId, parseReadQuery(registry, ct, raw, defaultLocale));
     if (!doc) throw new NotFoundError();
-    const badge = (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
+    const versions = ct.localized ? await localeVersions(ct, doc.documentId as string) : undefined;
+    const mine = versions?.find((v) => v.locale === doc.locale);
+    const badge = mine ? mine.status : (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
+    const publishedAt = mine ? mine.publishedAt : badge && badge !== 'draft' ? await publishedAtOf(ct, doc) : null;
     // The draft is what is open: its preview (the only version's, without draft & publish).
     const target = { documentId: doc.documentId as string, locale: (doc.locale as string | undefined) ?? '', status: ct.draftAndPublish ? ('draft' as const) : ('published' as const) };
-    return json({ data: doc, meta: { status: badge ?? null, previewUrl: await previewUrl(instance, ct, target) } });
+    return json({ data: doc, meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}), previewUrl: await previewUrl(instance, ct, target) } });
+  }
+
+  /** When the published version of a (not localized) document was published. */
+  async function publishedAtOf(ct: ContentType, doc: Row) {
+    const read = parseReadQuery(registry, ct, { status: 'published', fields: ['publishedAt'] }, await locales.defaultCode());
+    return (await documents.findOne(ct, doc.documentId as string, read))?.publishedAt ?? null;
   }
 
   /**
@@ -154,7 +193,52 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     return uniqueSlug(base, taken);
   }
 
+  /**
+   * What the home page lists: the drafts saved most recently (never published, or changed
+   * since) and the documents published most recently, across content types and locales,
+   * each named by its type's entry title.
+   */
+  async function recent(limit: number) {
+    const types = registry.contentTypes.filter((ct) => !ct.system && ct.kind === 'collectionType' && ct.draftAndPublish);
+    const views = await storedViews(instance, types.map(schemaOf));
+    const drafts: Row[] = [];
+    const published: Row[] = [];
+    const read = (ct: ContentType, status: string, sort: string, main: string | null) =>
+      parseReadQuery(registry, ct, { status, locale: '*', sort, fields: [...new Set([...(ct.localized ? ['locale'] : []), 'updatedAt', 'publishedAt', ...(main ? [main] : [])])], pagination: { page: 1, pageSize: limit } }, '', { defaultLimit: limit, maxLimit: limit });
+    for (const ct of types) {
+      const main = withView(schemaOf(ct), views.get(ct.uid)).mainField;
+      const entry = (row: Row, status: string | null) => ({
+        uid: ct.uid,
+        type: ct.displayName,
+        documentId: row.documentId,
+        locale: row.locale ?? null,
+        title: main && row[main] !== null && row[main] !== undefined && row[main] !== '' ? String(row[main]) : null,
+        updatedAt: row.updatedAt,
+        publishedAt: row.publishedAt ?? null,
+        status,
+      });
+      const latest = (await documents.findMany(ct, read(ct, 'draft', 'updatedAt:desc', main))).data;
+      const ids = [...new Set(latest.map((d) => d.documentId as string))];
+      const live = ids.length
+        ? (await documents.findMany(ct, parseReadQuery(registry, ct, { status: 'published', locale: '*', fields: ct.localized ? ['locale', 'updatedAt'] : ['updatedAt'], filters: { documentId: { $in: ids } }, pagination: { page: 1, pageSize: ids.length * 20 } }, '', { defaultLimit: 1000, maxLimit: 1000 }))).data
+        : [];
+      const at = new Map(live.map((p) => [`${p.documentId}\u0000${p.locale ?? ''}`, p.updatedAt]));
+      for (const d of latest) {
+        const key = `${d.documentId}\u0000${d.locale ?? ''}`;
+        if (at.get(key) === d.updatedAt) continue;
+        drafts.push(entry(d, at.has(key) ? 'modified' : 'draft'));
+      }
+      for (const p of (await documents.findMany(ct, read(ct, 'published', 'publishedAt:desc', main))).data) published.push(entry(p, 'published'));
+    }
+    const by = (key: string) => (a: Row, b: Row) => String(b[key]).localeCompare(String(a[key]));
+    return { drafts: drafts.sort(by('updatedAt')).slice(0, limit), published: published.sort(by('publishedAt')).slice(0, limit) };
+  }
+
   return new Elysia({ name: 'admin:content' })
+    .get('/admin/api/recent', async ({ request }) => {
+      await begin(request);
+      return json({ data: await recent(8) });
+    })
     .post(
       '/admin/api/uid',
       async ({ request }) => {
@@ -169,9 +253,11 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     .get('/admin/api/schema', async ({ request }) => {
       await begin(request);
       const list = await locales.list();
+      const types = registry.contentTypes.filter((ct) => !ct.system).map(schemaOf);
+      const views = await storedViews(instance, types);
       return json({
         data: {
-          contentTypes: registry.contentTypes.filter((ct) => !ct.system).map(schemaOf),
+          contentTypes: types.map((ct) => withView(ct, views.get(ct.uid))),
           components: registry.components.map(componentOf),
           locales: list,
           defaultLocale: await locales.defaultCode(),

@@ -18,11 +18,18 @@ export interface AdminAttribute {
   maxLength?: number;
   targetField?: string;
   customField?: string;
+  /** The schema's default (a new entry's form starts with it). */
+  default?: unknown;
   /** Relation target, component uid(s). */
   target?: string;
   multiple?: boolean;
   /** Media: `images`, `videos`, `audios`, `files` (any when absent). */
   allowedTypes?: string[];
+  /** From the type's view configuration: the edit form's label, description, placeholder, width (of 12). */
+  label?: string;
+  description?: string;
+  placeholder?: string;
+  size?: number;
   /** Relation: the inverse side of a link another type owns (written from there too, as in Strapi). */
   mappedBy?: string;
 }
@@ -32,6 +39,20 @@ export interface AdminComponent {
   displayName: string;
   category: string;
   attributes: AdminAttribute[];
+}
+
+/** A type's view as the app applies it (src/admin/views.ts: its configuration over the defaults). */
+export interface EffectiveView {
+  mainField: string | null;
+  /** `field:asc` or `field:desc`. */
+  defaultSort: string;
+  pageSize: number;
+  /** The list's columns, in order. */
+  list: string[];
+  /** The edit form's fields in order, each with its width out of 12. */
+  edit: { name: string; size: number }[];
+  /** Whether an admin configured it (else these are the defaults). */
+  configured: boolean;
 }
 
 export interface AdminContentType {
@@ -45,6 +66,8 @@ export interface AdminContentType {
   /** The attribute that names an entry in lists and relation pickers (Strapi's `mainField`). */
   mainField: string | null;
   attributes: AdminAttribute[];
+  /** Given by GET /admin/api/schema. */
+  view?: EffectiveView;
 }
 
 const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration']);
@@ -70,6 +93,7 @@ function attributesOf(model: AnyModel): AdminAttribute[] {
           ...(a.maxLength !== undefined ? { maxLength: a.maxLength } : {}),
           ...(a.targetField ? { targetField: a.targetField } : {}),
           ...(a.customField ? { customField: a.customField } : {}),
+          ...(a.default !== undefined && a.type !== 'password' ? { default: a.default } : {}),
         };
       case 'relation':
         return { ...base, type: 'relation', target: a.target, multiple: a.toMany, ...(a.mappedBy ? { mappedBy: a.mappedBy } : {}) };

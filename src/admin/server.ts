@@ -14,13 +14,16 @@ import { clientAddress } from '../http/rate-limit';
 import { json } from '../http/respond';
 import { AdminAccounts, type AdminUser } from './accounts';
 import { ADMIN_CSP, assetResponse, pageResponse } from './assets';
-import { adminContentRoutes } from './content';
+import { adminContentRoutes, contentGate } from './content';
 import { adminHistoryRoutes } from './history';
 import { adminAuditRoutes } from './audit';
 import { adminReleaseRoutes } from './releases';
 import { adminFileRoutes } from './files';
 import { adminSettingsRoutes } from './settings/index';
 import { adminUploadRoutes } from './upload';
+import { adminProfileRoutes } from './profile';
+import { schemaOf } from './schema';
+import { adminViewRoutes } from './views';
 import { checkCsrf, checkOrigin, csrfToken } from './csrf';
 import { clearedCookie, overHttps, requireAdmin, sessionCookie, sessionToken } from './session';
 
@@ -207,6 +210,8 @@ export function adminRoutes(instance: Instance, log: Logger) {
     .use(adminHistoryRoutes(instance, accounts))
     .use(adminAuditRoutes(instance, accounts))
     .use(adminReleaseRoutes(instance, accounts))
+    .use(adminProfileRoutes(instance, accounts))
+    .use(adminViewRoutes(instance, contentGate(accounts, config.trustProxy), schemaOf))
     .use(adminSettingsRoutes(instance, accounts))
     .use(adminFileRoutes(instance, accounts))
     .use(adminUploadRoutes(instance, accounts))

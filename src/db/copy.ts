@@ -64,6 +64,8 @@ const SYSTEM_TABLES = [
   SYSTEM.audit,
   SYSTEM.releases,
   SYSTEM.releaseEntries,
+  // Folio Admin's view configuration per content type (labels, list columns, edit layout).
+  SYSTEM.adminViews,
 ];
 
 const BATCH = 500;

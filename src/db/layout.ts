@@ -107,7 +107,7 @@ export const SYSTEM = {
   pluginStore: 'folio_plugin_store',
   /** End users' refresh-token sessions (migration 0014, auth/sessions.ts). */
   userSessions: 'folio_user_sessions',
-  /** Provider sign-ins in progress (migration 0016, auth/providers/connect.ts). */
+  /** Provider sign-ins in progress (migration 0018, auth/providers/connect.ts). */
   providerSessions: 'folio_provider_sessions',
   /** Rate-limit windows several instances share (PostgreSQL only). */
   rateLimits: 'folio_rate_limits',
@@ -136,6 +136,8 @@ export const SYSTEM = {
   releaseEntries: 'folio_release_entries',
   /** Cron ticks run, per task (migration 0022, project/cron.ts): each tick runs once across instances. */
   cronTicks: 'folio_cron_ticks',
+  /** Folio Admin's view configuration per content type (migration 0023, src/admin/views.ts). */
+  adminViews: 'folio_admin_views',
 } as const;
 
 /** Prefix of every system table; content types and components may not use it. */

@@ -110,12 +110,12 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
       await page.locator('#field-title').waitFor();
       await page.getByRole('button', { name: 'Remove cover.png' }).first().waitFor();
       await check('article edit');
-      await page.getByRole('button', { name: 'Choose from the library for cover' }).click();
+      await page.getByRole('button', { name: 'Choose from the library for Cover' }).click();
       await page.getByRole('button', { name: 'Pick cover.png' }).waitFor();
       await check('library picker');
       await page.keyboard.press('Escape');
       await page.goto(`${server.url}${ARTICLE}/new`);
-      await page.getByLabel('title', { exact: true }).waitFor();
+      await page.getByLabel('Title', { exact: true }).waitFor();
       await check('article new');
       await page.goto(`${server.url}/admin/media`);
       await page.getByRole('button', { name: 'Details of cover.png' }).click();
@@ -135,12 +135,12 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
         ['admins', 'root@example.com'],
       ] as const) {
         await page.goto(`${server.url}/admin/settings/${path}`);
-        await page.getByText(ready).first().waitFor();
+        await page.locator('main').getByText(ready).first().waitFor();
         await check(`settings/${path}`);
       }
       await logIn(page, showcase.url);
       await page.goto(`${showcase.url}${SHOWCASE}/new`);
-      await page.getByLabel('aString', { exact: true }).waitFor();
+      await page.getByLabel('A string', { exact: true }).waitFor();
       await check('every field kind (showcase) new');
       await context.close();
     }
@@ -176,7 +176,7 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
     await page.getByRole('link', { name: 'Second article' }).waitFor();
     await tabTo(/^A .*Second article/);
     await page.keyboard.press('Enter');
-    await page.getByLabel('title', { exact: true }).waitFor();
+    await page.getByLabel('Title', { exact: true }).waitFor();
     await tabTo(/^INPUT field-title/);
     await page.keyboard.press('End');
     await page.keyboard.type(', typed');

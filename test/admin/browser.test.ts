@@ -46,17 +46,17 @@ describe.skipIf(!executable)('Folio Admin in a browser', () => {
     await page.getByRole('link', { name: 'Create new entry' }).click();
 
     // A title over its maxLength (200): the server's error lands at the field.
-    const title = page.getByLabel('title', { exact: true });
+    const title = page.getByLabel('Title', { exact: true });
     await title.fill('x'.repeat(201));
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('#field-title-error').waitFor();
     expect(await title.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#field-title-error').textContent()).toContain('title');
+    expect(await page.locator('#field-title-error').textContent()).toBe('Title is too long: at most 200 characters');
 
     await title.fill('Written in the browser');
-    await page.getByLabel('views', { exact: true }).fill('7');
-    await page.getByLabel('featured', { exact: true }).check();
-    await page.getByLabel('kind', { exact: true }).selectOption('guide');
+    await page.getByLabel('Views', { exact: true }).fill('7');
+    await page.getByLabel('Featured', { exact: true }).check();
+    await page.getByLabel('Kind', { exact: true }).selectOption('guide');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('status').filter({ hasText: 'Draft' }).waitFor();
     expect(page.url()).toMatch(/\/admin\/content\/api%3A%3Aarticle\.article\/[a-z0-9]+\?locale=en$/);
@@ -72,7 +72,7 @@ describe.skipIf(!executable)('Folio Admin in a browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('status').filter({ hasText: 'Modified' }).waitFor();
     expect(await publicTitles()).toEqual(['Written in the browser']);
-    await page.getByRole('button', { name: 'Discard draft' }).waitFor();
+    await page.getByRole('button', { name: 'Discard changes' }).waitFor();
 
     await page.getByRole('button', { name: 'Unpublish' }).click();
     await page.getByTestId('status').filter({ hasText: 'Draft' }).waitFor();

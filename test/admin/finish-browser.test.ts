@@ -55,7 +55,7 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
   test("the browser's Back with unsaved changes asks: Cancel keeps the edits and the address, OK leaves", async () => {
     await page.goto(`${server.url}${ARTICLE_ADMIN}?q=Left`);
     await page.getByRole('link', { name: 'Left alone' }).click();
-    const title = page.getByLabel('title', { exact: true });
+    const title = page.getByLabel('Title', { exact: true });
     await title.waitFor();
     const editUrl = page.url();
     await title.fill('Left alone, edited');
@@ -86,9 +86,9 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
       expect((await fetch(`${server.url}/admin/api/files`, { method: 'POST', body: form, headers: { cookie, 'x-folio-csrf': csrf } })).status).toBe(201);
     }
     await page.goto(`${server.url}${ARTICLE_ADMIN}/new`);
-    await page.getByLabel('title', { exact: true }).fill('With a picked cover');
-    await page.getByRole('button', { name: 'Choose from the library for cover' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Media library: choose for cover' });
+    await page.getByLabel('Title', { exact: true }).fill('With a picked cover');
+    await page.getByRole('button', { name: 'Choose from the library for Cover' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Media library: choose for Cover' });
     await dialog.getByRole('button', { name: 'Pick file-30.png' }).waitFor();
     expect(await dialog.getByRole('button', { name: /^Pick / }).count()).toBe(24);
     expect(await dialog.getByRole('button', { name: 'Pick file-01.png' }).count()).toBe(0);

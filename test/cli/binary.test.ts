@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphQLClient } from 'graphql-request';
+import { findChromium, launchBrowser } from '../helpers/browser';
 import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 
@@ -252,6 +253,43 @@ describe('the compiled binary', () => {
       expect(await server.stop()).toBe(0);
     }
   }, SLOW);
+  it('serves Folio Admin from the binary: its script carries the rich-text editor, with which an editor writes Strapi blocks in a browser', async () => {
+    expect(run(['admin', 'create', '--email', 'bin@example.com', '--password', 'correct horse']).code).toBe(0);
+    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+    try {
+      const page = await (await fetch(`${server.url}/admin`)).text();
+      const script = /\/admin\/assets\/app-\w+\.js/.exec(page)![0];
+      const js = await fetch(`${server.url}${script}`);
+      expect(js.status).toBe(200);
+      // The editor is a chunk of its own, embedded too.
+      const chunk = /rich-editor-\w+\.js/.exec(await js.text())![0];
+      expect(await (await fetch(`${server.url}/admin/assets/${chunk}`)).text()).toContain('ProseMirror');
+      const executable = findChromium();
+      if (!executable) return;
+      const browser = await launchBrowser(executable);
+      try {
+        const tab = await browser.newPage();
+        await tab.goto(`${server.url}/admin`);
+        await tab.getByLabel('Email').fill('bin@example.com');
+        await tab.getByLabel('Password').fill('correct horse');
+        await tab.getByRole('button', { name: 'Log in' }).click();
+        await tab.getByRole('button', { name: 'Log out' }).waitFor();
+        await tab.goto(`${server.url}/admin/content/${encodeURIComponent('api::article.article')}/new`);
+        await tab.getByLabel('Title', { exact: true }).fill('Written with the binary');
+        await tab.getByRole('textbox', { name: 'Body' }).click();
+        await tab.keyboard.press('Control+b');
+        await tab.keyboard.type('Bold words');
+        await tab.getByRole('button', { name: 'Save', exact: true }).click();
+        await tab.getByTestId('status').filter({ hasText: 'Draft' }).waitFor();
+      } finally {
+        await browser.close();
+      }
+      const listed = await fetch(`${server.url}/api/articles?status=draft&filters[title][$eq]=Written with the binary`);
+      expect(((await listed.json()) as { data: { body: unknown }[] }).data[0]!.body).toEqual([{ type: 'paragraph', children: [{ type: 'text', text: 'Bold words', bold: true }] }]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 60_000);
 
   it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
     expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);

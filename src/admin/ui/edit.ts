@@ -1,7 +1,9 @@
 /**
  * The edit view of one entry (or a new one), generated from the schema: a control per
- * attribute (fields/field.ts picks it by kind), Save (the draft), Publish / Unpublish /
- * Discard draft as draft & publish and the entry's state allow, Delete after a confirmation.
+ * attribute (fields/field.ts picks it by kind) on a 12-column grid, and beside it the side
+ * panel (edit-panel.ts): Save (the draft), Publish / Unpublish / Discard changes as draft &
+ * publish and the entry's state allow, Delete after a confirmation, the document's dates and
+ * its locale versions.
  * The API's validation errors land at their fields, nested ones too (`links.0.label`).
  * Ctrl/Cmd+S saves; leaving with unsaved changes asks first (in the app and on unload); a
  * locale version not written yet can be filled in from another locale.
@@ -11,9 +13,11 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AdminContentType } from '../schema';
 import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
+import { explain, type ApiFieldError, type Explained } from './errors';
 import { browser } from './dom';
-import { EditorContext, Field, fieldId, type Editor } from './fields/field';
-import { blankValues, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
+import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo } from './edit-panel';
+import { EditorContext, Field, fieldId, widthOf, type Editor } from './fields/field';
+import { blankValues, docLabel, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
 import { BADGE_TEXT } from './list';
 import type { Schema } from './main';
 import { Link, navigate, setLeaveGuard } from './router';
@@ -27,6 +31,9 @@ const page = globalThis as unknown as {
 
 const LEAVE = 'You have unsaved changes. Leave without saving?';
 
+/** What the view that created an entry said, for the created entry's view to say again. */
+let flash: { text: string } | null = null;
+
 export function EditView(props: { schema: Schema; ct: AdminContentType; documentId: string | null; locale?: string }) {
   const { ct, documentId, schema } = props;
   const locale = ct.localized ? (props.locale ?? schema.defaultLocale) : undefined;
@@ -39,11 +46,19 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const [values, setValues] = useState<Values>(blank);
   const [baseline, setBaseline] = useState(() => JSON.stringify(values));
   const [status, setStatus] = useState<string | null>(null);
+  const [info, setInfo] = useState<DocumentInfo>({});
+  const [name, setName] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(isNew);
   // This locale (or single type) has no version yet: the form creates it.
   const [missing, setMissing] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const [summary, setSummary] = useState<Explained[]>([]);
+  // A new entry's view gives way to the created entry's: what it said ("Saved") carries over.
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(() => {
+    const said = flash;
+    flash = null;
+    return said;
+  });
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [fillFrom, setFillFrom] = useState('');
@@ -57,11 +72,13 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  const show = (doc: Record<string, unknown>, badge: string | null) => {
+  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales'] }) => {
     const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
     setValues(next);
     setBaseline(JSON.stringify(next));
-    setStatus(badge);
+    setStatus(meta.status);
+    setInfo({ createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: doc.createdBy, updatedBy: doc.updatedBy, availableLocales: meta.availableLocales });
+    setName(ct.mainField ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
   };
@@ -69,7 +86,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   useEffect(() => {
     if (isNew) return;
     api('GET', `${entryPath}${query}`).then(
-      (r) => show(r.data, r.meta.status),
+      (r) => show(r.data, r.meta),
       (e) => (e instanceof ApiError && e.status === 404 ? (setMissing(true), setLoaded(true)) : setMessage({ text: (e as Error).message, error: true })),
     );
   }, []);
@@ -89,35 +106,47 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     };
   }, []);
 
-  /** Runs a write; a validation error's paths become field messages, anything else a banner. */
-  async function run(label: string, write: () => Promise<any>) {
+  /**
+   * Runs a write. A validation error becomes words (errors.ts): each at its field, all in a
+   * summary at the top whose items lead to them; anything else is a banner.
+   */
+  async function run(label: string, write: () => Promise<any>, failed = 'The entry was not saved') {
     setBusy(true);
     setMessage(null);
     try {
       const r = await write();
       setErrors({});
-      if (r) show(r.data, r.meta.status);
+      setSummary([]);
+      if (r) show(r.data, r.meta);
       setMessage({ text: label });
       return r;
     } catch (e) {
-      const list = e instanceof ApiError ? (e.details.errors ?? []) : [];
-      const byField: Record<string, string> = {};
-      for (const err of list) {
-        const key = (err.path ?? []).join('.');
-        if (key && !byField[key]) byField[key] = err.message;
-      }
-      showErrors(byField, `${(e as Error).message}: see the fields marked below.`, (e as Error).message);
+      const details = e instanceof ApiError ? e.details : {};
+      const list: ApiFieldError[] = details.errors ?? (Array.isArray(details.path) ? [{ path: details.path as (string | number)[], message: (e as Error).message }] : []);
+      const explained = list.map((err) => explain(err, fields, values, components));
+      showErrors(explained, explained.length ? `${failed}: ${explained.length === 1 ? 'one field needs' : `${explained.length} fields need`} your attention.` : (e as Error).message);
     } finally {
       setBusy(false);
     }
   }
 
-  function showErrors(byField: Record<string, string>, withFields: string, without: string) {
+  function showErrors(explained: Explained[], text: string) {
+    const byField: Record<string, string> = {};
+    for (const x of explained) if (x.field && !byField[x.field]) byField[x.field] = x.text;
     setErrors(byField);
-    const keys = Object.keys(byField);
-    setMessage({ text: keys.length ? withFields : without, error: true });
-    // Focus the first field in error, so a keyboard or screen-reader user lands on it.
-    if (keys.length) setTimeout(() => (browser.document.getElementById(fieldId(keys[0]!)) ?? browser.document.getElementById(fieldId(keys[0]!.split('.')[0]!)))?.focus(), 0);
+    setSummary(explained);
+    setMessage({ text, error: true });
+    // Focus the summary, so a keyboard or screen-reader user hears it and can go to each field.
+    if (explained.length) setTimeout(() => browser.document.getElementById('error-summary')?.focus(), 0);
+  }
+
+  /** A summary item's link: the field's control (or the first control of its group) gets the focus. */
+  function goTo(field: string) {
+    const doc = (globalThis as any).document;
+    const el = doc.getElementById(fieldId(field));
+    const target = el?.matches('input,select,textarea,button,[contenteditable=true],[tabindex]') ? el : el?.querySelector('input,select,textarea,button,[contenteditable=true]');
+    (target ?? el)?.scrollIntoView({ block: 'center' });
+    (target ?? el)?.focus();
   }
 
   const saveRef = useRef<() => void>(() => {});
@@ -126,11 +155,13 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     if (busy) return;
     const local: Record<string, string> = {};
     const data = toData(fields, values, components, creating, local);
-    if (Object.keys(local).length) return showErrors(local, 'Some fields are not valid: see the fields marked below.', '');
+    const found = Object.entries(local).map(([field, text]): Explained => ({ field, text, summary: text }));
+    if (found.length) return showErrors(found, `The entry was not saved: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
     void run('Saved', async () => {
       if (!isNew) return api('PUT', `${entryPath}${query}`, { data });
       const r = await api('POST', `${path}${query}`, { data });
       setBaseline(JSON.stringify(values));
+      flash = { text: 'Saved' };
       navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(r.data.documentId)}${query}`, true);
       return r;
     });
@@ -149,7 +180,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     return () => page.removeEventListener('keydown', keydown);
   }, []);
 
-  const action = (segment: string, label: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`));
+  const action = (segment: string, label: string, failed: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`), failed);
 
   const listHref = `/admin/content/${encodeURIComponent(ct.uid)}${query}`;
 
@@ -161,7 +192,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       setBaseline(JSON.stringify(values));
       dirtyRef.current = false;
       if (ct.kind === 'collectionType') navigate(listHref);
-      else (setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setMissing(true), setMessage({ text: 'Deleted' }));
+      else (setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setInfo({}), setMissing(true), setMessage({ text: 'Deleted' }));
     } catch (e) {
       setMessage({ text: (e as Error).message, error: true });
     } finally {
@@ -194,23 +225,32 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       return next;
     });
 
-  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.displayName;
   if (!loaded) return h('p', { role: 'status' }, 'Loading…');
+  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.kind === 'singleType' ? ct.displayName : name || 'Untitled';
   const published = status === 'published' || status === 'modified';
   const otherLocales = schema.locales.filter((l) => l.code !== locale);
+  const main: Action[] = [{ label: 'Save', submit: true, primary: true, disabled: busy, keyshortcuts: 'Control+S Meta+S' }];
+  if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || status === 'published', onClick: action('publish', 'Published', 'The entry was not published') });
+  const more: Action[] = [];
+  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished', 'The entry was not unpublished') });
+  if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
+  if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
+  const slotContext = { ct, documentId: documentId === 'single' ? null : documentId, locale, status };
   return h(EditorContext.Provider, { value: editor }, [
     h('div', null, [
-      ct.kind === 'collectionType' ? h('p', null, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,
+      ct.kind === 'collectionType' ? h('p', { class: 'back' }, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,
       h('div', { class: 'title-row' }, [
-        h('h1', null, title),
-        status ? h('span', { class: `badge badge-${status}`, 'data-testid': 'status' }, BADGE_TEXT[status] ?? status) : null,
+        h('div', { class: 'title-main' }, [
+          h('h1', null, title),
+          status ? h('span', { class: `badge badge-${status}`, 'data-testid': 'status' }, BADGE_TEXT[status] ?? status) : null,
+        ]),
         locale && !isNew
           ? h('div', { class: 'field inline' }, [
               h('label', { for: 'edit-locale' }, 'Locale'),
               h(
                 'select',
                 { id: 'edit-locale', value: locale, onChange: (e: any) => navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(documentId!)}?locale=${encodeURIComponent(e.target.value)}`) },
-                schema.locales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+                schema.locales.map((l) => h('option', { value: l.code }, localeLabel(l))),
               ),
             ])
           : locale
@@ -218,7 +258,19 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
             : null,
       ]),
       h('div', { role: 'status', 'aria-live': 'polite', class: message && !message.error ? 'notice' : 'visually-hidden' }, message && !message.error ? message.text : ''),
-      message?.error ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
+      message?.error && !summary.length ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
+      summary.length
+        ? h('div', { id: 'error-summary', class: 'summary', role: 'alert', tabIndex: -1, 'aria-labelledby': 'error-summary-title' }, [
+            h('h2', { id: 'error-summary-title' }, message?.text ?? ''),
+            h(
+              'ul',
+              null,
+              summary.map((x, i) =>
+                h('li', { key: i }, h('a', { href: `#${fieldId(x.field)}`, onClick: (e: Event) => (e.preventDefault(), goTo(x.field)) }, x.summary)),
+              ),
+            ),
+          ])
+        : null,
       missing
         ? h('div', { class: 'notice-box' }, [
             h('p', null, locale ? `This entry has no ${locale} version yet: fill in the form and save to create it.` : 'Not created yet: fill in the form and save.'),
@@ -226,33 +278,38 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
               ? h('div', { class: 'field inline' }, [
                   h('label', { for: 'fill-from' }, 'Locale to copy from'),
                   h('select', { id: 'fill-from', value: fillFrom, onChange: (e: any) => setFillFrom(e.target.value) }, [
-                    h('option', { value: '' }, '—'),
-                    ...otherLocales.map((l) => h('option', { value: l.code }, `${l.name} (${l.code})`)),
+                    h('option', { value: '' }, 'Choose a locale'),
+                    ...otherLocales.map((l) => h('option', { value: l.code }, localeLabel(l))),
                   ]),
                   h('button', { type: 'button', disabled: !fillFrom, onClick: fill }, 'Fill in from another locale'),
                 ])
               : null,
           ])
         : null,
-      h('form', { onSubmit: save, class: 'edit', noValidate: true }, [
-        ...fields.map((a) =>
-          h(Field, { key: a.name, attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) }),
+      confirming
+        ? h('div', { role: 'alertdialog', 'aria-label': 'Delete this entry?', class: 'confirm' }, [
+            h('p', null, locale ? `Delete the ${locale} version of this entry? This cannot be undone.` : 'Delete this entry? This cannot be undone.'),
+            h('button', { type: 'button', class: 'danger', onClick: remove }, 'Confirm delete'),
+            h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
+          ])
+        : null,
+      h('div', { class: 'edit-layout' }, [
+        h(
+          'form',
+          { id: 'edit-form', onSubmit: save, class: 'edit form-grid', noValidate: true, 'aria-label': `${ct.displayName} fields` },
+          fields.map((a) =>
+            h('div', { key: a.name, class: `w-${widthOf(a)}` }, h(Field, { attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) })),
+          ),
         ),
-        h('div', { class: 'actions' }, [
-          h('button', { type: 'submit', class: 'primary', disabled: busy, 'aria-keyshortcuts': 'Control+S Meta+S' }, 'Save'),
-          ct.draftAndPublish && !creating ? h('button', { type: 'button', disabled: busy || status === 'published', onClick: action('publish', 'Published') }, 'Publish') : null,
-          ct.draftAndPublish && published ? h('button', { type: 'button', disabled: busy, onClick: action('unpublish', 'Unpublished') }, 'Unpublish') : null,
-          ct.draftAndPublish && status === 'modified' ? h('button', { type: 'button', disabled: busy, onClick: action('discard-draft', 'Draft discarded') }, 'Discard draft') : null,
-          !creating ? h('button', { type: 'button', class: 'danger', disabled: busy, onClick: () => setConfirming(true) }, 'Delete') : null,
-          dirty ? h('span', { class: 'muted' }, 'Unsaved changes') : null,
+        h('aside', { class: 'side', 'aria-label': 'Document' }, [
+          h(ActionsBox, { main, more, dirty }),
+          h(InfoBox, { info, draftAndPublish: ct.draftAndPublish, status: creating ? null : status }),
+          locale && !isNew && info.availableLocales
+            ? h(LocalesBox, { schema, locale, versions: info.availableLocales, hrefOf: (code: string) => `${ct.kind === 'singleType' ? `/admin/content/${encodeURIComponent(ct.uid)}` : `/admin${entryPath}`}?locale=${encodeURIComponent(code)}` })
+            : null,
+          ...PANEL_SLOTS.map((slot) => slot(slotContext)),
+          h(MoreBox, { more }),
         ]),
-        confirming
-          ? h('div', { role: 'alertdialog', 'aria-label': 'Delete this entry?', class: 'confirm' }, [
-              h('p', null, locale ? `Delete the ${locale} version of this entry? This cannot be undone.` : 'Delete this entry? This cannot be undone.'),
-              h('button', { type: 'button', class: 'danger', onClick: remove }, 'Confirm delete'),
-              h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
-            ])
-          : null,
       ]),
     ]),
   ]);

@@ -8,6 +8,9 @@ import { useState } from 'preact/hooks';
 import type { AdminContentType } from '../schema';
 import { LISTABLE } from './list';
 import { navigate } from './router';
+import { words } from './words';
+
+const SYSTEM: Record<string, string> = { createdAt: 'Created', updatedAt: 'Last updated' };
 
 const OPERATORS: [string, string][] = [
   ['$eq', 'is'],
@@ -32,6 +35,7 @@ export function Filters(props: { ct: AdminContentType; url: URL; base: string })
   const [operator, setOperator] = useState('$eq');
   const [value, setValue] = useState('');
   const active = filterParams(props.url);
+  const nameOf = (name: string) => props.ct.attributes.find((a) => a.name === name)?.label || SYSTEM[name] || words(name);
 
   const go = (params: URLSearchParams) => {
     params.delete('page');
@@ -54,14 +58,14 @@ export function Filters(props: { ct: AdminContentType; url: URL; base: string })
   };
   const describe = ([k, v]: [string, string]) => {
     const [, name, op] = FILTER.exec(k) ?? [undefined, k, ''];
-    const words = OPERATORS.find(([o]) => o === op)?.[1] ?? op;
-    return NO_VALUE.has(op!) ? `${name} ${words}` : `${name} ${words} "${v}"`;
+    const said = OPERATORS.find(([o]) => o === op)?.[1] ?? op;
+    return NO_VALUE.has(op!) ? `${nameOf(name!)} ${said}` : `${nameOf(name!)} ${said} "${v}"`;
   };
 
   return h('div', { class: 'filters' }, [
     h('form', { class: 'toolbar', 'aria-label': 'Filters', onSubmit: add }, [
       h('label', { for: 'filter-field' }, 'Filter'),
-      h('select', { id: 'filter-field', 'aria-label': 'Filter attribute', value: field, onChange: (e: any) => setField(e.target.value) }, attributes.map((a) => h('option', { value: a }, a))),
+      h('select', { id: 'filter-field', 'aria-label': 'Filter attribute', value: field, onChange: (e: any) => setField(e.target.value) }, attributes.map((a) => h('option', { value: a }, nameOf(a)))),
       h('select', { 'aria-label': 'Filter operator', value: operator, onChange: (e: any) => setOperator(e.target.value) }, OPERATORS.map(([o, words]) => h('option', { value: o }, words))),
       NO_VALUE.has(operator) ? null : h('input', { 'aria-label': 'Filter value', value, onInput: (e: any) => setValue(e.target.value) }),
       h('button', { type: 'submit' }, 'Add filter'),

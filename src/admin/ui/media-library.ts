@@ -137,10 +137,10 @@ export function MediaLibrary(props: { url: URL }) {
       : h('tr', { key: f.id }, [
           h('td', null, img ? h('img', { src: img, alt: f.alternativeText ?? '', class: 'thumb', loading: 'lazy' }) : ''),
           h('td', null, openIt),
-          h('td', null, f.mime),
-          h('td', null, kb(f.size)),
-          h('td', null, f.alternativeText ?? ''),
-          h('td', null, new Date(f.createdAt).toLocaleString()),
+          h('td', { class: 'col-extra' }, f.mime),
+          h('td', { class: 'col-extra' }, kb(f.size)),
+          h('td', { class: 'col-extra' }, f.alternativeText ?? ''),
+          h('td', { class: 'col-extra' }, new Date(f.createdAt).toLocaleString()),
         ]);
   };
 
@@ -178,7 +178,7 @@ export function MediaLibrary(props: { url: URL }) {
         : view === 'grid'
           ? h('ul', { class: 'media-grid', 'aria-label': 'Files' }, data.data.map(item))
           : h('table', { class: 'entries', 'aria-label': 'Files' }, [
-              h('thead', null, h('tr', null, ['Preview', 'Name', 'Type', 'Size', 'Alternative text', 'Uploaded'].map((c) => h('th', { scope: 'col' }, c)))),
+              h('thead', null, h('tr', null, ['Preview', 'Name', 'Type', 'Size', 'Alternative text', 'Uploaded'].map((c, i) => h('th', { scope: 'col', class: i > 1 ? 'col-extra' : undefined }, c)))),
               h('tbody', null, data.data.map(item)),
             ]),
     data && (page > 1 || data.meta.hasMore)

@@ -28,6 +28,8 @@ import history from './0019_history';
 import audit from './0020_audit';
 import releases from './0021_releases';
 import cronTicks from './0022_cron_ticks';
+import adminViews from './0023_admin_views';
+import adminUserNames from './0024_admin_user_names';
 
 export interface Migration {
   name: string;
@@ -58,4 +60,6 @@ export const migrations: readonly Migration[] = [
   { name: '0020_audit', sql: audit },
   { name: '0021_releases', sql: releases },
   { name: '0022_cron_ticks', sql: cronTicks },
+  { name: '0023_admin_views', sql: adminViews },
+  { name: '0024_admin_user_names', sql: adminUserNames },
 ];

@@ -17,6 +17,9 @@ export interface AdminUserRow {
   password: string;
   role: string;
   blocked: number;
+  /** Migration 0016; null until the admin gives one on their profile page. */
+  firstname?: string | null;
+  lastname?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -70,13 +73,21 @@ export async function deleteAdminUser(db: Queryable, id: number): Promise<void> 
   await db.run(sql`DELETE FROM ${USERS} WHERE "id" = ${id}`);
 }
 
-/** Sets an admin's password hash and ends their sessions and pending resets (a cookie or link of before opens nothing). */
-export async function setAdminPassword(db: Queryable, id: number, hash: string, now: string): Promise<void> {
-  await db.run(sql`UPDATE ${USERS} SET "password" = ${hash}, "updatedAt" = ${now} WHERE "id" = ${id}`);
-  await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
-  await db.run(sql`DELETE FROM ${RESETS} WHERE "userId" = ${id}`);
+/** An admin's own name (the profile page). */
+export async function setAdminNames(db: Queryable, id: number, names: { firstname: string | null; lastname: string | null }, now: string): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "firstname" = ${names.firstname}, "lastname" = ${names.lastname}, "updatedAt" = ${now} WHERE "id" = ${id}`);
 }
 
+/**
+ * Sets an admin's password hash and ends their sessions and pending resets (a cookie or link of
+ * before opens nothing); `keepTokenHash`: the one session that goes on (the admin changing it).
+ */
+export async function setAdminPassword(db: Queryable, id: number, hash: string, now: string, keepTokenHash: string | null = null): Promise<void> {
+  await db.run(sql`UPDATE ${USERS} SET "password" = ${hash}, "updatedAt" = ${now} WHERE "id" = ${id}`);
+  if (keepTokenHash === null) await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id}`);
+  else await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${id} AND "tokenHash" <> ${keepTokenHash}`);
+  await db.run(sql`DELETE FROM ${RESETS} WHERE "userId" = ${id}`);
+}
 /** Stores a reset link's token hash for an admin, in place of any earlier one; expired ones of anyone go too. */
 export async function insertAdminReset(db: Queryable, row: { tokenHash: string; userId: number; expiresAt: number; now: number }): Promise<void> {
   await db.run(sql`DELETE FROM ${RESETS} WHERE "userId" = ${row.userId} OR "expiresAt" <= ${row.now}`);

@@ -1,5 +1,5 @@
 /**
- * Rows of the audit log (`folio_audit`, migration 0016): appended by the audit log's listener
+ * Rows of the audit log (`folio_audit`, migration 0020): appended by the audit log's listener
  * inside a document write's transaction and by settings services after their change, read by
  * `folio audit` and /admin/api/audit, pruned by age.
  */

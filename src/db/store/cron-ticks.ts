@@ -1,5 +1,5 @@
 /**
- * Cron ticks several instances share (migration 0015, project/cron.ts): claiming a task's
+ * Cron ticks several instances share (migration 0022, project/cron.ts): claiming a task's
  * tick inserts its row, and only the instance whose insert went in runs it.
  */
 import type { Queryable } from '../database';

@@ -1,5 +1,5 @@
 /**
- * Rows of content history (`folio_history`, migration 0015): written by the history listener
+ * Rows of content history (`folio_history`, migration 0019): written by the history listener
  * inside the write's own transaction, read by `folio history` and the admin, pruned by age.
  */
 import type { Queryable } from '../database';

@@ -1,5 +1,5 @@
 /**
- * Rows of `folio_provider_sessions` (migration 0016): provider sign-ins in progress, by the
+ * Rows of `folio_provider_sessions` (migration 0018): provider sign-ins in progress, by the
  * hash of their cookie's key. What they hold and how long they live is
  * auth/providers/connect.ts's business; times are milliseconds.
  */

@@ -4,6 +4,7 @@
  * Move up/down) with Add and Remove; a dynamic zone adds from its allowed components.
  */
 import { h } from 'preact';
+import { labelOf } from '../words';
 import { useState } from 'preact/hooks';
 import { Field, FieldGroup, fieldId, useEditor, type FieldProps } from './field';
 import { SortableList } from './sortable';
@@ -78,17 +79,17 @@ export function ComponentField(props: FieldProps) {
         ? h('div', { class: 'component' }, [
             h('div', { class: 'sortable-bar' }, [
               h('span', { class: 'sortable-name' }, displayName),
-              h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${a.name}`, onClick: () => props.onChange(null) }, 'Remove'),
+              h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${labelOf(a)}`, onClick: () => props.onChange(null) }, 'Remove'),
             ]),
-            h(Collapsible, { open: isOpen(item.key), name: a.name, onToggle: () => toggle(item.key) }, h(ItemFields, { item, path: props.path, errors: props.errors, onChange: props.onChange })),
+            h(Collapsible, { open: isOpen(item.key), name: labelOf(a), onToggle: () => toggle(item.key) }, h(ItemFields, { item, path: props.path, errors: props.errors, onChange: props.onChange })),
           ])
-        : h('button', { type: 'button', onClick: () => props.onChange(blankItem(components, a.target!)) }, `Add ${a.name}`),
+        : h('button', { type: 'button', onClick: () => props.onChange(blankItem(components, a.target!)) }, `Add ${labelOf(a)}`),
     ]);
   }
   const items = props.value as ComponentItem[];
   return h(FieldGroup, { ...props }, [
-    h(EntryList, { ...props, label: `${a.name}: ${displayName} entries`, empty: 'No entries.', nameOf: (_, i) => `${a.name} ${i + 1}` }),
-    h('button', { type: 'button', onClick: () => props.onChange([...items, blankItem(components, a.target!)]) }, `Add an entry to ${a.name}`),
+    h(EntryList, { ...props, label: `${labelOf(a)}: ${displayName} entries`, empty: 'No entries.', nameOf: (_, i) => `${labelOf(a)} ${i + 1}` }),
+    h('button', { type: 'button', onClick: () => props.onChange([...items, blankItem(components, a.target!)]) }, `Add an entry to ${labelOf(a)}`),
   ]);
 }
 
@@ -98,14 +99,14 @@ export function DynamicZoneField(props: FieldProps) {
   const allowed = (a.target ?? '').split(',').filter((uid) => components[uid]);
   const [choice, setChoice] = useState(allowed[0] ?? '');
   const items = props.value as ComponentItem[];
-  const nameOf = (it: ComponentItem, i: number) => `${components[it.component]?.displayName ?? it.component} (${a.name} ${i + 1})`;
+  const nameOf = (it: ComponentItem, i: number) => `${components[it.component]?.displayName ?? it.component} (${labelOf(a)} ${i + 1})`;
   const selectId = `${fieldId(props.path)}-add`;
   return h(FieldGroup, { ...props }, [
-    h(EntryList, { ...props, label: `${a.name}: components`, empty: 'No components.', nameOf }),
+    h(EntryList, { ...props, label: `${labelOf(a)}: components`, empty: 'No components.', nameOf }),
     h('div', { class: 'field inline' }, [
-      h('label', { for: selectId }, `Component to add to ${a.name}`),
+      h('label', { for: selectId }, `Component to add to ${labelOf(a)}`),
       h('select', { id: selectId, value: choice, onChange: (e: any) => setChoice(e.target.value) }, allowed.map((uid) => h('option', { value: uid }, components[uid]!.displayName))),
-      h('button', { type: 'button', disabled: !choice, onClick: () => props.onChange([...items, blankItem(components, choice)]) }, `Add to ${a.name}`),
+      h('button', { type: 'button', disabled: !choice, onClick: () => props.onChange([...items, blankItem(components, choice)]) }, `Add to ${labelOf(a)}`),
     ]),
   ]);
 }

@@ -14,6 +14,9 @@ import { ComponentField, DynamicZoneField } from './components';
 import { MediaField } from './media';
 import { RelationField } from './relations';
 import { UidField } from './uid';
+import { labelOf } from '../words';
+
+export { labelOf };
 import type { Components, FormValue, Values } from './values';
 
 export interface Editor {
@@ -41,13 +44,43 @@ export interface FieldProps {
 
 export const fieldId = (path: string) => `field-${path}`;
 
+
+/**
+ * A field's width on the edit form's 12-column grid, as Strapi lays it out by default: short
+ * values side by side, long text, rich text, JSON, components and dynamic zones full width.
+ * The view configuration's width wins.
+ */
+export function widthOf(a: AdminAttribute): number {
+  if (a.size) return a.size;
+  switch (a.type) {
+    case 'boolean':
+    case 'integer':
+    case 'biginteger':
+    case 'float':
+    case 'decimal':
+    case 'date':
+    case 'time':
+    case 'datetime':
+    case 'timestamp':
+      return 4;
+    case 'blocks':
+    case 'richtext':
+    case 'json':
+    case 'component':
+    case 'dynamiczone':
+      return 12;
+    default:
+      return 6;
+  }
+}
+
 /** The label row, the error under the control, and the group that names a composite field. */
 export function FieldGroup(props: { path: string; attribute: AdminAttribute; errors: Record<string, string>; children?: any }) {
   const id = fieldId(props.path);
   const error = props.errors[props.path];
   return h('div', { class: 'field composite', role: 'group', 'aria-labelledby': `${id}-label`, 'aria-describedby': error ? `${id}-error` : undefined }, [
     h('div', { class: 'label-row' }, [
-      h('span', { id: `${id}-label`, class: 'label' }, props.attribute.name),
+      h('span', { id: `${id}-label`, class: 'label' }, labelOf(props.attribute)),
       props.attribute.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null,
     ]),
     props.children,

@@ -4,6 +4,7 @@
  * stored at once (POST /admin/api/upload) but join the entry only when it is saved.
  */
 import { h } from 'preact';
+import { labelOf } from '../words';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, currentCsrfToken } from '../api';
 import { FieldGroup, fieldId, type FieldProps } from './field';
@@ -119,7 +120,7 @@ export function MediaField(props: FieldProps) {
     files.length === 0
       ? h('p', { class: 'muted' }, 'No file.')
       : a.multiple
-        ? h(SortableList<FileRef>, { id, label: `${a.name}: files`, items: files, keyOf: (f) => String(f.id), nameOf: (f) => f.name, render: (f) => h(FilePreview, { file: f }), onChange: props.onChange, className: 'media' })
+        ? h(SortableList<FileRef>, { id, label: `${labelOf(a)}: files`, items: files, keyOf: (f) => String(f.id), nameOf: (f) => f.name, render: (f) => h(FilePreview, { file: f }), onChange: props.onChange, className: 'media' })
         : h('p', { class: 'media-one' }, [h(FilePreview, { file: files[0]! }), ' ', h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${files[0]!.name}`, onClick: () => props.onChange([]) }, 'Remove')]),
     h(
       'div',
@@ -145,21 +146,21 @@ export function MediaField(props: FieldProps) {
           id,
           type: 'file',
           multiple: !!a.multiple,
-          'aria-label': `Upload ${a.multiple ? 'files' : 'a file'} to ${a.name}`,
+          'aria-label': `Upload ${a.multiple ? 'files' : 'a file'} to ${labelOf(a)}`,
           disabled: busy,
           onChange: (e: any) => {
             void upload([...(e.target.files ?? [])]);
             e.target.value = '';
           },
         }),
-        h('button', { type: 'button', onClick: () => setPicking(true) }, `Choose from the library for ${a.name}`),
+        h('button', { type: 'button', onClick: () => setPicking(true) }, `Choose from the library for ${labelOf(a)}`),
       ],
     ),
     busy ? h('p', { role: 'status' }, 'Uploading…') : null,
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     picking
       ? h(MediaPicker, {
-          title: `Media library: choose for ${a.name}`,
+          title: `Media library: choose for ${labelOf(a)}`,
           allowedTypes: a.allowedTypes,
           onPick: (f) => {
             add([f]);

@@ -6,6 +6,7 @@
  */
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Link } from '../router';
 
 /** The list and index a drag started from (a drop target cannot read dataTransfer during dragover). */
 let dragging: { list: string; index: number } | null = null;
@@ -16,9 +17,13 @@ interface Props<T> {
   items: T[];
   keyOf: (item: T) => string;
   nameOf: (item: T, index: number) => string;
+  /** Where the item opens (a relation's entry): its name becomes a link there. */
+  linkOf?: (item: T) => string;
   render: (item: T, index: number) => any;
   onChange: (items: T[]) => void;
   className?: string;
+  /** Whether each item has a Remove button (default true). */
+  removable?: boolean;
 }
 
 export function move<T>(items: T[], from: number, to: number): T[] {
@@ -94,10 +99,10 @@ export function SortableList<T>(props: Props<T>) {
             },
             '⠿',
           ),
-          h('span', { class: 'sortable-name' }, name),
+          h('span', { class: 'sortable-name' }, props.linkOf ? h(Link, { href: props.linkOf(item) }, name) : name),
           h('button', { type: 'button', class: 'small', disabled: index === 0, 'aria-label': `Move ${name} up`, onClick: () => moveTo(index, index - 1, false) }, '↑'),
           h('button', { type: 'button', class: 'small', disabled: index === items.length - 1, 'aria-label': `Move ${name} down`, onClick: () => moveTo(index, index + 1, false) }, '↓'),
-          h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${name}`, onClick: () => props.onChange(items.filter((_, i) => i !== index)) }, 'Remove'),
+          props.removable === false ? null : h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${name}`, onClick: () => props.onChange(items.filter((_, i) => i !== index)) }, 'Remove'),
         ]),
         props.render(item, index),
       ],

@@ -4,6 +4,7 @@
  * the entry is new and the uid was not typed by hand, edit.ts keeps it following its target.
  */
 import { h } from 'preact';
+import { labelOf } from '../words';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { FieldControl } from '../fields';
@@ -29,8 +30,12 @@ export function UidField(props: FieldProps) {
     }
   }
 
-  return h('div', { class: 'uid' }, [
-    h(FieldControl, { attribute: a, id: fieldId(props.path), value: props.value as string, error: props.errors[props.path] ?? error ?? undefined, onChange: props.onChange }),
-    h('button', { type: 'button', class: 'small', disabled: busy, 'aria-label': `Regenerate ${a.name}`, onClick: regenerate }, 'Regenerate'),
-  ]);
+  return h(FieldControl, {
+    attribute: a,
+    id: fieldId(props.path),
+    value: props.value as string,
+    error: props.errors[props.path] ?? error ?? undefined,
+    onChange: props.onChange,
+    beside: h('button', { type: 'button', disabled: busy, 'aria-label': `Regenerate ${labelOf(a)}`, onClick: regenerate }, 'Regenerate'),
+  });
 }

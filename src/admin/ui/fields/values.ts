@@ -2,12 +2,11 @@
  * The edit view's form state for every kind, and its trip to and from the API's JSON. Scalar
  * kinds are the inputs' strings (fields.ts); media and relations are lists of what was read
  * (so the form can show names and previews); components and dynamic-zone items carry their
- * own form values; blocks are a list of editable blocks (blocks-codec.ts). Nothing else in
+ * own form values; blocks are Strapi's blocks JSON, which the rich-text editor reads and writes. Nothing else in
  * the app converts values.
  */
 import type { AdminAttribute, AdminComponent } from '../../schema';
 import { editable as scalarEditable, fromInput, toInput } from '../fields';
-import { fromBlocks, toBlocks, type BlockItem } from './blocks-codec';
 
 export interface FileRef {
   id: number;
@@ -27,7 +26,9 @@ export interface ComponentItem {
   component: string;
   values: Values;
 }
-export type FormValue = string | boolean | null | FileRef[] | DocRef[] | ComponentItem | ComponentItem[] | BlockItem[];
+/** Rich text: Strapi's blocks JSON itself (the editor reads and writes it, blocks-codec.ts). */
+export type BlocksValue = Record<string, unknown>[];
+export type FormValue = string | boolean | null | FileRef[] | DocRef[] | ComponentItem | ComponentItem[] | BlocksValue;
 export type Values = Record<string, FormValue>;
 export type Components = Record<string, AdminComponent>;
 export type Converted = { value: unknown } | { error: string } | { skip: true };
@@ -51,8 +52,9 @@ export function blankItem(components: Components, uid: string): ComponentItem {
   return { key: newKey(), component: uid, values: c ? blankValues(c.attributes, components) : {} };
 }
 
+/** A new entry's (or component's) form: each attribute's schema default, else empty. */
 export const blankValues = (attributes: AdminAttribute[], components: Components): Values =>
-  Object.fromEntries(attributes.filter(editable).map((a) => [a.name, toForm(a, null, components, () => null)]));
+  Object.fromEntries(attributes.filter(editable).map((a) => [a.name, toForm(a, a.default ?? null, components, () => null)]));
 
 /** The API's value → the form's. `mainFieldOf` names related entries. */
 export function toForm(a: AdminAttribute, value: unknown, components: Components, mainFieldOf: (uid: string) => string | null): FormValue {
@@ -77,7 +79,7 @@ export function toForm(a: AdminAttribute, value: unknown, components: Components
     case 'dynamiczone':
       return (Array.isArray(value) ? value : []).filter((v) => components[v?.__component]).map((v) => item(v, v.__component));
     case 'blocks':
-      return fromBlocks(value);
+      return Array.isArray(value) ? (value as BlocksValue) : [];
     default:
       return toInput(a, value);
   }
@@ -123,7 +125,7 @@ function fromForm(a: AdminAttribute, value: FormValue, components: Components, e
     case 'dynamiczone':
       return { value: (value as ComponentItem[]).map((it, i) => item(it, `${path}.${i}`, true)) };
     case 'blocks': {
-      const blocks = toBlocks(value as BlockItem[]);
+      const blocks = (value ?? []) as BlocksValue;
       return { value: blocks.length ? blocks : null };
     }
     default: {

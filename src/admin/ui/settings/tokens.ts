@@ -65,7 +65,7 @@ export function TokensPage() {
       : data.data.length === 0
         ? h('p', null, 'No API token yet.')
         : h('table', { class: 'entries' }, [
-            h('thead', null, h('tr', null, ['Name', 'Type', 'Expires', 'Last used', 'Created'].map((c) => h('th', { scope: 'col' }, c)).concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))))),
+            h('thead', null, h('tr', null, [...['Name', 'Type', 'Expires', 'Last used', 'Created'].map((c, i) => h('th', { scope: 'col', class: i > 2 ? 'col-extra' : undefined }, c)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))])),
             h(
               'tbody',
               null,
@@ -74,8 +74,8 @@ export function TokensPage() {
                   h('td', null, [t.name, t.description ? h('div', { class: 'muted' }, t.description) : null]),
                   h('td', null, t.type === 'custom' ? `custom (${t.actions?.length ?? 0} actions)` : t.type),
                   h('td', null, t.expiresAt ? when(t.expiresAt) : 'Never'),
-                  h('td', null, when(t.lastUsedAt)),
-                  h('td', null, when(t.createdAt)),
+                  h('td', { class: 'col-extra' }, when(t.lastUsedAt)),
+                  h('td', { class: 'col-extra' }, when(t.createdAt)),
                   h('td', { class: 'row-actions' }, [
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Regenerate ${t.name}`, onClick: regenerate(t) }, 'Regenerate'),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Revoke ${t.name}`, onClick: revoke(t) }, 'Revoke'),
