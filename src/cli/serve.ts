@@ -65,6 +65,7 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
     if (json) log.info('content type', { uid: ct.uid, kind: ct.kind, routes });
     else log.info(`  ${ct.uid.padEnd(width)}  ${routes.join('  ')}`);
   }
+  await disabledWebhooksNotice(instance, log, values);
   // A new installation grants the public and authenticated roles only account actions.
   const grants = await instance.roles.permissions();
   if (grants.some((g) => g.action.startsWith('api::'))) return;
@@ -81,6 +82,19 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
   log.info(message);
   log.info(`  Let anyone read ${first?.pluralName ?? 'a type'}:  ${grant}`);
   log.info(`  Or create a token (send it as "Authorization: Bearer <key>"):  ${token}`);
+}
+
+/** Disabled webhooks (a restored or imported copy's are, until enabled): named, with the command that enables one. */
+async function disabledWebhooksNotice(instance: Instance, log: Logger, values: Record<string, unknown>) {
+  const disabled = (await instance.webhooks.list()).filter((w) => !w.enabled).map((w) => w.name);
+  if (disabled.length === 0) return;
+  const enable = commandLine(['webhook', 'enable', disabled[0]!], values);
+  const message = `${disabled.length} webhook(s) disabled, sent nothing until enabled (a restored or imported copy starts so): ${disabled.join(', ')}`;
+  if (log.format === 'json') log.info(message, { webhooksDisabled: disabled, enable });
+  else {
+    log.info(message);
+    log.info(`  Enable one:  ${enable}`);
+  }
 }
 
 /** Opens the installation, prints the start-up screen and listens; closes what it opened if that fails. */

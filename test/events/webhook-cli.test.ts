@@ -56,7 +56,7 @@ describe('folio webhook', () => {
 
     const listed = cli(['webhook', 'list'], where);
     expect(listed.code).toBe(0);
-    expect(listed.out).toEqual([`site\t${hook.url}\tentry.create,entry.publish\tsigned\theaders Authorization`]);
+    expect(listed.out).toEqual([`site\t${hook.url}\tentry.create,entry.publish\tsigned\tenabled\theaders Authorization`]);
     expect(listed.stdout).not.toContain('top-secret');
     expect(listed.stdout).not.toContain('abc123');
 

@@ -20,11 +20,11 @@ export interface OutboxEvent {
   createdAt: string;
 }
 
-/** Appends an event and queues it for every webhook subscribed to it; returns its position. */
+/** Appends an event and queues it for every enabled webhook subscribed to it; returns its position. */
 export async function appendEvent(tx: Queryable, e: OutboxEvent, dueAt: number): Promise<number> {
   const id = await tx.insert(sql`INSERT INTO ${OUTBOX} ("event", "uid", "body", "createdAt") VALUES (${e.event}, ${e.uid}, ${e.body}, ${e.createdAt})`);
   await tx.run(sql`INSERT INTO ${DELIVERIES} ("webhookId", "outboxId", "state", "attempts", "dueAt", "createdAt", "updatedAt")
-    SELECT "id", ${id}, 'pending', 0, ${dueAt}, ${e.createdAt}, ${e.createdAt} FROM ${WEBHOOKS} WHERE "events" LIKE ${`%${encodeEvents([e.event])}%`}`);
+    SELECT "id", ${id}, 'pending', 0, ${dueAt}, ${e.createdAt}, ${e.createdAt} FROM ${WEBHOOKS} WHERE "enabled" = 1 AND "events" LIKE ${`%${encodeEvents([e.event])}%`}`);
   return id;
 }
 

@@ -1,0 +1,78 @@
+/**
+ * A newcomer's first minutes with the compiled binary alone (issue #44), built once exactly as
+ * package.json's "build" script and driven from empty folders: a copy made from an export
+ * keeps its webhooks quiet until enabled.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startReceiver, type Receiver } from '../events/receiver';
+import { cleanEnv, killSpawned, lines, removeTempDirs, ROOT, runCli, serve, tempDir, type CliOptions } from '../helpers/spawn';
+
+const SLOW = 60_000;
+
+/** package.json's build command, with bun at process.execPath and --outfile replaced. */
+function buildCommand(outfile: string): string[] {
+  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.trim().split(/\s+/);
+  words[words.indexOf('--outfile') + 1] = outfile;
+  words[0] = process.execPath;
+  return words;
+}
+
+let folio: string;
+const receivers: Receiver[] = [];
+
+beforeAll(() => {
+  const buildDir = tempDir('folio-build-');
+  const build = Bun.spawnSync(buildCommand(join(buildDir, 'folio')), { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+  if (build.exitCode !== 0) throw new Error(`build failed (exit ${build.exitCode}):\n${build.stdout}\n${build.stderr}`);
+  folio = join(tempDir('folio-bin-'), 'folio');
+  copyFileSync(join(buildDir, 'folio'), folio);
+}, 180_000);
+
+afterEach(async () => {
+  await killSpawned();
+  for (const r of receivers.splice(0)) await r.stop();
+});
+afterAll(removeTempDirs);
+
+/** The binary run in `cwd` with no flags: its defaults (./data, ./content-types) decide. */
+const at = (cwd: string): CliOptions => ({ exe: folio, cwd, data: null, contentTypes: null });
+function ok(args: string[], where: CliOptions): string {
+  const run = runCli(args, where);
+  if (run.code !== 0) throw new Error(`folio ${args.join(' ')} → ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run.stdout;
+}
+
+describe('the binary, first minutes', () => {
+  it(
+    'an installation imported from an export has its webhooks disabled: listed so, named on the start-up screen, nothing sent until enabled',
+    async () => {
+      const hook = startReceiver();
+      receivers.push(hook);
+      const production = tempDir('folio-bin-production-');
+      ok(['init', './content-types'], at(production));
+      ok(['webhook', 'create', '--name', 'deploy', '--url', hook.url, '--events', 'entry.create'], at(production));
+      ok(['export', 'production.tar.gz'], at(production));
+
+      const staging = tempDir('folio-bin-staging-');
+      ok(['init', './content-types'], at(staging));
+      expect(ok(['import', join(production, 'production.tar.gz')], at(staging))).toContain('webhooks: 1, all disabled');
+      expect(lines(ok(['webhook', 'list'], at(staging)))).toEqual([`deploy\t${hook.url}\tentry.create\tunsigned\tdisabled`]);
+      ok(['permissions', 'grant', 'public', 'api::tag.tag.create'], at(staging));
+      const server = await serve(at(staging));
+      try {
+        expect(server.stdout()).toContain('1 webhook(s) disabled, sent nothing until enabled (a restored or imported copy starts so): deploy');
+        expect(server.stdout()).toContain(`Enable one:  ${folio} webhook enable deploy`);
+        expect((await server.call('POST', '/api/tags', { body: { data: { name: 'staging only' } } })).status).toBe(201);
+        await Bun.sleep(2500);
+        expect(hook.received).toHaveLength(0);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      expect(ok(['webhook', 'enable', 'deploy'], at(staging))).toContain('enabled webhook "deploy"');
+      expect(lines(ok(['webhook', 'list'], at(staging)))[0]).toEndWith('\tenabled');
+    },
+    SLOW,
+  );
+});
