@@ -28,7 +28,7 @@ function maskedUrl(url: string): string {
  * compiled binary by its path (Bun.main lives in its embedded file system), the source run
  * as the README writes it; then the flags that chose this installation.
  */
-function commandLine(command: string[], values: Record<string, unknown>): string {
+export function commandLine(command: string[], values: Record<string, unknown>): string {
   const pathFromHere = (path: string) => {
     const rel = relative(process.cwd(), path);
     return !rel || rel.startsWith('..') ? path : rel.includes('/') ? rel : `./${rel}`;

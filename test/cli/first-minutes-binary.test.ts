@@ -1,10 +1,11 @@
 /**
  * A newcomer's first minutes with the compiled binary alone (issue #44), built once exactly as
  * package.json's "build" script and driven from empty folders: a copy made from an export
- * keeps its webhooks quiet until enabled.
+ * keeps its webhooks quiet until enabled; an empty folder points at `./folio init`, a dry run
+ * writes nothing, types are named any way, help is per sub-command and a wrong flag is one line.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReceiver, type Receiver } from '../events/receiver';
 import { cleanEnv, killSpawned, lines, removeTempDirs, ROOT, runCli, serve, tempDir, type CliOptions } from '../helpers/spawn';
@@ -75,4 +76,24 @@ describe('the binary, first minutes', () => {
     },
     SLOW,
   );
+
+  it('in an empty folder points at ./folio init, writes nothing on a dry run, and speaks one line for a wrong flag', () => {
+    const empty = tempDir('folio-bin-empty-');
+    const here = at(empty);
+    const alone = runCli([], here);
+    expect(alone.stdout).toContain(`Start here:  ${folio} init   (writes the example content types`);
+    const serveHere = runCli(['serve'], here);
+    expect(serveHere.code).toBe(1);
+    expect(serveHere.stderr).toContain(`Error: no content types at ./content-types (the folder does not exist).\nStart here:  ${folio} init`);
+    expect(readdirSync(empty)).toEqual([]);
+
+    ok(['init'], here);
+    expect(ok(['migrate', '--dry-run'], here)).toContain('nothing applied (dry run)');
+    expect(existsSync(join(empty, 'data'))).toBe(false);
+    expect(runCli(['migrate', '--bogus'], here).stderr).toBe('Unknown flag --bogus; see: folio migrate --help\n');
+    expect(ok(['import', 'strapi', '--help'], here)).toStartWith('Usage: folio import strapi SOURCE');
+    expect(ok(['permissions', 'grant', 'public', 'articles.find', 'category.findOne'], here)).toBe(
+      'granted public api::article.article.find\ngranted public api::category.category.findOne\n',
+    );
+  });
 });
