@@ -24,6 +24,7 @@ import type { ReadQuery } from './query/types';
 import type { ContentType } from './registry/types';
 import { writeSchemas, type SchemaMap } from './library/schemas';
 import { runSeed, type Seed } from './library/seed';
+import { seedFiles } from './library/seed-files';
 
 export type { DocumentService, WriteOptions, Written } from './documents/service';
 export type { ReadQuery } from './query/types';
@@ -168,7 +169,7 @@ export async function startFolio(options: FolioOptions): Promise<Folio> {
       const created = await tokens.create(name, type, lifespanDays, description, actions.length ? resolveActions(registry, actions) : []);
       keys.set(name, created.accessKey);
     }
-    const seeded = options.seed === undefined ? {} : await runSeed(registry, documents, options.seed);
+    const seeded = options.seed === undefined ? {} : await runSeed(registry, documents, options.seed, { source: 'startFolio', root: 'seed', files: seedFiles(instance, process.cwd()) });
 
     server = listen(instance, log);
     const contentType = (id: string): ContentType => {

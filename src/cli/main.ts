@@ -29,6 +29,7 @@ import { typesCommand } from './types';
 import { historyCommand } from './history';
 import { auditCommand } from './audit';
 import { releaseCommand } from './release';
+import { seedCommand } from './seed';
 
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
@@ -41,7 +42,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand];
+const commands: Command[] = [serveCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand, seedCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
