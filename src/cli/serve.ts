@@ -7,6 +7,7 @@ import { SchemaError } from '../registry/types';
 import { configFrom, UsageError, type Command } from './command';
 import { memoryHintError } from './memory-hint';
 import { isCompiled } from './self';
+import { writeExampleContent, type FirstStart } from './first-start';
 import { VERSION } from '../version';
 
 /** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
@@ -42,7 +43,7 @@ export function commandLine(command: string[], values: Record<string, unknown>):
 }
 
 /** Routes of each content type, and what to run when no role may read anything yet. */
-async function startupScreen(instance: Instance, log: Logger, values: Record<string, unknown>) {
+async function startupScreen(instance: Instance, log: Logger, values: Record<string, unknown>, firstStart?: FirstStart) {
   const json = log.format === 'json';
   const { contentTypes } = instance.registry;
   log.info(`Folio ${VERSION}: ${contentTypes.length} content type(s)`, json ? { version: VERSION } : undefined);
@@ -66,6 +67,7 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
     else log.info(`  ${ct.uid.padEnd(width)}  ${routes.join('  ')}`);
   }
   await disabledWebhooksNotice(instance, log, values);
+  if (firstStart) exampleContentNotice(log, values, firstStart);
   // A new installation grants the public and authenticated roles only account actions.
   const grants = await instance.roles.permissions();
   if (grants.some((g) => g.action.startsWith('api::'))) return;
@@ -82,6 +84,20 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
   log.info(message);
   log.info(`  Let anyone read ${first?.pluralName ?? 'a type'}:  ${grant}`);
   log.info(`  Or create a token (send it as "Authorization: Bearer <key>"):  ${token}`);
+}
+
+/** What a first start wrote (cli/first-start.ts), and the command that takes the public grants back. */
+function exampleContentNotice(log: Logger, values: Record<string, unknown>, first: FirstStart) {
+  const written = Object.entries(first.counts).map(([type, n]) => (n === 1 && !type.endsWith('s') ? type : `${n} ${type}`));
+  const message = `New installation of the example content types: wrote example content (${written.join(', ')}; English and French) and let the public role read it (find, findOne)`;
+  const revoke = commandLine(first.revoke, values);
+  if (log.format === 'json') {
+    log.info(message, { exampleContent: first.counts, granted: first.granted, revoke });
+    return;
+  }
+  log.info(message);
+  log.info('  Try:  GET /api/articles?populate=*   GET /api/articles?locale=fr   the admin at /admin');
+  log.info(`  Take the public grants back:  ${revoke}`);
 }
 
 /** Disabled webhooks (a restored or imported copy's are, until enabled): named, with the command that enables one. */
@@ -108,7 +124,8 @@ async function start(config: Config, log: Logger, values: Record<string, unknown
   try {
     // The project's register and bootstrap run before the server listens, as in Strapi.
     await instance.project?.start();
-    await startupScreen(instance, log, values);
+    const firstStart = await writeExampleContent(instance);
+    await startupScreen(instance, log, values, firstStart);
     return { app: listen(instance, log), instance };
   } catch (error) {
     instance.close();

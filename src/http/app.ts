@@ -19,6 +19,7 @@ import { MULTIPART_OVERHEAD, uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { graphqlRoutes } from './routes/graphql';
 import { projectRoutes } from './routes/project';
+import { homeRoutes } from './routes/home';
 import { MAX_URL_LENGTH, securityHeaders } from './security';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
@@ -79,5 +80,6 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));
   app.use(realtimeRoutes(instance, who));
+  app.use(homeRoutes(instance));
   return app;
 }

@@ -2,7 +2,8 @@
  * A newcomer's first minutes with the compiled binary alone (issue #44), built once exactly as
  * package.json's "build" script and driven from empty folders: a copy made from an export
  * keeps its webhooks quiet until enabled; an empty folder points at `./folio init`, a dry run
- * writes nothing, types are named any way, help is per sub-command and a wrong flag is one line.
+ * writes nothing, types are named any way, help is per sub-command and a wrong flag is one line;
+ * `./folio init && ./folio serve` starts with example content, `/` and `/favicon.ico` answer.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -96,4 +97,31 @@ describe('the binary, first minutes', () => {
       'granted public api::article.article.find\ngranted public api::category.category.findOne\n',
     );
   });
+
+  it(
+    './folio init then ./folio serve starts with example content the public may read, covers included; / is a page, /favicon.ico an icon',
+    async () => {
+      const dir = tempDir('folio-bin-first-');
+      ok(['init'], at(dir));
+      const server = await serve(at(dir));
+      try {
+        expect(server.stdout()).toContain('wrote example content (2 authors, 2 categories, 3 tags, 4 articles, global, homepage; English and French)');
+        expect(server.stdout()).toContain(`Take the public grants back:  ${folio} permissions revoke public articles.find`);
+        const list = await server.call('GET', '/api/articles?populate=cover&sort=title');
+        expect(list.body.data.map((a: { title: string }) => a.title)).toEqual(['Moving a Strapi project in', 'Welcome to Folio', 'Write your first article']);
+        for (const article of list.body.data) {
+          expect(article.cover.formats.thumbnail.url).toStartWith('/uploads/');
+          expect((await fetch(`${server.url}${article.cover.formats.thumbnail.url}`)).status).toBe(200);
+        }
+        expect((await server.call('GET', '/api/articles?locale=fr')).body.data).toHaveLength(2);
+        const page = await fetch(`${server.url}/`);
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(await page.text()).toContain('href="/admin"');
+        expect((await fetch(`${server.url}/favicon.ico`)).headers.get('content-type')).toBe('image/x-icon');
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    },
+    SLOW,
+  );
 });
