@@ -21,7 +21,7 @@
  * its id written, PATH read where the seed's `files` option says.
  */
 import type { Actor } from '../actor';
-import type { DocumentService } from '../documents/service';
+import type { DocumentService, Written } from '../documents/service';
 import { FolioError } from '../errors';
 import { isObject } from '../json';
 import type { AnyModel, ContentType, Registry } from '../registry/types';
@@ -245,7 +245,7 @@ export async function writeSeed(registry: Registry, documents: DocumentService, 
         const data = await mapModel(registry, ct, item.data, where, (kind, value, path) => (kind === 'relation' ? resolveReferences(value, keys, path) : value));
         const documentId = item.document === undefined ? undefined : keys.get(item.document.slice(1))!;
         const writeOptions = { status: item.status, locale: item.locale, actor: options.actor, within: ctx };
-        let written;
+        let written: Written | null;
         try {
           written =
             ct.kind === 'singleType'
