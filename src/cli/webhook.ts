@@ -28,7 +28,9 @@ list prints one line per webhook: name, URL, events, signed or unsigned, enabled
 A disabled webhook gets nothing queued and sends nothing; enabled again, what was queued
 before goes out. An installation made by "folio import ARCHIVE" or "folio restore" starts
 with every webhook disabled, so a copy never calls the source's receivers.
-deliveries prints one line per attempt: time, event, HTTP status or error, attempt number.`;
+deliveries prints one line per attempt: time, event, HTTP status or error, attempt number;
+then what is still queued and when the next try is due. A running server logs each failed
+attempt (a warning naming the webhook, the event, the answer and the next try).`;
 
 function oneName(args: string[]): string {
   if (args.length !== 1) throw new UsageError('Expected the webhook name');
@@ -102,6 +104,11 @@ export const webhookCommand: Command = {
       if (!attempts) throw new Error(`No webhook named "${name}"`);
       for (const a of attempts) console.log(`${a.at}\t${a.event}\t${a.status !== null ? `HTTP ${a.status}` : `error: ${a.error}`}\tattempt ${a.attempt}`);
       if (attempts.length === 0) console.log('no deliveries yet');
+      const queue = (await webhooks.queue(name))!;
+      const hook = (await webhooks.get(name))!;
+      if (queue.pending === 0) console.log('nothing queued');
+      else if (!hook.enabled) console.log(`queued: ${queue.pending}, held while the webhook is disabled (folio webhook enable ${name})`);
+      else console.log(`queued: ${queue.pending}, next try at ${queue.nextDueAt} (sent by a running folio serve)`);
       return 0;
     });
   },

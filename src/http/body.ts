@@ -11,6 +11,17 @@ import { FolioError, PayloadTooLargeError, ValidationError } from '../errors';
  */
 export const MAX_JSON_DEPTH = 64;
 
+/** What a body that is not JSON was sent as, and whether its text looks like JSON all the same (curl -d without a Content-Type). */
+export interface NotJson {
+  type: string;
+  looksLikeJson: boolean;
+}
+
+const notJsonBodies = new WeakMap<Request, NotJson>();
+
+/** After readJsonBody: a body it ignored for its content type, if any. */
+export const ignoredBody = (request: Request) => notJsonBodies.get(request);
+
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -30,7 +41,12 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     }
     chunks.push(value);
   }
-  if (!/^application\/(.+\+)?json/i.test(type)) return undefined;
+  if (!/^application\/(.+\+)?json/i.test(type)) {
+    const start = chunks.find((c) => c.byteLength > 0);
+    const first = start ? new TextDecoder().decode(start.subarray(0, 64)).trimStart()[0] : undefined;
+    notJsonBodies.set(request, { type: type.split(';')[0]!.trim() || 'no Content-Type', looksLikeJson: first === '{' || first === '[' });
+    return undefined;
+  }
   const text = new TextDecoder().decode(Buffer.concat(chunks));
   if (text.trim() === '') return undefined;
   let parsed: unknown;

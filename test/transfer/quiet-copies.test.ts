@@ -63,6 +63,7 @@ async function expectQuietUntilEnabled(copy: CliOptions, hook: Receiver) {
     expect((await server.call('POST', '/api/tags', { body: { data: { name: 'written in the copy' } } })).status).toBe(201);
     await settle();
     expect(hook.received).toHaveLength(0);
+    expect(lines(cli(['webhook', 'deliveries', 'production-deploy'], copy)).at(-1)).toBe('queued: 1, held while the webhook is disabled (folio webhook enable production-deploy)');
 
     expect(cli(['webhook', 'enable', 'production-deploy'], copy)).toContain('enabled webhook "production-deploy"');
     expect(lines(cli(['webhook', 'list'], copy))[0]).toEndWith('\tenabled');

@@ -7,7 +7,7 @@ import { Elysia } from 'elysia';
 import type { Instance } from '../../instance';
 import { png } from '../../png';
 import { VERSION } from '../../version';
-import { json } from '../respond';
+import { json, sized } from '../respond';
 
 /** What Folio speaks, documented where every Strapi 5 client's authors read. */
 export const DOCS_URL = 'https://docs.strapi.io/cms/api/rest';
@@ -67,7 +67,7 @@ export function homeRoutes(instance: Instance) {
       if (accept.includes('application/json') && !accept.includes('text/html')) {
         return json({ name: 'Folio', version: VERSION, links: Object.fromEntries(links.map((l) => [l.rel, l.href])), contentRoutes: types });
       }
-      return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-cache' } });
+      return sized(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-cache' } });
     })
-    .get('/favicon.ico', () => new Response(icon, { headers: { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' } }));
+    .get('/favicon.ico', () => sized(icon, { headers: { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' } }));
 }
