@@ -8,7 +8,7 @@
 # permissions grant public api::article.article.find`. Settings come from the environment
 # (`-e DATABASE_URL=postgres://…`, see the README), or from /app/.env.
 
-# Build stage: Bun comes from npm (a dev dependency), as on a developer's machine.
+# Build stage: Bun comes from npm (a dependency of the package), as on a developer's machine.
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./

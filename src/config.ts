@@ -72,6 +72,11 @@ export interface Config {
    * addresses, and never send to a host name that resolves to one (src/events/private-address.ts).
    */
   webhookDenyPrivate: boolean;
+  /**
+   * FOLIO_EXAMPLE_CONTENT (true): `folio serve` gives a new database of the example content types
+   * example content and lets the public role read it (cli/first-start.ts); false starts empty.
+   */
+  exampleContent: boolean;
   /** A comment line on every realtime stream this often, so proxies keep idle streams open (FOLIO_REALTIME_HEARTBEAT_MS, 15000; 0: none). */
   realtimeHeartbeatMs: number;
   /** Events stay resumable (Last-Event-ID) this long after the last realtime subscriber left (FOLIO_REALTIME_RESUME_SECONDS, 600). */
@@ -313,6 +318,7 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     auditDays: positiveInteger('FOLIO_AUDIT_DAYS', env('FOLIO_AUDIT_DAYS'), 90),
     previewUrl: previewTemplate(env('FOLIO_PREVIEW_URL')),
     webhookDenyPrivate: flag('FOLIO_WEBHOOK_DENY_PRIVATE', env('FOLIO_WEBHOOK_DENY_PRIVATE'), false),
+    exampleContent: flag('FOLIO_EXAMPLE_CONTENT', env('FOLIO_EXAMPLE_CONTENT'), true),
     realtimeHeartbeatMs: positiveInteger('FOLIO_REALTIME_HEARTBEAT_MS', env('FOLIO_REALTIME_HEARTBEAT_MS'), 15_000),
     realtimeResumeWindowMs: positiveInteger('FOLIO_REALTIME_RESUME_SECONDS', env('FOLIO_REALTIME_RESUME_SECONDS'), 600) * 1000,
     secrets: { apiTokenSalt: env('FOLIO_API_TOKEN_SALT'), jwtSecret: env('FOLIO_JWT_SECRET') },

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveActions } from './auth/actions';
-import type { TokenType } from './auth/tokens';
+import { TOKEN_TYPES, type TokenType } from './auth/tokens';
 import { listen } from './cli/serve';
 import { resolveConfig, type Config } from './config';
 import { readProject } from './project/config';
@@ -24,6 +24,7 @@ import type { ReadQuery } from './query/types';
 import type { ContentType } from './registry/types';
 import { writeSchemas, type SchemaMap } from './library/schemas';
 import { runSeed, type Seed } from './library/seed';
+import { seedFiles } from './library/seed-files';
 
 export type { DocumentService, WriteOptions, Written } from './documents/service';
 export type { ReadQuery } from './query/types';
@@ -55,8 +56,12 @@ export interface FolioOptions {
   seed?: Seed;
   /** Actions to grant by role, as `folio permissions grant` takes them: `{ public: ['api::article.article.find', 'api::tag.tag.*'] }`. */
   permissions?: Record<string, string[]>;
-  /** API tokens to create, by name; `token(name)` returns their keys. Default: `{ 'full-access': 'full-access', 'read-only': 'read-only' }`. */
-  tokens?: Record<string, TokenSpec>;
+  /**
+   * API tokens to create, by name, or a list of token types (each named after its type:
+   * `['full-access', 'read-only']`); `token(name)` returns their keys. Default:
+   * `{ 'full-access': 'full-access', 'read-only': 'read-only' }`.
+   */
+  tokens?: Record<string, TokenSpec> | TokenType[];
   /** Lowest log level written to the console; default `warn` (no line per request). */
   logLevel?: LogLevel;
   /** Any other setting (strictParams, corsOrigins, limits…) over the defaults and FOLIO_* variables. */
@@ -89,6 +94,24 @@ export interface Folio {
 
 const DEFAULT_TOKENS: Record<string, TokenSpec> = { 'full-access': 'full-access', 'read-only': 'read-only' };
 
+/** `tokens` as given: by name, or a list of types each named after its type; anything else is an error naming the option. */
+function tokenSpecs(tokens: FolioOptions['tokens']): Record<string, TokenSpec> {
+  if (tokens === undefined) return DEFAULT_TOKENS;
+  if (Array.isArray(tokens)) {
+    const specs: Record<string, TokenSpec> = {};
+    for (const [i, type] of (tokens as unknown[]).entries()) {
+      if (typeof type !== 'string' || !TOKEN_TYPES.includes(type as TokenType)) {
+        throw new Error(`startFolio: tokens[${i}] must be a token type (${TOKEN_TYPES.join(', ')}), got ${JSON.stringify(type)}; name tokens with { name: type } instead`);
+      }
+      if (type in specs) throw new Error(`startFolio: tokens lists "${type}" twice (each is named after its type; name them with { name: type } to have two)`);
+      specs[type] = type as TokenType;
+    }
+    return specs;
+  }
+  if (typeof tokens !== 'object' || tokens === null) throw new Error(`startFolio: tokens must be { name: type } or a list of token types, got ${JSON.stringify(tokens)}`);
+  return tokens;
+}
+
 /** RAM-backed temporary storage where the system has it (Linux), else the OS temp folder. */
 function memoryRoot(): string {
   try {
@@ -109,6 +132,8 @@ export async function startFolio(options: FolioOptions): Promise<Folio> {
   if (!options || (typeof options.contentTypes !== 'string' && (typeof options.contentTypes !== 'object' || options.contentTypes === null))) {
     throw new Error('startFolio: contentTypes must be a folder or an object of schemas');
   }
+  // Checked before anything is created: a wrong option leaves nothing behind.
+  const tokenSpecsGiven = tokenSpecs(options.tokens);
   // Everything this call creates, removed by stop() or by a failed start.
   const temporary: string[] = [];
   let instance: Instance | undefined;
@@ -161,14 +186,14 @@ export async function startFolio(options: FolioOptions): Promise<Folio> {
       await roles.grant(role, resolveActions(registry, names));
     }
     const keys = new Map<string, string>();
-    for (const [name, spec] of Object.entries(options.tokens ?? DEFAULT_TOKENS)) {
+    for (const [name, spec] of Object.entries(tokenSpecsGiven)) {
       if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null)) throw new Error(`startFolio: tokens.${name} must be a token type or { type, actions }`);
       const { type, actions = [], lifespanDays, description } = typeof spec === 'string' ? { type: spec } : spec;
       if (!Array.isArray(actions)) throw new Error(`startFolio: tokens.${name}.actions must be an array of action names`);
       const created = await tokens.create(name, type, lifespanDays, description, actions.length ? resolveActions(registry, actions) : []);
       keys.set(name, created.accessKey);
     }
-    const seeded = options.seed === undefined ? {} : await runSeed(registry, documents, options.seed);
+    const seeded = options.seed === undefined ? {} : await runSeed(registry, documents, options.seed, { source: 'startFolio', root: 'seed', files: seedFiles(instance, process.cwd()) });
 
     server = listen(instance, log);
     const contentType = (id: string): ContentType => {

@@ -3,7 +3,8 @@
  * wired. The composition root: every service is built here, once, from the Config, and the
  * CLI commands, the HTTP server and the tests all start from here (none builds its own).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Access } from './auth/access';
 import { Roles } from './auth/roles';
@@ -173,10 +174,32 @@ function registryOf(config: Config): Registry {
   }
 }
 
+/**
+ * A dry run writes nothing: where there is no SQLite installation yet, it plans against an
+ * empty scratch database in the temp folder (removed when closed), not a new data folder.
+ */
+function dryRunDatabase(config: Config): Database | undefined {
+  const url = config.databaseUrl;
+  if ((url && !url.startsWith('sqlite:')) || existsSync(sqlitePath(config))) return undefined;
+  return new ScratchSqlite(mkdtempSync(join(tmpdir(), 'folio-dry-run-')));
+}
+
+/** A SQLite database in a folder of its own that goes with it when it is closed. */
+class ScratchSqlite extends SqliteDatabase {
+  constructor(private folder: string) {
+    super(join(folder, 'folio.db'));
+  }
+
+  override close(): void {
+    super.close();
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const registry = registryOf(config);
-  const db = openDatabase(config);
+  const db = (options.dryRun && dryRunDatabase(config)) || openDatabase(config);
   try {
     const locales = new Locales(db);
     const roles = new Roles(db);

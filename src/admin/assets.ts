@@ -5,6 +5,7 @@
  */
 import { adminBundle } from './bundle' with { type: 'macro' };
 import { ADMIN_CSS } from './ui/style';
+import { sized } from '../http/respond';
 
 /** Scripts, styles, images and requests from this origin only; no framing, no inline code. */
 export const ADMIN_CSP =
@@ -58,7 +59,7 @@ function send(file: Asset, request: Request, cacheControl: string): Response {
   if (request.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
   const gzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
   if (gzip) headers['content-encoding'] = 'gzip';
-  return new Response(gzip ? file.gzip : file.body, { status: 200, headers });
+  return sized(gzip ? file.gzip : file.body, { headers });
 }
 
 /** The app's HTML; the script routes in the browser. */

@@ -83,15 +83,45 @@ export function knownActions(registry: Registry): string[] {
   return [...names, ...PLUGIN_ACTIONS];
 }
 
-/** Expands `api::article.article.*` style wildcards; throws on names that match nothing. */
+/** A content type by its plural API id, singular API id or uid (Strapi's own types left out). */
+const namedType = (registry: Registry, name: string) =>
+  registry.contentTypes.find((c) => !c.system && (c.pluralName === name || c.singularName === name || c.uid === name));
+
+/**
+ * An action as a person writes it, in Strapi's name: `articles.find`, `article.findOne` and
+ * `api::article.article.find` are one action (TYPE being a plural API id, a singular API id or
+ * a uid); `articles.*` every action of the type; plugin actions as Strapi names them.
+ */
+function strapiActionName(registry: Registry, name: string): string {
+  if (name.startsWith('plugin::') || name === '*') return name;
+  const whole = namedType(registry, name);
+  if (whole) throw new Error(`"${name}" is a content type, not an action: name one as ${whole.pluralName}.find, ${whole.pluralName}.findOne… or ${whole.pluralName}.* (every action)`);
+  if (name.startsWith('api::')) return name;
+  const dot = name.lastIndexOf('.');
+  const ct = dot > 0 ? namedType(registry, name.slice(0, dot)) : undefined;
+  return ct ? `${ct.uid}.${name.slice(dot + 1)}` : name;
+}
+
+/** Names what could have been meant: the type's own actions, or how actions are named. */
+function unknownAction(registry: Registry, given: string, name: string, known: string[]): string {
+  const ct = registry.contentTypes.find((c) => name.startsWith(`${c.uid}.`));
+  if (ct) return `Unknown action "${given}" (${ct.pluralName} has: ${known.filter((k) => k.startsWith(`${ct.uid}.`)).map((k) => k.slice(ct.uid.length + 1)).join(', ')})`;
+  const types = registry.contentTypes.filter((c) => !c.system).map((c) => c.pluralName);
+  const plugins = [...new Set(known.filter((k) => k.startsWith('plugin::')).map((k) => k.slice(0, k.lastIndexOf('.'))))];
+  return `Unknown action "${given}": name one as TYPE.ACTION (TYPE one of: ${types.join(', ')}; e.g. ${types[0] ?? 'articles'}.find, ${types[0] ?? 'articles'}.*) or a plugin action (${plugins.map((p) => `${p}.*`).join(', ')})`;
+}
+
+/**
+ * Actions in Strapi's names, from names as `strapiActionName` takes them, `*` wildcards
+ * expanded (`api::article.article.*`, `articles.*`); throws on names that match nothing.
+ */
 export function resolveActions(registry: Registry, requested: string[]): string[] {
   const known = knownActions(registry);
   const out: string[] = [];
-  for (const name of requested) {
+  for (const given of requested) {
+    const name = strapiActionName(registry, given);
     const matches = name.endsWith('*') ? known.filter((k) => k.startsWith(name.slice(0, -1))) : known.filter((k) => k === name);
-    if (matches.length === 0) {
-      throw new Error(`Unknown action "${name}". Known actions:\n  ${known.join('\n  ')}`);
-    }
+    if (matches.length === 0) throw new Error(unknownAction(registry, given, name, known));
     for (const m of matches) if (!out.includes(m)) out.push(m);
   }
   return out;

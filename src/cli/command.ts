@@ -14,6 +14,8 @@ export interface Command {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   run(args: { values: Record<string, unknown>; positionals: string[] }): Promise<number | void>;
+  /** Sub-commands with flags and help of their own, named `<command> <word>` (`import strapi`). */
+  subcommands?: Command[];
 }
 
 /** Who a command's writes are by (history and the audit log record it). */
@@ -21,6 +23,21 @@ export const CLI_ACTOR: Actor = Object.freeze({ kind: 'cli' });
 
 /** A mistake in how the command was called: the usage is printed and the exit code is 2. */
 export class UsageError extends Error {}
+
+/**
+ * What is wrong with the flags, in one line naming the flag (node:util parseArgs says it at
+ * length, with advice about `--` that fits no command here).
+ */
+export function flagProblem(error: unknown): string {
+  const message = (error as Error).message ?? String(error);
+  const flag = message.match(/'(-{1,2}[^' <]+)/)?.[1];
+  if (!flag) return message.split('\n')[0]!;
+  const code = (error as { code?: string }).code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown flag ${flag}`;
+  if (/does not take an argument/.test(message)) return `Flag ${flag} takes no value`;
+  if (/argument missing|ambiguous/.test(message)) return `Flag ${flag} needs a value`;
+  return message.split('\n')[0]!;
+}
 
 export const COMMON_OPTIONS = {
   data: { type: 'string' },

@@ -97,17 +97,22 @@ POST /api/<type> would create each document (published unless --status draft; in
 default locale unless --locale). Prints progress (count and rate) and a summary.
 
 A bad line (invalid JSON or data, a missing relation target) stops the import with exit
-code 1 and names the line: the batches before it are kept, nothing of its own batch is.`,
+code 1 and names the line: the batches before it are kept, nothing of its own batch is.
+
+Also:
+  folio import ARCHIVE [--force]   an archive of "folio export" or "folio backup": the whole
+                                   installation, as "folio restore" (see folio restore --help)
+  folio import strapi SOURCE       a Strapi project or "strapi export" archive
+                                   (see folio import strapi --help)`,
   options: {
     type: { type: 'string' },
     batch: { type: 'string' },
     status: { type: 'string' },
     locale: { type: 'string' },
     force: { type: 'boolean' },
-    ...importStrapiCommand.options,
   },
+  subcommands: [importStrapiCommand],
   async run({ values, positionals }) {
-    if (positionals[0] === 'strapi') return importStrapiCommand.run({ values, positionals: positionals.slice(1) });
     if (positionals.length === 0) throw new UsageError('Missing FILE (a JSON Lines file, or - for stdin)');
     if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}"`);
     const file = positionals[0]!;

@@ -1,10 +1,11 @@
 /**
  * `folio <command>`: the same commands from source (`bun src/cli.ts …`) and from the
- * compiled binary. Every command takes --data and --content-types; a wrong flag or a
- * missing argument prints the usage and exits with 2.
+ * compiled binary. Every command takes --data and --content-types; a missing argument
+ * prints the usage and exits with 2, a wrong flag one line naming it (and the help to read).
  */
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, UsageError, type Command } from './command';
+import { COMMON_OPTIONS, flagProblem, UsageError, type Command } from './command';
+import { noContentTypes, noContentTypesHelp, startHere } from './start-here';
 import { SchemaError } from '../registry/types';
 import { FolioError } from '../errors';
 import { initCommand } from './init';
@@ -30,6 +31,7 @@ import { typesCommand } from './types';
 import { historyCommand } from './history';
 import { auditCommand } from './audit';
 import { releaseCommand } from './release';
+import { seedCommand } from './seed';
 
 const COMMON_USAGE = `Options for every command:
   --data DIR            data directory (database, secrets, uploads); env FOLIO_DATA; default ./data
@@ -42,7 +44,7 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, developCommand, consoleCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand];
+const commands: Command[] = [serveCommand, developCommand, consoleCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand, seedCommand];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -69,18 +71,24 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(mainUsage());
+    const hint = name ? '' : startHere();
+    if (hint) console.log(hint);
     return name ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === name);
+  let command = commands.find((c) => c.name === name);
   if (!command) {
     console.error(`Unknown command "${name}".\n\n${mainUsage()}`);
     return 2;
   }
+  // A sub-command with flags and help of its own (`folio import strapi --help`).
+  const sub = command.subcommands?.find((c) => c.name === `${command!.name} ${rest[0]}`);
+  const args = sub ? rest.slice(1) : rest;
+  if (sub) command = sub;
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${commandUsage(command)}`);
+    console.error(`${flagProblem(error)}; see: folio ${command.name} --help`);
     return 2;
   }
   if (parsed.values.help) {
@@ -94,7 +102,8 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`${error.message}\n\n${commandUsage(command)}`);
       return 2;
     }
-    if (error instanceof SchemaError) console.error(`Invalid content type: ${error.message}`);
+    if (error instanceof SchemaError && noContentTypes(error)) console.error(noContentTypesHelp(error.file));
+    else if (error instanceof SchemaError) console.error(`Invalid content type: ${error.message}`);
     else if (error instanceof FolioError || error instanceof Error) console.error(`Error: ${error.message}`);
     else console.error(error);
     return 1;

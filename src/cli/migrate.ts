@@ -1,13 +1,19 @@
 import { configFrom, withInstance, UsageError, type Command } from './command';
 import { migrateSystem } from '../db/migrate';
 import { parseRename, RenameError, renameAttributes, type Rename } from '../db/schema-rename';
-import { openDatabase, SCHEMA_LOCK } from '../instance';
+import { openDatabase, SCHEMA_LOCK, sqlitePath } from '../instance';
+import { existsSync } from 'node:fs';
 import { loadRegistry } from '../registry/load';
 
 /** Moves the data of renamed attributes before the sync, which would otherwise add an empty column for the new name. */
 async function runRenames(values: Record<string, unknown>, renames: Rename[], dryRun: boolean): Promise<void> {
   const config = configFrom(values);
   const registry = loadRegistry(config.contentTypesDir);
+  // A dry run writes nothing, a data folder included: with no installation there is nothing to move.
+  if (dryRun && !/^postgres(ql)?:\/\//.test(config.databaseUrl ?? '') && !existsSync(sqlitePath(config))) {
+    console.log(`no installation at ${sqlitePath(config)} yet: nothing to rename`);
+    return;
+  }
   const db = openDatabase(config);
   try {
     // The same lock a starting instance syncs under: nobody syncs half-renamed tables.
@@ -37,7 +43,8 @@ attribute. --dry-run prints the plan and the warnings without changing anything.
 
 --rename MODEL.OLD=NEW (repeatable) first moves the data of an attribute the schema files
 now call NEW: its column, component rows, relation links or media links. MODEL is a content
-type's singularName or uid (article, api::article.article) or a component uid (shared.seo).
+type's plural API id, singular API id or uid (articles, article, api::article.article) or a
+component uid (shared.seo).
 All renames run in one transaction.`,
   options: { 'dry-run': { type: 'boolean' }, rename: { type: 'string', multiple: true } },
   async run({ values, positionals }) {

@@ -10,9 +10,11 @@ export const permissionsCommand: Command = {
   folio permissions list [ROLE]
 
 Roles: public (anonymous callers), authenticated (logged-in users).
-Actions use Strapi's names, e.g. api::article.article.find, api::article.article.findOne,
-.create, .update, .delete, plugin::i18n.locales.listLocales. A trailing * expands:
-api::article.article.* grants every action of the article type.`,
+An action of a content type is TYPE.ACTION, TYPE being its plural API id, singular API id
+or uid: articles.find, article.findOne, api::article.article.create (.update, .delete, and
+.publish, .unpublish, .discardDraft with draft & publish). Plugin actions keep Strapi's
+names: plugin::i18n.locales.listLocales, plugin::upload.content-api.find… A trailing *
+expands: articles.* grants every action of the article type.`,
   options: {},
   async run({ values, positionals }) {
     const [action, args] = subcommand(positionals, ['grant', 'revoke', 'list']);

@@ -3,6 +3,7 @@
  * (import.ts hands archives here): recreates an installation from a backup or an export.
  */
 import { existsSync, statSync } from 'node:fs';
+import { SYSTEM } from '../db/layout';
 import { loadRegistry } from '../registry/load';
 import { restoreArchive } from '../transfer/restore';
 import { configFrom, interruptible, UsageError, type Command } from './command';
@@ -19,6 +20,10 @@ export async function restoreFromArchive(file: string, values: Record<string, un
     `done: restored ${report.manifest.kind === 'export' ? 'an export' : 'a SQLite backup'} of Folio ${report.manifest.folioVersion} (${report.manifest.engine}, ${report.manifest.createdAt}) into ${where}: ` +
       `${rows} rows in ${report.tables.length} tables, ${report.files} files; counts checked`,
   );
+  const webhooks = report.manifest.tables.find((t) => t.name === SYSTEM.webhooks)?.rows ?? 0;
+  if (webhooks > 0) {
+    console.log(`webhooks: ${webhooks}, all disabled so this copy does not call the source's receivers; "folio webhook list" shows them, "folio webhook enable NAME" turns one on`);
+  }
   return 0;
 }
 
@@ -33,7 +38,8 @@ tokens and user sessions valid, and the uploaded files. The target (the SQLite f
 DIR, or the --database PostgreSQL database) must be empty unless --force, which replaces
 it. Everything is checked (row counts per table) before the restore is put in place; a
 damaged or truncated archive is an error and leaves the target as it was. The content
-types (--content-types) must be the source's.`,
+types (--content-types) must be the source's. The webhooks come disabled (a copy must not
+call the source's receivers): "folio webhook enable NAME" turns each back on.`,
   options: { force: { type: 'boolean' } },
   async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError('Missing FILE (an archive made by folio backup or folio export)');

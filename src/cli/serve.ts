@@ -7,6 +7,7 @@ import { SchemaError } from '../registry/types';
 import { configFrom, UsageError, type Command } from './command';
 import { memoryHintError } from './memory-hint';
 import { isCompiled } from './self';
+import { writeExampleContent, type FirstStart } from './first-start';
 import { VERSION } from '../version';
 import { ProjectReloader } from '../project/reload';
 
@@ -29,7 +30,7 @@ function maskedUrl(url: string): string {
  * compiled binary by its path (Bun.main lives in its embedded file system), the source run
  * as the README writes it; then the flags that chose this installation.
  */
-function commandLine(command: string[], values: Record<string, unknown>): string {
+export function commandLine(command: string[], values: Record<string, unknown>): string {
   const pathFromHere = (path: string) => {
     const rel = relative(process.cwd(), path);
     return !rel || rel.startsWith('..') ? path : rel.includes('/') ? rel : `./${rel}`;
@@ -43,7 +44,7 @@ function commandLine(command: string[], values: Record<string, unknown>): string
 }
 
 /** Routes of each content type, and what to run when no role may read anything yet. */
-async function startupScreen(instance: Instance, log: Logger, values: Record<string, unknown>) {
+async function startupScreen(instance: Instance, log: Logger, values: Record<string, unknown>, firstStart?: FirstStart) {
   const json = log.format === 'json';
   const { contentTypes } = instance.registry;
   log.info(`Folio ${VERSION}: ${contentTypes.length} content type(s)`, json ? { version: VERSION } : undefined);
@@ -66,6 +67,8 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
     if (json) log.info('content type', { uid: ct.uid, kind: ct.kind, routes });
     else log.info(`  ${ct.uid.padEnd(width)}  ${routes.join('  ')}`);
   }
+  await disabledWebhooksNotice(instance, log, values);
+  if (firstStart) exampleContentNotice(log, values, firstStart);
   // A new installation grants the public and authenticated roles only account actions.
   const grants = await instance.roles.permissions();
   if (grants.some((g) => g.action.startsWith('api::'))) return;
@@ -84,6 +87,33 @@ async function startupScreen(instance: Instance, log: Logger, values: Record<str
   log.info(`  Or create a token (send it as "Authorization: Bearer <key>"):  ${token}`);
 }
 
+/** What a first start wrote (cli/first-start.ts), and the command that takes the public grants back. */
+function exampleContentNotice(log: Logger, values: Record<string, unknown>, first: FirstStart) {
+  const written = Object.entries(first.counts).map(([type, n]) => (n === 1 && !type.endsWith('s') ? type : `${n} ${type}`));
+  const message = `New installation of the example content types: wrote example content (${written.join(', ')}; English and French) and let the public role read it (find, findOne)`;
+  const revoke = commandLine(first.revoke, values);
+  if (log.format === 'json') {
+    log.info(message, { exampleContent: first.counts, granted: first.granted, revoke });
+    return;
+  }
+  log.info(message);
+  log.info('  Try:  GET /api/articles?populate=*   GET /api/articles?locale=fr   the admin at /admin');
+  log.info(`  Take the public grants back:  ${revoke}`);
+}
+
+/** Disabled webhooks (a restored or imported copy's are, until enabled): named, with the command that enables one. */
+async function disabledWebhooksNotice(instance: Instance, log: Logger, values: Record<string, unknown>) {
+  const disabled = (await instance.webhooks.list()).filter((w) => !w.enabled).map((w) => w.name);
+  if (disabled.length === 0) return;
+  const enable = commandLine(['webhook', 'enable', disabled[0]!], values);
+  const message = `${disabled.length} webhook(s) disabled, sent nothing until enabled (a restored or imported copy starts so): ${disabled.join(', ')}`;
+  if (log.format === 'json') log.info(message, { webhooksDisabled: disabled, enable });
+  else {
+    log.info(message);
+    log.info(`  Enable one:  ${enable}`);
+  }
+}
+
 /** Opens the installation, prints the start-up screen and listens; closes what it opened if that fails. */
 async function start(config: Config, log: Logger, values: Record<string, unknown>) {
   const instance = await openInstance(config, { log });
@@ -95,7 +125,8 @@ async function start(config: Config, log: Logger, values: Record<string, unknown
   try {
     // The project's register and bootstrap run before the server listens, as in Strapi.
     await instance.project?.start();
-    await startupScreen(instance, log, values);
+    const firstStart = await writeExampleContent(instance);
+    await startupScreen(instance, log, values, firstStart);
     return { app: listen(instance, log), instance };
   } catch (error) {
     instance.close();

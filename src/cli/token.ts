@@ -11,7 +11,9 @@ export const tokenCommand: Command = {
   folio token regenerate NAME
   folio token revoke NAME
 
-custom tokens may call exactly the actions listed with --actions (Strapi names, * expands).
+custom tokens may call exactly the actions listed with --actions: TYPE.ACTION (articles.find,
+article.findOne, api::article.article.create; * expands: articles.*) or a plugin action
+(plugin::upload.content-api.find).
 
 create prints the access key alone on the last line; it is shown only once (only a
 keyed hash is stored). Send it as "Authorization: Bearer <key>".`,

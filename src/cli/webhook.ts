@@ -1,7 +1,8 @@
 /**
- * `folio webhook create|list|delete|test|deliveries`: webhooks are managed here (there is
- * no HTTP route for them). Secrets are stored as given and never printed; of the extra
- * headers only the names are listed, as their values are often credentials.
+ * `folio webhook create|list|enable|disable|delete|test|deliveries`: webhooks are managed here
+ * (and in the admin's settings). Secrets are stored as given and never printed; of the extra
+ * headers only the names are listed, as their values are often credentials. An installation
+ * made by `folio import ARCHIVE` or `folio restore` has its webhooks disabled until `enable`.
  */
 import { EVENT_NAMES } from '../events/names';
 import { CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from './command';
@@ -9,6 +10,8 @@ import { CLI_ACTOR, subcommand, withInstance, UsageError, type Command } from '.
 const usage = `Usage:
   folio webhook create --name NAME --url URL --events entry.create,entry.update,… [--secret SECRET] [--header 'K: V']…
   folio webhook list
+  folio webhook enable NAME
+  folio webhook disable NAME
   folio webhook delete NAME
   folio webhook test NAME
   folio webhook deliveries NAME
@@ -21,7 +24,13 @@ delivery is retried with exponential backoff (6 attempts, about an hour; env
 FOLIO_WEBHOOK_RETRY_BASE_MS sets the first wait); a 3xx is a failed attempt too (redirects
 are not followed). FOLIO_WEBHOOK_DENY_PRIVATE=true refuses URLs at loopback, private and
 link-local addresses, and sends to no host name that resolves to one. "folio serve" delivers them.
-deliveries prints one line per attempt: time, event, HTTP status or error, attempt number.`;
+list prints one line per webhook: name, URL, events, signed or unsigned, enabled or disabled.
+A disabled webhook gets nothing queued and sends nothing; enabled again, what was queued
+before goes out. An installation made by "folio import ARCHIVE" or "folio restore" starts
+with every webhook disabled, so a copy never calls the source's receivers.
+deliveries prints one line per attempt: time, event, HTTP status or error, attempt number;
+then what is still queued and when the next try is due. A running server logs each failed
+attempt (a warning naming the webhook, the event, the answer and the next try).`;
 
 function oneName(args: string[]): string {
   if (args.length !== 1) throw new UsageError('Expected the webhook name');
@@ -30,7 +39,7 @@ function oneName(args: string[]): string {
 
 export const webhookCommand: Command = {
   name: 'webhook',
-  summary: 'create, list, test and delete webhooks; show their deliveries',
+  summary: 'create, list, enable, disable, test and delete webhooks; show their deliveries',
   usage,
   options: {
     name: { type: 'string' },
@@ -40,7 +49,7 @@ export const webhookCommand: Command = {
     header: { type: 'string', multiple: true },
   },
   async run({ values, positionals }) {
-    const [action, args] = subcommand(positionals, ['create', 'list', 'delete', 'test', 'deliveries']);
+    const [action, args] = subcommand(positionals, ['create', 'list', 'enable', 'disable', 'delete', 'test', 'deliveries']);
     if (action === 'create') {
       if (args.length) throw new UsageError(`Unexpected argument "${args[0]}"`);
       if (!values.name) throw new UsageError('Missing --name');
@@ -66,12 +75,20 @@ export const webhookCommand: Command = {
         const list = await webhooks.list();
         for (const w of list) {
           const headers = w.headerNames.length ? `\theaders ${w.headerNames.join(',')}` : '';
-          console.log(`${w.name}\t${w.url}\t${w.events.join(',')}\t${w.signed ? 'signed' : 'unsigned'}${headers}`);
+          console.log(`${w.name}\t${w.url}\t${w.events.join(',')}\t${w.signed ? 'signed' : 'unsigned'}\t${w.enabled ? 'enabled' : 'disabled'}${headers}`);
         }
         if (list.length === 0) console.log('no webhooks');
         return 0;
       }
       const name = oneName(args);
+      if (action === 'enable' || action === 'disable') {
+        const hook = await webhooks.setEnabled(name, action === 'enable', CLI_ACTOR);
+        if (!hook) throw new Error(`No webhook named "${name}"`);
+        const queue = (await webhooks.queue(name))!;
+        const waiting = queue.pending ? ` (${queue.pending} queued deliver${queue.pending === 1 ? 'y' : 'ies'} ${action === 'enable' ? 'will be sent' : 'wait'})` : '';
+        console.log(`${action}d webhook "${name}" → ${hook.url}${waiting}`);
+        return 0;
+      }
       if (action === 'delete') {
         if (!(await webhooks.delete(name, CLI_ACTOR))) throw new Error(`No webhook named "${name}"`);
         console.log(`deleted webhook "${name}"`);
@@ -87,6 +104,11 @@ export const webhookCommand: Command = {
       if (!attempts) throw new Error(`No webhook named "${name}"`);
       for (const a of attempts) console.log(`${a.at}\t${a.event}\t${a.status !== null ? `HTTP ${a.status}` : `error: ${a.error}`}\tattempt ${a.attempt}`);
       if (attempts.length === 0) console.log('no deliveries yet');
+      const queue = (await webhooks.queue(name))!;
+      const hook = (await webhooks.get(name))!;
+      if (queue.pending === 0) console.log('nothing queued');
+      else if (!hook.enabled) console.log(`queued: ${queue.pending}, held while the webhook is disabled (folio webhook enable ${name})`);
+      else console.log(`queued: ${queue.pending}, next try at ${queue.nextDueAt} (sent by a running folio serve)`);
       return 0;
     });
   },

@@ -11,6 +11,7 @@ import type { PostgresDatabase } from './postgres';
 import { applySchemaSync, desiredTables, planSchemaSync } from './schema-sync';
 import { sql, type Sql } from './sql';
 import { writeSecret } from './store/secrets';
+import { disableAllWebhooks } from './store/webhooks';
 
 /** The tables (and, on PostgreSQL, the schema's own functions) a database holds at one moment. */
 export interface SchemaObjects {
@@ -186,7 +187,7 @@ export async function copyToPostgres(
   target: PostgresDatabase,
   registry: Registry,
   secrets: Record<string, string>,
-  options: { force?: boolean; progress?: (line: string) => void } = {},
+  options: { force?: boolean; progress?: (line: string) => void; disableWebhooks?: boolean } = {},
 ): Promise<CopyReport[]> {
   const progress = options.progress ?? (() => {});
   await migrateSystem(target);
@@ -223,6 +224,8 @@ export async function copyToPostgres(
           progress(`copying ${table}: ${copied} rows`);
         }
         if (columns.includes('id')) await advanceIdentity(tx, table);
+        // A restore's copy stays quiet: its webhooks arrive disabled, in the transaction that writes them.
+        if (options.disableWebhooks && table === SYSTEM.webhooks) await disableAllWebhooks(tx);
       });
       const counted = await countRows(target, table);
       const inSource = Number(sourceRows(source, sql`SELECT COUNT(*) AS n FROM ${sql.id(table)}`)[0]!.n);

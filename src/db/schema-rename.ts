@@ -42,7 +42,7 @@ export function parseRename(text: string): Rename {
 
 function findModel(registry: Registry, name: string): AnyModel | undefined {
   return (
-    registry.contentTypes.find((ct) => ct.uid === name || ct.singularName === name) ??
+    registry.contentTypes.find((ct) => ct.uid === name || ct.singularName === name || ct.pluralName === name) ??
     registry.components.find((c) => c.uid === name)
   );
 }

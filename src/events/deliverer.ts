@@ -18,7 +18,7 @@ import type { Logger } from '../log';
 import { claimDue, nextDue, settleDelivery, type ClaimedDelivery, type Lane } from '../db/store/outbox';
 import { insertAttempt, webhookIds } from '../db/store/webhooks';
 import { refuseNonPublic } from './private-address';
-import { sendWebhook } from './send';
+import { sendWebhook, type SendResult } from './send';
 
 export interface DelivererOptions {
   /** The wait after the first failed attempt; each later one doubles it (FOLIO_WEBHOOK_RETRY_BASE_MS). */
@@ -37,8 +37,8 @@ export interface DelivererOptions {
   denyPrivate?: boolean;
   now?: () => number;
   random?: () => number;
-  /** Where a failure of the queue itself is reported (the server's logger). */
-  log?: Pick<Logger, 'error'>;
+  /** Where a failure of the queue itself (error) and each failed attempt (warn) are reported (the server's logger). */
+  log?: Pick<Logger, 'error' | 'warn'> & { format?: Logger['format'] };
 }
 
 /** The wait after failed attempt `attempt` (1-based): base × 2^(attempt-1), ±20% jitter so retries spread out. */
@@ -173,6 +173,16 @@ export class Deliverer {
       });
   }
 
+  /** One line per failed attempt: the webhook, the event, what answered, and when the next try is (or that it was given up). */
+  private logFailure(d: ClaimedDelivery, result: SendResult, state: 'pending' | 'delivered' | 'failed', dueAt: number): void {
+    const answer = result.status !== null ? `HTTP ${result.status}` : `error: ${result.error}`;
+    const next = state === 'pending' ? `next try at ${new Date(dueAt).toISOString()}` : 'given up';
+    const message = `webhook "${d.name}": ${d.event} not delivered (${answer}), attempt ${d.attempts} of ${this.attempts}; ${next}`;
+    // The text line says it all; JSON lines carry the parts as fields too.
+    const fields = { webhook: d.name, event: d.event, attempt: d.attempts, status: result.status, error: result.error, nextTryAt: state === 'pending' ? new Date(dueAt).toISOString() : null };
+    this.options.log?.warn(message, this.options.log.format === 'json' ? fields : undefined);
+  }
+
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const target = { url: d.url, secret: d.secret, headers: JSON.parse(d.headers) as Record<string, string> };
     const result = await sendWebhook(target, d.event, d.body, {
@@ -189,6 +199,7 @@ export class Deliverer {
     const state = result.ok ? 'delivered' : d.attempts >= this.attempts ? 'failed' : 'pending';
     const dueAt = state === 'pending' ? now + retryDelay(this.options.retryBaseMs, d.attempts, this.options.random) : now;
     const at = new Date(now).toISOString();
+    if (!result.ok) this.logFailure(d, result, state, dueAt);
     await this.db.transaction(async (tx) => {
       await settleDelivery(tx, d.id, state, dueAt, at);
       await insertAttempt(tx, {

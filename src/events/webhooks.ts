@@ -7,7 +7,9 @@
 import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
 import type { Actor } from '../documents/write/context';
 import type { Database } from '../db/database';
-import { deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, updateWebhook, type AttemptRow, type WebhookRow } from '../db/store/webhooks';
+import {
+  deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, queuedDeliveries, setWebhookEnabled, updateWebhook, type AttemptRow, type WebhookRow,
+} from '../db/store/webhooks';
 import { ValidationError } from '../errors';
 import { unstorableText } from '../text';
 import { EVENT_NAMES, TEST_EVENT } from './names';
@@ -30,7 +32,15 @@ export interface WebhookSummary {
   events: string[];
   signed: boolean;
   headerNames: string[];
+  /** False: nothing is queued for it, nor sent (`folio webhook enable NAME`); a restored or imported copy's webhooks start so. */
+  enabled: boolean;
   createdAt: string;
+}
+
+/** What a webhook still has to send: its pending deliveries and when the next try is due (ISO time). */
+export interface WebhookQueue {
+  pending: number;
+  nextDueAt: string | null;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -88,7 +98,7 @@ function urlShown(raw: string): string {
 }
 
 /** What the audit log says of a webhook: never its secret or header values. */
-const described = (hook: WebhookSummary) => ({ name: hook.name, url: urlShown(hook.url), events: hook.events, signed: hook.signed, headers: hook.headerNames });
+const described = (hook: WebhookSummary) => ({ name: hook.name, url: urlShown(hook.url), events: hook.events, signed: hook.signed, headers: hook.headerNames, enabled: hook.enabled });
 
 export class Webhooks {
   /** Where webhook changes are recorded (the composition root sets the audit log); never a secret or a header value. */
@@ -152,6 +162,28 @@ export class Webhooks {
     return deleted;
   }
 
+  /**
+   * Enables or disables a webhook; undefined when there is no such webhook. Disabled, nothing
+   * is queued for it and what was queued waits; enabled again, what waits is sent (`queue`
+   * says how much).
+   */
+  async setEnabled(name: string, enabled: boolean, by: Actor = BY_SYSTEM): Promise<WebhookSummary | undefined> {
+    const before = await findWebhook(this.db, name);
+    if (!before) return undefined;
+    await setWebhookEnabled(this.db, name, enabled, new Date().toISOString());
+    const hook = await this.get(name);
+    if (hook && before.enabled !== enabled) await this.audit.record({ action: enabled ? 'webhook.enable' : 'webhook.disable', actor: by, type: 'webhook', details: { name } });
+    return hook;
+  }
+
+  /** What the webhook still has to send; undefined when there is no such webhook. */
+  async queue(name: string): Promise<WebhookQueue | undefined> {
+    const row = await findWebhook(this.db, name);
+    if (!row) return undefined;
+    const { pending, nextDueAt } = await queuedDeliveries(this.db, row.id);
+    return { pending, nextDueAt: nextDueAt === null ? null : new Date(nextDueAt).toISOString() };
+  }
+
   /** Every attempt to reach the webhook, oldest first; undefined when there is no such webhook. */
   async deliveries(name: string): Promise<AttemptRow[] | undefined> {
     const row = await findWebhook(this.db, name);
@@ -195,5 +227,5 @@ function checked(input: WebhookInput, denyPrivate: boolean) {
 }
 
 function summary(row: WebhookRow): WebhookSummary {
-  return { name: row.name, url: row.url, events: row.events, signed: row.secret !== null, headerNames: Object.keys(row.headers), createdAt: row.createdAt };
+  return { name: row.name, url: row.url, events: row.events, signed: row.secret !== null, headerNames: Object.keys(row.headers), enabled: row.enabled, createdAt: row.createdAt };
 }

@@ -20,6 +20,7 @@ import { usersRoutes } from './routes/users';
 import { graphqlRoutes } from './routes/graphql';
 import { projectAnswer, projectGlobalMiddlewares, projectRoutes } from './routes/project';
 import { MAX_URL_LENGTH, securityHeaders, urlLimitUnder } from './security';
+import { homeRoutes } from './routes/home';
 import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
 import { requestIdOf, requestLog } from './request-log';
@@ -90,5 +91,6 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));
   app.use(realtimeRoutes(instance, who));
+  app.use(homeRoutes(instance));
   return app;
 }

@@ -15,6 +15,17 @@ import { FolioError, PayloadTooLargeError, ValidationError } from '../errors';
  */
 export const MAX_JSON_DEPTH = 4113;
 
+/** What a body that is not JSON was sent as, and whether its text looks like JSON all the same (curl -d without a Content-Type). */
+export interface NotJson {
+  type: string;
+  looksLikeJson: boolean;
+}
+
+const notJsonBodies = new WeakMap<Request, NotJson>();
+
+/** After readJsonBody: a body it ignored for its content type, if any. */
+export const ignoredBody = (request: Request) => notJsonBodies.get(request);
+
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -22,7 +33,11 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   if (!request.body) return undefined;
   const bytes = await readAtMost(request.body, limit);
   if (!bytes) throw new PayloadTooLargeError('request entity too large');
-  if (!/^application\/(.+\+)?json/i.test(type)) return undefined;
+  if (!/^application\/(.+\+)?json/i.test(type)) {
+    const first = bytes.byteLength > 0 ? new TextDecoder().decode(bytes.subarray(0, 64)).trimStart()[0] : undefined;
+    notJsonBodies.set(request, { type: type.split(';')[0]!.trim() || 'no Content-Type', looksLikeJson: first === '{' || first === '[' });
+    return undefined;
+  }
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return undefined;
   let parsed: unknown;

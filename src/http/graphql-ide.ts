@@ -6,6 +6,7 @@
  * of the schema (from introspection) to start from. Ctrl/Cmd+Enter runs the operation.
  */
 import { createHash } from 'node:crypto';
+import { sized } from './respond';
 
 const STYLE = `body{margin:0;font:14px system-ui,sans-serif;display:grid;grid-template-columns:220px 1fr 1fr;grid-template-rows:auto 1fr;height:100vh}
 header{grid-column:1/4;display:flex;gap:8px;align-items:center;padding:6px 10px;border-bottom:1px solid #ccc;background:#f6f6f8}
@@ -73,5 +74,5 @@ export function graphqlIde(endpoint: string): Response {
 <pre id="answer" aria-live="polite"></pre>
 <script>${SCRIPT}</script>
 </body></html>`;
-  return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-store' } });
+  return sized(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-store' } });
 }

@@ -29,6 +29,17 @@ export function jsonBytes(bytes: Uint8Array, status = 200, headers: Record<strin
 
 export const noContent = () => new Response(null, { status: 204 });
 
+/**
+ * A body known whole (a page, an icon, a script) with its Content-Length written out, so
+ * the request log can say how many bytes it sent (a Response from bytes does not say).
+ */
+export function sized(body: Uint8Array | string, init: { status?: number; headers: Record<string, string> }): Response {
+  const bytes = typeof body === 'string' ? utf8.encode(body) : body;
+  const response = new Response(bytes, { status: init.status ?? 200, headers: { ...init.headers, 'content-length': String(bytes.length) } });
+  sentBytes.set(response, bytes);
+  return response;
+}
+
 export function errorResponse(status: number, name: string, message: string, details: unknown = {}, headers: Record<string, string> = {}) {
   return json({ data: null, error: { status, name, message, details } }, status, headers);
 }

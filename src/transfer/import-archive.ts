@@ -7,6 +7,8 @@
  * closed into one file, checked afresh and again in place (target.ts SqliteRebuild); PostgreSQL, the rows
  * roll back with the transaction and what the migrations and the schema sync created before
  * it is dropped again (db/copy.ts schemaObjects / dropCreatedSince, as `import strapi` does).
+ * Every webhook arrives disabled, in the same transaction: a copy (a staging installation made
+ * from production's export) never calls the source's receivers until `folio webhook enable NAME`.
  */
 import { existsSync, rmSync } from 'node:fs';
 import type { Secrets } from '../auth/secrets';
@@ -21,6 +23,7 @@ import { PostgresDatabase } from '../db/postgres';
 import { applySchemaSync, planSchemaSync } from '../db/schema-sync';
 import { SqliteDatabase } from '../db/sqlite';
 import { writeSecret } from '../db/store/secrets';
+import { disableAllWebhooks } from '../db/store/webhooks';
 import { sqlitePath } from '../instance';
 import { ArchiveError, ENTRY_LIMITS, entryLines, entryText, type ArchiveEntry } from './archive';
 import type { TransferReport } from './export';
@@ -157,6 +160,8 @@ export async function importPortable(manifest: Manifest, entries: AsyncGenerator
         const missing = manifest.tables.find((t) => !seen.has(t.name));
         if (missing) throw new ArchiveError(`The archive ends before ${tableEntryName(missing.name)} (truncated?)`);
         if (postgres) for (const [key, value] of Object.entries(secrets)) await writeSecret(tx, key, String(value));
+        // A copy stays quiet: its webhooks are the source's receivers (`folio webhook enable NAME`).
+        await disableAllWebhooks(tx);
       },
       { isolation: 'read committed' },
     );

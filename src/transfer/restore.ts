@@ -3,7 +3,9 @@
  * installation. A portable archive goes through import-archive.ts (either engine). A SQLite
  * backup is its database file: restored as that file (checked as verify.ts says, before it is
  * moved into place and again once there: target.ts SqliteRebuild), or, for a PostgreSQL
- * target, checked the same way and copied table by table with `folio copy`'s code.
+ * target, checked the same way and copied table by table with `folio copy`'s code. Either
+ * way the new installation's webhooks are disabled (`folio webhook enable NAME`): a copy must
+ * not call the source's receivers.
  */
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +77,7 @@ async function restoreSqliteBackup(manifest: Manifest, entries: AsyncGenerator<A
       target.progress(`checked the database: integrity, migrations, and ${manifest.tables.length} tables' row counts as in the manifest`);
       const db = new PostgresDatabase(config.databaseUrl!);
       try {
-        await copyToPostgres(copyPath, db, target.registry, secrets, { force: target.force });
+        await copyToPostgres(copyPath, db, target.registry, secrets, { force: target.force, disableWebhooks: true });
       } catch (error) {
         throw (error as Error).message.startsWith('The target database is not empty') ? new Error(NOT_EMPTY) : error;
       } finally {

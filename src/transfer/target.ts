@@ -3,7 +3,8 @@
  * built in a work file beside the real one, checked, swapped in with secrets.json and checked
  * again where it lands, the old installation kept aside until then (SqliteRebuild, on
  * db/sqlite-replace.ts); uploaded files are staged in a hidden folder inside the uploads folder
- * and moved up (or written to the S3 bucket) once everything else has succeeded; on any failure,
+ * and moved up (or written to the S3 bucket) once everything else has succeeded. A restored
+ * backup's webhooks are disabled before it is moved into place (quietBackupFile); on any failure,
  * and on a signal (interrupt.ts undoOnInterrupt), the work files and the staging folder are removed and the
  * old installation is put back.
  */
@@ -16,7 +17,9 @@ import { Readable } from 'node:stream';
 import type { Secrets } from '../auth/secrets';
 import type { Config } from '../config';
 import { targetIsEmpty } from '../db/copy';
+import { migrateSystem } from '../db/migrate';
 import { SqliteDatabase } from '../db/sqlite';
+import { disableAllWebhooks } from '../db/store/webhooks';
 import { processAlive, removeDatabaseFiles, Replacement, type WorkKind } from '../db/sqlite-replace';
 import { recoverSqliteFiles, sqlitePath } from '../instance';
 import type { Registry } from '../registry/types';
@@ -96,9 +99,13 @@ export class SqliteRebuild {
   async finish(manifest: Manifest, secrets: Partial<Secrets>, staged: StagedUploads, progress: (line: string) => void, backup: boolean): Promise<void> {
     verifyDatabaseFile(this.path, manifest, { full: true, backup });
     progress(`checked the new database: integrity, migrations, and ${manifest.tables.length} tables' row counts as in the manifest`);
+    // A backup is the source's own file: brought up to this Folio's migrations, its webhooks
+    // disabled before it is moved into place (an export's import disabled them in its transaction).
+    if (backup) await quietBackupFile(this.path);
     const secretsNext = this.replacement.nextOf(secretsFile(this.config));
     writeFileSync(secretsNext, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
-    this.replacement.swap((path) => verifyDatabaseFile(path, manifest, { full: false, backup }));
+    // The migrations were checked against the manifest above; quietBackupFile may have added this Folio's.
+    this.replacement.swap((path) => verifyDatabaseFile(path, manifest, { full: false, backup: false }));
     progress('moved the new database into place and checked it there');
     await staged.commit();
     this.replacement.commit();
@@ -109,6 +116,23 @@ export class SqliteRebuild {
     this.replacement.abandon();
     for (const dir of this.madeDirs) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Disables every webhook of a restored SQLite backup, in the work file: the file is migrated
+ * first (an older Folio's backup may lack the column, which would arrive enabled), then closed
+ * back into one file.
+ */
+async function quietBackupFile(path: string): Promise<void> {
+  const db = new SqliteDatabase(path);
+  try {
+    await migrateSystem(db);
+    await disableAllWebhooks(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  db.closeToOneFile();
 }
 
 /** Uploaded files held back until the rest of a restore has succeeded. */

@@ -59,12 +59,11 @@ describe('help and usage errors', () => {
     expect(run.stderr).toContain('Usage: folio <command>');
   });
 
-  it('exits 2 with the command usage on stderr for a flag the command does not know', () => {
+  it('exits 2 with one line naming a flag the command does not know, and its help', () => {
     const data = tempDir();
     const run = cli(['migrate', '--bogus'], { data });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--bogus');
-    expect(run.stderr).toContain('Usage: folio migrate');
+    expect(run.stderr).toBe('Unknown flag --bogus; see: folio migrate --help\n');
     expect(run.stdout).toBe('');
     expect(tableNames(data)).toEqual([]);
   });
@@ -116,13 +115,17 @@ describe('migrate', () => {
     expect(second.stdout).not.toContain('content tables are up to date');
   });
 
-  it('applies no system migration with --dry-run either (it promises to change nothing)', () => {
+  it('applies no system migration with --dry-run either, and writes nothing: no database file, no data folder', () => {
     const data = tempDir();
     const run = cli(['migrate', '--dry-run'], { data });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('nothing applied (dry run)');
     expect(lines(run.stdout).filter((l) => l.startsWith('applied'))).toEqual([]);
-    expect(tableNames(data)).toEqual([]);
+    expect(readdirSync(data)).toEqual([]);
+    const absent = join(tempDir(), 'data');
+    const again = cli(['migrate', '--dry-run', '--rename', 'articles.title=headline'], { data: absent });
+    expect(again.stdout).toContain('nothing to rename');
+    expect(existsSync(absent)).toBe(false);
   });
 
   it('applies the plan, and a second migrate reports that the content tables are up to date', () => {

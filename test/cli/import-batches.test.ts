@@ -90,7 +90,7 @@ describe('folio import, batch by batch', () => {
     lines[14] = { ...lines[14]!, category: 'nosuchcategory00000000000' };
     const run = folioImport(at, jsonl(lines), 'articles', '--batch', '10');
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('line 15: Document with id "nosuchcategory00000000000", locale "en" not found');
+    expect(run.stderr).toContain('line 15: Document with id "nosuchcategory00000000000" not found in locale "en": the relation category points at api::category.category');
     expect(run.stderr).toContain('10 document(s) imported before the failing batch were kept; none of that batch was.');
     const { counts, titles } = await stored(at);
     expect(titles).toEqual(FIRST_BATCH);

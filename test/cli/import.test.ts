@@ -181,13 +181,16 @@ describe('folio import', () => {
       [[file, '--type', 'homepage'], 'single type'],
       [[file, '--type', 'articles', '--batch', '0'], '--batch must be a positive integer'],
       [[file, '--type', 'articles', '--status', 'live'], '--status must be draft or published'],
-      [[file, '--type', 'articles', '--bogus'], 'bogus'],
     ] as [string[], string][]) {
       const run = folioImport(data, args);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(message);
       expect(run.stderr).toContain('Usage: folio import');
     }
+    // A wrong flag is one line naming it, and where to read more.
+    const bogus = folioImport(data, [file, '--type', 'articles', '--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toBe('Unknown flag --bogus; see: folio import --help\n');
 
     const noFile = folioImport(data, [join(dir, 'nope.jsonl'), '--type', 'articles']);
     expect(noFile.code).toBe(1);

@@ -158,7 +158,8 @@ describe('a failed start with JSON logs', () => {
 
 describe('the start-up screen', () => {
   it('lists each content type with its routes, and on a new installation says content answers 403 and prints commands that work as printed', async () => {
-    const where = await installation();
+    // Without the example content a new installation of the example types would start with (test/cli/first-start.test.ts).
+    const where = { ...(await installation()), env: { FOLIO_EXAMPLE_CONTENT: 'false' } };
     const first = await serve(where);
     await first.stop();
     const out = first.stdout();

@@ -14,11 +14,14 @@ const SLOW = 30_000;
 afterEach(killSpawned);
 afterAll(removeTempDirs);
 
+/** A new installation of the example types starts with example content (test/cli/first-start.test.ts); these start empty. */
+const EMPTY = { env: { FOLIO_EXAMPLE_CONTENT: 'false' } };
+
 // ---------------------------------------------------------------------------------------
 
 describe('serve', () => {
   it('listens on the real port for --port 0, answers /_health with 204, keeps content private and exits on SIGTERM', async () => {
-    const server = await serve();
+    const server = await serve(EMPTY);
     expect(server.port).toBeGreaterThan(0);
     const health = await fetch(`${server.url}/_health`);
     expect(health.status).toBe(204);
@@ -32,7 +35,7 @@ describe('serve', () => {
 
   it('accepts a token created with the CLI and rejects an unknown one with 401', async () => {
     const data = tempDir();
-    const server = await serve({ data });
+    const server = await serve({ data, ...EMPTY });
     try {
       const created = cli(['token', 'create', '--name', 'reader', '--type', 'read-only'], { data });
       const key = lines(created.stdout).at(-1)!;
@@ -71,7 +74,7 @@ describe('serve', () => {
 
   it('keeps the data across a restart on the same data dir, and the restart changes no schema', async () => {
     const data = tempDir();
-    const first = await serve({ data });
+    const first = await serve({ data, ...EMPTY });
     let documentId: string;
     try {
       expect(first.stdout()).toMatch(/synced content tables: \d+ change\(s\)/);

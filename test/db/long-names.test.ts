@@ -20,7 +20,7 @@ import { loadRegistry } from '../../src/registry/load';
 import type { Registry } from '../../src/registry/types';
 import { startServer, tempDir, TEST_DATABASE_URL, type TestServer } from '../helpers/server';
 
-export const LONG_COLLECTION = 'reading_shelves_kept_for_the_longest_names_in_postgres_tests';
+const LONG_COLLECTION = 'reading_shelves_kept_for_the_longest_names_in_postgres_tests';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 

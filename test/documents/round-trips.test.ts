@@ -81,7 +81,7 @@ describe('the same answers on either engine', () => {
     const before = (await server.call('GET', '/api/articles?filters[title][$eq]=Never written')).body.meta.pagination.total;
     const response = await server.call('POST', '/api/articles', { body: { data: { title: 'Never written', category, tags: [tags[0], 'missing0000000000000000000'] } } });
     expect(response.status).toBe(400);
-    expect(response.body.error.message).toBe('Document with id "missing0000000000000000000", locale "null" not found');
+    expect(response.body.error.message).toBe('Document with id "missing0000000000000000000" not found: the relation tags points at api::tag.tag, which has no such document');
     expect((await server.call('GET', '/api/articles?filters[title][$eq]=Never written')).body.meta.pagination.total).toBe(before);
   });
 

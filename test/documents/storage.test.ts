@@ -207,12 +207,17 @@ describe('relation writes', () => {
     expect(Number((await server.instance.db.get<{ n: number }>('SELECT count(*) AS n FROM "components_shared_seos"'))?.n)).toBe(seosBefore);
   });
 
-  it('names the missing target in Strapi\'s words, with locale "null" for a type without i18n', async () => {
+  it('names the missing target: the relation, the type it points at and the documentId (a locale only for a type with i18n)', async () => {
     const response = await server.call('POST', '/api/articles', { body: { data: { title: 'bad author', author: 'nosuchdocument0000000000' } } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       data: null,
-      error: { status: 400, name: 'ValidationError', message: 'Document with id "nosuchdocument0000000000", locale "null" not found', details: {} },
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: 'Document with id "nosuchdocument0000000000" not found: the relation author points at api::author.author, which has no such document',
+        details: { path: ['author'], type: 'api::author.author', documentId: 'nosuchdocument0000000000', locale: null },
+      },
     });
   });
 

@@ -179,7 +179,7 @@ describe('links of a new document', () => {
     const before = await count();
     const missing = await server.call('POST', '/api/articles', { body: { data: { title: 'Broken', tags: [tags[0], 'nosuchdocumentid0000000'] } } });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.message).toBe('Document with id "nosuchdocumentid0000000", locale "null" not found');
+    expect(missing.body.error.message).toBe('Document with id "nosuchdocumentid0000000" not found: the relation tags points at api::tag.tag, which has no such document');
     const anchor = await server.call('POST', '/api/articles', {
       body: { data: { title: 'Broken', tags: { connect: [{ documentId: tags[0], position: { after: tags[1] } }] } } },
     });

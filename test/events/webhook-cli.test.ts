@@ -41,6 +41,9 @@ function receiver(): Receiver {
   return r;
 }
 
+/** The lines of `folio webhook deliveries` that are attempts (the last one says what is queued). */
+const attemptLines = (out: string[]) => out.filter((l) => /\tattempt \d+$/.test(l));
+
 function cli(args: string[], where: CliOptions) {
   const run = runCli(args, where);
   return { ...run, out: lines(run.stdout) };
@@ -56,7 +59,7 @@ describe('folio webhook', () => {
 
     const listed = cli(['webhook', 'list'], where);
     expect(listed.code).toBe(0);
-    expect(listed.out).toEqual([`site\t${hook.url}\tentry.create,entry.publish\tsigned\theaders Authorization`]);
+    expect(listed.out).toEqual([`site\t${hook.url}\tentry.create,entry.publish\tsigned\tenabled\theaders Authorization`]);
     expect(listed.stdout).not.toContain('top-secret');
     expect(listed.stdout).not.toContain('abc123');
 
@@ -70,8 +73,10 @@ describe('folio webhook', () => {
     expect(validSignature(hook.received[0]!, 'top-secret')).toBe(true);
 
     const shown = cli(['webhook', 'deliveries', 'site'], where);
-    expect(shown.out).toHaveLength(1);
+    expect(shown.out).toHaveLength(2);
     expect(shown.out[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z\ttrigger-test\tHTTP 200\tattempt 1$/);
+    // Then what is still to send: a test send is outside the queue.
+    expect(shown.out[1]).toBe('nothing queued');
 
     expect(cli(['webhook', 'delete', 'site'], where).code).toBe(0);
     expect(cli(['webhook', 'list'], where).out).toEqual(['no webhooks']);
@@ -159,14 +164,17 @@ describe('durable delivery', () => {
     await waitFor('the first, failing attempt', () => hook.received.length === 1);
     // Killed only once the attempt is recorded: a kill between the send and its record would leave
     // the delivery claimed until its lease runs out, longer than this test waits.
-    await waitFor('the first attempt in the log', () => cli(['webhook', 'deliveries', 'h'], where).out.length === 1);
+    await waitFor('the first attempt in the log', () => attemptLines(cli(['webhook', 'deliveries', 'h'], where).out).length === 1);
+    // The retry is due: deliveries says when, and the server logged the failed attempt.
+    expect(cli(['webhook', 'deliveries', 'h'], where).out.at(-1)).toMatch(/^queued: 1, next try at \d{4}-\d\d-\d\dT[\d:.]+Z \(sent by a running folio serve\)$/);
+    expect(first.stderr()).toMatch(/^webhook "h": entry\.create not delivered \(HTTP 503\), attempt 1 of 6; next try at \d{4}-\d\d-\d\dT[\d:.]+Z$/m);
     await first.kill();
 
     hook.respond = () => 200;
     await serve(where);
     await waitFor('the retried delivery', () => hook.received.length === 2, 30_000);
     expect(hook.received[1]!.body.entry.documentId).toBe(created.body.data.documentId);
-    const attempts = cli(['webhook', 'deliveries', 'h'], where).out.map((l) => l.split('\t').slice(1));
+    const attempts = attemptLines(cli(['webhook', 'deliveries', 'h'], where).out).map((l) => l.split('\t').slice(1));
     expect(attempts).toEqual([
       ['entry.create', 'HTTP 503', 'attempt 1'],
       ['entry.create', 'HTTP 200', 'attempt 2'],
@@ -193,7 +201,7 @@ describe('durable delivery', () => {
     expect(created.every((c) => c.status === 201)).toBe(true);
     const count = queued + posted;
     await waitFor(`${count} deliveries`, () => hook.received.length >= count, 30_000);
-    const attempts = () => cli(['webhook', 'deliveries', 'h'], where).out;
+    const attempts = () => attemptLines(cli(['webhook', 'deliveries', 'h'], where).out);
     await waitFor('every attempt recorded', () => attempts().length >= count, 30_000).catch((error) => {
       throw new Error(`${error.message}\ninstance a: ${a.stderr()}\ninstance b: ${b.stderr()}`);
     });

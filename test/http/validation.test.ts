@@ -190,10 +190,13 @@ describe('shape of the request body', () => {
     expect(response.body).toEqual(missingData);
   });
 
-  it('answers Missing "data" payload for a text/plain body, also on update', async () => {
+  it('answers Missing "data" payload for a text/plain body, also on update; for JSON sent so, with the header to add', async () => {
     const response = await rejected('POST', '/api/articles', { raw: '{"data":{"title":"as text"}}', headers: { 'content-type': 'text/plain' } });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual(missingData);
+    expect(response.body.error).toEqual({
+      ...missingData.error,
+      message: `Missing "data" payload in the request body (the body looks like JSON but was sent as text/plain: add the header Content-Type: application/json, e.g. curl -H 'Content-Type: application/json' -d '{"data":{…}}')`,
+    });
     const doc = (await server.call('POST', '/api/authors', { body: { data: { name: 'plain' } } })).body.data;
     expect((await server.call('PUT', `/api/authors/${doc.documentId}`, { raw: 'hello', headers: { 'content-type': 'text/plain' } })).body).toEqual(missingData);
   });

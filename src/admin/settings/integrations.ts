@@ -10,6 +10,8 @@
  *   GET|POST  /admin/api/settings/webhooks                    list (+ event names) | create {name, url, events, secret, headers}
  *   PUT       /admin/api/settings/webhooks/:name              edit (the same fields; the delivery log is kept)
  *   DELETE    /admin/api/settings/webhooks/:name
+ *   POST      /admin/api/settings/webhooks/:name/enable      resume sending (a restored copy's webhooks start disabled)
+ *   POST      /admin/api/settings/webhooks/:name/disable     queue nothing and send nothing for it
  *   POST      /admin/api/settings/webhooks/:name/test         send a trigger-test event now
  *   GET       /admin/api/settings/webhooks/:name/deliveries   the attempt log, newest first
  */
@@ -132,6 +134,14 @@ export function settingsIntegrationRoutes(instance: Instance, accounts: AdminAcc
       const by = adminActor(await begin(request), request, server, config.trustProxy);
       await webhooks.delete(await webhookOf(params.name), by);
       return noContent();
+    })
+    .post('/admin/api/settings/webhooks/:name/enable', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
+      return json({ data: await webhooks.setEnabled(await webhookOf(params.name), true, by) });
+    })
+    .post('/admin/api/settings/webhooks/:name/disable', async ({ request, params, server }) => {
+      const by = adminActor(await begin(request), request, server, config.trustProxy);
+      return json({ data: await webhooks.setEnabled(await webhookOf(params.name), false, by) });
     })
     .post('/admin/api/settings/webhooks/:name/test', async ({ request, params }) => {
       await begin(request);

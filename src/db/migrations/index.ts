@@ -30,6 +30,7 @@ import releases from './0021_releases';
 import cronTicks from './0022_cron_ticks';
 import adminViews from './0023_admin_views';
 import adminUserNames from './0024_admin_user_names';
+import webhookEnabled from './0025_webhook_enabled';
 
 export interface Migration {
   name: string;
@@ -62,4 +63,5 @@ export const migrations: readonly Migration[] = [
   { name: '0022_cron_ticks', sql: cronTicks },
   { name: '0023_admin_views', sql: adminViews },
   { name: '0024_admin_user_names', sql: adminUserNames },
+  { name: '0025_webhook_enabled', sql: webhookEnabled },
 ];

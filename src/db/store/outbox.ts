@@ -20,11 +20,11 @@ export interface OutboxEvent {
   createdAt: string;
 }
 
-/** Appends an event and queues it for every webhook subscribed to it; returns its position. */
+/** Appends an event and queues it for every enabled webhook subscribed to it; returns its position. */
 export async function appendEvent(tx: Queryable, e: OutboxEvent, dueAt: number): Promise<number> {
   const id = await tx.insert(sql`INSERT INTO ${OUTBOX} ("event", "uid", "body", "createdAt") VALUES (${e.event}, ${e.uid}, ${e.body}, ${e.createdAt})`);
   await tx.run(sql`INSERT INTO ${DELIVERIES} ("webhookId", "outboxId", "state", "attempts", "dueAt", "createdAt", "updatedAt")
-    SELECT "id", ${id}, 'pending', 0, ${dueAt}, ${e.createdAt}, ${e.createdAt} FROM ${WEBHOOKS} WHERE "events" LIKE ${`%${encodeEvents([e.event])}%`}`);
+    SELECT "id", ${id}, 'pending', 0, ${dueAt}, ${e.createdAt}, ${e.createdAt} FROM ${WEBHOOKS} WHERE "enabled" = 1 AND "events" LIKE ${`%${encodeEvents([e.event])}%`}`);
   return id;
 }
 
@@ -34,6 +34,8 @@ export interface ClaimedDelivery {
   /** This attempt's number (1 for the first). */
   attempts: number;
   webhookId: number;
+  /** The webhook's name (what the log says). */
+  name: string;
   url: string;
   secret: string | null;
   headers: string;
@@ -66,7 +68,7 @@ export async function claimDue(tx: Queryable, now: number, leaseUntil: number, l
     for (const c of claimed) ids.push(Number(c.id));
   }
   if (ids.length === 0) return [];
-  return tx.all<ClaimedDelivery>(sql`SELECT d."id", d."attempts", d."webhookId", w."url", w."secret", w."headers", o."event", o."body"
+  return tx.all<ClaimedDelivery>(sql`SELECT d."id", d."attempts", d."webhookId", w."name", w."url", w."secret", w."headers", o."event", o."body"
     FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w."id" = d."webhookId" JOIN ${OUTBOX} o ON o."id" = d."outboxId"
     WHERE d."id" IN (${sql.list(ids)}) ORDER BY d."id"`);
 }

@@ -12,7 +12,7 @@ const LEASE = sql.id(SYSTEM.realtimeLease);
 const OUTBOX = sql.id(SYSTEM.outbox);
 const WEBHOOKS = sql.id(SYSTEM.webhooks);
 
-/** What a write must record: the events some webhook listens to, and whether realtime wants them all. */
+/** What a write must record: the events some enabled webhook listens to, and whether realtime wants them all. */
 export interface WantedEvents {
   events: Set<string>;
   realtime: boolean;
@@ -23,7 +23,7 @@ export interface WantedEvents {
  * along as a `*` row while it is live, so "nobody listens" still costs a single query.
  */
 export async function wantedEvents(tx: Queryable, now: number): Promise<WantedEvents> {
-  const rows = await tx.all<{ events: string }>(sql`SELECT DISTINCT "events" FROM ${WEBHOOKS}
+  const rows = await tx.all<{ events: string }>(sql`SELECT DISTINCT "events" FROM ${WEBHOOKS} WHERE "enabled" = 1
     UNION SELECT '*' FROM ${LEASE} WHERE "id" = 1 AND "expiresAt" > ${now}`);
   const events = new Set<string>();
   let realtime = false;

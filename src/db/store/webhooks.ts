@@ -18,6 +18,8 @@ export interface WebhookRow {
   /** The shared secret in clear (signing needs it); never printed. */
   secret: string | null;
   headers: Record<string, string>;
+  /** False: nothing is queued for it, nor sent from its queue (a restored copy's webhooks start so). */
+  enabled: boolean;
   createdAt: string;
 }
 
@@ -28,24 +30,25 @@ interface StoredWebhook {
   events: string;
   secret: string | null;
   headers: string;
+  enabled: number | boolean;
   createdAt: string;
 }
 
 export const encodeEvents = (events: string[]) => `,${events.join(',')},`;
 
 function fromStored(row: StoredWebhook): WebhookRow {
-  return { ...row, events: row.events.split(',').filter(Boolean), headers: JSON.parse(row.headers) as Record<string, string> };
+  return { ...row, events: row.events.split(',').filter(Boolean), headers: JSON.parse(row.headers) as Record<string, string>, enabled: Number(row.enabled) === 1 };
 }
 
-const COLUMNS = sql.join(['id', 'name', 'url', 'events', 'secret', 'headers', 'createdAt'].map((c) => sql.id(c)));
+const COLUMNS = sql.join(['id', 'name', 'url', 'events', 'secret', 'headers', 'enabled', 'createdAt'].map((c) => sql.id(c)));
 
 export async function listWebhooks(db: Queryable): Promise<WebhookRow[]> {
   return (await db.all<StoredWebhook>(sql`SELECT ${COLUMNS} FROM ${WEBHOOKS} ORDER BY "name"`)).map(fromStored);
 }
 
-/** Every webhook's id, in order (the deliverer's lanes). */
+/** Every enabled webhook's id, in order (the deliverer's lanes: a disabled webhook's queue waits). */
 export async function webhookIds(db: Queryable): Promise<number[]> {
-  return (await db.all<{ id: number }>(sql`SELECT "id" FROM ${WEBHOOKS} ORDER BY "id"`)).map((r) => Number(r.id));
+  return (await db.all<{ id: number }>(sql`SELECT "id" FROM ${WEBHOOKS} WHERE "enabled" = 1 ORDER BY "id"`)).map((r) => Number(r.id));
 }
 
 export async function findWebhook(db: Queryable, name: string): Promise<WebhookRow | undefined> {
@@ -76,14 +79,32 @@ export async function updateWebhook(
     "headers" = ${JSON.stringify(w.headers)}, "updatedAt" = ${w.now} WHERE "id" = ${id}`);
 }
 
+/** Enables or disables a webhook; false when there is none of that name. */
+export async function setWebhookEnabled(db: Queryable, name: string, enabled: boolean, now: string): Promise<boolean> {
+  return (await db.run(sql`UPDATE ${WEBHOOKS} SET "enabled" = ${enabled ? 1 : 0}, "updatedAt" = ${now} WHERE "name" = ${name}`)).changes > 0;
+}
+
+/** Disables every webhook (an installation made from an archive); returns how many there are. */
+export async function disableAllWebhooks(db: Queryable): Promise<number> {
+  await db.run(sql`UPDATE ${WEBHOOKS} SET "enabled" = 0 WHERE "enabled" <> 0`);
+  return Number((await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS "n" FROM ${WEBHOOKS}`))?.n ?? 0);
+}
+
+/** What is queued for a webhook: its pending deliveries and when the first of them is due (ms since the epoch). */
+export async function queuedDeliveries(db: Queryable, webhookId: number): Promise<{ pending: number; nextDueAt: number | null }> {
+  const row = await db.get<{ n: number | string; due: number | string | null }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS "n", MIN("dueAt") AS "due"
+    FROM ${sql.id(SYSTEM.webhookDeliveries)} WHERE "webhookId" = ${webhookId} AND "state" = 'pending'`);
+  return { pending: Number(row?.n ?? 0), nextDueAt: row?.due === null || row?.due === undefined ? null : Number(row.due) };
+}
+
 /** Deletes a webhook (its deliveries and attempts go with it, ON DELETE CASCADE); false when there was none. */
 export async function deleteWebhook(db: Queryable, name: string): Promise<boolean> {
   return (await db.run(sql`DELETE FROM ${WEBHOOKS} WHERE "name" = ${name}`)).changes > 0;
 }
 
-/** The events some webhook listens to (writes skip building the payload of the others). */
+/** The events some enabled webhook listens to (writes skip building the payload of the others). */
 export async function subscribedEvents(db: Queryable): Promise<Set<string>> {
-  const rows = await db.all<{ events: string }>(sql`SELECT DISTINCT "events" FROM ${WEBHOOKS}`);
+  const rows = await db.all<{ events: string }>(sql`SELECT DISTINCT "events" FROM ${WEBHOOKS} WHERE "enabled" = 1`);
   return new Set(rows.flatMap((r) => r.events.split(',').filter(Boolean)));
 }
 

@@ -12,6 +12,7 @@ import type { Queryable } from '../../db/database';
 import * as store from '../../db/store/links';
 import { versionIds } from '../../db/store/versions';
 import { ValidationError } from '../../errors';
+import { targetNotFound } from './not-found';
 import type { ContentType, RelationAttribute } from '../../registry/types';
 import { distinctKeyBetween, gapBefore } from './order-keys';
 import type { RelationTarget, RelationWrite } from './input';
@@ -43,10 +44,7 @@ async function writeInverse(tx: Queryable, attribute: RelationAttribute, write: 
   const touched = owner.draftAndPublish && context.statuses.length === 1 ? context.statuses[0] : undefined;
   const rowsOf = async (t: RelationTarget): Promise<number[]> => {
     const rows = await versionIds(tx, owner, t.documentId, ownerLocale(t), touched, false);
-    if (rows.length === 0) {
-      const locale = `"${owner.localized ? ownerLocale(t) : 'null'}"`;
-      throw new ValidationError(`Document with id "${t.documentId}", locale ${locale} not found`);
-    }
+    if (rows.length === 0) throw targetNotFound(attribute.name, owner.uid, t.documentId, owner.localized ? ownerLocale(t) : '');
     return rows;
   };
 

@@ -16,6 +16,7 @@ import * as store from '../../db/store/links';
 import type { LinkKey, StoredLink } from '../../db/store/links';
 import { existingVersions } from '../../db/store/versions';
 import { ValidationError } from '../../errors';
+import { targetNotFound } from './not-found';
 import type { AnyModel, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import { distinctKeyBetween, gapBefore } from './order-keys';
 import type { RelationTarget, RelationWrite } from './input';
@@ -79,17 +80,14 @@ export function linkKey(attribute: RelationAttribute, target: RelationTarget, co
 /** Every key must name an existing version (of its pinned status); the first that does not is the error. */
 async function assertTargetsExist(tx: Queryable, attribute: RelationAttribute, keys: LinkKey[]) {
   const targetType = attribute.targetType;
-  assertFound(keys, await existingVersions(tx, targetType, keys.map((k) => k.documentId)));
+  assertFound(attribute.name, targetType.uid, keys, await existingVersions(tx, targetType, keys.map((k) => k.documentId)));
 }
 
-/** The first key that names no version among `versions` (of its pinned status, if any) is Strapi's error. */
-export function assertFound(keys: LinkKey[], versions: { documentId: string; locale: string; status: string }[]) {
+/** The first key that names no version among `versions` (of its pinned status, if any) is the error. */
+export function assertFound(relation: string, type: string, keys: LinkKey[], versions: { documentId: string; locale: string; status: string }[]) {
   for (const key of keys) {
     const found = versions.some((v) => v.documentId === key.documentId && v.locale === key.locale && (key.status === '' || v.status === key.status));
-    if (!found) {
-      const locale = `"${key.locale || 'null'}"`;
-      throw new ValidationError(`Document with id "${key.documentId}", locale ${locale} not found`);
-    }
+    if (!found) throw targetNotFound(relation, type, key.documentId, key.locale);
   }
 }
 

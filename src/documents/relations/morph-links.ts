@@ -12,6 +12,7 @@ import * as store from '../../db/store/morph-links';
 import type { MorphKey, StoredMorphLink } from '../../db/store/morph-links';
 import { existingVersions } from '../../db/store/versions';
 import { ValidationError } from '../../errors';
+import { targetNotFound } from './not-found';
 import type { AnyModel, ContentType, MorphAttribute, Registry } from '../../registry/types';
 import type { LinkContext } from './links';
 import type { MorphTarget, MorphWrite } from './morph-input';
@@ -51,13 +52,13 @@ function keyOf(registry: Registry, target: MorphTarget, context: LinkContext): M
 }
 
 /** Every key must name an existing version (of its pinned status). */
-async function assertTargetsExist(tx: Queryable, registry: Registry, keys: MorphKey[]): Promise<void> {
+async function assertTargetsExist(tx: Queryable, registry: Registry, relation: string, keys: MorphKey[]): Promise<void> {
   for (const uid of new Set(keys.map((k) => k.type))) {
     const ofType = keys.filter((k) => k.type === uid);
     const versions = await existingVersions(tx, registry.contentType(uid)!, ofType.map((k) => k.documentId));
     for (const key of ofType) {
       if (!versions.some((v) => v.documentId === key.documentId && v.locale === key.locale && (key.status === '' || v.status === key.status))) {
-        throw new ValidationError(`Document with id "${key.documentId}", locale "${key.locale || 'null'}" of type ${uid} not found`);
+        throw targetNotFound(relation, uid, key.documentId, key.locale);
       }
     }
   }
@@ -96,7 +97,7 @@ export async function writeMorphLinks(
 async function setLinks(tx: Queryable, registry: Registry, attribute: MorphAttribute, rowId: number, keys: MorphKey[]) {
   rejectDuplicates(keys);
   if (!attribute.toMany) keys = keys.slice(-1);
-  await assertTargetsExist(tx, registry, keys);
+  await assertTargetsExist(tx, registry, attribute.name, keys);
   await store.deleteMorphLinks(tx, attribute, (await store.morphLinksFrom(tx, attribute, rowId)).map((l) => l.id));
   const ranks = generateNKeysBetween(null, null, keys.length);
   for (let i = 0; i < keys.length; i++) await store.insertMorphLink(tx, attribute, rowId, keys[i]!, ranks[i]!);
@@ -104,7 +105,7 @@ async function setLinks(tx: Queryable, registry: Registry, attribute: MorphAttri
 
 async function patchLinks(tx: Queryable, registry: Registry, attribute: MorphAttribute, rowId: number, connect: MorphKey[], disconnect: MorphKey[]) {
   rejectDuplicates(connect);
-  await assertTargetsExist(tx, registry, [...connect, ...disconnect]);
+  await assertTargetsExist(tx, registry, attribute.name, [...connect, ...disconnect]);
   let list: StoredMorphLink[] = await store.morphLinksFrom(tx, attribute, rowId);
   const gone = list.filter((link) => disconnect.some((key) => overlaps(link, key) && (key.status === '' || key.status === link.status)));
   if (!attribute.toMany && connect.length) gone.push(...list.filter((link) => !sameKey(link, connect.at(-1)!)));

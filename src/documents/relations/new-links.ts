@@ -124,7 +124,7 @@ export async function writeNewLinks(
   for (const { source, attribute, write, keys, checked } of planned) {
     // The errors come in patchLinks' and setLinks' order: duplicates, missing targets, then positions.
     rejectDuplicates(write.op === 'patch' ? keys.slice(0, write.connect.length) : keys);
-    assertIndexed(checked, exists.get(attribute)!);
+    assertIndexed(attribute, checked, exists.get(attribute)!);
     const list = newList(attribute, write, context, write.op === 'set' ? checked : undefined);
     // A second link to one target (pinned to the other status) goes after the first.
     const lastKeys = last.get(attribute)!;
@@ -150,7 +150,8 @@ export async function writeNewLinks(
 const versionIndex = (versions: TargetVersion[]) => new Set(versions.flatMap((v) => [`${v.documentId}\0${v.locale}\0${v.status}`, `${v.documentId}\0${v.locale}\0`]));
 
 /** assertFound over an index of the versions (a bulk create checks many keys against one read). */
-const assertIndexed = (keys: LinkKey[], index: Set<string>) => keys.forEach((key) => index.has(`${key.documentId}\0${key.locale}\0${key.status}`) || assertFound([key], []));
+const assertIndexed = (attribute: RelationAttribute, keys: LinkKey[], index: Set<string>) =>
+  keys.forEach((key) => index.has(`${key.documentId}\0${key.locale}\0${key.status}`) || assertFound(attribute.name, attribute.targetType.uid, [key], []));
 
 /** A new row's list for one relation write: set, or connect (disconnecting from an empty list removes nothing). */
 function newList(attribute: RelationAttribute, write: RelationWrite, context: LinkContext, setKeys?: LinkKey[]): { key: LinkKey; rank: string }[] {

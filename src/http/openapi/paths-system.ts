@@ -191,8 +191,26 @@ function graphql(): Schema {
   };
 }
 
+/** `/` (where to go: a page, or JSON) and the favicon (http/routes/home.ts). */
+function home(): Schema {
+  const links = { type: 'object', additionalProperties: false, required: ['admin', 'openapi', 'graphql', 'docs'], properties: { admin: string, openapi: string, graphql: string, docs: string } };
+  const index = { type: 'object', additionalProperties: false, required: ['name', 'version', 'links', 'contentRoutes'], properties: { name: string, version: string, links, contentRoutes: { type: 'array', items: string } } };
+  return {
+    '/': {
+      get: operation({
+        tags: ['System'], operationId: 'home.get', summary: 'Where to go: a page linking the admin, this document, GraphQL and the docs (JSON for Accept: application/json)', security: [{}],
+        responses: { '200': { description: 'The page, or its links as JSON', content: { 'text/html': { schema: string }, ...json(index) } } },
+      }, ['500']),
+    },
+    '/favicon.ico': {
+      get: operation({ tags: ['System'], operationId: 'favicon.get', summary: 'The icon', security: [{}], responses: { '200': { description: 'An ICO file', content: { 'image/x-icon': { schema: { type: 'string', format: 'binary' } } } } } }, ['500']),
+    },
+  };
+}
+
 export function systemPaths(): Schema {
   return {
+    ...home(),
     '/_health': health(),
     '/api/openapi.json': {
       get: operation({ tags: ['System'], operationId: 'openapi.get', summary: 'This document', security: [{}], responses: ok('The OpenAPI document', { type: 'object' }) }, ['500']),

@@ -15,7 +15,7 @@ import type { Written } from '../../documents/service';
 import { pageMeta } from '../../query/read';
 import { unstorableText } from '../../text';
 import { checkRestrictedRelations } from '../../documents/relations/restricted';
-import { readJsonBody } from '../body';
+import { ignoredBody, readJsonBody } from '../body';
 import { writerOf, type Caller, type Guard, type PeerSource } from '../guard';
 import { parseQueryString } from '../query-string';
 import { bytesOf, json, jsonBytes, noContent } from '../respond';
@@ -183,7 +183,12 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     const body = (await readJsonBody(request, config.bodyLimit)) as Raw | undefined;
     const data = body && typeof body === 'object' && !Array.isArray(body) ? body.data : undefined;
     if (!data || typeof data !== 'object' || Array.isArray(data)) {
-      throw new ValidationError('Missing "data" payload in the request body');
+      // JSON sent without its Content-Type (curl -d says application/x-www-form-urlencoded): say so.
+      const ignored = ignoredBody(request);
+      const hint = ignored?.looksLikeJson
+        ? ` (the body looks like JSON but was sent as ${ignored.type}: add the header Content-Type: application/json, e.g. curl -H 'Content-Type: application/json' -d '{"data":{…}}')`
+        : '';
+      throw new ValidationError(`Missing "data" payload in the request body${hint}`);
     }
     checkRestrictedRelations(registry, ct, data as Raw, (uid) => caller.can(`${uid}.find`));
     return data as Raw;

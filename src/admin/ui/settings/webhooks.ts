@@ -1,6 +1,7 @@
 /**
- * Settings → Webhooks: list, create, edit (a blank secret keeps the stored one), delete,
- * send a test now, and each webhook's delivery log (every attempt, newest first).
+ * Settings → Webhooks: list, create, edit (a blank secret keeps the stored one), enable or
+ * disable (a restored copy's webhooks start disabled), delete, send a test now, and each
+ * webhook's delivery log (every attempt, newest first).
  */
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
@@ -15,6 +16,7 @@ interface Webhook {
   events: string[];
   signed: boolean;
   headerNames: string[];
+  enabled: boolean;
 }
 interface Attempt {
   event: string;
@@ -58,18 +60,23 @@ export function WebhooksPage() {
       const r = await api<{ data: { status: number | null; error: string | null } }>('POST', `/settings/webhooks/${enc(w.name)}/test`);
       if (r.data.status === null || r.data.status >= 300) throw new Error(`Test of ${w.name} failed: ${r.data.error ?? `HTTP ${r.data.status}`}`);
     });
+  const switchOn = (w: Webhook) => () =>
+    void run(`Webhook ${w.name} ${w.enabled ? 'disabled' : 'enabled'}`, () => api('POST', `/settings/webhooks/${enc(w.name)}/${w.enabled ? 'disable' : 'enable'}`)).then(reload);
   const remove = (w: Webhook) => () => void run(`Webhook ${w.name} deleted`, () => api('DELETE', `/settings/webhooks/${enc(w.name)}`)).then(reload);
 
   return h('div', null, [
     h('h2', null, 'Webhooks'),
     h(NoticeLine, { notice }),
+    data?.data.some((w) => !w.enabled)
+      ? h('p', { class: 'hint' }, 'A disabled webhook is sent nothing. An installation restored or imported from an archive starts with its webhooks disabled, so a copy never calls the receivers of the installation it came from.')
+      : null,
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     !data
       ? h('p', { role: 'status' }, 'Loading…')
       : data.data.length === 0
         ? h('p', null, 'No webhook yet.')
         : h('table', { class: 'entries' }, [
-            h('thead', null, h('tr', null, ['Name', 'URL', 'Events'].map((c) => h('th', { scope: 'col' }, c)).concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))))),
+            h('thead', null, h('tr', null, ['Name', 'URL', 'Events', 'Status'].map((c) => h('th', { scope: 'col' }, c)).concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))))),
             h(
               'tbody',
               null,
@@ -78,7 +85,9 @@ export function WebhooksPage() {
                   h('td', null, h(Link, { href: `/admin/settings/webhooks/${enc(w.name)}` }, w.name)),
                   h('td', { class: 'wrap' }, w.url),
                   h('td', null, w.events.join(', ')),
+                  h('td', null, w.enabled ? 'Enabled' : 'Disabled'),
                   h('td', { class: 'row-actions' }, [
+                    h('button', { type: 'button', disabled: busy, 'aria-label': `${w.enabled ? 'Disable' : 'Enable'} ${w.name}`, onClick: switchOn(w) }, w.enabled ? 'Disable' : 'Enable'),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Edit ${w.name}`, onClick: edit(w) }, 'Edit'),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Test ${w.name}`, onClick: test(w) }, 'Test'),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Delete ${w.name}`, onClick: remove(w) }, 'Delete'),
