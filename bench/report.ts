@@ -87,7 +87,8 @@ export function renderTable(report: Report): string {
   lines.push('');
   lines.push(
     '× baseline: reads divide by the read baseline, writes (w) by the write baseline (`bench/write-baseline.ts`: the same article, both versions, and its 10 link rows in one transaction). ' +
-      'SQL / request: statements one request runs after warm-up, counted in-process (`bench/statements.ts`).',
+      'SQL / request: statements one request runs after warm-up, counted in-process (`bench/statements.ts`), with content history and the audit log on, as they are by default: ' +
+      'a create counts 3 of theirs (its links read back in one statement for the history version, the history row, the audit rows), an update a few more (its content is read whole, and the version kept before).',
   );
   if (!peer.ran) lines.push('', `No Strapi in this run${peer.why ? `: ${peer.why}` : ''} (\`npm run bench -- --peer strapi\`).`);
   for (const b of [report.baseline, report.writeBaseline]) {
