@@ -5,9 +5,12 @@
  *  - While it has subscribers it keeps the realtime lease live (db/store/realtime.ts), so
  *    every instance's writes record their events, and pushes it to now + the resume window
  *    so a client that reconnects within the window finds what it missed.
- *  - It reads `id > position` (a range of the primary key) every `pollMs` while it has
- *    subscribers, at once when a local commit recorded events (Events.listen), and not at
- *    all without subscribers. Writes of other instances arrive within one poll.
+ *  - It reads `id > position` (a range of the primary key) while it has subscribers: at once
+ *    when a local commit recorded events (Events.listen), at once when any instance commits on
+ *    a database that signals commits (PostgreSQL: Database.watchCommits, the notification
+ *    every commit sends), and otherwise every `pollMs` (SQLite: another process's writes arrive
+ *    within one poll; with the signal only every `watchedPollMs`, in case one went missing).
+ *    Not at all without subscribers.
  *  - Each subscriber has its own position: one resuming from Last-Event-ID is caught up from
  *    the outbox first, one joining fresh starts at the newest event. Ticks never overlap, so
  *    a subscriber sees every event once, in order.
@@ -40,6 +43,8 @@ export interface RealtimeOptions {
   resumeWindowMs: number;
   /** Between looks at the outbox while someone subscribes (default 250 ms). */
   pollMs?: number;
+  /** The same where the database signals every commit (default 10 s: the signal wakes it). */
+  watchedPollMs?: number;
   /** Rows read per statement (default 500). */
   batch?: number;
   /**
@@ -70,6 +75,9 @@ export class RealtimeHub {
   private stopped = false;
   private renewedAt = -Infinity;
   private readonly pollMs: number;
+  private readonly watchedPollMs: number;
+  /** Stops watching the database's commits (set while someone subscribes and the database signals them). */
+  private unwatch: (() => void) | undefined;
   private readonly batch: number;
   private readonly recheckMs: number;
   private readonly now: () => number;
@@ -82,6 +90,7 @@ export class RealtimeHub {
     private options: RealtimeOptions,
   ) {
     this.pollMs = options.pollMs ?? 250;
+    this.watchedPollMs = options.watchedPollMs ?? 10_000;
     this.batch = options.batch ?? 500;
     this.recheckMs = options.recheckMs ?? 5000;
     this.now = options.now ?? Date.now;
@@ -105,8 +114,9 @@ export class RealtimeHub {
     const entry: Entry = { subscriber, position: after === undefined ? newest : Math.min(after, newest) };
     this.position ??= newest;
     this.entries.add(entry);
+    this.unwatch ??= this.db.watchCommits(() => this.wake());
     if (entry.position < this.position) this.wake();
-    else this.schedule(this.pollMs);
+    else this.schedule(this.interval);
     return () => this.remove(entry);
   }
 
@@ -124,13 +134,20 @@ export class RealtimeHub {
     for (const entry of [...this.entries]) this.drop(entry);
   }
 
+  /** Between two looks when nothing wakes the hub. */
+  private get interval(): number {
+    return this.unwatch ? this.watchedPollMs : this.pollMs;
+  }
+
   private remove(entry: Entry): void {
     this.entries.delete(entry);
-    // Nobody left: stop polling. The lease runs out on its own after the resume window.
+    // Nobody left: stop polling and watching. The lease runs out on its own after the resume window.
     if (this.entries.size === 0) {
       this.position = undefined;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
+      this.unwatch?.();
+      this.unwatch = undefined;
     }
   }
 
@@ -174,7 +191,7 @@ export class RealtimeHub {
       this.running = false;
     }
     if (this.stopped || this.entries.size === 0) return;
-    const wait = this.again ? 0 : this.pollMs;
+    const wait = this.again ? 0 : this.interval;
     this.again = false;
     this.schedule(wait);
   }

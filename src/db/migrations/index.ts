@@ -27,6 +27,7 @@ import providerSessions from './0018_provider_sessions';
 import history from './0019_history';
 import audit from './0020_audit';
 import releases from './0021_releases';
+import changeMarker from './0022_change_marker';
 
 export interface Migration {
   name: string;
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   { name: '0019_history', sql: history },
   { name: '0020_audit', sql: audit },
   { name: '0021_releases', sql: releases },
+  { name: '0022_change_marker', sql: changeMarker },
 ];
