@@ -36,6 +36,11 @@ export interface Subscriber {
    * settings change reach it, and every recheckMs); false or a throw: its access is gone, drop it.
    */
   recheck(): Promise<boolean>;
+  /**
+   * Subscribers with the same key (one credential) are rechecked once for all of them: the
+   * hub calls one's recheck and applies the answer to each. Without one, each on its own.
+   */
+  readonly accessKey?: unknown;
 }
 
 export interface RealtimeOptions {
@@ -217,7 +222,7 @@ export class RealtimeHub {
       if (rows.length === 0) return;
       // Read after the rows: a grant revoked before they were written is seen here.
       await this.checkAccess();
-      for (const entry of [...this.entries]) this.deliver(entry, rows.filter((r) => r.id > entry.position));
+      for (const entry of [...this.entries]) this.deliver(entry, rows);
       if (this.position === undefined) return;
       this.position = rows[rows.length - 1]!.id;
       if (rows.length < this.batch) return;
@@ -234,18 +239,36 @@ export class RealtimeHub {
     if (marker === this.accessSeen && now - this.checkedAt < this.recheckMs) return;
     this.accessSeen = marker;
     this.checkedAt = now;
+    // One recheck per credential, however many streams it holds open.
+    const groups = new Map<unknown, Entry[]>();
+    for (const entry of this.entries) {
+      const key = entry.subscriber.accessKey ?? entry;
+      const group = groups.get(key);
+      if (group) group.push(entry);
+      else groups.set(key, [entry]);
+    }
     await Promise.all(
-      [...this.entries].map(async (entry) => {
-        const allowed = await entry.subscriber.recheck().catch(() => false);
-        if (!allowed && this.entries.has(entry)) this.drop(entry);
+      [...groups.values()].map(async (group) => {
+        const allowed = await group[0]!.subscriber.recheck().catch(() => false);
+        if (allowed) return;
+        for (const entry of group) if (this.entries.has(entry)) this.drop(entry);
       }),
     );
   }
 
+  /** Gives a subscriber the rows past its position it accepts (the rows themselves when it takes them all: thousands of subscribers share them). */
   private deliver(entry: Entry, rows: FeedEvent[]): void {
-    if (rows.length === 0) return;
+    let first = 0;
+    while (first < rows.length && rows[first]!.id <= entry.position) first++;
+    if (first === rows.length) return;
     entry.position = rows[rows.length - 1]!.id;
-    const accepted = rows.filter((r) => entry.subscriber.accepts(r));
-    if (accepted.length > 0 && !entry.subscriber.send(accepted)) this.drop(entry);
+    let accepted: FeedEvent[] | undefined;
+    for (let i = first; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (entry.subscriber.accepts(row)) accepted?.push(row);
+      else accepted ??= rows.slice(first, i);
+    }
+    const batch = accepted ?? (first === 0 ? rows : rows.slice(first));
+    if (batch.length > 0 && !entry.subscriber.send(batch)) this.drop(entry);
   }
 }
