@@ -63,6 +63,8 @@ interface Group {
   bodies: Body[];
   /** Which attributes may hold parts (undefined: any). */
   parts?: WrittenParts;
+  /** Row id → its index in `ids` (made once, for all the group's reads). */
+  at?: Map<number, number>;
 }
 
 /** A read of a level: its branches (one per chunk of rows), and what it does with their rows. */
@@ -123,7 +125,8 @@ function bodyOf(model: AnyModel, values: Body): Body {
 
 /** Each row's list of what `rows` (sorted, row id first) hold for it, set as the attribute's value (one value for a to-one side). */
 function attach(group: Group, name: string, toMany: boolean, rows: unknown[][], item: (row: unknown[]) => unknown) {
-  const at = new Map(group.ids.map((rowId, i) => [rowId, i]));
+  if (rows.length === 0) return;
+  const at = (group.at ??= new Map(group.ids.map((rowId, i) => [rowId, i])));
   const lists = new Map<number, unknown[]>();
   for (const row of rows) {
     const i = at.get(Number(row[0]))!;
