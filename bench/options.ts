@@ -16,6 +16,8 @@ export interface Options {
   connections: number;
   /** Articles in the scale run; 0 skips it. */
   scale: number;
+  /** Idle subscribers of the realtime scenario (bench/realtime.ts); 0 skips it. */
+  realtime: number;
   /** Reads: best of this many rounds. */
   rounds: number;
   coldStarts: number;
@@ -39,6 +41,7 @@ export function parseOptions(argv: string[], helpFrom: string): Options {
     options: {
       short: { type: 'boolean', default: false },
       scale: { type: 'string' },
+      realtime: { type: 'string' },
       seconds: { type: 'string' },
       connections: { type: 'string', default: '64' },
       rounds: { type: 'string' },
@@ -64,6 +67,7 @@ export function parseOptions(argv: string[], helpFrom: string): Options {
     warmup: 1,
     connections: Number(flags.connections),
     scale: short ? Number(flags.scale ?? 0) : Number(flags.scale ?? 1_000_000),
+    realtime: Number(flags.realtime ?? (short ? 500 : 10_000)),
     rounds: Number(flags.rounds ?? (short ? 1 : 2)),
     coldStarts: 10,
     load: flags.load,
@@ -74,9 +78,10 @@ export function parseOptions(argv: string[], helpFrom: string): Options {
     peer: null,
     peerDir: resolve(flags['peer-dir'] ?? process.env.FOLIO_BENCH_STRAPI_DIR ?? DEFAULT_PEER_DIR),
   };
-  for (const [name, n] of [['--seconds', options.seconds], ['--connections', options.connections], ['--scale', options.scale], ['--rounds', options.rounds]] as const) {
-    if (!Number.isInteger(n) || n < 0 || (name !== '--scale' && n < 1)) {
-      console.error(`${name} must be a ${name === '--scale' ? 'non-negative' : 'positive'} integer`);
+  for (const [name, n] of [['--seconds', options.seconds], ['--connections', options.connections], ['--scale', options.scale], ['--realtime', options.realtime], ['--rounds', options.rounds]] as const) {
+    const zeroSkips = name === '--scale' || name === '--realtime';
+    if (!Number.isInteger(n) || n < 0 || (!zeroSkips && n < 1)) {
+      console.error(`${name} must be a ${zeroSkips ? 'non-negative' : 'positive'} integer`);
       process.exit(2);
     }
   }

@@ -5,6 +5,7 @@ import { fmtInt, fmtMs, fmtRatio, type machine } from './format';
 import type { LoadResult } from './load';
 import { ROOT } from './options';
 import type { ColdStart } from './processes';
+import type { RealtimeResult } from './realtime';
 import type { ScaleResult } from './scale';
 import type { ScenarioResult } from './scenarios';
 import type { Target } from './targets';
@@ -44,6 +45,7 @@ export interface Report {
   scenarios: ScenarioResult[];
   rss: { atStartMiB: number; peakMiB: number };
   coldStart: ColdStart;
+  realtime: RealtimeResult | null;
   scale: ScaleResult | null;
   peer: PeerReport;
   targets: Target[];
@@ -87,7 +89,8 @@ export function renderTable(report: Report): string {
   lines.push('');
   lines.push(
     '× baseline: reads divide by the read baseline, writes (w) by the write baseline (`bench/write-baseline.ts`: the same article, both versions, and its 10 link rows in one transaction). ' +
-      'SQL / request: statements one request runs after warm-up, counted in-process (`bench/statements.ts`).',
+      'SQL / request: statements one request runs after warm-up, counted in-process (`bench/statements.ts`), with content history and the audit log on, as they are by default: ' +
+      'a create counts 3 of theirs (its links read back in one statement for the history version, the history row, the audit rows), an update a few more (its content is read whole, and the version kept before).',
   );
   if (!peer.ran) lines.push('', `No Strapi in this run${peer.why ? `: ${peer.why}` : ''} (\`npm run bench -- --peer strapi\`).`);
   for (const b of [report.baseline, report.writeBaseline]) {
@@ -99,6 +102,7 @@ export function renderTable(report: Report): string {
     `Cold start (process start → first 2xx on /_health, median of ${c.runs}): **${fmtMs(c.healthMedianMs)}**; to the first 200 on GET /api/articles: ${fmtMs(c.listMedianMs)}.` +
       (peer.startMs ? ` Strapi: ${fmtMs(peer.startMs)} to its first 200 on GET /api/articles, RSS peak ${peer.rssPeakMiB} MiB under load.` : ''),
   );
+  if (report.realtime) lines.push('', realtimeLine(report.realtime));
   if (report.scale) lines.push('', ...scaleLines(report.scale));
   lines.push('');
   lines.push('| target | bar | measured | |');
@@ -107,6 +111,16 @@ export function renderTable(report: Report): string {
     lines.push(`| ${t.name} | ${t.target} | ${t.value}${t.note ? ` (${t.note})` : ''} | ${t.pass === null ? 'n/a' : t.pass ? 'PASS' : '**MISS**'} |`);
   }
   return lines.join('\n');
+}
+
+function realtimeLine(r: RealtimeResult): string {
+  const worst = Math.max(...r.deliveries.map((d) => d.ms));
+  return (
+    `Realtime: ${fmtInt(r.opened)} idle subscribers of GET /api/realtime (opened from the load CPU in ${r.openSeconds} s; open files ${fmtInt(r.filesLimit)}): ` +
+    `server RSS ${r.rssBeforeMiB} MiB before, **${r.rssIdleMiB} MiB** with them open (peak ${r.rssPeakMiB} MiB); a create's event reached all of them in ` +
+    `${r.deliveries.map((d) => fmtMs(d.ms)).join(', ')} (worst **${fmtMs(worst)}**); the list under the same load: p99 ${fmtMs(r.listBefore.p99Ms)} before, ` +
+    `${fmtMs(r.listDuring.p99Ms)} with the streams open (${fmtInt(r.listBefore.rps)} → ${fmtInt(r.listDuring.rps)} req/s).`
+  );
 }
 
 function scaleLines(s: ScaleResult): string[] {

@@ -4,6 +4,7 @@
  *   npm run bench                      full run: 5 s per scenario, then the scale run (1,000,000 articles)
  *   npm run bench -- --short           CI-sized: 1 s per scenario, no scale run, no peer
  *   npm run bench -- --scale 200000    full run with a smaller scale set (--scale 0 skips it)
+ *   npm run bench -- --realtime 2000   full run with 2,000 realtime subscribers instead of 10,000 (0 skips it)
  *   npm run bench -- --peer strapi     also the Strapi 5 peer (shared/peers/strapi), same scenarios and load
  *   npm run bench -- --database postgres://user:pass@127.0.0.1:5432/postgres
  *                                      the same scenarios on PostgreSQL, one and two instances (bench/postgres.ts)
@@ -44,6 +45,7 @@ import { buildBinary, coldStarts, installSignalHandlers, killAll, PINNED, remove
 import { renderTable, writeReadme, type BaselineReport, type BaselineRun, type PeerReport, type Report } from './report';
 import { isWrite, measure, readArticleIds, sameFirstPage, scenarioList, seed, UNCACHED_READS, builtFrom, uncached, type Scenario, type ScenarioResult } from './scenarios';
 import { runStrapiPeer } from './peer-strapi';
+import { realtimeRun } from './realtime';
 import { scaleRun } from './scale';
 import type { StatementCount } from './statements';
 import { evaluate } from './targets';
@@ -160,11 +162,14 @@ async function main() {
     if (same) Object.assign(r, { peer: same, peerRatio: same.rps > 0 ? round(r.rps / same.rps, 2) : undefined });
   }
 
-  // 6. Scale.
+  // 6. Realtime: idle subscribers opened from the load CPU, an event to all of them, the list meanwhile.
+  const realtime = opts.realtime > 0 ? await realtimeRun(dataDir, opts.realtime, settings) : null;
+
+  // 7. Scale.
   const scale = opts.scale > 0 ? await scaleRun(opts.scale, settings) : null;
 
-  // 7. Report.
-  const targets = evaluate({ results, cold, scale, rssPeakMiB: rssPeakAll, peer: { ran: peer.ran, why: peer.why }, short: opts.short });
+  // 8. Report.
+  const targets = evaluate({ results, cold, scale, realtime, rssPeakMiB: rssPeakAll, peer: { ran: peer.ran, why: peer.why }, short: opts.short });
   const report: Report & { statements: Record<string, StatementCount> } = {
     date: new Date().toISOString(),
     mode: opts.short ? 'short' : 'full',
@@ -177,6 +182,7 @@ async function main() {
     scenarios: results,
     rss: { atStartMiB: rssAtStart, peakMiB: rssPeakAll },
     coldStart: cold,
+    realtime,
     scale,
     peer,
     targets,

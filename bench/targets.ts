@@ -5,6 +5,7 @@
  */
 import { fmtInt, fmtMs } from './format';
 import type { ColdStart } from './processes';
+import type { RealtimeResult } from './realtime';
 import type { ScaleResult } from './scale';
 import type { ScenarioResult } from './scenarios';
 
@@ -20,6 +21,7 @@ export interface TargetInputs {
   results: ScenarioResult[];
   cold: ColdStart;
   scale: ScaleResult | null;
+  realtime?: RealtimeResult | null;
   /** Folio's RSS peak over every load scenario. */
   rssPeakMiB: number;
   /** Whether the Strapi peer ran, and why not when it did not. */
@@ -35,7 +37,7 @@ const peerBar = (key: string) => (key.startsWith('graphql') ? GRAPHQL_PEER_MIN_R
 /** A write's p99 over its p50: a WAL checkpoint on the request path shows as a tail beyond this. */
 export const WRITE_TAIL_MAX = 1.5;
 
-export function evaluate({ results, cold, scale, rssPeakMiB, peer, short }: TargetInputs): Target[] {
+export function evaluate({ results, cold, scale, realtime, rssPeakMiB, peer, short }: TargetInputs): Target[] {
   const by = (key: string) => results.find((r) => r.key === key);
   const ratio = (key: string, min: number, name: string): Target => {
     const r = by(key);
@@ -87,6 +89,7 @@ export function evaluate({ results, cold, scale, rssPeakMiB, peer, short }: Targ
     targets.push({ name: 'Folio / Strapi', target: `≥ ${PEER_MIN_RATIO} × on every scenario`, value: 'not run', pass: null, note: peer.why ?? 'no --peer strapi' });
   }
 
+  targets.push(...realtimeTargets(realtime ?? null, short));
   targets.push(...scaleTargets(scale, short));
   for (const r of results) {
     // A run in which no request finished (a machine too busy for the duration) measured nothing.
@@ -98,6 +101,28 @@ export function evaluate({ results, cold, scale, rssPeakMiB, peer, short }: Targ
     }
   }
   return targets;
+}
+
+/** The realtime bars are set for 10,000 subscribers: fewer are reported but not judged. */
+export const REALTIME_STREAMS = 10_000;
+/** The list's p99 with the streams open, over its p99 before: "unchanged", within a run's noise. */
+export const REALTIME_P99_MAX = 1.25;
+
+function realtimeTargets(r: RealtimeResult | null, short: boolean): Target[] {
+  const names = [`${fmtInt(REALTIME_STREAMS)} idle streams: server RSS`, `${fmtInt(REALTIME_STREAMS)} streams: an event to all`, `${fmtInt(REALTIME_STREAMS)} streams: list p99`];
+  const bars = ['< 200 MiB', '≤ 1 s', `≤ ${REALTIME_P99_MAX} × p99 without them`];
+  if (!r) return names.map((name, i) => ({ name, target: bars[i]!, value: 'not run', pass: null, note: short ? 'skipped' : '--realtime 0' }));
+  const full = r.opened >= REALTIME_STREAMS;
+  const note = full ? undefined : `measured with ${fmtInt(r.opened)} streams`;
+  const worst = Math.max(...r.deliveries.map((d) => d.ms));
+  const everyone = r.deliveries.every((d) => d.got === r.opened);
+  const tail = r.listDuring.p99Ms / r.listBefore.p99Ms;
+  const judged = (pass: boolean) => (full ? pass : null);
+  return [
+    { name: names[0]!, target: bars[0]!, value: `${r.rssIdleMiB} MiB`, pass: judged(r.rssIdleMiB < 200), ...(note ? { note } : {}) },
+    { name: names[1]!, target: bars[1]!, value: everyone ? `${fmtMs(worst)} (worst of ${r.deliveries.length})` : `not every stream got it (${r.deliveries.map((d) => d.got).join(', ')})`, pass: judged(everyone && worst <= 1000), ...(note ? { note } : {}) },
+    { name: names[2]!, target: bars[2]!, value: `${fmtMs(r.listDuring.p99Ms)} = ${tail.toFixed(2)} × ${fmtMs(r.listBefore.p99Ms)}`, pass: judged(tail <= REALTIME_P99_MAX), ...(note ? { note } : {}) },
+  ];
 }
 
 const MILLION = 1_000_000;

@@ -200,6 +200,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const registry = registryOf(config);
   const db = (options.dryRun && dryRunDatabase(config)) || openDatabase(config);
+  if (db instanceof PostgresDatabase) db.onListenError = (error) => log.error("listening for other instances' commits failed: their events reach the realtime feed within 10 s", { error });
   try {
     const locales = new Locales(db);
     const roles = new Roles(db);
@@ -283,7 +284,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       syncPlan,
       migrationsApplied,
       outbox,
-      // Content answers kept until the next commit (SQLite; off with FOLIO_ANSWER_CACHE_MB=0).
+      // Content answers kept until the next commit, by anyone (off with FOLIO_ANSWER_CACHE_MB=0).
       caches: new ReadCaches(db, { answerBytes: config.answerCacheBytes }),
       deliverer,
       realtime,

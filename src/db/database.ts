@@ -81,6 +81,13 @@ export interface Database extends Queryable {
    * another process made a moment ago).
    */
   settingsVersion(options?: { fresh?: boolean }): Promise<number | undefined>;
+  /**
+   * Calls `fn` soon after any commit by any process using this database, and returns the way to
+   * stop; undefined when the engine has no such signal (SQLite: whoever waits for other
+   * processes' writes looks again now and then). PostgreSQL: the notification every commit
+   * sends (db/postgres.ts); a watcher may still be called when nothing it cares about changed.
+   */
+  watchCommits(fn: () => void): (() => void) | undefined;
   /** Runs `fn` while holding a lock shared by every process using this database. */
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /**

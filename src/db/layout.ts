@@ -113,6 +113,12 @@ export const SYSTEM = {
   rateLimits: 'folio_rate_limits',
   /** One row, rewritten by triggers on every settings write (migration 0005): what settings caches key on. */
   settingsVersion: 'folio_settings_version',
+  /**
+   * PostgreSQL only (migration 0022, db/postgres.ts): a sequence every commit advances right
+   * after it, and the channel it then notifies: what caches of any data key on, and what wakes
+   * the realtime feed of every instance.
+   */
+  changes: 'folio_changes',
   /** Events written in the transaction of the change that caused them (src/events/). */
   outbox: 'folio_outbox',
   /** Webhooks managed with `folio webhook`. */

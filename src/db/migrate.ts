@@ -27,7 +27,8 @@ export async function migrateSystem(db: Database): Promise<string[]> {
   for (const migration of systemMigrations(db)) {
     if (done.has(migration.name)) continue;
     await db.transaction(async (tx) => {
-      await tx.exec(migration.sql);
+      // A migration may have nothing to do on an engine (it is recorded all the same).
+      if (migration.sql.trim()) await tx.exec(migration.sql);
       await tx.run(sql`INSERT INTO ${TABLE} ("name", "appliedAt") VALUES (${migration.name}, ${new Date().toISOString()})`);
     });
     applied.push(migration.name);

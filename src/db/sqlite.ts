@@ -288,6 +288,11 @@ export class SqliteDatabase implements Database {
     return version;
   }
 
+  /** No signal from other processes' commits: their readers poll (this process's own commits are known to it). */
+  watchCommits(_fn: () => void): undefined {
+    return undefined;
+  }
+
   /** One file, and each step already runs in an IMMEDIATE transaction: nothing more to lock. */
   exclusive<T>(_key: number, fn: () => Promise<T>): Promise<T> {
     return fn();

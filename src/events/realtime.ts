@@ -5,9 +5,12 @@
  *  - While it has subscribers it keeps the realtime lease live (db/store/realtime.ts), so
  *    every instance's writes record their events, and pushes it to now + the resume window
  *    so a client that reconnects within the window finds what it missed.
- *  - It reads `id > position` (a range of the primary key) every `pollMs` while it has
- *    subscribers, at once when a local commit recorded events (Events.listen), and not at
- *    all without subscribers. Writes of other instances arrive within one poll.
+ *  - It reads `id > position` (a range of the primary key) while it has subscribers: at once
+ *    when a local commit recorded events (Events.listen), at once when any instance commits on
+ *    a database that signals commits (PostgreSQL: Database.watchCommits, the notification
+ *    every commit sends), and otherwise every `pollMs` (SQLite: another process's writes arrive
+ *    within one poll; with the signal only every `watchedPollMs`, in case one went missing).
+ *    Not at all without subscribers.
  *  - Each subscriber has its own position: one resuming from Last-Event-ID is caught up from
  *    the outbox first, one joining fresh starts at the newest event. Ticks never overlap, so
  *    a subscriber sees every event once, in order.
@@ -33,6 +36,11 @@ export interface Subscriber {
    * settings change reach it, and every recheckMs); false or a throw: its access is gone, drop it.
    */
   recheck(): Promise<boolean>;
+  /**
+   * Subscribers with the same key (one credential) are rechecked once for all of them: the
+   * hub calls one's recheck and applies the answer to each. Without one, each on its own.
+   */
+  readonly accessKey?: unknown;
 }
 
 export interface RealtimeOptions {
@@ -40,6 +48,8 @@ export interface RealtimeOptions {
   resumeWindowMs: number;
   /** Between looks at the outbox while someone subscribes (default 250 ms). */
   pollMs?: number;
+  /** The same where the database signals every commit (default 10 s: the signal wakes it). */
+  watchedPollMs?: number;
   /** Rows read per statement (default 500). */
   batch?: number;
   /**
@@ -70,6 +80,9 @@ export class RealtimeHub {
   private stopped = false;
   private renewedAt = -Infinity;
   private readonly pollMs: number;
+  private readonly watchedPollMs: number;
+  /** Stops watching the database's commits (set while someone subscribes and the database signals them). */
+  private unwatch: (() => void) | undefined;
   private readonly batch: number;
   private readonly recheckMs: number;
   private readonly now: () => number;
@@ -82,6 +95,7 @@ export class RealtimeHub {
     private options: RealtimeOptions,
   ) {
     this.pollMs = options.pollMs ?? 250;
+    this.watchedPollMs = options.watchedPollMs ?? 10_000;
     this.batch = options.batch ?? 500;
     this.recheckMs = options.recheckMs ?? 5000;
     this.now = options.now ?? Date.now;
@@ -105,8 +119,9 @@ export class RealtimeHub {
     const entry: Entry = { subscriber, position: after === undefined ? newest : Math.min(after, newest) };
     this.position ??= newest;
     this.entries.add(entry);
+    this.unwatch ??= this.db.watchCommits(() => this.wake());
     if (entry.position < this.position) this.wake();
-    else this.schedule(this.pollMs);
+    else this.schedule(this.interval);
     return () => this.remove(entry);
   }
 
@@ -124,13 +139,20 @@ export class RealtimeHub {
     for (const entry of [...this.entries]) this.drop(entry);
   }
 
+  /** Between two looks when nothing wakes the hub. */
+  private get interval(): number {
+    return this.unwatch ? this.watchedPollMs : this.pollMs;
+  }
+
   private remove(entry: Entry): void {
     this.entries.delete(entry);
-    // Nobody left: stop polling. The lease runs out on its own after the resume window.
+    // Nobody left: stop polling and watching. The lease runs out on its own after the resume window.
     if (this.entries.size === 0) {
       this.position = undefined;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
+      this.unwatch?.();
+      this.unwatch = undefined;
     }
   }
 
@@ -174,7 +196,7 @@ export class RealtimeHub {
       this.running = false;
     }
     if (this.stopped || this.entries.size === 0) return;
-    const wait = this.again ? 0 : this.pollMs;
+    const wait = this.again ? 0 : this.interval;
     this.again = false;
     this.schedule(wait);
   }
@@ -200,7 +222,7 @@ export class RealtimeHub {
       if (rows.length === 0) return;
       // Read after the rows: a grant revoked before they were written is seen here.
       await this.checkAccess();
-      for (const entry of [...this.entries]) this.deliver(entry, rows.filter((r) => r.id > entry.position));
+      for (const entry of [...this.entries]) this.deliver(entry, rows);
       if (this.position === undefined) return;
       this.position = rows[rows.length - 1]!.id;
       if (rows.length < this.batch) return;
@@ -217,18 +239,36 @@ export class RealtimeHub {
     if (marker === this.accessSeen && now - this.checkedAt < this.recheckMs) return;
     this.accessSeen = marker;
     this.checkedAt = now;
+    // One recheck per credential, however many streams it holds open.
+    const groups = new Map<unknown, Entry[]>();
+    for (const entry of this.entries) {
+      const key = entry.subscriber.accessKey ?? entry;
+      const group = groups.get(key);
+      if (group) group.push(entry);
+      else groups.set(key, [entry]);
+    }
     await Promise.all(
-      [...this.entries].map(async (entry) => {
-        const allowed = await entry.subscriber.recheck().catch(() => false);
-        if (!allowed && this.entries.has(entry)) this.drop(entry);
+      [...groups.values()].map(async (group) => {
+        const allowed = await group[0]!.subscriber.recheck().catch(() => false);
+        if (allowed) return;
+        for (const entry of group) if (this.entries.has(entry)) this.drop(entry);
       }),
     );
   }
 
+  /** Gives a subscriber the rows past its position it accepts (the rows themselves when it takes them all: thousands of subscribers share them). */
   private deliver(entry: Entry, rows: FeedEvent[]): void {
-    if (rows.length === 0) return;
+    let first = 0;
+    while (first < rows.length && rows[first]!.id <= entry.position) first++;
+    if (first === rows.length) return;
     entry.position = rows[rows.length - 1]!.id;
-    const accepted = rows.filter((r) => entry.subscriber.accepts(r));
-    if (accepted.length > 0 && !entry.subscriber.send(accepted)) this.drop(entry);
+    let accepted: FeedEvent[] | undefined;
+    for (let i = first; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (entry.subscriber.accepts(row)) accepted?.push(row);
+      else accepted ??= rows.slice(first, i);
+    }
+    const batch = accepted ?? (first === 0 ? rows : rows.slice(first));
+    if (batch.length > 0 && !entry.subscriber.send(batch)) this.drop(entry);
   }
 }

@@ -8,9 +8,11 @@
  * Deletes record nothing (there is no content after them); the versions kept stay.
  */
 import type { Queryable } from '../db/database';
+import { insertedValues } from '../db/store/columns';
 import { insertHistory, latestHistoryData, type NewHistoryRow } from '../db/store/history';
-import { documentContents } from '../query/content';
+import { documentContents, insertedContents, type DocumentContent } from '../query/content';
 import type { Actor, WriteListener, WriteRecord, WriteRecorder } from '../documents/write/context';
+import { writtenParts, type InsertedVersion } from '../documents/write/inserted';
 import type { ContentType } from '../registry/types';
 
 /** The events that leave a document with new content or a new status. */
@@ -29,11 +31,20 @@ interface Touched {
   documentId: string;
   locale: string;
   event: string;
+  /** The draft (the only version without draft & publish) as its create inserted it. */
+  inserted?: InsertedVersion;
+  /** Whether the write published it. */
+  published: boolean;
 }
 
 class HistoryRecorder implements WriteRecorder {
   readonly keysOnly = true;
   private touched = new Map<string, Touched>();
+  /**
+   * Whether every document event of the transaction was a create handing over what it inserted:
+   * then no write changed those rows afterwards, and a create's content is what it wrote.
+   */
+  private onlyInserts = true;
 
   constructor(
     private tx: Queryable,
@@ -41,18 +52,28 @@ class HistoryRecorder implements WriteRecorder {
     private now: () => number,
   ) {}
 
+  /** Every document event: a delete records nothing, but says the transaction did more than insert. */
   async wants(event: string): Promise<boolean> {
-    return RECORDED.has(event);
+    return event.startsWith('entry.');
   }
 
   record(record: WriteRecord): void {
-    if (record.kind !== 'entry' || record.locale === '*') return;
+    if (record.kind !== 'entry') return;
+    if (!record.inserted) this.onlyInserts = false;
+    if (!RECORDED.has(record.event) || record.locale === '*') return;
     const key = `${record.contentType.uid}\u0000${record.documentId}\u0000${record.locale}`;
+    let touched = this.touched.get(key);
     // The write's first event names it: a create that publishes is a create.
-    if (!this.touched.has(key)) this.touched.set(key, { ct: record.contentType, documentId: record.documentId, locale: record.locale, event: record.event });
+    if (!touched) this.touched.set(key, (touched = { ct: record.contentType, documentId: record.documentId, locale: record.locale, event: record.event, published: false }));
+    if (record.status === 'published') touched.published = true;
+    if (record.inserted && (record.status === 'draft' || !record.contentType.draftAndPublish)) touched.inserted ??= record.inserted;
   }
 
-  /** One read of the contents per type touched, one of the versions kept before, one insert (per 200). */
+  /**
+   * Per type touched: the contents (those of creates from what they wrote, reading only the
+   * tables they wrote; the others read whole) and the versions kept before, sent together;
+   * one insert (per 200).
+   */
   async beforeCommit(): Promise<void> {
     if (this.touched.size === 0) return;
     const createdAt = new Date(this.now()).toISOString();
@@ -61,13 +82,32 @@ class HistoryRecorder implements WriteRecorder {
     this.touched.clear();
     const rows: NewHistoryRow[] = [];
     for (const [ct, touched] of byType) {
-      const contents = await documentContents(this.tx, ct, touched);
+      const inserted = this.onlyInserts ? touched.filter((t) => t.inserted) : [];
+      const read = this.onlyInserts ? touched.filter((t) => !t.inserted) : touched;
       // A created document has no version kept before (an import creates thousands: nothing to read).
       const earlier = touched.filter((t) => t.event !== 'entry.create');
-      const previous = earlier.length ? await latestHistoryData(this.tx, ct.uid, earlier) : new Map<string, Record<string, unknown>>();
-      for (const { documentId, locale, event } of touched) {
-        const key = `${documentId}\u0000${locale}`;
-        const content = contents.get(key);
+      const engine = this.tx.dialect.name;
+      const [fromInserts, fromReads, previous] = await Promise.all([
+        inserted.length
+          ? insertedContents(
+              this.tx,
+              ct,
+              inserted.map((t) => ({
+                rowId: t.inserted!.rowId,
+                values: insertedValues(ct, engine, t.inserted!.input.scalars),
+                status: !ct.draftAndPublish || t.published ? 'published' : 'draft',
+              })),
+              writtenParts(ct, inserted.map((t) => t.inserted!.input)),
+            )
+          : [],
+        read.length ? documentContents(this.tx, ct, read) : new Map<string, DocumentContent>(),
+        earlier.length ? latestHistoryData(this.tx, ct.uid, earlier) : new Map<string, Record<string, unknown>>(),
+      ]);
+      const contents = new Map<Touched, DocumentContent | undefined>(read.map((t) => [t, fromReads.get(`${t.documentId}\u0000${t.locale}`)]));
+      inserted.forEach((t, i) => contents.set(t, fromInserts[i]));
+      for (const t of touched) {
+        const { documentId, locale, event } = t;
+        const content = contents.get(t);
         if (!content) continue;
         rows.push({
           uid: ct.uid,
@@ -78,7 +118,7 @@ class HistoryRecorder implements WriteRecorder {
           actorKind: this.actor.kind,
           actorId: this.actor.id === undefined ? null : String(this.actor.id),
           actorName: this.actor.name ?? null,
-          changed: changedAttributes(previous.get(key), content.data),
+          changed: changedAttributes(previous.get(`${documentId}\u0000${locale}`), content.data),
           data: content.data,
           createdAt,
         });

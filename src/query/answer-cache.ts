@@ -6,14 +6,12 @@
  * the answer depends on besides the data (the HTTP layer's: the caller's grants, the
  * response format, the URL) and answered again while no connection has committed anything:
  * SQLite's data_version moves on any commit, this process's writer, the CLI and another
- * process alike, and the whole cache starts over.
+ * process alike, and PostgreSQL's change marker on any Folio commit, of any instance
+ * (db/postgres.ts); then the whole cache starts over.
  *
  * What is checked is unchanged: the guard authenticates and authorizes every request, and the
  * query string is parsed and validated, before a kept answer is used. Bounded in bytes (the
  * least recently used answers go first); an answer over an eighth of the budget is not kept.
- *
- * PostgreSQL has no cheap signal that another instance committed (changeMarker is
- * undefined there), so nothing is kept and every read is built.
  */
 import type { Database } from '../db/database';
 

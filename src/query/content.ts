@@ -11,24 +11,35 @@
  *  - polymorphic links of morphTo sides as `{ __type, documentId, locale?, status? }`;
  *  - media as file ids (a list for `multiple`, one id or null otherwise).
  *
- * One statement per attribute and level for all the rows of that level (read through the
- * transaction that wrote them, so a listener sees what it is about to commit).
+ * Read level by level (a level: the rows' media, links and component rows; the next: those
+ * component rows' own parts), each level in one step for all the rows of that level: one
+ * UNION ALL on SQLite, its statements sent together on PostgreSQL (./union-reads.ts). Read
+ * through the transaction that wrote them, so a listener sees what it is about to commit. Rows
+ * a write just inserted are read only where it wrote something (WrittenParts).
  */
 import type { Queryable } from '../db/database';
-import { componentValues } from '../db/store/components';
-import { linksOfRows } from '../db/store/links';
-import { mediaOfRows } from '../db/store/media';
-import { morphLinksOfRows } from '../db/store/morph-links';
+import { COMPONENT_ID, COMPONENT_OWNER as O, LINK as L, linkTableOf, MEDIA_LINKS as M, MORPH_LINK as ML, tableOf } from '../db/layout';
+import { sql, type Sql } from '../db/sql';
+import { columnFields, scalarValues } from '../db/store/columns';
 import { versionsWithValues, type VersionValues } from '../db/store/versions';
-import type { AnyModel, ContentType } from '../registry/types';
+import type { AnyModel, Component, ContentType, MorphAttribute, RelationAttribute } from '../registry/types';
+import { readBranches, type Branch } from './union-reads';
 
 type Body = Record<string, unknown>;
 
 /** What a stored row holds of a model's own attributes, before its parts are read. */
-interface StoredRow {
+export interface StoredRow {
   id: number;
   values: Body;
 }
+
+/**
+ * What rows the recorded write inserted may hold beyond their own columns: per model (the
+ * content type, each component it wrote rows of), the relation, polymorphic, media and
+ * component attributes it gave a value. A model or attribute left out holds nothing for
+ * those rows (they are new), so nothing is read for it.
+ */
+export type WrittenParts = ReadonlyMap<AnyModel, ReadonlySet<string>>;
 
 /** The status of a document in a locale, as the admin's list shows it. */
 export type DocumentStatus = 'draft' | 'published' | 'modified';
@@ -42,94 +53,203 @@ export interface DocumentContent {
 
 const pinned = (locale: string, status: string): Body => ({ ...(locale ? { locale } : {}), ...(status ? { status } : {}) });
 
-/** Rows read in one statement per attribute at most (bound parameters stay well under both engines' limits). */
+/** Rows named in one branch at most (bound parameters stay well under both engines' limits). */
 const CHUNK = 500;
 
-/** The full content of rows of one model (a content type's versions or a component's rows), in the order given. */
-export async function rowsContent(tx: Queryable, model: AnyModel, rows: StoredRow[]): Promise<Body[]> {
-  if (rows.length > CHUNK) {
-    const out: Body[] = [];
-    for (let i = 0; i < rows.length; i += CHUNK) out.push(...(await rowsContent(tx, model, rows.slice(i, i + CHUNK))));
-    return out;
+/** Rows of one model whose parts a level reads: their bodies are filled as the reads come back. */
+interface Group {
+  model: AnyModel;
+  ids: number[];
+  bodies: Body[];
+  /** Which attributes may hold parts (undefined: any). */
+  parts?: WrittenParts;
+  /** Row id → its index in `ids` (made once, for all the group's reads). */
+  at?: Map<number, number>;
+}
+
+/** A read of a level: its branches (one per chunk of rows), and what it does with their rows. */
+interface Read {
+  branches: Branch[];
+  take(rows: unknown[][]): void;
+}
+
+const id = (name: string) => sql.id(name);
+const SYSTEM_COLUMNS = [id(COMPONENT_ID), id(O.id), id(O.order)];
+const LINK_COLUMNS = [L.sourceId, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position].map(id);
+const MORPH_COLUMNS = [ML.sourceId, ML.targetType, ML.targetDocumentId, ML.targetLocale, ML.targetStatus, ML.position].map(id);
+const MEDIA_COLUMNS = [M.relatedId, M.field, M.position, M.fileId].map(id);
+
+/** One branch per chunk of `ids`, each reading `columns` from what `from` makes of its chunk. */
+function chunked(ids: number[], columns: Sql[], from: (chunk: number[]) => Sql, fixed = 0): Branch[] {
+  const branches: Branch[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    branches.push({ columns, from: from(chunk), bound: chunk.length + fixed });
   }
-  const bodies: Body[] = rows.map((row) => {
-    const body: Body = {};
-    for (const attribute of Object.values(model.attributes)) {
-      if (attribute.kind === 'scalar' && attribute.type !== 'password') body[attribute.name] = row.values[attribute.name] ?? null;
+  return branches;
+}
+
+/** Byte order of ASCII keys (order keys, field names), numbers as numbers: the order the engines' ORDER BY gave. */
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const sortBy = (rows: unknown[][], keys: number[]) =>
+  rows.sort((a, b) => {
+    for (const k of keys) {
+      const c = compare(k === 0 ? Number(a[k]) : a[k], k === 0 ? Number(b[k]) : b[k]);
+      if (c !== 0) return c;
     }
-    return body;
+    return 0;
   });
-  if (rows.length === 0) return bodies;
-  const ids = rows.map((row) => row.id);
-  const at = new Map(ids.map((id, i) => [id, i]));
-  const attributes = Object.values(model.attributes);
-  // The reads of one level are independent: sent together (PostgreSQL's client pipelines them).
-  const reads: Promise<void>[] = [];
 
-  if (attributes.some((a) => a.kind === 'media')) {
-    reads.push(
-      mediaOfRows(tx, model.uid, ids).then((links) => {
-        const files = new Map<string, number[]>();
-        for (const link of links) {
-          const key = `${link.rowId}\u0000${link.field}`;
-          files.set(key, [...(files.get(key) ?? []), link.fileId]);
-        }
-        for (const attribute of attributes) {
-          if (attribute.kind !== 'media') continue;
-          ids.forEach((id, i) => {
-            const list = files.get(`${id}\u0000${attribute.name}`) ?? [];
-            bodies[i]![attribute.name] = attribute.multiple ? list : (list[0] ?? null);
-          });
-        }
-      }),
-    );
+/** Scalar attributes (passwords never) of a row, then its other attributes empty until read, in that order. */
+function bodyOf(model: AnyModel, values: Body): Body {
+  const body: Body = {};
+  for (const attribute of Object.values(model.attributes)) {
+    if (attribute.kind === 'scalar' && attribute.type !== 'password') body[attribute.name] = values[attribute.name] ?? null;
   }
+  for (const attribute of Object.values(model.attributes)) {
+    if (attribute.kind === 'media') body[attribute.name] = attribute.multiple ? [] : null;
+  }
+  for (const attribute of Object.values(model.attributes)) {
+    if ((attribute.kind === 'relation' || attribute.kind === 'morph') && attribute.owner) body[attribute.name] = attribute.toMany ? [] : null;
+    else if (attribute.kind === 'component') body[attribute.name] = attribute.repeatable ? [] : null;
+    else if (attribute.kind === 'dynamiczone') body[attribute.name] = [];
+  }
+  return body;
+}
 
-  for (const attribute of attributes) {
-    if (attribute.kind === 'relation' && attribute.owner) {
-      reads.push(
-        linksOfRows(tx, attribute, ids).then((links) => {
-          const lists = ids.map((): Body[] => []);
-          for (const link of links) lists[at.get(link.sourceId)!]!.push({ documentId: link.documentId, ...pinned(link.locale, link.status) });
-          lists.forEach((list, i) => (bodies[i]![attribute.name] = attribute.toMany ? list : (list[0] ?? null)));
-        }),
-      );
-    } else if (attribute.kind === 'morph' && attribute.owner) {
-      reads.push(
-        morphLinksOfRows(tx, attribute, ids).then((links) => {
-          const lists = ids.map((): Body[] => []);
-          for (const link of links) lists[at.get(link.sourceId)!]!.push({ __type: link.type, documentId: link.documentId, ...pinned(link.locale, link.status) });
-          lists.forEach((list, i) => (bodies[i]![attribute.name] = attribute.toMany ? list : (list[0] ?? null)));
-        }),
-      );
-    } else if (attribute.kind === 'component' || attribute.kind === 'dynamiczone') {
-      const components = attribute.kind === 'component' ? [attribute.componentModel] : attribute.componentModels;
-      reads.push(
-        Promise.all(
-          components.map(async (component) => {
-            const stored = await componentValues(tx, component, model.uid, ids, attribute.name);
-            const inner = await rowsContent(tx, component, stored.map((row) => ({ id: row.id, values: row.values })));
-            return stored.map((row, i) => ({
-              owner: row.ownerId,
-              order: row.order,
-              body: attribute.kind === 'dynamiczone' ? { __component: component.uid, ...inner[i] } : inner[i]!,
-            }));
-          }),
-        ).then((perComponent) => {
-          // Zone items of several tables interleave by their stored place.
-          const items = perComponent.flat().sort((a, b) => a.order - b.order);
-          const byOwner = new Map<number, Body[]>();
-          for (const item of items) byOwner.set(item.owner, [...(byOwner.get(item.owner) ?? []), item.body]);
-          ids.forEach((id, i) => {
-            const mine = byOwner.get(id) ?? [];
-            bodies[i]![attribute.name] = attribute.kind === 'component' && !attribute.repeatable ? (mine[0] ?? null) : mine;
+/** Each row's list of what `rows` (sorted, row id first) hold for it, set as the attribute's value (one value for a to-one side). */
+function attach(group: Group, name: string, toMany: boolean, rows: unknown[][], item: (row: unknown[]) => unknown) {
+  if (rows.length === 0) return;
+  const at = (group.at ??= new Map(group.ids.map((rowId, i) => [rowId, i])));
+  const lists = new Map<number, unknown[]>();
+  for (const row of rows) {
+    const i = at.get(Number(row[0]))!;
+    let list = lists.get(i);
+    if (!list) lists.set(i, (list = []));
+    list.push(item(row));
+  }
+  for (const [i, list] of lists) group.bodies[i]![name] = toMany ? list : (list[0] ?? null);
+}
+
+/**
+ * Reads the parts of some groups of rows level by level (a level: the groups' media, links
+ * and component rows; the next: those component rows' own parts), each level in one step
+ * (one UNION ALL on SQLite, statements sent together elsewhere).
+ */
+async function readParts(tx: Queryable, groups: Group[]): Promise<void> {
+  let level = groups.filter((g) => g.ids.length > 0);
+  while (level.length > 0) {
+    const reads: Read[] = [];
+    // The component rows found this level, per component (and parts filter): the next level's groups.
+    const next = new Map<WrittenParts | undefined, Map<Component, Group>>();
+    const finish: (() => void)[] = [];
+    for (const group of level) {
+      const { model, ids } = group;
+      const wanted = (name: string) => !group.parts || group.parts.get(model)?.has(name) === true;
+      const attributes = Object.values(model.attributes);
+      const media = attributes.filter((a) => a.kind === 'media' && wanted(a.name));
+      if (media.length > 0) {
+        reads.push({
+          branches: chunked(ids, MEDIA_COLUMNS, (chunk) => sql`${id(M.table)} WHERE ${id(M.relatedType)} = ${model.uid} AND ${id(M.relatedId)} IN (${sql.list(chunk)})`, 1),
+          take(rows) {
+            sortBy(rows, [0, 1, 2]);
+            for (const attribute of media) {
+              if (attribute.kind !== 'media') continue;
+              attach(group, attribute.name, attribute.multiple, rows.filter((r) => r[1] === attribute.name), (r) => Number(r[3]));
+            }
+          },
+        });
+      }
+      for (const attribute of attributes) {
+        if (!wanted(attribute.name)) continue;
+        if (attribute.kind === 'relation' && attribute.owner) reads.push(linksRead(group, attribute));
+        else if (attribute.kind === 'morph' && attribute.owner) reads.push(morphRead(group, attribute));
+        else if (attribute.kind === 'component' || attribute.kind === 'dynamiczone') {
+          const zone = attribute.kind === 'dynamiczone';
+          const all = attribute.kind === 'component' ? [attribute.componentModel] : attribute.componentModels;
+          // New rows hold rows only of the components the write wrote (a zone's other tables hold nothing).
+          const components = group.parts ? all.filter((c) => group.parts!.has(c)) : all;
+          const items: { owner: number; order: number; body: Body }[] = [];
+          for (const component of components) {
+            const fields = columnFields(component, tx.dialect.name);
+            const columns = [...SYSTEM_COLUMNS, ...fields.map((f) => (f.readAsText ? sql`CAST(${id(f.name)} AS TEXT)` : id(f.name)))];
+            const owned = (chunk: number[]) =>
+              sql`${tableOf(component)} WHERE ${id(O.type)} = ${model.uid} AND ${id(O.field)} = ${attribute.name} AND ${id(O.id)} IN (${sql.list(chunk)})`;
+            reads.push({
+              branches: chunked(ids, columns, owned, 2),
+              take(rows) {
+                let byComponent = next.get(group.parts);
+                if (!byComponent) next.set(group.parts, (byComponent = new Map()));
+                let child = byComponent.get(component);
+                if (!child) byComponent.set(component, (child = { model: component, ids: [], bodies: [], parts: group.parts }));
+                for (const row of rows) {
+                  const stored: Body = {};
+                  fields.forEach((f, k) => (stored[f.name] = row[3 + k]));
+                  // The body itself goes to the next level, which fills its parts in.
+                  const inner = bodyOf(component, scalarValues(component, stored));
+                  const body = zone ? { __component: component.uid, ...inner } : inner;
+                  child.ids.push(Number(row[0]));
+                  child.bodies.push(body);
+                  items.push({ owner: Number(row[1]), order: Number(row[2]), body });
+                }
+              },
+            });
+          }
+          finish.push(() => {
+            // Zone items of several tables interleave by their stored place (owner, then order).
+            items.sort((a, b) => a.owner - b.owner || a.order - b.order);
+            const single = attribute.kind === 'component' && !attribute.repeatable;
+            attach(group, attribute.name, !single, items.map((item) => [item.owner, item.body]), (r) => r[1]);
           });
-        }),
-      );
+        }
+      }
     }
+    const results = await readBranches(tx, reads.flatMap((r) => r.branches));
+    let at = 0;
+    for (const read of reads) {
+      const rows = results.slice(at, at + read.branches.length).flat();
+      at += read.branches.length;
+      read.take(rows);
+    }
+    for (const done of finish) done();
+    level = [...next.values()].flatMap((byComponent) => [...byComponent.values()]).filter((g) => g.ids.length > 0);
   }
-  await Promise.all(reads);
-  return bodies;
+}
+
+function linksRead(group: Group, attribute: RelationAttribute): Read {
+  return {
+    branches: chunked(group.ids, LINK_COLUMNS, (chunk) => sql`${linkTableOf(attribute)} WHERE ${id(L.sourceId)} IN (${sql.list(chunk)})`),
+    take(rows) {
+      sortBy(rows, [0, 4]);
+      attach(group, attribute.name, attribute.toMany, rows, (r) => ({ documentId: r[1], ...pinned(r[2] as string, r[3] as string) }));
+    },
+  };
+}
+
+function morphRead(group: Group, attribute: MorphAttribute): Read {
+  return {
+    branches: chunked(group.ids, MORPH_COLUMNS, (chunk) => sql`${linkTableOf(attribute)} WHERE ${id(ML.sourceId)} IN (${sql.list(chunk)})`),
+    take(rows) {
+      sortBy(rows, [0, 5]);
+      attach(group, attribute.name, attribute.toMany, rows, (r) => ({ __type: r[1], documentId: r[2], ...pinned(r[3] as string, r[4] as string) }));
+    },
+  };
+}
+
+/**
+ * The full content of rows of one model (a content type's versions or a component's rows), in
+ * the order given; `parts`: the rows are new, and hold only what it names (see WrittenParts).
+ */
+export async function rowsContent(tx: Queryable, model: AnyModel, rows: StoredRow[], parts?: WrittenParts): Promise<Body[]> {
+  const group: Group = { model, ids: rows.map((row) => row.id), bodies: rows.map((row) => bodyOf(model, row.values)), parts };
+  await readParts(tx, [group]);
+  return group.bodies;
 }
 
 /**
@@ -156,4 +276,21 @@ export async function documentContents(tx: Queryable, ct: ContentType, keys: { d
     out.set(key, { data: data[i]!, status });
   });
   return out;
+}
+
+/** A version the recorded write inserted: its row, its values as stored (JSON form), its status. */
+export interface InsertedContent {
+  rowId: number;
+  values: Body;
+  status: DocumentStatus;
+}
+
+/**
+ * The full content of versions the recorded write inserted (history of a create), in the order
+ * given: their values are what the write stored, and of their parts only what `parts` names is
+ * read (the rows are new: nothing else exists).
+ */
+export async function insertedContents(tx: Queryable, ct: ContentType, versions: InsertedContent[], parts: WrittenParts): Promise<DocumentContent[]> {
+  const data = await rowsContent(tx, ct, versions.map((v) => ({ id: v.rowId, values: v.values })), parts);
+  return versions.map((v, i) => ({ data: data[i]!, status: v.status }));
 }

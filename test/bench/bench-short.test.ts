@@ -19,11 +19,13 @@ const SCENARIOS = [
   'filter_sort_unindexed',
   'filter_containsi',
   'find_one',
+  'graphql_nested',
   // The same reads on a server with the answer cache off.
   'list_uncached',
   'list_populate_all_uncached',
   'list_populate_nested_uncached',
   'find_one_uncached',
+  'graphql_nested_uncached',
   'create',
   'update_connect',
 ];
@@ -76,6 +78,12 @@ it(
     expect(report.coldStart.healthMs.length).toBe(10);
     expect(report.coldStart.healthMedianMs).toBeGreaterThan(0);
     expect(report.scale).toBeNull();
+    // The realtime scenario at CI size: 500 idle streams, each given every event.
+    expect(report.realtime).toMatchObject({ streams: 500, opened: 500 });
+    expect(report.realtime.rssIdleMiB).toBeGreaterThan(0);
+    for (const d of report.realtime.deliveries) expect(d.got).toBe(500);
+    expect(stdout).toMatch(/Realtime: 500 idle subscribers of GET \/api\/realtime/);
+    expect(stdout).toMatch(/\| 10,000 idle streams: server RSS \| < 200 MiB \| [\d.]+ MiB \(measured with 500 streams\) \| n\/a \|/);
     expect(report.peer).toMatchObject({ name: 'strapi', ran: false });
     const names = report.targets.map((t: { name: string }) => t.name);
     for (const name of ['list of 25', 'populate=*', 'populate=* statements', 'nested populate', 'create with relations', 'create statements', 'update with a positioned connect', 'create p99', 'RSS under load']) {

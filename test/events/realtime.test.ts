@@ -276,6 +276,27 @@ describe('realtime feed', () => {
     expect(stream.events.length).toBe(2);
   });
 
+  it('rechecks a credential once however many streams it holds open, and sends each of them every event', async () => {
+    const s = await start({ config: { realtimeHeartbeatMs: 0 } });
+    const auth = bearer(s.tokens.readOnly).authorization;
+    let checks = 0;
+    const authenticate = s.instance.access.authenticate.bind(s.instance.access);
+    s.instance.access.authenticate = (authorization) => {
+      if (authorization === auth) checks++;
+      return authenticate(authorization);
+    };
+    const opened: Stream[] = [];
+    for (let i = 0; i < 30; i++) opened.push(await subscribe(s, '?types=tags', { authorization: auth }));
+    expect(opened.every((stream) => stream.status === 200)).toBe(true);
+    checks = 0;
+    // A settings write: every stream's access is looked at again before the next event reaches it.
+    await s.instance.roles.grant('public', ['api::category.category.find']);
+    await s.call('POST', '/api/tags', { body: { data: { name: 'to all' } } });
+    await waitFor('the tag on every stream', () => opened.every((stream) => stream.events.length >= 2), 5000);
+    expect(checks).toBe(1);
+    expect(opened.every((stream) => stream.events[0]!.data.entry.name === 'to all')).toBe(true);
+  });
+
   it('rechecks every subscriber on its own timer, whatever the heartbeat and with nothing written', async () => {
     const s = await start();
     const hub = new RealtimeHub(s.instance.db, { resumeWindowMs: 60_000, pollMs: 20, recheckMs: 50 });

@@ -31,6 +31,7 @@ import cronTicks from './0022_cron_ticks';
 import adminViews from './0023_admin_views';
 import adminUserNames from './0024_admin_user_names';
 import webhookEnabled from './0025_webhook_enabled';
+import changeMarker from './0026_change_marker';
 
 export interface Migration {
   name: string;
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   { name: '0023_admin_views', sql: adminViews },
   { name: '0024_admin_user_names', sql: adminUserNames },
   { name: '0025_webhook_enabled', sql: webhookEnabled },
+  { name: '0026_change_marker', sql: changeMarker },
 ];

@@ -76,6 +76,22 @@ export function scalarValues(model: AnyModel, row: Record<string, unknown> | und
 }
 
 /**
+ * The JSON value of every scalar attribute of a row inserted with these JSON values, as
+ * `scalarValues` reads it back (with `exactColumnTail`), without reading it: each value goes to
+ * its column form and back (the engines return what was stored: TEXT, INTEGER and REAL values
+ * as they are, big integers read as text); a value not given, or without a column, is null.
+ */
+export function insertedValues(model: AnyModel, engine: Engine, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of Object.values(model.fields)) {
+    if (field.kind !== 'scalar') continue;
+    const stored = field.columnType(engine) === undefined ? null : field.toColumn(values[field.name]);
+    out[field.name] = field.fromColumn(field.readAsText && stored !== null ? String(stored) : stored);
+  }
+  return out;
+}
+
+/**
  * Inserts a row of a model: the system columns given (name → value, in order) and the
  * JSON values of its attributes. Returns the new row's id.
  */

@@ -245,19 +245,3 @@ export async function versionsByRowId(
   }
   return found;
 }
-
-/** The links of several source rows, each row's in list order (a version's full content reads them: query/content.ts). */
-export async function linksOfRows(tx: Queryable, attribute: RelationAttribute, rowIds: number[]): Promise<(StoredLink & { sourceId: number })[]> {
-  if (rowIds.length === 0) return [];
-  const rows = await tx.all<Record<string, string | number>>(
-    sql`SELECT ${id(L.sourceId)}, ${FROM_COLUMNS} FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} IN (${sql.list(rowIds)}) ORDER BY ${id(L.sourceId)}, ${id(L.position)}`,
-  );
-  return rows.map((r) => ({
-    sourceId: Number(r[L.sourceId]),
-    id: r[L.id] as number,
-    documentId: r[L.targetDocumentId] as string,
-    locale: r[L.targetLocale] as string,
-    status: r[L.targetStatus] as string,
-    rank: r[L.position] as string,
-  }));
-}

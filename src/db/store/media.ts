@@ -50,13 +50,3 @@ export async function deleteMediaLinks(tx: Queryable, relatedType: string, rowId
     sql`DELETE FROM ${LINKS} WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} IN (${sql.list(rowIds)})${inFields(fields)}`,
   );
 }
-
-/** The files in every media field of some rows of one model: (row, field, file) in each field's order. */
-export async function mediaOfRows(tx: Queryable, relatedType: string, rowIds: number[]): Promise<{ rowId: number; field: string; fileId: number }[]> {
-  if (rowIds.length === 0) return [];
-  const rows = await tx.all<Record<string, string | number>>(
-    sql`SELECT ${id(M.relatedId)}, ${id(M.field)}, ${id(M.fileId)} FROM ${LINKS}
-      WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} IN (${sql.list(rowIds)}) ORDER BY ${id(M.relatedId)}, ${id(M.field)}, ${id(M.position)}`,
-  );
-  return rows.map((r) => ({ rowId: Number(r[M.relatedId]), field: r[M.field] as string, fileId: Number(r[M.fileId]) }));
-}

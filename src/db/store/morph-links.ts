@@ -71,20 +71,3 @@ export async function deleteMorphLinksTo(tx: Queryable, attribute: MorphAttribut
   ]);
   await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${where}`);
 }
-
-/** The links of several source rows, each row's in list order (a version's full content reads them: query/content.ts). */
-export async function morphLinksOfRows(tx: Queryable, attribute: MorphAttribute, rowIds: number[]): Promise<(StoredMorphLink & { sourceId: number })[]> {
-  if (rowIds.length === 0) return [];
-  const rows = await tx.all<Record<string, string | number>>(
-    sql`SELECT ${id(M.sourceId)}, ${FROM_COLUMNS} FROM ${linkTableOf(attribute)} WHERE ${id(M.sourceId)} IN (${sql.list(rowIds)}) ORDER BY ${id(M.sourceId)}, ${id(M.position)}`,
-  );
-  return rows.map((r) => ({
-    sourceId: Number(r[M.sourceId]),
-    id: r[M.id] as number,
-    type: r[M.targetType] as string,
-    documentId: r[M.targetDocumentId] as string,
-    locale: r[M.targetLocale] as string,
-    status: r[M.targetStatus] as string,
-    rank: r[M.position] as string,
-  }));
-}

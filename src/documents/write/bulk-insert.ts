@@ -61,9 +61,15 @@ export interface BulkDocument {
   input: ModelWrite;
 }
 
+/** A document of a batch as inserted: the version its create answers with, and its draft's row (the only one without draft & publish). */
+export interface BulkWritten {
+  answer: WrittenRow;
+  draftId: number;
+}
+
 /**
  * Inserts a batch of new documents (each a draft and, when `publish` on a type with draft &
- * publish, its published copy); returns the version each create answers with, in order.
+ * publish, its published copy); returns what each create wrote, in order.
  */
 export async function insertBulk(
   tx: Queryable,
@@ -72,7 +78,7 @@ export async function insertBulk(
   locale: string,
   publish: boolean,
   context: LinkContext,
-): Promise<WrittenRow[]> {
+): Promise<BulkWritten[]> {
   const both = ct.draftAndPublish && publish;
   const versions: NewVersion[] = [];
   const answers: WrittenRow[] = [];
@@ -95,7 +101,7 @@ export async function insertBulk(
   }
   await insertComponents(tx, ct, documents, sources.map((s) => s.rowIds));
   await writeNewLinks(tx, ct, sources, context);
-  return answers;
+  return answers.map((answer, i) => ({ answer, draftId: sources[i]!.rowIds[0]! }));
 }
 
 /** Every document's component rows, table by table, in the order one-by-one creates insert them. */

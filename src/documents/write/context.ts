@@ -20,6 +20,7 @@ import type { Logger } from '../../log';
 import { versionsPlan } from '../../query/plans';
 import type { ContentType, Registry } from '../../registry/types';
 import { findMany } from '../../query/read';
+import type { InsertedVersion } from './inserted';
 
 /** Who writes (src/actor.ts): recorded with every version and audit row. */
 export { SYSTEM_ACTOR, type Actor, type ActorKind } from '../../actor';
@@ -42,6 +43,12 @@ export interface EntryRecord {
    * recorders when no other recorder of the transaction wanted the event.
    */
   entry?: Record<string, unknown>;
+  /**
+   * Given by creates: the version row this write inserted and everything it wrote into it
+   * (./inserted.ts). Undefined for every other write, and for a create that also changed other
+   * documents' links: a listener needing the content then reads it.
+   */
+  inserted?: InsertedVersion;
   actor: Actor;
   /** Milliseconds since the epoch. */
   at: number;
@@ -148,21 +155,29 @@ export class WriteContext {
    * what the write produced, before a removal for what goes. Read back only when some
    * listener wants the event, through the transaction's own connection: on PostgreSQL,
    * writers holding every pooled connection while waiting for one more would wait forever.
+   * `inserted`: the version is one this write inserted (a create), as ./inserted.ts gives it.
    */
-  async entries(event: EntryEventName, ct: ContentType, documentId: string, locale: string | undefined, status: 'draft' | 'published'): Promise<void> {
+  async entries(
+    event: EntryEventName,
+    ct: ContentType,
+    documentId: string,
+    locale: string | undefined,
+    status: 'draft' | 'published',
+    inserted?: InsertedVersion,
+  ): Promise<void> {
     const wanting: WriteRecorder[] = [];
     for (const recorder of this.recorders) if (await recorder.wants(event)) wanting.push(recorder);
     if (wanting.length === 0) return;
     const at = this.now();
     if (wanting.every((recorder) => recorder.keysOnly)) {
-      const record: EntryRecord = { kind: 'entry', event, contentType: ct, documentId, locale: ct.localized ? (locale ?? '*') : '', status, actor: this.actor, at };
+      const record: EntryRecord = { kind: 'entry', event, contentType: ct, documentId, locale: ct.localized ? (locale ?? '*') : '', status, inserted, actor: this.actor, at };
       for (const recorder of wanting) recorder.record(record);
       return;
     }
     const data = await this.versions(ct, documentId, locale, status);
     for (const entry of data) {
       const record: EntryRecord = {
-        kind: 'entry', event, contentType: ct, documentId, locale: (entry.locale as string | undefined) ?? locale ?? '', status, entry, actor: this.actor, at,
+        kind: 'entry', event, contentType: ct, documentId, locale: (entry.locale as string | undefined) ?? locale ?? '', status, entry, inserted, actor: this.actor, at,
       };
       for (const recorder of wanting) recorder.record(record);
     }

@@ -28,11 +28,13 @@ export async function createMany(deps: WriteDeps, ct: ContentType, given: Record
       return createDocuments(deps, ctx, ct, ids, inputs, locale, defaultLocale, publish);
     }
     if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
-    const answers = await insertBulk(ctx.tx, ct, inputs.map((input, i) => ({ documentId: ids[i]!, input })), locale, publish, linkContext(ct, locale, defaultLocale));
+    const written = await insertBulk(ctx.tx, ct, inputs.map((input, i) => ({ documentId: ids[i]!, input })), locale, publish, linkContext(ct, locale, defaultLocale));
     // Asked once for the batch: with no listener, nothing is read back for any document.
     if ((await ctx.wants('entry.create')) || (await ctx.wants('entry.publish'))) {
-      for (const { documentId } of answers) await recordWrite(ctx, ct, { documentId, locale }, 'entry.create', publish);
+      for (const [i, { answer, draftId }] of written.entries()) {
+        await recordWrite(ctx, ct, { documentId: answer.documentId, locale }, 'entry.create', publish, { draftId, publishedId: answer.rowId, input: inputs[i]! });
+      }
     }
-    return answers.map((answer): Written => ({ documentId: answer.documentId, locale, status: publish ? 'published' : 'draft', answer }));
+    return written.map(({ answer }): Written => ({ documentId: answer.documentId, locale, status: publish ? 'published' : 'draft', answer }));
   }, LOCKED);
 }

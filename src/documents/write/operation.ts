@@ -17,6 +17,7 @@ import type { VersionKey } from './versions';
 import type { WrittenRow } from '../../query/written-entry';
 import type { DocumentHooks } from './hooks';
 import type { Actor, WriteContext, WritePipeline } from './context';
+import { insertedVersion } from './inserted';
 
 export interface WriteDeps {
   db: Database;
@@ -78,10 +79,22 @@ export function linkContext(ct: ContentType, locale: string, defaultLocale: stri
   return { contentType: ct, locale, status: ct.draftAndPublish ? 'draft' : 'published', defaultLocale };
 }
 
-/** Strapi's events for a write: create/update of the draft (the only version without D&P), then publish. */
-export async function recordWrite(ctx: WriteContext, ct: ContentType, key: VersionKey, event: 'entry.create' | 'entry.update', publish: boolean) {
-  await ctx.entries(event, ct, key.documentId, key.locale, ct.draftAndPublish ? 'draft' : 'published');
-  if (ct.draftAndPublish && publish) await ctx.entries('entry.publish', ct, key.documentId, key.locale, 'published');
+/**
+ * Strapi's events for a write: create/update of the draft (the only version without D&P), then
+ * publish. `inserted`: a create's rows (the draft's id, the published copy's when it publishes)
+ * and its input, handed to the listeners (./inserted.ts).
+ */
+export async function recordWrite(
+  ctx: WriteContext,
+  ct: ContentType,
+  key: VersionKey,
+  event: 'entry.create' | 'entry.update',
+  publish: boolean,
+  inserted?: { draftId: number; publishedId: number; input: ModelWrite },
+) {
+  const version = (rowId: number) => (inserted ? insertedVersion(ct, rowId, inserted.input) : undefined);
+  await ctx.entries(event, ct, key.documentId, key.locale, ct.draftAndPublish ? 'draft' : 'published', inserted && version(inserted.draftId));
+  if (ct.draftAndPublish && publish) await ctx.entries('entry.publish', ct, key.documentId, key.locale, 'published', inserted && version(inserted.publishedId));
 }
 
 /** Relation writes on inverse sides change links owned by the other documents. */

@@ -39,9 +39,19 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 const POSITION = /^\d{1,15}$/;
 
 const utf8 = new TextEncoder();
+const HEARTBEAT = utf8.encode(': heartbeat\n\n');
+const CONNECTED = utf8.encode(': connected\nretry: 2000\n\n');
 
-/** The SSE frame of one event; JSON text has no raw line breaks, so `data:` is one line. */
-const frame = (e: FeedEvent) => `id: ${e.id}\nevent: ${e.event}\ndata: ${e.body}\n\n`;
+/**
+ * The SSE frame of one event; JSON text has no raw line breaks, so `data:` is one line. Made
+ * once per event however many streams send it (the hub hands every stream the same rows).
+ */
+const frames = new WeakMap<FeedEvent, Uint8Array>();
+function frame(e: FeedEvent): Uint8Array {
+  let bytes = frames.get(e);
+  if (!bytes) frames.set(e, (bytes = utf8.encode(`id: ${e.id}\nevent: ${e.event}\ndata: ${e.body}\n\n`)));
+  return bytes;
+}
 
 function parseTypes(raw: unknown, byPlural: Map<string, string>): Set<string> | undefined {
   if (raw === undefined) return undefined;
@@ -63,6 +73,150 @@ function parsePosition(header: string | null, query: unknown): number | undefine
   return Number(raw.trim());
 }
 
+/**
+ * What one credential may read, shared by every stream it holds open: rechecked once for all
+ * of them (the hub groups subscribers by `accessKey`), its types replaced in place.
+ */
+interface SharedAccess {
+  readable: Set<string>;
+  streams: number;
+  recheck(): Promise<boolean>;
+}
+
+/**
+ * One open stream: a direct ReadableStream (Bun writes it to the socket as it goes, with no
+ * queue of its own: ~5 KB a stream against ~12 KB for a queued one), its types and its
+ * credential's shared access. Methods on the class, not closures: ten thousand idle streams
+ * cost what they hold, not a dozen functions each.
+ */
+class FeedStream implements Subscriber {
+  controller: ReadableStreamDirectController | undefined;
+  /** Bytes written while the client was not taking them (Bun buffers them): past MAX_BUFFERED_BYTES it is dropped. */
+  private backlog = 0;
+  closed = false;
+  unsubscribe: (() => void) | undefined;
+  /** Its place on the heartbeat wheel. */
+  slot = -1;
+
+  constructor(
+    private types: ReadonlySet<string>,
+    private access: SharedAccess,
+    readonly accessKey: string,
+    private ended: (stream: FeedStream) => void,
+  ) {}
+
+  /** The response body (made here, so that it holds on to this stream alone, not to the request that opened it). */
+  body(): ReadableStream {
+    const stream = this;
+    return new ReadableStream({
+      type: 'direct',
+      // Called once: the stream stays open until close() (the client going away cancels it).
+      pull(controller) {
+        stream.controller = controller;
+        if (!stream.write(CONNECTED) || !stream.flush()) stream.close();
+      },
+      cancel() {
+        stream.close();
+      },
+    });
+  }
+
+  accepts(e: FeedEvent): boolean {
+    return this.types.has(e.uid) && this.access.readable.has(e.uid);
+  }
+
+  send(events: FeedEvent[]): boolean {
+    for (const e of events) if (!this.write(frame(e))) return false;
+    return this.flush();
+  }
+
+  dropped(): void {
+    this.close();
+  }
+
+  /** A credential no longer valid throws (the hub then ends the stream); a revoked grant only stops its type. */
+  recheck(): Promise<boolean> {
+    return this.access.recheck();
+  }
+
+  /** False when the client has fallen MAX_BUFFERED_BYTES behind, or is gone. */
+  write(bytes: Uint8Array): boolean {
+    if (this.closed || !this.controller) return false;
+    const written = this.controller.write(bytes);
+    if (typeof written === 'number') return written > 0;
+    this.backlog += bytes.length;
+    void written.then(
+      () => (this.backlog = 0),
+      () => {},
+    );
+    return this.backlog <= MAX_BUFFERED_BYTES;
+  }
+
+  flush(): boolean {
+    if (this.closed || !this.controller) return false;
+    const flushed = this.controller.flush();
+    if (typeof flushed !== 'number') {
+      void flushed.then(
+        () => (this.backlog = 0),
+        () => {},
+      );
+    }
+    return this.backlog <= MAX_BUFFERED_BYTES;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
+    this.ended(this);
+    try {
+      this.controller?.close();
+    } catch {
+      // Already closed by the client going away.
+    }
+  }
+}
+
+/**
+ * Heartbeats for every stream from one timer: the streams sit in slots and each tick beats one
+ * slot, so ten thousand streams get theirs spread over the period, instead of ten thousand
+ * timers (or all at once, which would hold up the requests being answered meanwhile).
+ */
+class HeartbeatWheel {
+  private slots: Set<FeedStream>[];
+  private next = 0;
+  private at = 0;
+  private size = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private periodMs: number,
+    slots = 20,
+  ) {
+    this.slots = Array.from({ length: slots }, () => new Set());
+  }
+
+  add(stream: FeedStream): void {
+    if (this.periodMs <= 0 || stream.closed) return;
+    stream.slot = this.next++ % this.slots.length;
+    this.slots[stream.slot]!.add(stream);
+    if (this.size++ === 0) {
+      this.timer = setInterval(() => this.tick(), this.periodMs / this.slots.length);
+      (this.timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  remove(stream: FeedStream): void {
+    if (stream.slot < 0 || !this.slots[stream.slot]!.delete(stream)) return;
+    if (--this.size === 0) clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    const slot = this.slots[this.at++ % this.slots.length]!;
+    for (const stream of [...slot]) if (!stream.write(HEARTBEAT) || !stream.flush()) stream.close();
+  }
+}
+
 /** `identify`: the guard's authentication and grants (src/http/guard.ts), read again at each recheck. */
 export function realtimeRoutes(instance: Instance, identify: Identify) {
   const { config, registry, realtime: hub } = instance;
@@ -76,69 +230,62 @@ export function realtimeRoutes(instance: Instance, identify: Identify) {
     if (releasable.length && releasable.every((uid) => types.has(uid))) types.add(RELEASE_UID);
     return types;
   };
+  const everyType: ReadonlySet<string> = new Set(byPlural.values());
+  const heartbeats = new HeartbeatWheel(config.realtimeHeartbeatMs);
+
+  /**
+   * Access shared by a credential's streams (the guard reads nothing of a request but its
+   * Authorization header), kept while one of them is open; a recheck in flight is joined.
+   */
+  const shared = new Map<string, SharedAccess>();
+  function accessFor(authorization: string, readable: Set<string>): SharedAccess {
+    let access = shared.get(authorization);
+    if (!access) {
+      const request = new Request('http://folio.invalid/api/realtime', { headers: authorization ? { authorization } : {} });
+      let pending: Promise<boolean> | undefined;
+      const entry: SharedAccess = {
+        readable,
+        streams: 0,
+        recheck: () =>
+          (pending ??= readableBy(request)
+            .then((types) => ((entry.readable = types), true))
+            .finally(() => (pending = undefined))),
+      };
+      shared.set(authorization, (access = entry));
+    }
+    access.streams++;
+    return access;
+  }
+  const ended = (stream: FeedStream) => {
+    heartbeats.remove(stream);
+    const access = shared.get(stream.accessKey);
+    if (access && --access.streams === 0) shared.delete(stream.accessKey);
+  };
 
   async function open(request: Request, server: { timeout?: (r: Request, s: number) => void } | null | undefined): Promise<Response> {
     const raw = checkParameters(parseQueryString(request.url), PARAMETERS, config.strictParams);
     const wanted = parseTypes(raw.types, byPlural);
     const after = parsePosition(request.headers.get('last-event-id'), raw.lastEventId);
-    let allowed = await readableBy(request);
+    const allowed = await readableBy(request);
     if (wanted) {
       if ([...wanted].some((uid) => !allowed.has(uid))) throw new ForbiddenError();
     } else if (![...byPlural.values()].some((uid) => allowed.has(uid))) {
       throw new ForbiddenError();
     }
-    const types = wanted ?? new Set(byPlural.values());
-
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    let closed = false;
-    let heartbeat: ReturnType<typeof setInterval> | undefined;
-    let unsubscribe: (() => void) | undefined;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      clearInterval(heartbeat);
-      unsubscribe?.();
-      request.signal.removeEventListener('abort', close);
-      try {
-        controller.close();
-      } catch {
-        // Already closed or errored by the client going away.
-      }
-    };
-    /** False when the client has fallen MAX_BUFFERED_BYTES behind. */
-    const write = (text: string): boolean => {
-      if (closed) return false;
-      controller.enqueue(utf8.encode(text));
-      return (controller.desiredSize ?? 1) > 0;
-    };
-    const stream = new ReadableStream<Uint8Array>(
-      { start: (c) => void (controller = c), cancel: close },
-      { highWaterMark: MAX_BUFFERED_BYTES, size: (chunk) => chunk?.byteLength ?? 0 },
-    );
-    const subscriber: Subscriber = {
-      accepts: (e) => types.has(e.uid) && allowed.has(e.uid),
-      send: (batch) => write(batch.map(frame).join('')),
-      dropped: close,
-      // A credential no longer valid throws (the hub then ends the stream); a revoked grant only stops its type.
-      recheck: async () => {
-        allowed = await readableBy(request);
-        return true;
-      },
-    };
-    unsubscribe = await hub.subscribe(subscriber, after);
-    request.signal.addEventListener('abort', close);
-    if (request.signal.aborted) close();
-    // Bun closes a connection idle for its idleTimeout (10 s by default); this one is idle
-    // between events by design, and the heartbeats below are what keeps proxies content.
-    server?.timeout?.(request, 0);
-    if (config.realtimeHeartbeatMs > 0) {
-      heartbeat = setInterval(() => {
-        if (!write(': heartbeat\n\n')) close();
-      }, config.realtimeHeartbeatMs);
-      (heartbeat as { unref?: () => void }).unref?.();
+    const authorization = request.headers.get('authorization') ?? '';
+    const stream = new FeedStream(wanted ?? everyType, accessFor(authorization, allowed), authorization, ended);
+    const body = stream.body();
+    try {
+      stream.unsubscribe = await hub.subscribe(stream, after);
+    } catch (error) {
+      stream.close();
+      throw error;
     }
-    write(': connected\nretry: 2000\n\n');
-    return new Response(stream, {
+    heartbeats.add(stream);
+    // Bun closes a connection idle for its idleTimeout (10 s by default); this one is idle
+    // between events by design, and the heartbeats are what keeps proxies content.
+    server?.timeout?.(request, 0);
+    return new Response(body, {
       status: 200,
       headers: {
         'content-type': 'text/event-stream; charset=utf-8',
