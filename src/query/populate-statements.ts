@@ -156,6 +156,9 @@ export function morphTargetsStatement(
   return linkedTargetsStatement(dialect, registry, target, linkTableOf(attribute), ids, spec, scope, {
     select: [['__order', column('l', M.position)]],
     where: sql`${column('l', M.targetType)} = ${schemaName(target.uid)}`,
+    // Strapi's morph links name one row and its populate shows that row to every reader (a
+    // draft comment's mention of a published tag, a pin's item that is a draft).
+    anyReader: true,
   });
 }
 
@@ -167,7 +170,7 @@ export function morphTypesStatement(attribute: MorphAttribute, ids: number[]): S
 /** Target versions reached through the link rows of `links` (relation and polymorphic link tables share these columns). */
 function linkedTargetsStatement(
   dialect: Dialect, registry: Registry, target: ContentType, links: Sql, ids: number[], spec: PopulateSpec, scope: VersionScope,
-  extra: { select?: [string, Sql][]; where?: Sql } = {},
+  extra: { select?: [string, Sql][]; where?: Sql; anyReader?: boolean } = {},
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
   const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : column('l', L.position);
@@ -175,7 +178,7 @@ function linkedTargetsStatement(
   return read({
     columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
     body: sql`${links} l
-      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', true)}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
+      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', !extra.anyReader)}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
     order: sql`${column('l', L.sourceId)}, ${order}`,
     keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
   }, reader);
