@@ -23,6 +23,22 @@ export type Principal =
   | { kind: 'token'; tokenType: TokenType; tokenId: number; tokenName: string; actions: Set<string> };
 
 /**
+ * What Strapi's auth middleware leaves in `ctx.state` for a caller: `isAuthenticated`, `user`
+ * (a signed-in user), `auth: { strategy: { name }, credentials }` — what project controllers,
+ * policies and GraphQL resolvers read (`ctx.state.user`, `context.state.user`).
+ */
+export function authState(principal: Principal): { isAuthenticated: boolean; user?: User; auth: { strategy: { name: string }; credentials: unknown } } {
+  switch (principal.kind) {
+    case 'user':
+      return { isAuthenticated: true, user: principal.user, auth: { strategy: { name: 'users-permissions' }, credentials: principal.user } };
+    case 'token':
+      return { isAuthenticated: true, auth: { strategy: { name: 'api-token' }, credentials: { id: principal.tokenId, type: principal.tokenType } } };
+    case 'public':
+      return { isAuthenticated: false, auth: { strategy: { name: 'public' }, credentials: null } };
+  }
+}
+
+/**
  * The actor of a content-API caller's writes (history and the audit log record it): a user by
  * username, an API token by its name, an anonymous caller as `public`; `ip` is the client's address.
  */

@@ -39,7 +39,12 @@ export interface DocumentReadOptions {
    * params and grants until a settings write. Without it, a read with `canRead` plans afresh.
    */
   canReadKey?: string;
+  /** Apply a root `publicationFilter` to populated relations too (GraphQL's relation resolvers take the root's). */
+  inheritPublicationFilter?: boolean;
 }
+
+/** What Strapi's document service reads take: REST's read parameters and `publicationFilter`. */
+const DOCUMENT_READ_PARAMETERS: ReadonlySet<string> = new Set([...READ_PARAMETERS, 'publicationFilter']);
 
 /** Plans kept per content type, params and grants (a key this long is planned afresh). */
 const PLAN_KEY_LIMIT = 4096;
@@ -203,17 +208,19 @@ export class DocumentReads {
   /** The checked plan of document-service params `p` for one statement's window. */
   private async plan(ct: ContentType, p: DocumentParams, pagination: { start: number; limit: number; withCount: boolean }, options: DocumentReadOptions): Promise<ReadQuery> {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(p)) if (READ_PARAMETERS.has(key) && key !== 'pagination' && value !== undefined) out[key] = value;
+    for (const [key, value] of Object.entries(p)) if (DOCUMENT_READ_PARAMETERS.has(key) && key !== 'pagination' && value !== undefined) out[key] = value;
     if (ct.draftAndPublish) out.status = p.status === 'published' ? 'published' : 'draft';
     else delete out.status;
     const limits = { defaultLimit: Math.max(pagination.limit, 1), maxLimit: Math.max(pagination.limit, 1) };
     const build = async () =>
-      buildReadPlan(this.registry, ct, { ...out, pagination } as PlanParams, { defaultLocale: await this.locales.defaultCode(), limits, canRead: options.canRead });
+      buildReadPlan(this.registry, ct, { ...out, pagination } as PlanParams, {
+        defaultLocale: await this.locales.defaultCode(), limits, canRead: options.canRead, inheritPublicationFilter: options.inheritPublicationFilter,
+      });
     // `_q` plans are made each time (their search is tuned per read), as the REST routes do.
     if (out._q !== undefined || (options.canRead && options.canReadKey === undefined)) return build();
     let key: string;
     try {
-      key = `${ct.uid}\n${options.canReadKey ?? '*'}\n${pagination.start},${pagination.limit},${pagination.withCount}\n${JSON.stringify(out)}`;
+      key = `${ct.uid}\n${options.canReadKey ?? '*'}${options.inheritPublicationFilter ? '+' : ''}\n${pagination.start},${pagination.limit},${pagination.withCount}\n${JSON.stringify(out)}`;
     } catch {
       return build();
     }

@@ -75,10 +75,54 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     return deps.plans(grants, ct.uid, `graphql\n${context.operationKey}\n${String(info.path.key)}\n${JSON.stringify(info.variableValues)}`, build);
   }
 
+  /**
+   * A root field read as Strapi's resolvers read it, through the document service
+   * (documents.reads): what runs once a document middleware or a read lifecycle could see the
+   * read. The params are Strapi's (`filters`, `sort`, `start`/`limit` from the pagination,
+   * `status`, `locale`, `publicationFilter`), with the populate tree of the selection beside
+   * them; a middleware that replaces the populate leaves the fields it drops to readOnItsOwn.
+   */
+  async function readThroughDocuments(context: GraphqlContext, ct: ContentType, kind: RootField['kind'], args: Record<string, any>, info: GraphQLResolveInfo) {
+    const options = { canRead: (uid: string) => context.caller.readable(uid), canReadKey: context.caller.grants, inheritPublicationFilter: true };
+    const publicationFilter = publicationOf(args);
+    const common = {
+      status: statusOf(args.status),
+      ...(args.locale ? { locale: args.locale } : {}),
+      ...(publicationFilter ? { publicationFilter } : {}),
+    };
+    const ctx = selection(context, info);
+    if (kind === 'connection' || kind === 'findMany') {
+      const { start, limit } = sliceOf(args.pagination, limits);
+      const params = {
+        ...common,
+        ...(args.filters ? { filters: filtersOf(registry, ct, args.filters) } : {}),
+        ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}),
+        start,
+        limit: limit === Infinity ? -1 : limit,
+      };
+      if (kind === 'findMany') return documents.reads.findMany(ct, { ...params, populate: populateOf(ctx, ct, typeName(ct), rootSets(info)) }, options);
+      const collection = String(info.returnType).replace(/!$/, '');
+      const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
+      const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
+      const nodes = await documents.reads.findMany(ct, { ...params, populate: populateOf(ctx, ct, typeName(ct), nodeSets) }, options);
+      const wantsTotal = fields.some((f) => f.name.value === 'pageInfo');
+      const total = wantsTotal ? await documents.reads.count(ct, params, options) : 0;
+      // Strapi's pagination resolver: limit -1 is one page of everything from start.
+      const pageInfo = limit === Infinity
+        ? { total, page: 1, pageSize: total - start, pageCount: 1 }
+        : { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) };
+      return { nodes, pageInfo };
+    }
+    const populate = populateOf(ctx, ct, typeName(ct), rootSets(info));
+    if (kind === 'single') return documents.reads.findFirst(ct, { ...common, populate }, options);
+    return documents.reads.findOne(ct, { ...common, documentId: String(args.documentId), populate }, options);
+  }
+
   function rootQuery(name: string, root: RootField) {
     const { ct, kind, action } = root;
     resolvers.Query![name] = async (_parent, args, context, info) => {
       authorize(context, action);
+      if (documents.hooks.readsHooked(ct)) return readThroughDocuments(context, ct, kind, args, info);
       if (kind === 'connection') {
         const collection = String(info.returnType).replace(/!$/, '');
         const query = await rootPlan(context, ct, info, () => {

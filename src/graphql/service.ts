@@ -28,7 +28,8 @@ import { buildSchemaText } from './schema-text';
 import { configuredResolver } from './resolver-config';
 import { componentTypeName } from './names';
 import type { GraphqlCaller, GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
-import type { Registry } from '../registry/types';
+import type { ContentType, Registry } from '../registry/types';
+import { authState } from '../auth/access';
 
 export interface GraphqlRequest {
   query: unknown;
@@ -110,6 +111,8 @@ export class GraphqlService {
   private documentCharacters = 0;
   /** Root fields whose answers depend only on the data and the grants (see GraphqlAnswer.cacheable); none once an extension resolves anything. */
   private pureRoots = new Set<string>();
+  /** The content type each generated root query reads: its answer is not kept while its reads are hooked. */
+  private rootTypes = new Map<string, ContentType>();
   /** Moves at every change of the schema: kept answers (the HTTP mount's) name the schema they were built on. */
   generation = 0;
 
@@ -146,6 +149,7 @@ export class GraphqlService {
     this.pureRoots = new Set(Object.keys(extra).length || Object.keys(resolversConfig).length
       ? []
       : [...text.roots.Query.keys(), 'i18NLocales', 'i18NLocales_connection', 'i18NLocale', '__typename', '__schema', '__type']);
+    this.rootTypes = new Map([...text.roots.Query].map(([name, root]) => [name, root.ct]));
     // The action of each generated root field: checked here when an extension replaces its resolver.
     const actions = new Map<string, string>();
     for (const [type, roots] of Object.entries(text.roots)) for (const [name, root] of roots) actions.set(`${type}.${name}`, root.action);
@@ -225,7 +229,8 @@ export class GraphqlService {
       };
     }
     const operationKey = createHash('sha256').update(`${this.generation}\n${operationName ?? ''}\n${query}`).digest('hex');
-    const context: GraphqlContext = { caller, keys: new Map(), state: {}, batches: new Map(), operationKey };
+    // `state` starts as Strapi's koa state: resolvers and policies read `context.state.user`.
+    const context: GraphqlContext = { caller, keys: new Map(), state: authState(caller.principal), batches: new Map(), operationKey };
     const result = (await execute({
       schema, document, contextValue: context,
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
@@ -238,7 +243,13 @@ export class GraphqlService {
       return { status: 400, body: { errors: errors?.map((e) => ({ ...e, extensions: { ...e.extensions, code: e.extensions?.code ?? 'BAD_USER_INPUT' } })) } };
     }
     if (errors?.length) return { status: 200, body: { errors, data: result.data } };
-    const cacheable = operation.operation === 'query' && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && this.pureRoots.has(s.name.value));
+    // A root read through document middlewares or read lifecycles answers what they make of it, each time.
+    const hooked = (name: string) => {
+      const ct = this.rootTypes.get(name);
+      return ct !== undefined && this.deps.documents.hooks.readsHooked(ct);
+    };
+    const cacheable = operation.operation === 'query'
+      && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && this.pureRoots.has(s.name.value) && !hooked(s.name.value));
     return { status: 200, body: { data: result.data }, cacheable };
   }
 

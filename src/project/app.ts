@@ -121,6 +121,13 @@ export class ProjectApp {
     if (this.started) return;
     this.started = true;
     const cfg = { strapi: this.strapi };
+    // resolversConfig's policies (`global::is-owner`, `api::article.is-owner`) are the project's.
+    this.instance.graphql.extension.findPolicy = (name) => {
+      const found = this.strapi.policies.get(name.includes('::') ? name : `global::${name}`);
+      if (!found) return undefined;
+      const handler = this.policyHandler(found as Obj | Policy);
+      return (policyContext, config) => handler(policyContext as never, config, { strapi: this.strapi });
+    };
     for (const plugin of this.plugins) await plugin.parts.register?.(cfg);
     await this.app.register?.(cfg);
     for (const plugin of this.plugins) await plugin.parts.bootstrap?.(cfg);
@@ -144,6 +151,7 @@ export class ProjectApp {
       for (const plugin of this.plugins) await plugin.parts.destroy?.(cfg);
     }
     this.started = false;
+    this.instance.graphql.extension.findPolicy = () => undefined;
     for (const off of this.strapi.unsubscribers.splice(0)) off();
   }
 

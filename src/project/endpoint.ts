@@ -10,7 +10,7 @@
 import { FolioError, ForbiddenError as FolioForbidden, UnauthorizedError as FolioUnauthorized } from '../errors';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
-import { grantsKey, readableBy } from '../auth/access';
+import { authState, grantsKey, readableBy } from '../auth/access';
 import { adoptAnswer, createContext, errorBody, PassedAnswer, responseOf, type IncomingRequest, type ProjectContext } from './context';
 import { CAN_READ, CAN_READ_KEY } from './factories';
 import { ForbiddenError, HttpError, PolicyError, UnauthorizedError } from './strapi-errors';
@@ -94,13 +94,7 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
     async (ctx, next) => {
       const principal = await instance.access.authenticate(ctx.request.headers.authorization);
       const can = await instance.access.grants(principal);
-      ctx.state.isAuthenticated = principal.kind !== 'public';
-      if (principal.kind === 'user') {
-        ctx.state.user = principal.user;
-        ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: principal.user };
-      } else if (principal.kind === 'token') {
-        ctx.state.auth = { strategy: { name: 'api-token' }, credentials: { id: principal.tokenId, type: principal.tokenType } };
-      } else ctx.state.auth = { strategy: { name: 'public' }, credentials: null };
+      Object.assign(ctx.state, authState(principal));
       let readable: Set<string> | undefined;
       (ctx.state as any)[CAN_READ] = (uid: string) => (readable ??= readableBy(can, instance.registry)).has(uid);
       (ctx.state as any)[CAN_READ_KEY] = grantsKey(principal);
