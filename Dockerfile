@@ -6,7 +6,7 @@
 #
 # Commands other than serve run the same way: `docker run --rm -v folio-data:/app/data folio
 # permissions grant public api::article.article.find`. Settings come from the environment
-# (`-e DATABASE_URL=postgres://…`, see the README), or from /app/.env.
+# (`-e DATABASE_URL=postgres://…`, see docs/deploy.md), or from /app/.env.
 
 # Build stage: Bun comes from npm (a dependency of the package), as on a developer's machine.
 FROM node:22-bookworm-slim AS build

@@ -12,7 +12,7 @@
  * Other flags: --seconds N, --connections N (64), --rounds N (reads: best of N rounds; 2, short 1),
  * --load wrk|builtin, --out FILE, --peer-dir DIR (a copy of shared/peers/strapi; or
  * FOLIO_BENCH_STRAPI_DIR), --no-build (reuse dist/folio), --readme (write the table into
- * README.md), --keep (keep the temp data dir).
+ * docs/benchmarks.md), --keep (keep the temp data dir).
  *
  * What it does: builds dist/folio; seeds a fresh temp data dir through `folio import`
  * (5 categories, 5 authors, 10 tags, 100 articles each with a category, an author, 3 tags,
@@ -30,7 +30,7 @@
  *
  * Files: options.ts (flags), processes.ts (spawning, pinning, RSS, cold start), generator.ts
  * (wrk or load.ts), scenarios.ts (seed, scenarios, one timed run), statements.ts, scale.ts,
- * peer-strapi.ts, targets.ts, report.ts (table, README).
+ * peer-strapi.ts, targets.ts, report.ts (table, docs/benchmarks.md).
  */
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -196,7 +196,7 @@ async function main() {
   log(`results written to ${opts.out} (${report.durationSeconds} s)`);
   if (opts.readme) {
     writeReadme(table);
-    log('README.md Benchmarks table updated');
+    log('docs/benchmarks.md table updated');
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * An attribute that becomes required after documents were published (README "Schema
+ * An attribute that becomes required after documents were published (docs/configuration.md "Schema
  * changes"): on a type with draft & publish, a publishing update that does not send it must
  * not start failing for documents whose published version lacks it too, while a draft that
  * was never published, or that lost a value its published version has, is still checked.

@@ -1,5 +1,5 @@
 /**
- * How documents sit in the SQLite file (README "Storage"; spec §2, §4, §9): restarts keep
+ * How documents sit in the SQLite file (docs/deploy.md "Storage"; spec §2, §4, §9): restarts keep
  * everything, one row per version, component rows and links follow their owners, relation
  * writes are checked before anything is written, each write is one transaction.
  */

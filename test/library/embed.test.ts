@@ -29,7 +29,7 @@ test('the blog reads its seeded post and author through @strapi/client', async (
   expect(ada.data.name).toBe('Ada Lovelace');
 });
 
-// ---- Above: the README's "Embed it" example, verbatim (a test below keeps them equal). ----
+// ---- Above: docs/embedding.md's "Embed it" example, verbatim (a test below keeps them equal). ----
 // Below: the options of startFolio() one by one, on SQLite, and on PostgreSQL with
 // FOLIO_TEST_DATABASE_URL (each instance then gets a fresh database of its own).
 
@@ -45,12 +45,12 @@ setDefaultTimeout(60_000);
 // Dropping a dozen PostgreSQL databases takes longer than a hook's default 5 s.
 afterAll(() => dropAll(), 60_000);
 
-/** The fenced block after README's "## Embed it" heading. */
+/** The fenced block after docs/embedding.md's "## Embed it" heading. */
 function readmeExample(): string {
-  const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8');
+  const readme = readFileSync(join(import.meta.dir, '../../docs/embedding.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Embed it'));
   const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README has no ```ts block under "## Embed it"');
+  if (!match) throw new Error('docs/embedding.md has no ```ts block under "## Embed it"');
   return match[1]!;
 }
 
@@ -71,7 +71,7 @@ async function inOwnTmpdir<T>(fn: () => Promise<T>): Promise<{ result?: T; error
   }
 }
 
-test('the README "Embed it" example is this file\'s first lines, verbatim', () => {
+test('the "Embed it" example of docs/embedding.md is this file\'s first lines, verbatim', () => {
   expect(readFileSync(import.meta.path, 'utf8').startsWith(readmeExample())).toBe(true);
 });
 

@@ -1,6 +1,6 @@
 /**
  * Populate, filters and sort only go through relations to types the caller may `find`
- * (README "Access"). A custom API token holding only the article actions, and a public role
+ * (docs/rest-api.md "Access"). A custom API token holding only the article actions, and a public role
  * holding only those, are refused filters and sort through `author` (400 Invalid key, as
  * Strapi), and a populate of `author` is answered with `author` left out (Strapi validates
  * populate without the caller's permissions and strips such relations from the answer),

@@ -1,5 +1,5 @@
 /**
- * Request limits (src/query/limits.ts, README "Request limits"): past each cap a query is a
+ * Request limits (src/query/limits.ts, docs/rest-api.md "Request limits"): past each cap a query is a
  * 400 ValidationError naming its parameter; at the cap it is answered. Repeated sort keys
  * collapse to their first occurrence. Runs on the example data set, on both engines.
  */

@@ -18,7 +18,7 @@ import { queryOnce } from '../helpers/postgres';
 
 const SLOW = 120_000;
 const MiB = 1024 * 1024;
-/** The limits as the README documents them (src/transfer/archive.ts ENTRY_LIMITS, lines.ts LINE_LIMIT). */
+/** The limits as docs/deploy.md documents them (src/transfer/archive.ts ENTRY_LIMITS, lines.ts LINE_LIMIT). */
 const ENTRY_LIMITS = { manifest: 4 * MiB, secrets: 64 * 1024, strapiMetadata: 1 * MiB };
 const LINE_LIMIT = 64 * MiB;
 const { installation } = scratchInstallations({ name: 'folio_archive_limits', absentDataDir: true });
