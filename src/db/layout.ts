@@ -1,7 +1,7 @@
 /**
  * The storage layout, in one place: every table and column name of content, version,
  * link, component and media-link storage. Other modules ask here instead of spelling a
- * name, so the layout can be read (and changed) in one file. See README "Storage".
+ * name, so the layout can be read (and changed) in one file. See docs/deploy.md "Storage".
  *
  *  - content table (one per content type): one row per version, keyed by
  *    (documentId, locale, draft|published);

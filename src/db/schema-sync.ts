@@ -3,7 +3,7 @@
  * (tables, columns, indexes, link tables) and never drops or rewrites anything.
  * A removed attribute keeps its column and data; the plan says so.
  *
- * Storage model (see README "Storage"):
+ * Storage model (see docs/deploy.md "Storage"):
  *  - one table per content type, one row per version: (documentId, locale, draft|published);
  *  - one table per component, each row owned by (ownerType, ownerId, ownerField) in order;
  *  - one link table per owning relation attribute; a link belongs to the source version

@@ -3,7 +3,7 @@
  * what a real front end sends, and each keeps the worst request of its kind well under
  * 100 ms of event-loop time on the example data (test/query/stall-and-memory.test.ts).
  * Beyond a limit the answer is a 400 naming the parameter, never a slow 200 or a 500.
- * README.md ("Request limits") lists them.
+ * docs/rest-api.md ("Request limits") lists them.
  */
 import { PaginationError, ValidationError } from '../errors';
 

@@ -198,7 +198,7 @@ export class ProviderFlows {
     const existing = await this.deps.users.findByEmail(email);
     if (existing?.provider === provider) return existing;
     if (!advanced.allow_register) throw new Error('Register action is actually not available.');
-    // Folio keeps e-mails unique whatever unique_email says (README): another provider's address is taken either way.
+    // Folio keeps e-mails unique whatever unique_email says (docs/configuration.md): another provider's address is taken either way.
     if (existing) throw new Error('Email is already taken.');
     const role = await this.deps.roles.find(advanced.default_role);
     if (!role) throw new Error('Impossible to find the default role');

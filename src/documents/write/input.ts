@@ -99,7 +99,7 @@ function readAttributes(
     }
     const stored = options.existing?.[attribute.name];
     // A stored version that was valid when written (see `storedWasValid`) lacks a required value
-    // only because the attribute became required later (README "migrate"): an update that does
+    // only because the attribute became required later (docs/configuration.md "Schema changes"): an update that does
     // not send it must not start failing. Sending null still fails, as in Strapi.
     const valid = options.storedWasValid ?? (model.modelType === 'contentType' && !model.draftAndPublish);
     // A conditional attribute's published version may have lacked it only because it was hidden then.

@@ -98,7 +98,7 @@ export async function updateIn(
 
 /**
  * A required value the draft lacks and the update does not send: if the published version
- * lacks it too, the attribute became required after that version was written (README
+ * lacks it too, the attribute became required after that version was written (docs/configuration.md
  * "Schema changes"), and an update that never sent it must not start failing. A draft that
  * was never published, or lost a value the published version has, is checked fully. Read
  * only when such a gap exists.
