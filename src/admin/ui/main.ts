@@ -12,6 +12,8 @@ import { browser } from './dom';
 import { AuthForm } from './auth';
 import { ConfigureView } from './configure';
 import { EditView } from './edit';
+import { PANEL_SLOTS } from './edit-panel';
+import { HistoryBox } from './history';
 import { Home } from './home';
 import { ProfilePage } from './profile';
 import { ListView } from './list';
@@ -34,6 +36,9 @@ export interface Schema {
   locales: { code: string; name: string; isDefault?: boolean }[];
   defaultLocale: string;
 }
+
+// The editorial views in the edit view's side panel.
+PANEL_SLOTS.push((c) => h(HistoryBox, { ...c, key: 'history' }));
 
 const ROLE_NAMES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
 
