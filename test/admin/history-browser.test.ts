@@ -104,7 +104,7 @@ describe.skipIf(!executable)('Folio Admin history', () => {
         ['Summary', 'This version(empty)', 'Current draftLonger days'],
         ['Tags', 'This versionSeasons', 'Current draft(empty)'],
       ]);
-      expect(await details.locator('dl.version-content').innerText()).toContain('Spring is here');
+      expect(await details.locator('dl.version-content').textContent()).toContain('Spring is here');
       expect(await pageWidth(page)).toBe(viewport.width);
       found.push(...(await seriousViolations(page, 'history, older version')));
       await screenshot(page, `history-${size}-older`);
@@ -138,7 +138,7 @@ describe.skipIf(!executable)('Folio Admin history', () => {
       await dialog.waitFor({ state: 'detached' });
       expect(await history.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
       await page.waitForFunction(() => ((globalThis as any).document.getElementById('field-title') as any)?.value === 'Spring is here');
-      expect(await page.getByRole('group', { name: 'Tags' }).innerText()).toContain('Seasons');
+      expect(await page.getByRole('group', { name: 'Tags' }).textContent()).toContain('Seasons');
       expect(found).toEqual([]);
       expect(requests.filter((url) => !url.startsWith(server.url))).toEqual([]);
       await page.context().close();

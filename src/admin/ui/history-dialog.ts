@@ -14,7 +14,6 @@ import { Dialog } from './dialog';
 import { documentNames, nameOf } from './document-names';
 import { actorText, localeLabel, type PanelContext } from './edit-panel';
 import { BADGE_TEXT } from './list';
-import type { Schema } from './main';
 import { errorText, NoticeLine, type Notice } from './settings/common';
 import { differences, EMPTY, linkedDocuments, shownAttributes, valueText } from './version-values';
 import { labelOf } from './words';
