@@ -5,8 +5,8 @@
  * and stays in view; on narrow ones Save and Publish become a bar fixed at the bottom and the
  * rest follows the form (style.ts).
  *
- * Slots for the editorial work: `PANEL_SLOTS` is where the "History", "Add to release" and
- * "Preview" entries plug in (history.ts, add-to-release.ts, preview.ts), each a box of its own
+ * Slots for the editorial work: `PANEL_SLOTS` is where the "Preview", "History" and "Add to
+ * release" entries plug in (preview.ts, history.ts, add-to-release.ts), each a box of its own
  * below the actions.
  */
 import { h, type ComponentChildren } from 'preact';
@@ -54,7 +54,7 @@ export interface PanelContext {
 /** A slot of the panel: given the document's context, a box (or nothing). */
 export type PanelSlot = (context: PanelContext) => ComponentChildren;
 
-/** History, Add to release, Preview: registered by main.ts (in that order). */
+/** Preview, History, Add to release: registered by main.ts (in that order). */
 export const PANEL_SLOTS: PanelSlot[] = [];
 
 /** A locale's name as the editor reads it: "French (fr)", never "English (en) (en)". */

@@ -15,6 +15,7 @@ import { AddToReleaseBox } from './add-to-release';
 import { EditView } from './edit';
 import { PANEL_SLOTS } from './edit-panel';
 import { HistoryBox } from './history';
+import { PreviewBox } from './preview';
 import { Home, HOME_SLOTS } from './home';
 import { lazy } from './lazy';
 import { ScheduledReleases } from './scheduled-releases';
@@ -44,6 +45,7 @@ const ReleasesPage = lazy('Releases page', () => import('./releases').then((m) =
 
 // The editorial views in the edit view's side panel and on the home page.
 PANEL_SLOTS.push(
+  (c) => h(PreviewBox, { ...c, key: 'preview' }),
   (c) => h(HistoryBox, { ...c, key: 'history' }),
   (c) => h(AddToReleaseBox, { ...c, key: 'releases' }),
 );
