@@ -4,7 +4,7 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ApiError } from './api';
 import type { Session } from './main';
-import { navigate } from './router';
+import { Link, navigate } from './router';
 
 function Field(props: { id: string; label: string; type: string; autocomplete: string; value: string; onInput: (v: string) => void }) {
   return h('div', { class: 'field' }, [
@@ -105,6 +105,8 @@ function ResetForm(props: { token: string; onSession: (s: Session) => void }) {
       h(Field, { id: 'confirmation', label: 'New password again', type: 'password', autocomplete: 'new-password', value: confirmation, onInput: setConfirmation }),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Set the password and log in'),
     ]),
+    // A used or expired link: the login page offers a new one ("Forgot password?").
+    h('p', null, h(Link, { href: '/admin' }, 'Back to log in, or ask for a new link')),
   ]);
 }
 

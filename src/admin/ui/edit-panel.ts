@@ -5,11 +5,12 @@
  * and stays in view; on narrow ones Save and Publish become a bar fixed at the bottom and the
  * rest follows the form (style.ts).
  *
- * Slots for the editorial work (another branch): `PANEL_SLOTS` is where the "History",
- * "Add to release" and "Preview" entries plug in, each a box of its own below the actions.
+ * Slots for the editorial work: `PANEL_SLOTS` is where the "Preview", "History" and "Add to
+ * release" entries plug in (preview.ts, history.ts, add-to-release.ts), each a box of its own
+ * below the actions.
  */
 import { h, type ComponentChildren } from 'preact';
-import type { AdminContentType } from '../schema';
+import type { AdminComponent, AdminContentType } from '../schema';
 import { BADGE_TEXT } from './list';
 import type { Schema } from './main';
 import { Link } from './router';
@@ -23,18 +24,37 @@ export interface LocaleVersion {
 
 /** What the panel knows of the document as last read (GET …/:documentId `data` and `meta`). */
 export interface DocumentInfo {
+  documentId?: string;
   createdAt?: string;
   updatedAt?: string;
   publishedAt?: string | null;
   createdBy?: unknown;
   updatedBy?: unknown;
   availableLocales?: LocaleVersion[];
+  previewUrl?: string | null;
+}
+
+/** What a slot of the panel knows of the document open in the edit view. */
+export interface PanelContext {
+  schema: Schema;
+  ct: AdminContentType;
+  components: Record<string, AdminComponent>;
+  /** The document's id (a single type's too); null while it is not created yet. */
+  documentId: string | null;
+  locale?: string;
+  status: string | null;
+  /** Where the draft is previewed (`meta.previewUrl`), or null. */
+  previewUrl: string | null;
+  /** The form holds unsaved changes. */
+  dirty: boolean;
+  /** Reads the document again into the form (after a restore). */
+  reload: () => void;
 }
 
 /** A slot of the panel: given the document's context, a box (or nothing). */
-export type PanelSlot = (context: { ct: AdminContentType; documentId: string | null; locale?: string; status: string | null }) => ComponentChildren;
+export type PanelSlot = (context: PanelContext) => ComponentChildren;
 
-/** History, Add to release, Preview: registered here when those views land (in that order). */
+/** Preview, History, Add to release: registered by main.ts (in that order). */
 export const PANEL_SLOTS: PanelSlot[] = [];
 
 /** A locale's name as the editor reads it: "French (fr)", never "English (en) (en)". */
@@ -52,6 +72,16 @@ function who(value: unknown): string | null {
   const v = value as Record<string, unknown>;
   const name = [v.firstname, v.lastname].filter((x) => typeof x === 'string' && x).join(' ');
   return name || (typeof v.username === 'string' && v.username) || (typeof v.email === 'string' && v.email) || null;
+}
+
+const ACTORS: Record<string, string> = { public: 'the public API', cli: 'the command line', system: 'Folio (a scheduled release)', project: 'project code' };
+
+/** Who made a write (a version, an audit row), in words. */
+export function actorText(actor: { kind: string; name: string | null }): string {
+  if (actor.kind === 'token') return actor.name ? `API token “${actor.name}”` : 'an API token';
+  if (actor.kind === 'user') return actor.name ? `API user ${actor.name}` : 'an API user';
+  if (actor.name && actor.kind !== 'public') return actor.name;
+  return ACTORS[actor.kind] ?? actor.kind;
 }
 
 export interface Action {

@@ -15,7 +15,7 @@ import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
 import { explain, type ApiFieldError, type Explained } from './errors';
 import { browser } from './dom';
-import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo } from './edit-panel';
+import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo, type PanelContext } from './edit-panel';
 import { EditorContext, Field, fieldId, widthOf, type Editor } from './fields/field';
 import { blankValues, docLabel, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
 import { BADGE_TEXT } from './list';
@@ -72,23 +72,25 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales'] }) => {
+  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales']; previewUrl?: string | null }) => {
     const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
     setValues(next);
     setBaseline(JSON.stringify(next));
     setStatus(meta.status);
-    setInfo({ createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: doc.createdBy, updatedBy: doc.updatedBy, availableLocales: meta.availableLocales });
+    setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: doc.createdBy, updatedBy: doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
     setName(ct.mainField ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
   };
 
-  useEffect(() => {
-    if (isNew) return;
+  const read = () =>
     api('GET', `${entryPath}${query}`).then(
       (r) => show(r.data, r.meta),
       (e) => (e instanceof ApiError && e.status === 404 ? (setMissing(true), setLoaded(true)) : setMessage({ text: (e as Error).message, error: true })),
     );
+
+  useEffect(() => {
+    if (!isNew) void read();
   }, []);
 
   // The unsaved-changes guard: in-app navigation asks, and so does the browser on unload.
@@ -235,7 +237,17 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished', 'The entry was not unpublished') });
   if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
   if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
-  const slotContext = { ct, documentId: documentId === 'single' ? null : documentId, locale, status };
+  const slotContext: PanelContext = {
+    schema,
+    ct,
+    components,
+    documentId: creating ? null : (info.documentId ?? null),
+    locale,
+    status,
+    previewUrl: info.previewUrl ?? null,
+    dirty,
+    reload: () => void read(),
+  };
   return h(EditorContext.Provider, { value: editor }, [
     h('div', null, [
       ct.kind === 'collectionType' ? h('p', { class: 'back' }, h(Link, { href: listHref }, `← ${ct.displayName}`)) : null,

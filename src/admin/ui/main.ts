@@ -11,8 +11,14 @@ import { api, setCsrfToken } from './api';
 import { browser } from './dom';
 import { AuthForm } from './auth';
 import { ConfigureView } from './configure';
+import { AddToReleaseBox } from './add-to-release';
 import { EditView } from './edit';
-import { Home } from './home';
+import { PANEL_SLOTS } from './edit-panel';
+import { HistoryBox } from './history';
+import { PreviewBox } from './preview';
+import { Home, HOME_SLOTS } from './home';
+import { lazy } from './lazy';
+import { ScheduledReleases } from './scheduled-releases';
 import { ProfilePage } from './profile';
 import { ListView } from './list';
 import { MediaLibrary } from './media-library';
@@ -35,6 +41,16 @@ export interface Schema {
   defaultLocale: string;
 }
 
+const ReleasesPage = lazy('Releases page', () => import('./releases').then((m) => m.ReleasesPage));
+
+// The editorial views in the edit view's side panel and on the home page.
+PANEL_SLOTS.push(
+  (c) => h(PreviewBox, { ...c, key: 'preview' }),
+  (c) => h(HistoryBox, { ...c, key: 'history' }),
+  (c) => h(AddToReleaseBox, { ...c, key: 'releases' }),
+);
+HOME_SLOTS.push(() => h(ScheduledReleases, { key: 'releases' }));
+
 const ROLE_NAMES = { 'super-admin': 'Super Admin', editor: 'Editor' } as const;
 
 function Nav(props: { schema: Schema; path: string; role?: string; open: boolean }) {
@@ -50,9 +66,10 @@ function Nav(props: { schema: Schema; path: string; role?: string; open: boolean
     h('ul', { 'aria-labelledby': 'nav-collections' }, collections.map(link)),
     singles.length ? h('h2', { id: 'nav-singles' }, 'Single types') : null,
     singles.length ? h('ul', { 'aria-labelledby': 'nav-singles' }, singles.map(link)) : null,
-    // Media for every admin; Settings only for a Super Admin (the server refuses an Editor anyway).
+    // Releases and Media for every admin; Settings only for a Super Admin (the server refuses an Editor anyway).
     h('h2', { id: 'nav-general' }, 'General'),
     h('ul', { 'aria-labelledby': 'nav-general' }, [
+      h('li', null, h(Link, { href: '/admin/releases', 'aria-current': props.path === '/admin/releases' || props.path.startsWith('/admin/releases/') ? 'page' : undefined }, 'Releases')),
       h('li', null, h(Link, { href: '/admin/media', 'aria-current': props.path === '/admin/media' ? 'page' : undefined }, 'Media Library')),
       h('li', null, h(Link, { href: '/admin/profile', 'aria-current': props.path === '/admin/profile' ? 'page' : undefined }, 'Your profile')),
       props.role === 'super-admin'
@@ -71,6 +88,7 @@ function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['us
     if (configured) return h(ConfigureView, { key: configured.uid, schema: props.schema, ct: configured, role: props.user.role, onSaved: props.reloadSchema });
   }
   if (parts[0] === 'settings') return h(SettingsView, { parts: parts.slice(1), url: props.url, role: props.user.role, me: props.user.id });
+  if (parts[0] === 'releases' && parts.length <= 2) return h(ReleasesPage, { schema: props.schema, name: parts[1] });
   if (parts[0] === 'media' && parts.length === 1) return h(MediaLibrary, { url: props.url });
   const ct = parts[0] === 'content' ? props.schema.contentTypes.find((c) => c.uid === parts[1]) : undefined;
   if (!ct || parts.length > 3) return h('div', null, [h('h1', null, 'Page not found'), h('p', null, h(Link, { href: '/admin' }, 'Back to the content manager'))]);

@@ -2,9 +2,11 @@
  * The admin's style sheet, served as /admin/assets/app.css (the CSP allows no inline styles).
  * The shell is a grid whose header row has a fixed height (3.5rem) and whose navigation and
  * header stay in place while the page scrolls; below 48rem the navigation folds behind a
- * Menu button. The edit view is two columns (the form on a 12-column grid; a sticky side
- * panel) down to 64rem, one column below it with Save and Publish in a bar fixed at the
- * bottom. Nothing is wider than a 390 px screen.
+ * Menu button. The edit view is two columns (the form on a 12-column grid; a side panel as
+ * tall as the form, whose actions box stays in view: the boxes below it, History, Releases,
+ * Preview, scroll under it) down to 64rem, one column below it with Save and Publish in a bar
+ * fixed at the bottom. Dialogs take the whole screen on phones. Nothing is wider than a 390 px
+ * screen.
  */
 export const ADMIN_CSS = `
 *{box-sizing:border-box}
@@ -205,7 +207,7 @@ th.check,td.check{width:2.5rem}
 .form-grid>.w-3{grid-column:span 3}.form-grid>.w-4{grid-column:span 4}.form-grid>.w-6{grid-column:span 6}.form-grid>.w-8{grid-column:span 8}
 .form-grid input,.form-grid select,.form-grid textarea{max-width:none}
 .form-grid .composite{max-width:none}
-.side{position:sticky;top:4.5rem;display:flex;flex-direction:column;gap:1rem;min-width:0}
+.side{align-self:stretch;display:flex;flex-direction:column;gap:1rem;min-width:0}
 .box{background:#fff;border:1px solid #e3e6ee;border-radius:8px;padding:1rem}
 .box h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#5b6475;margin:0 0 .6rem}
 .edit-actions{display:flex;flex-direction:column;gap:.5rem}
@@ -215,6 +217,66 @@ th.check,td.check{width:2.5rem}
 .locale-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.35rem}
 .locale-list li{display:flex;gap:.5rem;align-items:center;justify-content:space-between}
 .locale-list a[aria-current=page]{font-weight:700}
+.button.wide,button.wide{display:block;width:100%;text-align:center}
+.box-note{margin:0 0 .6rem;font-size:.875rem}
+.box-foot{margin:.75rem 0 0}
+.dialog-head{display:flex;align-items:center;justify-content:space-between;gap:1rem;margin-bottom:.25rem}
+.dialog-head h2{margin:0;font-size:1.35rem;text-transform:none;letter-spacing:0;color:#1f2330}
+.confirm>p{margin:0;flex-basis:100%}
+.history-dialog{width:min(72rem,96vw);height:90vh}
+.history-layout{display:grid;grid-template-columns:20rem minmax(0,1fr);gap:1.25rem;align-items:start}
+.versions{position:sticky;top:0;max-height:calc(90vh - 7rem);overflow-y:auto;padding:2px}
+.versions ol{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-direction:column;gap:.4rem}
+button.version{width:100%;text-align:left;display:flex;flex-wrap:wrap;gap:.2rem .5rem;align-items:center}
+button.version[aria-current=true]{border-color:#1d4ed8;background:#eef2ff;box-shadow:inset 4px 0 0 #1d4ed8}
+.version-when{font-weight:600}
+.version-who,.version-changed{flex-basis:100%;font-size:.85rem;color:#4b5563}
+.version-details{min-width:0}
+.version-details h3{margin:.2rem 0;font-size:1.15rem}
+.version-details h4{font-size:1rem;margin:1.25rem 0 .5rem}
+.notice-inline{padding:.45rem .7rem;background:#eef2ff;border-radius:6px}
+.diff{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.75rem}
+.diff-name{font-weight:600;margin:0 0 .3rem}
+.diff-values{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.5rem}
+.diff-old,.diff-new{border-radius:6px;padding:.4rem .6rem;min-width:0}
+.diff-old{background:#fff7ed;border:1px solid #fdba74}
+.diff-new{background:#f0fdf4;border:1px solid #86efac}
+.diff-tag{display:block;font-size:.75rem;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#4b5563}
+.value{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
+.version-content{display:grid;grid-template-columns:minmax(7rem,max-content) minmax(0,1fr);gap:.35rem 1rem;margin:0}
+.version-content dt{font-weight:600}
+.version-content dd{margin:0}
+.badge-pending{background:#dbeafe;color:#1e40af}
+.badge-done{background:#d1fae5;color:#065f46}
+.badge-failed{background:#fee2e2;color:#991b1b}
+.badge-action-publish{background:#d1fae5;color:#065f46}
+.badge-action-unpublish{background:#e5e7eb;color:#374151}
+.release-form{max-width:60rem;margin:1rem 0 1.5rem}
+.release-form-fields{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:0 1rem}
+.release-form-fields input,.release-form-fields select,.reschedule input,.reschedule select,.add-release select{max-width:none}
+.schedule-fields{display:contents}
+.release-layout{display:grid;grid-template-columns:minmax(0,1fr) 19rem;gap:1.5rem;align-items:start;margin-top:1rem}
+.release-side,.release-actions{display:flex;flex-direction:column;gap:.75rem}
+.release-side .confirm{margin:0}
+.release-entry-list,.release-links{list-style:none;margin:0;padding:0}
+.release-entry-list li{display:flex;flex-wrap:wrap;gap:.4rem .75rem;align-items:center;padding:.6rem 0;border-bottom:1px solid #e3e6ee}
+.release-entry-list li:last-child{border-bottom:0}
+.release-entry-main{display:flex;flex-direction:column;flex:1 1 12rem;min-width:0}
+.release-entry-main a{font-weight:600;overflow-wrap:anywhere}
+.release-links{margin-bottom:.6rem;display:flex;flex-direction:column;gap:.45rem}
+.release-links li{display:flex;flex-wrap:wrap;gap:.15rem .5rem;align-items:center}
+.release-when{flex-basis:100%;font-size:.85rem}
+fieldset.choice{border:0;padding:0;margin:0 0 .6rem;min-width:0}
+fieldset.choice legend{font-weight:600;padding:0;margin-bottom:.25rem}
+fieldset.choice label{display:inline-flex;gap:.35rem;align-items:center;margin-right:1rem}
+fieldset.choice input{width:auto;margin:0}
+.add-release{margin-top:.75rem}
+.audit-filters{align-items:flex-end}
+.audit-filters .field{margin:0;flex:1 1 12rem;max-width:18rem}
+.audit-filters input,.audit-filters select{max-width:none}
+.audit-table td{vertical-align:top;font-size:.9rem}
+.audit-details{overflow-wrap:anywhere;max-width:22rem}
+.auth pre{white-space:pre-wrap;overflow-wrap:anywhere}
 .summary{margin:1rem 0;padding:.75rem 1rem;border:2px solid #b42318;border-radius:8px;background:#fff}
 .summary h2{font-size:1rem;margin:0 0 .35rem;color:#b42318}
 .summary ul{margin:0;padding-left:1.25rem}
@@ -231,8 +293,16 @@ th.check,td.check{width:2.5rem}
 .edit-actions .dirty{order:1;flex-basis:100%}
 .more-box{display:block}
 main#main.with-bar{padding-bottom:7rem}
+.release-layout{grid-template-columns:minmax(0,1fr)}
+.audit-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.audit-table tr{display:block;border-bottom:1px solid #e3e6ee;padding:.4rem 0}
+.audit-table td{display:grid;grid-template-columns:5rem minmax(0,1fr);gap:.5rem;border:0;padding:.15rem .5rem;max-width:none}
+.audit-table td::before{content:attr(data-label);font-weight:600;color:#4b5563}
 }
-@media (min-width:64.0625rem){.more-box{display:none}}
+@media (min-width:64.0625rem){
+.more-box{display:none}
+.side>.edit-actions{position:sticky;top:4.5rem;z-index:6;box-shadow:0 -1rem 0 #f6f7fb,0 2px 6px #0000000d}
+}
 @media (max-width:48rem){
 .shell{grid-template-columns:minmax(0,1fr);grid-template-rows:3.5rem auto minmax(0,1fr);grid-template-areas:"top" "nav" "main"}
 .menu-toggle{display:inline-block}
@@ -245,5 +315,13 @@ main#main{padding:1rem}
 h1{font-size:1.5rem}
 .col-extra,.columns-menu{display:none}
 table.entries th,table.entries td{padding:.4rem .3rem;font-size:.9rem}
+.dialog-backdrop{align-items:stretch}
+.dialog,.history-dialog{width:100vw;height:100%;max-height:none;border-radius:0}
+.history-layout{grid-template-columns:minmax(0,1fr)}
+.versions{position:static;max-height:40vh}
+.diff-values{grid-template-columns:minmax(0,1fr)}
+.version-content{grid-template-columns:minmax(0,1fr)}
+.version-content dd{margin-bottom:.4rem}
+.auth{margin:1rem auto;padding:1.25rem;width:calc(100% - 2rem)}
 }
 `;

@@ -4,6 +4,7 @@
  * under /admin/settings/….
  */
 import { h } from 'preact';
+import { lazy } from '../lazy';
 import { Link } from '../router';
 import { AdminsPage, UsersPage } from './people';
 import { LocalesPage } from './locales';
@@ -11,6 +12,9 @@ import { RolePage, RolesList } from './roles';
 import { TokensPage } from './tokens';
 import { DeliveryLog, WebhooksPage } from './webhooks';
 import { UsersPermissionsPage } from './users-permissions';
+
+// The audit log is a chunk of its own: most visits to Settings never open it.
+const AuditPage = lazy('audit log', () => import('./audit').then((m) => m.AuditPage));
 
 const AREAS: [string, string][] = [
   ['roles', 'Roles'],
@@ -20,6 +24,7 @@ const AREAS: [string, string][] = [
   ['users', 'Users'],
   ['users-permissions', 'Users & Permissions'],
   ['admins', 'Admin users'],
+  ['audit', 'Audit log'],
 ];
 
 function Area(props: { area: string; rest: string | undefined; url: URL; me: number }) {
@@ -32,6 +37,7 @@ function Area(props: { area: string; rest: string | undefined; url: URL; me: num
   if (area === 'users') return h(UsersPage, { url: props.url });
   if (area === 'admins') return h(AdminsPage, { me: props.me });
   if (area === 'users-permissions') return h(UsersPermissionsPage, null);
+  if (area === 'audit') return h(AuditPage, {});
   return null;
 }
 
