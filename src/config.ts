@@ -127,6 +127,24 @@ export interface ProjectSetting<T> {
 }
 
 /** What of a project's configuration maps onto Folio's settings (src/project/config.ts projectSettings). */
+/**
+ * A project's users-permissions settings under the single variables that also set them: the
+ * environment wins over the project (FOLIO_JWT_EXPIRES_IN over `jwt.expiresIn`,
+ * FOLIO_AUTH_RATE_LIMIT / FOLIO_AUTH_RATE_WINDOW over `ratelimit.max` / `interval`).
+ */
+function underEnvironment(input: UsersPermissionsInput | undefined, env: (name: string) => string | undefined): UsersPermissionsInput | undefined {
+  if (!input) return undefined;
+  const out = { ...input };
+  if (env('FOLIO_JWT_EXPIRES_IN') !== undefined) delete out.jwt;
+  if (out.ratelimit) {
+    const ratelimit = { ...out.ratelimit };
+    if (env('FOLIO_AUTH_RATE_LIMIT') !== undefined) delete ratelimit.max;
+    if (env('FOLIO_AUTH_RATE_WINDOW') !== undefined) delete ratelimit.interval;
+    out.ratelimit = ratelimit;
+  }
+  return out;
+}
+
 export interface ProjectSettings {
   port?: ProjectSetting<number>;
   host?: ProjectSetting<string>;
@@ -143,6 +161,8 @@ export interface ProjectSettings {
   /** The email plugin's provider (nodemailer, sendmail) as an SMTP URL for Folio's sender. */
   smtpUrl?: ProjectSetting<string>;
   emailFrom?: ProjectSetting<string>;
+  /** users-permissions' plugin config (jwtManagement, jwt, register, ratelimit, sessions), as FOLIO_USERS_PERMISSIONS_CONFIG takes it. */
+  usersPermissions?: ProjectSetting<UsersPermissionsInput>;
 }
 
 /** A Strapi project's root, its configuration as Strapi merges it, and what Folio took from it. */
@@ -334,7 +354,9 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     imageMemoryBytes: positiveInteger('FOLIO_IMAGE_MEMORY_MB', env('FOLIO_IMAGE_MEMORY_MB'), DEFAULT_IMAGE_MEMORY_MB) * 1024 * 1024,
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
     graphql: projectGraphql ? graphqlSettings(projectGraphql, env('NODE_ENV')) : readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
-    usersPermissions: env('FOLIO_USERS_PERMISSIONS_CONFIG') === undefined ? undefined : parseUsersPermissionsConfig(env('FOLIO_USERS_PERMISSIONS_CONFIG')!, (path) => readFileSync(resolve(path), 'utf8')),
+    usersPermissions: env('FOLIO_USERS_PERMISSIONS_CONFIG') === undefined
+      ? underEnvironment(fromProject('usersPermissions', undefined), env)
+      : parseUsersPermissionsConfig(env('FOLIO_USERS_PERMISSIONS_CONFIG')!, (path) => readFileSync(resolve(path), 'utf8')),
     publicUrl: baseUrl('FOLIO_PUBLIC_URL', 'https://cms.example.com'),
   };
   if (project) config.project = { ...project, used };

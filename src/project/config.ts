@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { ProjectConfig, ProjectSettings } from '../config';
+import { checkUsersPermissionsInput, type UsersPermissionsInput } from '../auth/settings-values';
 import { createEnv, parseDotenv, type Vars } from './env';
 import { loadFile, ProjectLoadError } from './module-host';
 import { findProjectRoot } from './root';
@@ -145,6 +146,8 @@ export function projectSettings(values: Obj): ProjectSettings {
   set('uploadDeniedTypes', strings(configValue(values, 'plugins.upload.config.security.deniedTypes'))?.map((t) => t.toLowerCase()), 'plugins.upload.config.security.deniedTypes');
   const expiresIn = configValue(values, 'plugins.users-permissions.config.jwt.expiresIn');
   if (typeof expiresIn === 'string') set('jwtExpiresIn', expiresIn, 'plugins.users-permissions.config.jwt.expiresIn');
+  const usersPermissions = usersPermissionsOf(configValue(values, 'plugins.users-permissions.config'));
+  if (usersPermissions) set('usersPermissions', usersPermissions, `plugins.users-permissions.config (${Object.keys(usersPermissions).join(', ')})`);
   const graphql = configValue(values, 'plugins.graphql.config');
   if (isPlain(graphql)) set('graphql', graphql, 'plugins.graphql.config');
   const email = configValue(values, 'plugins.email.config');
@@ -154,6 +157,37 @@ export function projectSettings(values: Obj): ProjectSettings {
     if (typeof from === 'string' && from) set('emailFrom', from, 'plugins.email.config.settings.defaultFrom');
   }
   return out;
+}
+
+/** The keys of users-permissions' plugin config Folio has settings for, with the sub-keys it reads. */
+const USERS_PERMISSIONS_KEYS: Record<string, readonly string[] | null> = {
+  jwtManagement: null,
+  jwt: ['expiresIn'],
+  register: ['allowedFields'],
+  ratelimit: ['enabled', 'interval', 'max'],
+  sessions: ['accessTokenLifespan', 'maxRefreshTokenLifespan', 'idleRefreshTokenLifespan', 'maxSessionLifespan', 'idleSessionLifespan', 'httpOnly', 'cookie'],
+};
+
+/**
+ * `config/plugins` users-permissions `config` as Folio's users-permissions settings (what
+ * FOLIO_USERS_PERMISSIONS_CONFIG takes): `jwtManagement`, `jwt.expiresIn`, `register.allowedFields`,
+ * `ratelimit`, `sessions`, checked as that variable is (a bad value stops start-up naming it).
+ * Keys Folio has no setting for (`jwtSecret`, `layout`, `callback`, koa2-ratelimit's other
+ * options) are left out, as Strapi's defaults would be: they never stop a project Strapi starts.
+ */
+export function usersPermissionsOf(config: unknown): UsersPermissionsInput | undefined {
+  if (!isPlain(config)) return undefined;
+  const picked: Obj = {};
+  for (const [key, sub] of Object.entries(USERS_PERMISSIONS_KEYS)) {
+    const value = config[key];
+    if (value === undefined || value === null) continue;
+    if (sub === null) picked[key] = value;
+    else if (isPlain(value)) {
+      const kept = Object.fromEntries(Object.entries(value).filter(([k, v]) => sub.includes(k) && v !== undefined));
+      if (Object.keys(kept).length) picked[key] = kept;
+    }
+  }
+  return Object.keys(picked).length ? checkUsersPermissionsInput(picked, 'config/plugins users-permissions config') : undefined;
 }
 
 /**

@@ -114,6 +114,57 @@ describe('configuration as Strapi loads it', () => {
     }
   });
 
+  test("config/plugins users-permissions config sets Folio's users-permissions settings: refresh sessions, the rate limit, register's allowed fields; keys Folio has no setting for are left alone", async () => {
+    const root = copyProject('blog-js', {
+      'config/plugins.js': `module.exports = ({ env }) => ({
+  'users-permissions': {
+    config: {
+      jwtSecret: env('JWT_SECRET', 'not-used-by-folio'),
+      jwtManagement: 'refresh',
+      sessions: { accessTokenLifespan: 900, httpOnly: false },
+      ratelimit: { interval: 60000, max: 3, delayAfter: 1 },
+      register: { allowedFields: ['provider'] },
+      layout: { user: { actions: { create: 'contentManagerUser.create' } } },
+    },
+  },
+});
+`,
+    });
+    const saved = { ...process.env };
+    try {
+      for (const key of ['FOLIO_JWT_EXPIRES_IN', 'FOLIO_AUTH_RATE_LIMIT', 'FOLIO_AUTH_RATE_WINDOW', 'FOLIO_USERS_PERMISSIONS_CONFIG']) delete process.env[key];
+      const config = resolveConfig({ contentTypes: root, data: tempDir() }, { readProject });
+      expect(config.usersPermissions).toEqual({
+        jwtManagement: 'refresh',
+        sessions: { accessTokenLifespan: 900, httpOnly: false },
+        ratelimit: { interval: 60000, max: 3 },
+        register: { allowedFields: ['provider'] },
+      });
+      expect(config.project!.used).toContain('usersPermissions (plugins.users-permissions.config (jwtManagement, sessions, ratelimit, register))');
+      // The single variables win over the project's values of theirs.
+      process.env.FOLIO_AUTH_RATE_LIMIT = '50';
+      expect(resolveConfig({ contentTypes: root, data: tempDir() }, { readProject }).usersPermissions!.ratelimit).toEqual({ interval: 60000 });
+      // FOLIO_USERS_PERMISSIONS_CONFIG wins over the whole project config.
+      process.env.FOLIO_USERS_PERMISSIONS_CONFIG = '{"jwtManagement":"legacy-support"}';
+      expect(resolveConfig({ contentTypes: root, data: tempDir() }, { readProject }).usersPermissions).toEqual({ jwtManagement: 'legacy-support' });
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+    // Served: login answers a refresh token and a 900 s access token; the fourth attempt within the window is a 429.
+    const server = await serve({ contentTypes: root, ...(await database()) });
+    const register = await server.call('POST', '/api/auth/local/register', { body: { username: 'ann', email: 'ann@example.com', password: 'Passw0rd!' } });
+    expect(register.status).toBe(200);
+    expect(typeof register.body.refreshToken).toBe('string');
+    const [, payload] = String(register.body.jwt).split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    expect(claims.exp - claims.iat).toBe(900);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await server.call('POST', '/api/auth/local', { body: { identifier: 'ann', password: 'wrong-one' } })).status);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    await server.stop();
+  }, 30_000);
+
   test('a config file that fails to load stops start-up with the file and line', () => {
     const root = copyProject('blog-js', { 'config/broken.js': 'module.exports = ({ env }) => ({\n  a: 1,\n  b: ;\n});\n' });
     expect(() => readProject(root, {})).toThrow(/config\/broken\.js:3:\d+\): Unexpected ;/);
