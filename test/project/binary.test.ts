@@ -3,7 +3,8 @@
  * "build" script builds it, copied alone into an empty folder): the blog-js project plus a
  * TypeScript controller importing a package of the project's own node_modules and a
  * project-relative TypeScript module, its lifecycle, a custom action granted with the binary's
- * own `folio permissions grant`, and `folio develop` reloading a changed file. Both engines.
+ * own `folio permissions grant`, and `folio develop` reloading a changed file; a document
+ * middleware under GraphQL's root queries and a project policy in resolversConfig. Both engines.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,5 +77,23 @@ test('dist/folio serves a project with its own node_modules and TypeScript, and 
     await Bun.sleep(25);
   }
   expect(performance.now() - started).toBeLessThan(1_000);
+  expect(await server.stop()).toBe(0);
+}, 90_000);
+
+test("dist/folio runs a project's document middleware under GraphQL's root queries and its policy in resolversConfig", async () => {
+  const root = copyProject('graphql-reads-js');
+  const database = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_test') : undefined;
+  if (database) created.push(database);
+  const flags = { exe: folio, contentTypes: null, data: tempDir(), ...(database ? { database } : {}) };
+  const grant = runCli(['permissions', 'grant', 'public', 'api::article.article.find', 'api::article.article.create', 'api::tag.tag.find', '--project', root], flags);
+  expect(grant.code).toBe(0);
+  const server = await spawnServer(cliCommand(['serve', '--port', '0', '--project', root], flags), {
+    ...cliSpawnOptions(flags), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m, what: 'dist/folio serve',
+  });
+  for (const slug of ['shown', 'hidden']) expect((await server.call('POST', '/api/articles', { body: { data: { title: slug, slug } } })).status).toBe(201);
+  const list = await server.call('POST', '/graphql', { body: { query: '{ articles { title } }' } });
+  expect(list.body).toEqual({ data: { articles: [{ title: 'shown (listed)' }] } });
+  const guarded = await server.call('POST', '/graphql', { body: { query: '{ tags { name } }' } });
+  expect(guarded.body.errors[0].extensions.error.name).toBe('PolicyError');
   expect(await server.stop()).toBe(0);
 }, 90_000);
