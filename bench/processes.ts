@@ -102,7 +102,7 @@ export async function freePort(): Promise<number> {
 /** `npm run build`'s command with this Bun (dist/folio), unless --no-build and it exists. */
 export function buildBinary(build: boolean) {
   if (build || !existsSync(FOLIO)) {
-    const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+    const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
     const words = script.trim().split(/\s+/);
     if (words[0] === 'bun') words[0] = BUN;
     const t = performance.now();

@@ -14,6 +14,7 @@ const { spawn } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const qs = require('qs');
+const { bunExecutable } = require('./bun.cjs');
 
 const PACKAGE = dirname(__dirname);
 const READY = 'FOLIO_HOST_READY ';
@@ -30,13 +31,10 @@ function hostCommand(binary) {
   }
   let bun;
   try {
-    const bunPackage = dirname(require.resolve('bun/package.json', { paths: [PACKAGE] }));
-    bun = join(bunPackage, 'bin', 'bun.exe');
-  } catch {
-    bun = undefined;
-  }
-  if (!bun || !existsSync(bun)) {
-    throw new Error('startFolio: found neither a Folio binary (dist/folio in the package, or the binary option) nor Bun (the package\'s "bun" dependency): reinstall folio-cms');
+    // Put in place when npm skipped Bun's install script (./bun.cjs).
+    bun = bunExecutable();
+  } catch (error) {
+    throw new Error(`startFolio: found neither a Folio binary (dist/folio in the package, or the binary option) nor Bun (the package's "bun" dependency): ${error.message}`);
   }
   return [bun, [join(PACKAGE, 'src', 'cli.ts'), '__node-host']];
 }

@@ -14,7 +14,7 @@ let log = '';
 
 beforeAll(() => {
   outdir = tempDir('folio-build-all-');
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['build:all'];
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['build:all'].replace(/^.*&&\s*/, '');
   const [bun, ...args] = script.trim().split(/\s+/);
   expect(bun).toBe('bun');
   const build = Bun.spawnSync([process.execPath, ...args, '--outdir', outdir], { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });

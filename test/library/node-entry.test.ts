@@ -79,7 +79,7 @@ describe('the Node entry', () => {
     'import { startFolio } from "folio-cms" (Vitest, Playwright) runs the compiled binary when given one',
     async () => {
       const buildDir = temp('folio-node-build-');
-      const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+      const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
       const words = script.trim().split(/\s+/);
       words[0] = process.execPath;
       words[words.indexOf('--outfile') + 1] = join(buildDir, 'folio');

@@ -16,7 +16,7 @@ import { cleanEnv, cliCommand, cliSpawnOptions, killSpawned, removeTempDirs, ROO
 
 let folio: string;
 beforeAll(() => {
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
   const words = script.trim().split(/\s+/);
   const out = tempDir('folio-build-');
   words[words.indexOf('--outfile') + 1] = join(out, 'folio');
