@@ -84,7 +84,7 @@ export function window(params: DocumentParams): { start: number; wanted: number 
 }
 
 /** `'title:desc'`, `['a.b:asc']`, `{ a: 'desc' }`… → the query engine's `orderBy`: `[{ title: 'desc' }, { a: { b: 'asc' } }]`. */
-function orderByOf(sort: unknown): unknown {
+export function orderByOf(sort: unknown): unknown {
   const one = (item: unknown): unknown => {
     if (typeof item !== 'string') return item;
     const [path, order = 'asc'] = item.split(':');

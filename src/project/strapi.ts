@@ -12,6 +12,7 @@ import type { LifecycleSubscriber } from '../documents/write/hooks';
 import type { Component, ContentType, Registry } from '../registry/types';
 import { configValue, merge } from './config';
 import { ProjectPlugin, type PluginParts } from './plugins/plugin';
+import { createEntityService } from './entity-service';
 import { contentTypeOf, createDocuments, type DocumentsFn } from './documents';
 import { createQueryEngine } from './query-engine';
 import { registeredField } from './custom-fields';
@@ -98,6 +99,8 @@ export class ProjectStrapi {
   readonly EE = false;
   /** Strapi's cron service (./cron.ts); the composition root starts it. */
   readonly cron: ProjectCron;
+  /** Strapi 4's entity service, which Strapi 5 keeps over the document service (./entity-service.ts). */
+  readonly entityService: ReturnType<typeof createEntityService>;
 
   constructor(readonly instance: Instance, values: Obj, root: string, src: string, logger: Logger) {
     this.registry = instance.registry;
@@ -149,6 +152,7 @@ export class ProjectStrapi {
         },
       },
     };
+    this.entityService = createEntityService({ contentTypeOf: (uid) => this.contentTypeOf(uid), documents: this.documents as never, query: query as never });
     this.dirs = {
       app: { root, src, config: `${root}/config`, api: `${src}/api`, components: `${src}/components`, policies: `${src}/policies`, middlewares: `${src}/middlewares`, extensions: `${src}/extensions` },
       dist: { root, src, config: `${root}/config` },
@@ -158,6 +162,10 @@ export class ProjectStrapi {
     this.components = Object.fromEntries(instance.registry.components.map((c) => [c.uid, modelView(c)]));
   }
 
+  /** `strapi.query(uid)`: the query engine, as `strapi.db.query(uid)`. */
+  query(uid: string): any {
+    return this.db.query(uid);
+  }
   contentTypeOf(uid: string): ContentType {
     return contentTypeOf(this.instance, uid);
   }
