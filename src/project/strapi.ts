@@ -13,6 +13,8 @@ import type { Component, ContentType, Registry } from '../registry/types';
 import { configValue, merge } from './config';
 import { ProjectPlugin, type PluginParts } from './plugins/plugin';
 import { createEntityService } from './entity-service';
+import { projectUsers } from './users';
+import { USER_UID } from '../registry/system-models';
 import { contentTypeOf, createDocuments, type DocumentsFn } from './documents';
 import { createQueryEngine } from './query-engine';
 import { registeredField } from './custom-fields';
@@ -105,7 +107,10 @@ export class ProjectStrapi {
   constructor(readonly instance: Instance, values: Obj, root: string, src: string, logger: Logger) {
     this.registry = instance.registry;
     this.cron = new ProjectCron(this, instance.db);
-    this.documents = createDocuments(instance);
+    // The users type is kept by its own service: its documents and query engine go through it (./users.ts).
+    const users = projectUsers(instance);
+    const documents = createDocuments(instance);
+    this.documents = Object.assign((uid: string) => (uid === USER_UID ? users.documents : documents(uid)), { use: documents.use }) as unknown as DocumentsFn;
     const use = this.documents.use;
     // Middlewares the project adds are taken back when it is unloaded (stop, reload).
     this.documents.use = (middleware) => {
@@ -138,7 +143,8 @@ export class ProjectStrapi {
       },
       has: (path) => read(path) !== undefined,
     };
-    const query = createQueryEngine(instance);
+    const engine = createQueryEngine(instance);
+    const query = (uid: string) => (uid === USER_UID ? users.query : engine(uid));
     this.db = {
       query,
       /** Strapi's `strapi.db.transaction(fn)`: `fn` runs in one write (writes and reads inside join it, as they do in a lifecycle handler). */
@@ -152,7 +158,11 @@ export class ProjectStrapi {
         },
       },
     };
-    this.entityService = createEntityService({ contentTypeOf: (uid) => this.contentTypeOf(uid), documents: this.documents as never, query: query as never });
+    this.entityService = createEntityService({
+      contentTypeOf: (uid) => (uid === USER_UID ? instance.registry.contentType(USER_UID)! : this.contentTypeOf(uid)),
+      documents: this.documents as never,
+      query: query as never,
+    });
     this.dirs = {
       app: { root, src, config: `${root}/config`, api: `${src}/api`, components: `${src}/components`, policies: `${src}/policies`, middlewares: `${src}/middlewares`, extensions: `${src}/extensions` },
       dist: { root, src, config: `${root}/config` },

@@ -1,12 +1,12 @@
 /**
  * Strapi 4's entity service and `strapi.query(uid)`, which Strapi 5 keeps and code moved from
  * Strapi 4 calls (test/fixtures/projects/entity-service-js: a controller making each call on
- * tags, a draft & publish type). The requests below were sent to Strapi 5.54.0 running the same
+ * tags, a draft & publish type; another on the users type, as an `updateMe` would). The requests below were sent to Strapi 5.54.0 running the same
  * src/ and its answers recorded, masked (ids, documentIds, publication times), in
  * test/fixtures/projects/entity-service-answers.json; Folio must answer each the same. Both engines.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import recorded from '../fixtures/projects/entity-service-answers.json';
+import answers from '../fixtures/projects/entity-service-answers.json';
 import { copyProject } from '../helpers/project';
 import { startServer, type TestServer } from '../helpers/server';
 import { removeTempDirs } from '../helpers/spawn';
@@ -56,6 +56,15 @@ test('each entity service call answers as on Strapi 5.54.0: create (published un
   log('delete missing', await call('DELETE', '/api/es/tags/999999'));
   log('count after', await call('GET', '/api/es/count'));
   log('global', await call('GET', '/api/es/global'));
+  const recorded = answers.entityService;
   for (let i = 0; i < recorded.length; i++) expect(ours[i]).toEqual(recorded[i] as never);
   expect(ours).toHaveLength(recorded.length);
+});
+
+test('the users type through strapi.db.query, strapi.query, the entity service and strapi.documents answers as on Strapi 5.54.0: the role populated, select, updates, the count, delete (through Folio\'s user service)', async () => {
+  const [status, body] = await call('GET', '/api/ux');
+  expect(status).toBe(200);
+  expect(body).toEqual(answers.users);
+  // The password stays hashed and out of every answer.
+  expect(JSON.stringify(body)).not.toContain('Passw0rd');
 });
