@@ -4,7 +4,8 @@
  * on a copy of the peer (the answers below are what it gave): a wrapped core action
  * (auth.register refuses usernames starting with "admin", else calls the original), a replaced
  * one (user.me answers the user with its role), an added action and route (PUT /api/user/me →
- * user.updateMe, a grantable permission), and login left to Folio's own route. On the code
+ * user.updateMe, a grantable permission), a policy on a route whose action stays the plugin's
+ * (GET /api/users/count), and login left to Folio's own route. On the code
  * before, the project did not start (`plugin.controllers.auth` was undefined). Both engines.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -102,5 +103,18 @@ describe('an added action and route (PUT /api/user/me → user.updateMe)', () =>
     expect(short.status).toBe(400);
     expect(short.body).toEqual({ data: null, error: { status: 400, name: 'BadRequestError', message: 'username must be at least 3 characters', details: {} } });
     expect((await server.call('PUT', '/api/user/me', { body: { username: 'zzz' } })).status).toBe(403);
+  });
+});
+
+describe('a policy put on a route whose action stays the plugin\'s (GET /api/users/count)', () => {
+  test('the project\'s chain runs its policy, then Folio\'s own count answers', async () => {
+    await server.instance.roles.grant('authenticated', ['plugin::users-permissions.user.count']);
+    const refused = await server.call('GET', '/api/users/count', { headers: bearer(jwt) });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ data: null, error: { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} } });
+    const counted = await server.call('GET', '/api/users/count', { headers: { ...bearer(jwt), 'x-count': 'yes' } });
+    expect(counted.status).toBe(200);
+    expect(counted.body).toBe(1);
+    expect((await server.call('GET', '/api/users/count', { headers: { 'x-count': 'yes' } })).status).toBe(403);
   });
 });
