@@ -113,7 +113,13 @@ function ownPluginRoutes(instance: Instance, allow: ReturnType<typeof guard>, se
     .use(authRoutes(instance, allow))
     .use(usersRoutes(instance, allow))
     .use(rolesRoutes(instance, allow));
-  // Its routes ask the listening server for the client's address (rate limits, audit), as the main app's do.
-  (app as unknown as { getServer: () => unknown }).getServer = () => server() ?? null;
-  return (request: Request) => app.handle(request);
+  // Its routes ask the listening server for the client's address (rate limits, audit): the
+  // address of the request the project received, which the one made for them stands for.
+  const received = new WeakMap<Request, Request>();
+  const requestIP = (r: Request) => server()?.requestIP?.(received.get(r) ?? r) ?? null;
+  (app as unknown as { getServer: () => unknown }).getServer = () => (server() ? { requestIP } : null);
+  return (request: Request, from: Request) => {
+    received.set(request, from);
+    return app.handle(request);
+  };
 }
