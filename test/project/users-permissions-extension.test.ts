@@ -118,3 +118,28 @@ describe('a policy put on a route whose action stays the plugin\'s (GET /api/use
     expect((await server.call('GET', '/api/users/count', { headers: { 'x-count': 'yes' } })).status).toBe(403);
   });
 });
+
+describe('the form written for Strapi 4 (plugin.controllers.auth.register = …)', () => {
+  test('starts, and changes nothing of register, as on Strapi 5.54.0 (its auth controller is a factory); user.me is still replaced', async () => {
+    const naive = await startServer({
+      contentTypes: copyProject('blog-js', {
+        'src/extensions/users-permissions/strapi-server.js': [
+          'module.exports = (plugin) => {',
+          '  const register = plugin.controllers.auth.register;',
+          "  plugin.controllers.auth.register = async (ctx) => { if (ctx.request.body.username.startsWith('admin')) throw new Error('no'); await register(ctx); };",
+          "  plugin.controllers.user.me = async (ctx) => { ctx.body = { mine: ctx.state.user.username }; };",
+          '  return plugin;',
+          '};',
+        ].join('\n'),
+      }),
+    });
+    try {
+      const registered = await naive.call('POST', '/api/auth/local/register', { body: { username: 'administrator', email: 'a1@example.com', password: 'Secret123' } });
+      expect(registered.status).toBe(200);
+      expect(registered.body.user.username).toBe('administrator');
+      expect((await naive.call('GET', '/api/users/me', { headers: bearer(registered.body.jwt) })).body).toEqual({ mine: 'administrator' });
+    } finally {
+      await naive.stop();
+    }
+  });
+});
