@@ -71,26 +71,55 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
       return fromError(error, (e) => log.error('unexpected error', { requestId: requestIdOf(request), error: e }));
     })
     .onAfterHandle({ as: 'global' }, ({ request, responseValue, set }) => tagContentResponse(request, responseValue, set.headers.vary))
-    .use(securityHeaders(instance.config.corsOrigins, maxUrlLength))
-    .use(systemRoutes(instance, allow))
-    .use(authRoutes(instance, allow))
-    .use(usersRoutes(instance, allow))
-    .use(rolesRoutes(instance, allow));
+    .use(securityHeaders(instance.config.corsOrigins, maxUrlLength));
   // A project's routes are looked up at request time (a reload in development swaps the project):
   // a content type's paths ask it first, every other path under the API prefix goes to it.
   Object.defineProperty(served, 'server', { get: () => app.server ?? undefined });
   const server = () => served.server;
   const core = new Map<string, CoreHandler>();
+  // users-permissions' routes of Folio's own, without the project in front: what the plugin's
+  // built-in controller actions answer through when project code calls them (project/endpoint.ts ownAction).
+  const own = instance.project ? ownPluginRoutes(instance, allow, server, log) : undefined;
   const routing: ProjectRouting | undefined = instance.project
-    ? { answer: (request) => projectAnswer(instance, request, server, core), serves: (uid, action) => instance.project?.serves(uid, action) ?? true, core }
+    ? { answer: (request) => projectAnswer(instance, request, server, core, own), serves: (uid, action) => instance.project?.serves(uid, action) ?? true, core }
     : undefined;
+  // An extension's replaced action (src/extensions/users-permissions) answers before Folio's route.
+  const first = routing?.answer;
+  app
+    .use(systemRoutes(instance, allow))
+    .use(authRoutes(instance, allow, first))
+    .use(usersRoutes(instance, allow, first))
+    .use(rolesRoutes(instance, allow, first));
   for (const ct of instance.registry.contentTypes) {
     app.use(contentRoutes(instance, ct, allow, routing)).use(actionRoutes(instance, ct, allow));
   }
-  if (instance.project) app.use(projectRoutes(instance, instance.project, server));
+  if (instance.project) app.use(projectRoutes(instance, instance.project, server, own));
   app.use(uploadRoutes(instance, allow));
   app.use(graphqlRoutes(instance, who));
   app.use(realtimeRoutes(instance, who));
   app.use(homeRoutes(instance));
   return app;
+}
+
+/** The users-permissions routes alone, answering errors in the envelope, their client address the server's. */
+function ownPluginRoutes(instance: Instance, allow: ReturnType<typeof guard>, server: () => { requestIP?(r: Request): { address: string } | null } | undefined, log: Logger) {
+  const app = new Elysia({ normalize: false })
+    .onError({ as: 'global' }, ({ code, error, request }) => {
+      if (code === 'NOT_FOUND') error = new NotFoundError();
+      if (code === 'PARSE') return errorResponse(400, 'ValidationError', 'Invalid request body');
+      if (code === 'VALIDATION') return errorResponse(400, 'ValidationError', 'Invalid request');
+      return fromError(error, (e) => log.error('unexpected error', { requestId: requestIdOf(request), error: e }));
+    })
+    .use(authRoutes(instance, allow))
+    .use(usersRoutes(instance, allow))
+    .use(rolesRoutes(instance, allow));
+  // Its routes ask the listening server for the client's address (rate limits, audit): the
+  // address of the request the project received, which the one made for them stands for.
+  const received = new WeakMap<Request, Request>();
+  const requestIP = (r: Request) => server()?.requestIP?.(received.get(r) ?? r) ?? null;
+  (app as unknown as { getServer: () => unknown }).getServer = () => (server() ? { requestIP } : null);
+  return (request: Request, from: Request) => {
+    received.set(request, from);
+    return app.handle(request);
+  };
 }

@@ -13,7 +13,7 @@ import type { ProjectConfig } from '../config';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
 import { createCoreController, createCoreService, CORE_ROUTER, CUSTOM, type CoreRouteDef } from './factories';
-import { compose, errorsMiddleware, routeChain, runAround, runRoute, type Middleware, type Policy, type ProjectRoute } from './endpoint';
+import { compose, errorsMiddleware, OWN_ROUTES, routeChain, runAround, runRoute, type Middleware, type OwnRoute, type Policy, type ProjectRoute } from './endpoint';
 import type { IncomingRequest } from './context';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
@@ -234,8 +234,11 @@ export class ProjectApp {
           set.add(core!);
           continue;
         }
-        if (!core) custom.add(action);
         const routePrefix = typeof config.prefix === 'string' ? config.prefix : (value.prefix ?? routerPrefix ?? '');
+        // A built-in plugin action on its own route, with nothing of the project's around it: Folio's own route serves it.
+        const own = controller[actionName][OWN_ROUTES] as OwnRoute[] | undefined;
+        if (own?.some((r) => r.method === String(def.method).toUpperCase() && r.path === `${routePrefix}${def.path}`) && config.auth === undefined && !(config.policies ?? []).length && (config.middlewares ?? []).every((m: unknown) => m === `${namespace}.rateLimit`)) continue;
+        if (!core) custom.add(action);
         const path = `${prefix}${routePrefix}${def.path}`.replace(/\/+$/, '') || '/';
         routes.push({
           method: String(def.method).toUpperCase(),

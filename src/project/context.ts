@@ -21,6 +21,11 @@ export interface IncomingRequest {
   ip: string;
   /** A core route ending in Folio's own handler (endpoint.ts folioCore): answers the request as the chain leaves it. */
   core?: (request: { method: string; query: Record<string, unknown>; body: unknown; params: Record<string, string> }) => Promise<Response>;
+  /**
+   * Folio's own routes of its built-in plugins (users-permissions), without the project's routes
+   * in front: a built-in controller action an extension kept or wraps answers through them.
+   */
+  own?: (request: { method: string; path: string; query: Record<string, unknown>; body: unknown }) => Promise<Response>;
 }
 
 /** Strapi's ctx helpers: name → status. */

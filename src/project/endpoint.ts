@@ -136,6 +136,42 @@ async function folioAnswer(ctx: ProjectContext): Promise<void> {
   await adoptAnswer(ctx, answer);
 }
 const CORE = Symbol('folio.core');
+const OWN = Symbol('folio.own');
+
+/** A route of Folio's own a built-in plugin action answers through (`/users/:id`, under the API prefix). */
+export interface OwnRoute {
+  method: string;
+  path: string;
+}
+/** A built-in plugin action's own routes: app.ts leaves a plugin route still ending in it to Folio's route. */
+export const OWN_ROUTES = Symbol('folio.ownRoutes');
+
+/**
+ * A built-in plugin controller action (users-permissions' `auth.register`, `user.me`…): called
+ * with a ctx (by Folio's chain, or by an extension's wrapper), it answers as Folio's own route
+ * for it does, on the ctx's query, body, params and headers, and puts the answer into the ctx
+ * (`ctx.status`, `ctx.body`). An error answer is thrown, as Strapi's controllers throw theirs
+ * (401 and 403 are set, as Strapi's `ctx.unauthorized()` / `ctx.forbidden()` set them). Of
+ * several routes (auth.callback: the login, a provider's callback) the one of the ctx's method
+ * whose parameters the ctx has.
+ */
+export function ownAction(routes: OwnRoute[]): (ctx: ProjectContext) => Promise<void> {
+  const action = async (ctx: ProjectContext) => {
+    const own = (ctx as { [OWN]?: IncomingRequest['own'] })[OWN];
+    if (!own) throw new Error('a built-in plugin action called outside a request');
+    const params: Record<string, string> = ctx.params ?? {};
+    const fits = (route: OwnRoute) => (route.path.match(/:\w+/g) ?? []).every((name) => params[name.slice(1)] !== undefined);
+    const route = routes.find((r) => r.method === ctx.method && fits(r)) ?? routes.find(fits) ?? routes[0]!;
+    const path = route.path
+      .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+      .replace('(.*)', () => params['0'] ?? '');
+    const answer = await own({ method: route.method, path, query: ctx.query ?? {}, body: ctx.request.body });
+    if (answer.status >= 400 && ![401, 403].includes(answer.status)) throw new PassedAnswer(answer);
+    await adoptAnswer(ctx, answer);
+  };
+  Object.defineProperty(action, OWN_ROUTES, { value: routes, enumerable: false });
+  return action;
+}
 const ALLOWED = Symbol('folio.allowed');
 
 /**
@@ -146,6 +182,7 @@ const ALLOWED = Symbol('folio.allowed');
  */
 export async function runAround(global: Middleware[], incoming: IncomingRequest, inner: () => Promise<Response>): Promise<Response> {
   const ctx = createContext(incoming);
+  if (incoming.own) (ctx as { [OWN]?: IncomingRequest['own'] })[OWN] = incoming.own;
   // GraphQL's errors are its server's own answers (Apollo's, in Strapi), never thrown through the app.
   const thrownOnError = !incoming.url.pathname.startsWith('/graphql');
   await compose(global)(ctx, async () => {
@@ -160,6 +197,7 @@ export async function runAround(global: Middleware[], incoming: IncomingRequest,
 export async function runRoute(global: Middleware[], chain: Middleware[], incoming: IncomingRequest): Promise<Response> {
   const ctx = createContext(incoming);
   if (incoming.core) (ctx as { [CORE]?: IncomingRequest['core'] })[CORE] = incoming.core;
+  if (incoming.own) (ctx as { [OWN]?: IncomingRequest['own'] })[OWN] = incoming.own;
   await compose([...global, ...chain])(ctx);
   return responseOf(ctx);
 }

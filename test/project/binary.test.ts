@@ -4,7 +4,8 @@
  * TypeScript controller importing a package of the project's own node_modules and a
  * project-relative TypeScript module, its lifecycle, a custom action granted with the binary's
  * own `folio permissions grant`, and `folio develop` reloading a changed file; a document
- * middleware under GraphQL's root queries and a project policy in resolversConfig. Both engines.
+ * middleware under GraphQL's root queries and a project policy in resolversConfig; up-extension-js
+ * (an extension of users-permissions: a wrapped, a replaced and an added action). Both engines.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -95,5 +96,29 @@ test("dist/folio runs a project's document middleware under GraphQL's root queri
   expect(list.body).toEqual({ data: { articles: [{ title: 'shown (listed)' }] } });
   const guarded = await server.call('POST', '/graphql', { body: { query: '{ tags { name } }' } });
   expect(guarded.body.errors[0].extensions.error.name).toBe('PolicyError');
+  expect(await server.stop()).toBe(0);
+}, 90_000);
+
+test('dist/folio serves a users-permissions extension: a wrapped register, a replaced me, an added route granted with folio permissions grant', async () => {
+  const root = copyProject('up-extension-js');
+  const database = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_test') : undefined;
+  if (database) created.push(database);
+  const flags = { exe: folio, contentTypes: null, data: tempDir(), ...(database ? { database } : {}) };
+  const grant = runCli(['permissions', 'grant', 'authenticated', 'plugin::users-permissions.user.updateMe', '--project', root], flags);
+  expect(grant.stderr).toBe('');
+  expect(grant.code).toBe(0);
+  const server = await spawnServer(cliCommand(['serve', '--port', '0', '--project', root], flags), {
+    ...cliSpawnOptions(flags), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m, what: 'dist/folio serve',
+  });
+  const refused = await server.call('POST', '/api/auth/local/register', { body: { username: 'admin2', email: 'a2@example.com', password: 'Secret123' } });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.message).toBe('This username is reserved');
+  const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'dora', email: 'dora@example.com', password: 'Secret123' } });
+  expect(registered.status).toBe(200);
+  const headers = { authorization: `Bearer ${registered.body.jwt}` };
+  expect((await server.call('GET', '/api/users/me', { headers })).body.role).toMatchObject({ name: 'Authenticated', type: 'authenticated' });
+  const updated = await server.call('PUT', '/api/user/me', { headers, body: { username: 'dora2' } });
+  expect(updated.status).toBe(200);
+  expect(updated.body.username).toBe('dora2');
   expect(await server.stop()).toBe(0);
 }, 90_000);

@@ -25,7 +25,7 @@ import { clientAddress } from '../rate-limit';
 import { json } from '../respond';
 import { overHttps, readCookie, refreshCookie, refreshCookieName, setCookie } from '../cookies';
 import { PROVIDER_SESSION_MS } from '../../auth/providers/connect';
-import { objectBody, pluginGuard, userOf, type Body } from './users-permissions';
+import { objectBody, pluginGuard, userOf, type Body, type ProjectFirst } from './users-permissions';
 
 /** Limited per client address and path alone (their bodies carry no e-mail to key on); `/api/connect/*` too. */
 const LIMITED = new Set(['/api/auth/local', '/api/auth/reset-password', '/api/auth/change-password']);
@@ -35,7 +35,7 @@ const CONNECT_COOKIE = 'folio_connect';
 
 type Server = { requestIP(request: Request): { address: string } | null } | null | undefined;
 
-export function authRoutes(instance: Instance, allow: Guard) {
+export function authRoutes(instance: Instance, allow: Guard, projectFirst?: ProjectFirst) {
   const { accounts, config, authLimiter } = instance;
   const { sessions: sessionSettings } = instance.usersPermissions.plugin;
   const guarded = pluginGuard(allow);
@@ -94,6 +94,7 @@ export function authRoutes(instance: Instance, allow: Guard) {
   };
 
   return new Elysia({ name: 'users-permissions:auth' })
+    .onBeforeHandle(({ request }) => projectFirst?.(request))
     .onBeforeHandle(async ({ request, server, path }) => {
       const normal = path.toLowerCase().replace(/\/+$/, '');
       if (LIMITED.has(normal) || normal.startsWith('/api/connect/')) await authLimiter.hit(addressOf(request, server), path);

@@ -49,7 +49,7 @@ async function readBody(request: Request, instance: Instance): Promise<{ body: u
 }
 
 /** The project's answer when one of its routes has this request's method and path (the project as it is now: a reload swaps it). */
-export function projectAnswer(instance: Instance, request: Request, server: () => Server | undefined, core?: Map<string, CoreHandler>): Promise<Response> | undefined {
+export function projectAnswer(instance: Instance, request: Request, server: () => Server | undefined, core?: Map<string, CoreHandler>, own?: OwnRoutes): Promise<Response> | undefined {
   const project = instance.project;
   if (!project) return undefined;
   const url = new URL(request.url);
@@ -67,6 +67,7 @@ export function projectAnswer(instance: Instance, request: Request, server: () =
       files,
       params: found.params,
       ip: server()?.requestIP?.(request)?.address ?? '',
+      ...(own ? { own: (as: Parameters<NonNullable<IncomingRequest['own']>>[0]) => own(ownRequest(request, url, as), request) } : {}),
       ...(folio ? { core: async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) => folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' } }) } : {}),
     });
   })();
@@ -86,6 +87,24 @@ function coreRequest(request: Request, url: URL, as: { method: string; query: Re
   return new Request(target, { method: as.method, headers, ...(hasBody ? { body: JSON.stringify(as.body ?? {}) } : {}) });
 }
 
+/**
+ * The request a built-in plugin action answers through Folio's own route (project/endpoint.ts
+ * ownAction): its route's path under /api, the ctx's query and body, the headers as sent (the
+ * caller's authorization included).
+ */
+function ownRequest(request: Request, url: URL, as: { method: string; path: string; query: Record<string, unknown>; body: unknown }): Request {
+  const search = qs.stringify(as.query, { encodeValuesOnly: true });
+  const hasBody = as.method !== 'GET' && as.method !== 'HEAD' && as.method !== 'DELETE';
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  if (hasBody) headers.set('content-type', 'application/json');
+  else headers.delete('content-type');
+  return new Request(`${url.origin}/api${as.path}${search ? `?${search}` : ''}`, { method: as.method, headers, ...(hasBody ? { body: JSON.stringify(as.body ?? {}) } : {}) });
+}
+
+/** Folio's own routes of a built-in plugin: a request made for them, and the request the project received (its client's address). */
+export type OwnRoutes = (request: Request, received: Request) => Promise<Response>;
+
 type Server = { requestIP?(r: Request): { address: string } | null };
 
 /**
@@ -93,10 +112,10 @@ type Server = { requestIP?(r: Request): { address: string } | null };
  * at request time (`folio develop` swaps the project), else a 404. Paths Folio has (a content
  * type's) ask the project first themselves (routes/content.ts).
  */
-export function projectRoutes(instance: Instance, project: ProjectApp, server: () => Server | undefined) {
+export function projectRoutes(instance: Instance, project: ProjectApp, server: () => Server | undefined, own?: OwnRoutes) {
   const prefix = String(project.strapi.config.get('api.rest.prefix', '/api')).replace(/\/+$/, '');
   const answer = ({ request }: { request: Request }) => {
-    const answered = projectAnswer(instance, request, server);
+    const answered = projectAnswer(instance, request, server, undefined, own);
     if (answered) return answered;
     throw new NotFoundError();
   };

@@ -7,14 +7,14 @@ import { NotFoundError, ValidationError } from '../../errors';
 import type { Instance } from '../../instance';
 import { writerOf, type Guard } from '../guard';
 import { json } from '../respond';
-import { numericId, objectBody, pluginGuard } from './users-permissions';
+import { numericId, objectBody, pluginGuard, type ProjectFirst } from './users-permissions';
 
 const text = (value: unknown, name: string): string => {
   if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`);
   return value;
 };
 
-export function rolesRoutes(instance: Instance, allow: Guard) {
+export function rolesRoutes(instance: Instance, allow: Guard, projectFirst?: ProjectFirst) {
   const { roles, registry, config } = instance;
   const guarded = pluginGuard(allow);
   const body = (request: Request) => objectBody(request, config.bodyLimit);
@@ -28,6 +28,7 @@ export function rolesRoutes(instance: Instance, allow: Guard) {
   }
 
   return new Elysia({ name: 'users-permissions:roles' })
+    .onBeforeHandle(({ request }) => projectFirst?.(request))
     .get('/api/users-permissions/roles', async ({ request }) => {
       await guarded(request, 'role.find');
       const list = await roles.list();

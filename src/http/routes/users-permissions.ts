@@ -10,6 +10,13 @@ import type { Guard } from '../guard';
 
 export type Body = Record<string, unknown>;
 
+/**
+ * With a project: its answer when one of its routes takes this request (an extension replaced
+ * the action, or put policies or middlewares on its route), else undefined and Folio's route
+ * answers (http/routes/project.ts projectAnswer).
+ */
+export type ProjectFirst = (request: Request) => Promise<Response> | undefined;
+
 /** The guard, for the plugin's actions named without their prefix (`user.me`: `plugin::users-permissions.user.me`). */
 export const pluginGuard = (allow: Guard) => (request: Request, action: string) => allow(request, `plugin::users-permissions.${action}`);
 

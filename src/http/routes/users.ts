@@ -13,7 +13,7 @@ import type { Instance } from '../../instance';
 import { writerOf, type Caller, type Guard } from '../guard';
 import { parseQueryString } from '../query-string';
 import { json } from '../respond';
-import { numericId, objectBody, pluginGuard, userOf } from './users-permissions';
+import { numericId, objectBody, pluginGuard, userOf, type ProjectFirst } from './users-permissions';
 
 /** What a user's own JWT may change on its own account (PUT /api/users/:id). */
 const PROFILE_FIELDS = ['username', 'email'];
@@ -25,7 +25,7 @@ function ownAccountOnly(principal: Principal, id: number) {
   if (principal.kind !== 'token' && (principal.kind !== 'user' || principal.user.id !== id)) throw new ForbiddenError();
 }
 
-export function usersRoutes(instance: Instance, allow: Guard) {
+export function usersRoutes(instance: Instance, allow: Guard, projectFirst?: ProjectFirst) {
   const { users, config } = instance;
   const guarded = pluginGuard(allow);
   const caller = async (request: Request, action: string) => (await guarded(request, action)).principal;
@@ -48,6 +48,7 @@ export function usersRoutes(instance: Instance, allow: Guard) {
   const one = async <U extends { id: number }>(request: Request, allowed: Caller, user: U) => (await populated(request, allowed, [user]))[0]!;
 
   return new Elysia({ name: 'users-permissions:users' })
+    .onBeforeHandle(({ request }) => projectFirst?.(request))
     .get('/api/users/me', async ({ request }) => {
       const allowed = await guarded(request, 'user.me');
       const me = await users.me(userOf(allowed.principal).id, parseQueryString(request.url), instance.registry);

@@ -1,8 +1,8 @@
 /**
  * The Strapi plugins whose services project code may call, on Folio's own: email,
  * users-permissions, upload and graphql (./plugin.ts shapes each as Strapi's plugin object).
- * Their REST routes stay Folio's own; routes an extension adds (src/extensions/<plugin>) are
- * served as the project's.
+ * Their REST routes stay Folio's own; routes an extension adds (src/extensions/<plugin>), and
+ * users-permissions' routes whose action it replaces, are served as the project's.
  */
 import type { Instance } from '../../instance';
 import type { ProjectStrapi } from '../strapi';

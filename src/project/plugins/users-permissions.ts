@@ -10,10 +10,17 @@
  *
  * Not here (the account flows' side): sendConfirmationEmail, the `providers` and
  * `users-permissions` services; `issue` ignores `jwtOptions` (the lifetime is the server's).
+ *
+ * Its controllers (`auth`, `user`, `role`, `permissions`) and `routes['content-api']` are
+ * Strapi 5.54.0's, so an extension (src/extensions/users-permissions) can wrap or replace an
+ * action and push routes. Each built-in action answers as Folio's own route does
+ * (endpoint.ts `ownAnswer`); a route still ending in its built-in action is left to Folio's
+ * route (app.ts), a replaced one is the project's.
  */
 import type { Instance } from '../../instance';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../strapi-errors';
-import type { PluginParts } from './plugin';
+import { ownAction, type OwnRoute } from '../endpoint';
+import type { Factory, PluginParts } from './plugin';
 
 type Obj = Record<string, any>;
 
@@ -32,6 +39,10 @@ export function usersPermissionsPlugin(instance: Instance): PluginParts {
     return n;
   };
   return {
+    controllers: builtInControllers(),
+    routes: { 'content-api': { type: 'content-api', routes: STRAPI_ROUTES.map((route) => ({ ...route, config: { ...route.config, ...(route.config.middlewares ? { middlewares: [...route.config.middlewares] } : {}) } })) } },
+    // Strapi's route middleware limiting the auth routes: Folio's own routes limit them (http/routes/auth.ts).
+    middlewares: { rateLimit: () => (_ctx: unknown, next: () => Promise<unknown>) => next() },
     services: {
       user: () => ({
         count: () => users.count(),
@@ -101,6 +112,67 @@ export function usersPermissionsPlugin(instance: Instance): PluginParts {
       }),
     },
   };
+}
+
+interface StrapiRoute {
+  method: string;
+  path: string;
+  handler: string;
+  config: { prefix?: string; middlewares?: string[] };
+}
+const limited = { middlewares: ['plugin::users-permissions.rateLimit'], prefix: '' };
+/** Strapi 5.54.0's content-api routes of users-permissions (routes/content-api/*.js), in its order. */
+const STRAPI_ROUTES: StrapiRoute[] = [
+  { method: 'GET', path: '/connect/(.*)', handler: 'auth.connect', config: limited },
+  { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: limited },
+  { method: 'POST', path: '/auth/local/register', handler: 'auth.register', config: limited },
+  { method: 'GET', path: '/auth/:provider/callback', handler: 'auth.callback', config: { prefix: '' } },
+  { method: 'POST', path: '/auth/forgot-password', handler: 'auth.forgotPassword', config: limited },
+  { method: 'POST', path: '/auth/reset-password', handler: 'auth.resetPassword', config: limited },
+  { method: 'GET', path: '/auth/email-confirmation', handler: 'auth.emailConfirmation', config: { prefix: '' } },
+  { method: 'POST', path: '/auth/send-email-confirmation', handler: 'auth.sendEmailConfirmation', config: limited },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth.changePassword', config: limited },
+  { method: 'POST', path: '/auth/refresh', handler: 'auth.refresh', config: { prefix: '' } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth.logout', config: { prefix: '' } },
+  { method: 'GET', path: '/auth/sessions', handler: 'auth.getSessions', config: { prefix: '' } },
+  { method: 'DELETE', path: '/auth/sessions/:sessionId', handler: 'auth.revokeSession', config: { prefix: '' } },
+  { method: 'GET', path: '/users/count', handler: 'user.count', config: { prefix: '' } },
+  { method: 'GET', path: '/users', handler: 'user.find', config: { prefix: '' } },
+  { method: 'GET', path: '/users/me', handler: 'user.me', config: { prefix: '' } },
+  { method: 'GET', path: '/users/:id', handler: 'user.findOne', config: { prefix: '' } },
+  { method: 'POST', path: '/users', handler: 'user.create', config: { prefix: '' } },
+  { method: 'PUT', path: '/users/:id', handler: 'user.update', config: { prefix: '' } },
+  { method: 'DELETE', path: '/users/:id', handler: 'user.destroy', config: { prefix: '' } },
+  { method: 'GET', path: '/roles/:id', handler: 'role.findOne', config: {} },
+  { method: 'GET', path: '/roles', handler: 'role.find', config: {} },
+  { method: 'POST', path: '/roles', handler: 'role.createRole', config: {} },
+  { method: 'PUT', path: '/roles/:role', handler: 'role.updateRole', config: {} },
+  { method: 'DELETE', path: '/roles/:role', handler: 'role.deleteRole', config: {} },
+  { method: 'GET', path: '/permissions', handler: 'permissions.getPermissions', config: {} },
+];
+
+/**
+ * The plugin's controllers as Strapi 5.54.0's: `user`, `role` and `permissions` plain objects of
+ * actions (an extension changes them in place), `auth` a factory of `{ strapi }` (an extension
+ * wraps what it makes; setting `plugin.controllers.auth.register` changes nothing, as in
+ * Strapi). Each action runs Folio's own route of its Strapi route(s) on the ctx's request.
+ */
+function builtInControllers(): Record<string, Factory> {
+  const controllers: Record<string, Obj> = {};
+  const routesOf = new Map<string, OwnRoute[]>();
+  for (const route of STRAPI_ROUTES) {
+    // Without `prefix: ''` a plugin route is under /api/users-permissions, as Strapi mounts it.
+    const path = `${route.config.prefix === '' ? '' : '/users-permissions'}${route.path}`;
+    const list = routesOf.get(route.handler) ?? [];
+    list.push({ method: route.method, path });
+    routesOf.set(route.handler, list);
+  }
+  for (const [handler, routes] of routesOf) {
+    const [controller, action] = handler.split('.') as [string, string];
+    (controllers[controller] ??= {})[action] = ownAction(routes);
+  }
+  const auth = controllers.auth!;
+  return { ...controllers, auth: () => ({ ...auth }) };
 }
 
 /** The actions Strapi's role form marks enabled: `type.controllers.controller.action.enabled`. */
