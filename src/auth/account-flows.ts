@@ -247,8 +247,11 @@ export class AccountFlows {
     return { email: user.email, sent: true };
   }
 
-  /** The confirmation mail: a new token, linked as `<public url>/api/auth/email-confirmation?confirmation=<token>` by Strapi's template. */
-  private async sendConfirmation(user: User): Promise<void> {
+  /**
+   * The confirmation mail: a new token, linked as `<public url>/api/auth/email-confirmation?confirmation=<token>`
+   * by Strapi's template. Project code calls it too (the user service's `sendConfirmationEmail`).
+   */
+  async sendConfirmation(user: User): Promise<void> {
     const { email } = await this.deps.settings.values();
     const token = await this.deps.users.createConfirmationToken(user.id);
     const URL = `${this.deps.settings.publicUrl}/api/auth/email-confirmation`;

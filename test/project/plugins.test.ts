@@ -2,7 +2,7 @@
  * Plugins as a Strapi project uses them (test/fixtures/projects/plugins-js, run on a copy of the
  * Strapi 5.54.0 peer too, with the same SMTP catcher): the email plugin's send and
  * sendTemplatedEmail through the project's sendmail provider options (mapped onto Folio's SMTP
- * sender), users-permissions' user and jwt services, the upload service, a local plugin
+ * sender), users-permissions' user (sendConfirmationEmail included) and jwt services, the upload service, a local plugin
  * (config/plugins resolve, its config over its defaults, register/bootstrap, a service, a
  * controller and a content-api route under /api/<plugin>, a custom field its register declares,
  * which the registry then accepts), a GraphQL extension through the graphql plugin's service,
@@ -74,6 +74,20 @@ describe('users-permissions and upload services', () => {
     expect(account.body).toEqual({ username: 'eve', email: 'eve@example.com', verified: true, count: 1 });
   });
 
+  test('user.sendConfirmationEmail mails the account confirmation, whose link confirms the account', async () => {
+    smtp.received.length = 0;
+    expect((await server.call('POST', '/api/mail/confirm', { body: { username: 'fay', email: 'fay@example.com', password: 'Secret123' } })).body).toEqual({ sent: true });
+    const [mail] = (await smtp.waitFor(1)).map(read);
+    expect(mail!.to).toEqual(['fay@example.com']);
+    expect(mail!.subject).toBe('Account confirmation');
+    const link = /(http:\/\/\S+\/api\/auth\/email-confirmation\?confirmation=[0-9a-f]{40})/.exec(mail!.body)?.[1];
+    expect(link).toBeString();
+    const login = () => fetch(`${server.url}/api/auth/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'fay', password: 'Secret123' }) });
+    const confirmed = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, server.url), { redirect: 'manual' });
+    expect(confirmed.status).toBe(302);
+    expect((await login()).status).toBe(200);
+  });
+
   test('upload stores a file of the request with its info', async () => {
     const form = new FormData();
     form.append('file', new File(['hello file'], 'hello.txt', { type: 'text/plain' }));
@@ -102,6 +116,7 @@ describe('a local plugin and an extension', () => {
   });
 
   test('an extension adds a users-permissions route and controller', async () => {
-    expect((await server.call('GET', '/api/users-total')).body).toEqual({ total: 1 });
+    // eve (user.add) and fay (sendConfirmationEmail) above.
+    expect((await server.call('GET', '/api/users-total')).body).toEqual({ total: 2 });
   });
 });

@@ -4,12 +4,12 @@
  * their rules (password hashing, unique email and username, token versions). Users are
  * addressed by id, as in Strapi.
  *
- *   user: add, edit, fetch, fetchAuthenticatedUser, fetchAll, count, remove, validatePassword
+ *   user: add, edit, fetch, fetchAuthenticatedUser, fetchAll, count, remove, validatePassword,
+ *         sendConfirmationEmail
  *   jwt:  issue({ id }), verify(token), getToken(ctx)
  *   role: find, findOne, createRole, updateRole, deleteRole
  *
- * Not here (the account flows' side): sendConfirmationEmail, the `providers` and
- * `users-permissions` services; `issue` ignores `jwtOptions` (the lifetime is the server's).
+ * Not here: the `providers` and `users-permissions` services; `issue` ignores `jwtOptions` (the lifetime is the server's).
  *
  * Its controllers (`auth`, `user`, `role`, `permissions`) and `routes['content-api']` are
  * Strapi 5.54.0's, so an extension (src/extensions/users-permissions) can wrap or replace an
@@ -62,6 +62,12 @@ export function usersPermissionsPlugin(instance: Instance): PluginParts {
           return (await users.delete(userId(params.id))) ?? null;
         },
         validatePassword: (password: string, hash: string) => users.passwords.verify(password, hash),
+        /** The email_confirmation mail with a new confirmation token, as the register route sends it. */
+        async sendConfirmationEmail(user: Obj = {}) {
+          const found = await users.find(userId(user.id));
+          if (!found) throw new NotFoundError('User not found');
+          await instance.accounts.sendConfirmation(found);
+        },
       }),
       jwt: () => ({
         /** `issue({ id })`: a JWT for that user, carrying its token version (a password change ends it). */
