@@ -291,6 +291,50 @@ describe('the compiled binary', () => {
     }
   }, 60_000);
 
+  it("answers round three's REST causes as Strapi does: populate fragments given as true, conditional fields, a relation to users the caller may not find", async () => {
+    const dir = tempDir('folio-bin-causes-');
+    for (const project of ['course-site', 'starter', 'store']) cpSync(join(ROOT, 'test/fixtures/public-projects', project), join(dir, project), { recursive: true });
+    const flags = (project: string) => ({ exe: folio, cwd: dir, contentTypes: join(dir, project), data: join(dir, `${project}-data`) });
+    const grant = (project: string, role: string, actions: string[]) => expect(runCli(['permissions', 'grant', role, ...actions], flags(project)).code).toBe(0);
+
+    grant('course-site', 'public', ['api::page.page.find', 'api::page.page.create']);
+    const course = await serve(flags('course-site'));
+    try {
+      const blocks = [{ __component: 'blocks.heading', heading: 'Our story', linkId: 'story' }, { __component: 'blocks.subscribe', headline: 'News', placeholder: 'you@example.com', buttonText: 'Join' }];
+      expect((await course.call('POST', '/api/pages', { body: { data: { title: 'About', blocks } } })).status).toBe(201);
+      const read = await course.call('GET', '/api/pages?fields[0]=title&populate[blocks][on][blocks.heading]=true');
+      expect(read.status).toBe(200);
+      expect(read.body.data[0].blocks.map((b: { __component: string }) => b.__component)).toEqual(['blocks.heading']);
+    } finally {
+      expect(await course.stop()).toBe(0);
+    }
+
+    grant('starter', 'public', ['api::page.page.create']);
+    const starter = await serve(flags('starter'));
+    try {
+      const page = (links: unknown[]) => starter.call('POST', '/api/pages?populate=links', { body: { data: { title: 'p', links } } });
+      const hidden = await page([{ label: 'Docs', note: 'n', type: 'page', slug: 'home' }]);
+      expect(hidden.status).toBe(201);
+      expect(hidden.body.data.links[0]).toMatchObject({ type: 'page', slug: 'home', url: null });
+      const shown = await page([{ label: 'Docs', note: 'n', type: 'url' }]);
+      expect(shown.status).toBe(400);
+    } finally {
+      expect(await starter.stop()).toBe(0);
+    }
+
+    grant('store', 'authenticated', ['api::cart.cart.create', 'api::cart.cart.find']);
+    const store = await serve(flags('store'));
+    try {
+      const registered = await store.call('POST', '/api/auth/local/register', { body: { username: 'shopper', email: 'shopper@example.com', password: 'secret123' } });
+      expect(registered.status).toBe(200);
+      const refused = await store.call('POST', '/api/carts', { body: { data: { total: 10, user: registered.body.user.id } }, headers: { authorization: `Bearer ${registered.body.jwt}` } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key user', details: { key: 'user', path: 'user', source: 'body' } });
+    } finally {
+      expect(await store.stop()).toBe(0);
+    }
+  }, 2 * SLOW);
+
   it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
     expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);
     expect(readdirSync(join(work, 'data'))).toContain('secrets.json');
