@@ -8,7 +8,8 @@
  *   GET    /admin/api/content/:uid                             list (sort, pagination, _q, locale) + badges
  *   POST   /admin/api/content/:uid                             create (a draft)
  *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type); `meta`:
- *          its badge, `publishedAt`, and each locale version's badge and dates (`availableLocales`)
+ *          its badge, `publishedAt`, and each locale version's badge and dates (`availableLocales`),
+ *          who created it and wrote it last as history keeps them (`createdBy`, `updatedBy`: `{ kind, name }` or null)
  *   PUT    /admin/api/content/:uid/:documentId                 save the draft
  *   DELETE /admin/api/content/:uid/:documentId
  *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
@@ -160,7 +161,11 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const publishedAt = mine ? mine.publishedAt : badge && badge !== 'draft' ? await publishedAtOf(ct, doc) : null;
     // The draft is what is open: its preview (the only version's, without draft & publish).
     const target = { documentId: doc.documentId as string, locale: (doc.locale as string | undefined) ?? '', status: ct.draftAndPublish ? ('draft' as const) : ('published' as const) };
-    return json({ data: doc, meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}), previewUrl: await previewUrl(instance, ct, target) } });
+    const authors = await instance.history.authors(ct, doc.documentId as string, doc.locale as string | undefined);
+    return json({
+      data: doc,
+      meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}), previewUrl: await previewUrl(instance, ct, target), createdBy: authors.created, updatedBy: authors.updated },
+    });
   }
 
   /** When the published version of a (not localized) document was published. */

@@ -72,12 +72,12 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales']; previewUrl?: string | null }) => {
+  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales']; previewUrl?: string | null; createdBy?: unknown; updatedBy?: unknown }) => {
     const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
     setValues(next);
     setBaseline(JSON.stringify(next));
     setStatus(meta.status);
-    setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: doc.createdBy, updatedBy: doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
+    setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: meta.createdBy ?? doc.createdBy, updatedBy: meta.updatedBy ?? doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
     setName(ct.mainField ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
