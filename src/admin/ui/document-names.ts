@@ -7,9 +7,7 @@
  */
 import { api, uidPath } from './api';
 import type { Schema } from './main';
-
-/** What a document without a title is called: "Untitled (Article)", never its documentId. */
-export const untitled = (typeName: string) => `Untitled (${typeName})`;
+import { untitled } from './words';
 
 /** `uid`, `documentId`, `locale` → the key of a name in the map `documentNames` answers. */
 export const nameKey = (uid: string, documentId: string, locale?: string | null) => `${uid}\u0000${documentId}\u0000${locale ?? ''}`;

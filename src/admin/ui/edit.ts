@@ -15,6 +15,7 @@ import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
 import { explain, type ApiFieldError, type Explained } from './errors';
 import { browser } from './dom';
+import { untitled } from './words';
 import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo, type PanelContext } from './edit-panel';
 import { EditorContext, Field, fieldId, widthOf, type Editor } from './fields/field';
 import { blankValues, docLabel, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
@@ -78,7 +79,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     setBaseline(JSON.stringify(next));
     setStatus(meta.status);
     setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: meta.createdBy ?? doc.createdBy, updatedBy: meta.updatedBy ?? doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
-    setName(ct.mainField ? docLabel(doc, ct.mainField) : null);
+    setName(ct.mainField && doc[ct.mainField] !== null && doc[ct.mainField] !== undefined && doc[ct.mainField] !== '' ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
   };
@@ -228,7 +229,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     });
 
   if (!loaded) return h('p', { role: 'status' }, 'Loading…');
-  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.kind === 'singleType' ? ct.displayName : name || 'Untitled';
+  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.kind === 'singleType' ? ct.displayName : name || untitled(ct.displayName);
   const published = status === 'published' || status === 'modified';
   const otherLocales = schema.locales.filter((l) => l.code !== locale);
   const main: Action[] = [{ label: 'Save', submit: true, primary: true, disabled: busy, keyshortcuts: 'Control+S Meta+S' }];
