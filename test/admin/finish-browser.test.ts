@@ -52,7 +52,7 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
     await page.getByRole('row').filter({ hasText: 'Bulk two' }).getByText('Published').waitFor();
   }, 60_000);
 
-  test('Publish with unsaved changes saves and publishes them; a published entry edited can be published again at once', async () => {
+  test('Publish with unsaved changes saves and publishes them; a published entry edited can be published again at once; Unpublish keeps them in the form', async () => {
     const id = (await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Unsaved first' } } })).body.data.documentId;
     const published = async () => (await server.call('GET', `/api/articles/${id}`)).body.data?.title;
     await page.goto(`${server.url}${ARTICLE_ADMIN}/${id}?locale=en`);
@@ -72,6 +72,15 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
     await page.getByText('Saved and published').waitFor();
     await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=status]')?.textContent === 'Published');
     expect(await published()).toBe('Edited again');
+    // Unpublish with unsaved changes: unpublished, the edits still in the form and still unsaved.
+    await title.fill('Kept in the form');
+    await page.getByRole('button', { name: 'Unpublish', exact: true }).click();
+    await page.getByText('Unpublished', { exact: true }).waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=status]')?.textContent === 'Draft');
+    expect(await published()).toBeUndefined();
+    expect(await title.inputValue()).toBe('Kept in the form');
+    await page.getByText('Unsaved changes').waitFor();
+    expect((await server.call('GET', `/api/articles/${id}?status=draft`)).body.data.title).toBe('Edited again');
   }, 60_000);
 
   test("the browser's Back with unsaved changes asks: Cancel keeps the edits and the address, OK leaves", async () => {

@@ -185,6 +185,14 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
 
   const action = (segment: string, label: string, failed: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`), failed);
 
+  /** Unpublish: the form's unsaved changes stay in the form, still unsaved (the action does not touch the draft). */
+  function unpublish() {
+    const edits = dirtyRef.current ? values : null;
+    void run('Unpublished', () => api('POST', `${entryPath}/actions/unpublish${query}`), 'The entry was not unpublished').then((r) => {
+      if (r && edits) setValues(edits);
+    });
+  }
+
   /** Publish: with unsaved changes, the form as it stands is saved and published in one write (as Strapi's admin does); never lost. */
   function publish() {
     if (busy) return;
@@ -246,7 +254,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const main: Action[] = [{ label: 'Save', submit: true, primary: true, disabled: busy, keyshortcuts: 'Control+S Meta+S' }];
   if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || (status === 'published' && !dirty), onClick: publish });
   const more: Action[] = [];
-  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished', 'The entry was not unpublished') });
+  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: unpublish });
   if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
   if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
   const slotContext: PanelContext = {
