@@ -8,10 +8,12 @@
  *   GET    /admin/api/content/:uid                             list (sort, pagination, _q, locale) + badges
  *   POST   /admin/api/content/:uid                             create (a draft)
  *   GET    /admin/api/content/:uid/:documentId                 the draft (`single` for a single type); `meta`:
- *          its badge, `publishedAt`, and each locale version's badge and dates (`availableLocales`)
+ *          its badge, `publishedAt`, and each locale version's badge and dates (`availableLocales`),
+ *          who created it and wrote it last as history keeps them (`createdBy`, `updatedBy`: `{ kind, name }` or null)
  *   PUT    /admin/api/content/:uid/:documentId                 save the draft
  *   DELETE /admin/api/content/:uid/:documentId
- *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft
+ *   POST   /admin/api/content/:uid/:documentId/actions/:action publish | unpublish | discard-draft; publish
+ *          with a body `{ data }` saves those changes and publishes them in one write (all or nothing)
  *   POST   /admin/api/content/:uid/actions/bulk-:action        delete | publish | unpublish, body
  *          `{ documentIds, locale }`: one transaction, all or none (documents/write/bulk.ts)
  *   POST   /admin/api/uid                                      a free uid value (uid.ts)
@@ -160,7 +162,11 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const publishedAt = mine ? mine.publishedAt : badge && badge !== 'draft' ? await publishedAtOf(ct, doc) : null;
     // The draft is what is open: its preview (the only version's, without draft & publish).
     const target = { documentId: doc.documentId as string, locale: (doc.locale as string | undefined) ?? '', status: ct.draftAndPublish ? ('draft' as const) : ('published' as const) };
-    return json({ data: doc, meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}), previewUrl: await previewUrl(instance, ct, target) } });
+    const authors = await instance.history.authors(ct, doc.documentId as string, doc.locale as string | undefined);
+    return json({
+      data: doc,
+      meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}), previewUrl: await previewUrl(instance, ct, target), createdBy: authors.created, updatedBy: authors.updated },
+    });
   }
 
   /** When the published version of a (not localized) document was published. */
@@ -354,7 +360,17 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         const action = Object.hasOwn(ACTIONS, params.action) ? ACTIONS[params.action as keyof typeof ACTIONS] : undefined;
         if (!action) throw new NotFoundError();
         const locale = localeOf(query(request, new Set(['locale'])));
-        const written = await documents[action](ct, documentIdOf(ct, params.documentId), { locale, actor });
+        const documentId = documentIdOf(ct, params.documentId);
+        // Publish with the form's unsaved changes (Strapi's admin sends them too): saved and published in one write, or nothing.
+        const body = action === 'publish' && ct.draftAndPublish ? ((await readJsonBody(request, config.bodyLimit)) as Raw | undefined) : undefined;
+        const data = body === undefined ? undefined : body && typeof body === 'object' && !Array.isArray(body) ? body.data : null;
+        if (data !== undefined && (!data || typeof data !== 'object' || Array.isArray(data))) throw new ValidationError('Expected no body, or { data } to save and publish');
+        const written =
+          data === undefined
+            ? await documents[action](ct, documentId, { locale, actor })
+            : documentId === undefined
+              ? await documents.upsertSingle(ct, data as Raw, { status: 'published', locale, actor })
+              : await documents.update(ct, documentId, data as Raw, { status: 'published', locale, actor });
         if (!written) throw new NotFoundError();
         return readDocument(ct, written.documentId, written.locale || undefined);
       },

@@ -7,7 +7,7 @@
  * actor: it is in the history and the audit log like any other.
  */
 import type { Database } from '../db/database';
-import { findHistory, listHistory, pruneHistory, type HistoryRow } from '../db/store/history';
+import { findHistory, historyAuthors, listHistory, pruneHistory, type HistoryAuthor, type HistoryRow } from '../db/store/history';
 import type { DocumentService, Written } from '../documents/service';
 import type { Actor } from '../documents/write/context';
 import { NotFoundError } from '../errors';
@@ -85,6 +85,15 @@ export class ContentHistory {
       out.push(...page);
       if (page.length < HISTORY_PAGE_LIMIT) return out;
     }
+  }
+
+  /**
+   * Who created a document's locale version and who wrote it last, as the versions kept say
+   * (the edit view's "Created … by", "Last saved … by"); null where none is kept (history off,
+   * pruned, or written before history was kept).
+   */
+  authors(ct: ContentType, documentId: string, locale: string | undefined): Promise<{ created: HistoryAuthor | null; updated: HistoryAuthor | null }> {
+    return historyAuthors(this.db, ct.uid, documentId, ct.localized ? (locale ?? '') : '');
   }
 
   async get(versionId: number): Promise<HistoryVersion | undefined> {

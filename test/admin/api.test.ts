@@ -147,6 +147,24 @@ describe('admin access', () => {
     expect(await visible()).toBe(false);
   });
 
+  test("publishing with the form's unsaved changes in { data } saves and publishes them in one write; refused, it changes nothing", async () => {
+    const { headers } = await login(server, 'root@example.com', 'correct horse');
+    await server.instance.roles.grant('public', ['api::article.article.find', 'api::article.article.findOne']);
+    const id = (await server.call('POST', ARTICLE, { body: { data: { title: 'Before publishing' } }, headers })).body.data.documentId;
+    const published = await server.call('POST', `${ARTICLE}/${id}/actions/publish`, { body: { data: { title: 'As published' } }, headers });
+    expect(published.status).toBe(200);
+    expect(published.body.meta.status).toBe('published');
+    expect(published.body.data.title).toBe('As published');
+    expect((await server.call('GET', `/api/articles/${id}`)).body.data.title).toBe('As published');
+    // A required title taken away: a 400 naming it, the draft and the published version as they were.
+    const refused = await server.call('POST', `${ARTICLE}/${id}/actions/publish`, { body: { data: { title: null } }, headers });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.errors.map((e: { path: string[] }) => e.path[0])).toEqual(['title']);
+    const draft = await server.call('GET', `${ARTICLE}/${id}`, { headers });
+    expect([draft.body.data.title, draft.body.meta.status]).toEqual(['As published', 'published']);
+    expect((await server.call('POST', `${ARTICLE}/${id}/actions/publish`, { body: { data: [] }, headers })).status).toBe(400);
+  });
+
   test('a validation error names the field in details.errors, as the content API does, and writes nothing', async () => {
     const { headers } = await login(server, 'root@example.com', 'correct horse');
     const before = (await server.call('GET', ARTICLE, { headers })).body.meta.pagination.total;

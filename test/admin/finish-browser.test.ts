@@ -1,7 +1,7 @@
 /**
  * The admin's last gaps in a real browser (Debian's chromium through playwright-core): the
- * list's bulk publish as one server-side action, the unsaved-changes guard on the browser's
- * Back button, and a media field's library picker paging through more than one page of files.
+ * list's bulk publish as one server-side action, Publish with unsaved changes (saved and
+ * published, never lost), the unsaved-changes guard on the browser's Back button, and a media field's library picker paging through more than one page of files.
  * Skipped without chromium.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -50,6 +50,37 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
     const writes = requests.slice(before).filter((url) => url.includes('/actions/'));
     expect(writes).toEqual([`${server.url}/admin/api/content/${encodeURIComponent('api::article.article')}/actions/bulk-publish`]);
     await page.getByRole('row').filter({ hasText: 'Bulk two' }).getByText('Published').waitFor();
+  }, 60_000);
+
+  test('Publish with unsaved changes saves and publishes them; a published entry edited can be published again at once; Unpublish keeps them in the form', async () => {
+    const id = (await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Unsaved first' } } })).body.data.documentId;
+    const published = async () => (await server.call('GET', `/api/articles/${id}`)).body.data?.title;
+    await page.goto(`${server.url}${ARTICLE_ADMIN}/${id}?locale=en`);
+    const title = page.getByLabel('Title', { exact: true });
+    await title.fill('Edited, not saved');
+    await page.getByText('Unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText('Saved and published').waitFor();
+    expect(await published()).toBe('Edited, not saved');
+    expect(await title.inputValue()).toBe('Edited, not saved');
+    expect(await page.getByText('Unsaved changes').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(true);
+    // Published, then edited: Publish is offered again and publishes the edit.
+    await title.fill('Edited again');
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(false);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText('Saved and published').waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=status]')?.textContent === 'Published');
+    expect(await published()).toBe('Edited again');
+    // Unpublish with unsaved changes: unpublished, the edits still in the form and still unsaved.
+    await title.fill('Kept in the form');
+    await page.getByRole('button', { name: 'Unpublish', exact: true }).click();
+    await page.getByText('Unpublished', { exact: true }).waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=status]')?.textContent === 'Draft');
+    expect(await published()).toBeUndefined();
+    expect(await title.inputValue()).toBe('Kept in the form');
+    await page.getByText('Unsaved changes').waitFor();
+    expect((await server.call('GET', `/api/articles/${id}?status=draft`)).body.data.title).toBe('Edited again');
   }, 60_000);
 
   test("the browser's Back with unsaved changes asks: Cancel keeps the edits and the address, OK leaves", async () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { AdminAccounts } from '../../src/admin/accounts';
-import { findChromium, launchBrowser } from '../helpers/browser';
+import { findChromium, launchBrowser, screenshot } from '../helpers/browser';
 import { startServer, type TestServer } from '../helpers/server';
 
 const executable = findChromium();
@@ -82,6 +82,10 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
 
     const aside = page.getByRole('complementary', { name: 'Document' });
     expect(await aside.getByText('Last saved').count()).toBe(1);
+    // Created and last saved by whom, as history keeps it: here the public API wrote it.
+    const facts = async () => (await aside.getByRole('region', { name: 'Information' }).locator('dd').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    expect((await facts())[1]).toEndWith(' by the public API');
+    expect((await facts())[2]).toEndWith(' by the public API');
     const locales = aside.getByRole('region', { name: 'Locales' });
     await locales.getByRole('link', { name: 'French (fr)' }).waitFor();
     const states = async () => (await locales.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
@@ -100,7 +104,42 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.locale-list .badge-published').length === 2);
     expect(await states()).toEqual(['English (en) Published', 'French (fr) Published']);
     expect(await aside.getByText('Not published').count()).toBe(0);
+    // Published by the admin: the last write is theirs, the creation still the public API's.
+    expect((await facts())[1]).toEndWith(' by the public API');
+    expect((await facts())[2]).toEndWith(' by root@example.com');
     await page.context().close();
+  }, 60_000);
+
+  test('on wide screens the side panel stays in view as a whole as the form scrolls: its Save and Publish box covers none of the boxes below it', async () => {
+    for (const viewport of [{ width: 1366, height: 768 }, { width: 1920, height: 1080 }]) {
+      const page = await open(viewport);
+      await page.goto(`${server.url}${ARTICLE}/${articleId}?locale=en`);
+      await page.getByLabel('Title', { exact: true }).waitFor();
+      await page.getByRole('region', { name: 'Locales' }).getByRole('link', { name: 'French (fr)' }).waitFor();
+      const overlaps = () =>
+        page.evaluate(() => {
+          const boxes = [...(globalThis as any).document.querySelectorAll('aside.side > .box')].filter((b: any) => b.offsetParent).map((b: any) => ({ name: b.getAttribute('aria-label') ?? b.querySelector('h2')?.textContent, r: b.getBoundingClientRect() }));
+          const found: string[] = [];
+          for (let i = 0; i < boxes.length; i++)
+            for (let j = i + 1; j < boxes.length; j++) {
+              const [a, b] = [boxes[i].r, boxes[j].r];
+              if (a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) found.push(`${boxes[i].name} over ${boxes[j].name}`);
+            }
+          return found;
+        });
+      const height = await page.evaluate(() => (globalThis as any).document.documentElement.scrollHeight);
+      expect(height).toBeGreaterThan(viewport.height + 400);
+      for (let y = 0; y <= height; y += 120) {
+        await page.evaluate((top) => (globalThis as any).scrollTo(0, top), y);
+        expect(`${y}: ${(await overlaps()).join(', ')}`).toBe(`${y}: `);
+        // Nothing of the panel slides under the header either.
+        expect((await box(page, 'aside.side')).y).toBeGreaterThanOrEqual((await box(page, 'header.topbar')).height);
+        expect(await inView(page, 'Save')).toBe(true);
+        expect(await inView(page, 'Publish')).toBe(true);
+      }
+      await screenshot(page, `layout-side-panel-scrolled-${viewport.width}`);
+      await page.context().close();
+    }
   }, 60_000);
 
   test('on a 390×844 phone nothing is wider than the screen, the menu folds, and Save and Publish sit in a bar at the bottom', async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { AdminAccounts } from '../../src/admin/accounts';
-import { findChromium, launchBrowser } from '../helpers/browser';
+import { findChromium, launchBrowser, screenshot } from '../helpers/browser';
 import { startServer, type TestServer } from '../helpers/server';
 
 const executable = findChromium();
@@ -92,6 +92,11 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
       await page.getByLabel('Filter attribute').selectOption('kind');
       await page.getByLabel('Filter operator').selectOption('$eq');
       await page.getByLabel('Filter value').fill('opinion');
+      // The filter's controls: one row on a laptop; on a phone they wrap, each inside the screen.
+      const controls = await Promise.all(['Filter attribute', 'Filter operator', 'Filter value'].map(async (name) => (await page.getByLabel(name, { exact: true }).boundingBox())!));
+      await screenshot(page, `list-filters-${viewport.width}`);
+      if (viewport.width > 768) expect(new Set(controls.map((b) => Math.round(b.y + b.height / 2))).size).toBe(1);
+      for (const b of controls) expect(b.x + b.width).toBeLessThanOrEqual(viewport.width);
       await page.getByRole('button', { name: 'Add filter' }).click();
       await page.getByText('3 entries').waitFor();
       expect(await rows(page).allTextContents()).toEqual([expect.stringContaining('Story 12'), expect.stringContaining('Story 15'), expect.stringContaining('Story 18')]);
@@ -161,6 +166,7 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
     await page.getByLabel('Label of Publish date').fill('Goes live on');
     await page.getByLabel('Description of Publish date').fill('The day readers first see it');
     await page.getByLabel('Width of Publish date').selectOption('12');
+    await page.getByLabel('Placeholder of Summary').fill('One sentence readers see first');
     for (let i = 0; i < 9; i++) {
       const up = page.getByRole('list', { name: 'Fields of the edit view' }).getByRole('button', { name: 'Move Publish date up' });
       if (await up.isDisabled()) break;
@@ -183,6 +189,7 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
     const first = await page.locator('form#edit-form > div').first().getAttribute('class');
     expect(first).toBe('w-12');
     expect(await page.locator('form#edit-form > div').first().locator('#field-publishDate').count()).toBe(1);
+    expect(await page.getByLabel('Summary', { exact: true }).getAttribute('placeholder')).toBe('One sentence readers see first');
     expect(await serious(page, 'configured edit view')).toEqual([]);
 
     // Reset: the defaults come back.

@@ -31,6 +31,7 @@ describe.skipIf(!executable)('Folio Admin home and profile', () => {
     const accounts = new AdminAccounts(server.instance.db);
     await accounts.create({ email: 'wide@example.com', password: 'correct horse' }, { first: true });
     await accounts.create({ email: 'narrow@example.com', password: 'correct horse', role: 'editor' });
+    await server.call('POST', '/api/articles?status=draft', { body: { data: { summary: 'A draft with no title yet' } } });
     await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Half-written piece' } } });
     await server.call('POST', '/api/articles', { body: { data: { title: 'Out in the world' } } });
     browser = await launchBrowser(executable!);
@@ -54,11 +55,17 @@ describe.skipIf(!executable)('Folio Admin home and profile', () => {
       await drafts.getByRole('link', { name: 'Half-written piece' }).waitFor();
       expect(await drafts.getByRole('listitem').first().textContent()).toContain('Draft');
       await page.getByRole('region', { name: 'Recently published' }).getByRole('link', { name: 'Out in the world' }).waitFor();
+      // A draft with no title is named by its type, never by its documentId.
+      expect(await drafts.getByRole('link', { name: 'Untitled (Article)' }).count()).toBe(1);
       expect(await drafts.getByText('Out in the world').count()).toBe(0);
       found.push(...(await serious(page, 'home')));
       expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBe(viewport.width);
       await drafts.getByRole('link', { name: 'Half-written piece' }).click();
       await page.getByRole('heading', { name: 'Half-written piece', level: 1 }).waitFor();
+      // The list and the edit view call it so too.
+      await page.goto(`${server.url}/admin/content/${encodeURIComponent('api::article.article')}`);
+      await page.locator('tbody').getByRole('link', { name: 'Untitled (Article)' }).click();
+      await page.getByRole('heading', { name: 'Untitled (Article)', level: 1 }).waitFor();
 
       // The profile, from the navigation (behind Menu on a phone).
       if (viewport.width < 700) await page.getByRole('button', { name: 'Menu' }).click();

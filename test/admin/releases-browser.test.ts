@@ -191,6 +191,27 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
     }, 120_000);
   }
 
+  test('an entry whose document has no title is named by its type, never by its documentId', async () => {
+    const untitled = await draft({ summary: 'No title yet' });
+    const titled = await draft({ title: 'Has a title' });
+    const name = 'Names of entries';
+    expect((await server.call('POST', '/admin/api/releases', { headers: headers(), body: { name } })).status).toBe(201);
+    for (const documentId of [untitled, titled]) {
+      const added = await server.call('POST', `/admin/api/releases/${encodeURIComponent(name)}/entries`, { headers: headers(), body: { type: 'api::article.article', documentId, action: 'publish' } });
+      expect(added.status).toBe(200);
+    }
+    const { page } = await open({ width: 1366, height: 768 });
+    await page.goto(`${server.url}/admin/releases/${encodeURIComponent(name)}`);
+    const entries = page.getByRole('region', { name: 'Entries (2)' });
+    await entries.getByRole('link', { name: 'Has a title' }).waitFor();
+    const link = entries.getByRole('link', { name: 'Untitled (Article)' });
+    await link.waitFor();
+    expect(await entries.textContent()).not.toContain(untitled);
+    expect(await link.getAttribute('href')).toBe(`${ARTICLE}/${untitled}?locale=en`);
+    await entries.getByRole('button', { name: 'Remove Untitled (Article) (en) from the release' }).waitFor();
+    await page.context().close();
+  }, 60_000);
+
   test('an entry without a pending release is told where to make one, and a type without draft & publish has no Releases box', async () => {
     const id = await draft({ title: 'Lonely' });
     for (const r of (await server.call('GET', '/admin/api/releases', { headers: headers() })).body.data) await server.call('DELETE', `/admin/api/releases/${encodeURIComponent(r.name)}`, { headers: headers() });

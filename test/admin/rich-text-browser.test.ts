@@ -190,6 +190,8 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
     const editor = page.getByRole('textbox', { name: 'Body' });
     await editor.waitFor();
     const style = page.getByRole('combobox', { name: 'Text style' });
+    // Every heading level Strapi's blocks know, 1 to 6, beside paragraphs, quotes and code.
+    expect(await style.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Heading 1', 'Heading 2', 'Heading 3', 'Heading 4', 'Heading 5', 'Heading 6', 'Quote', 'Code block']));
     await style.focus();
     await page.keyboard.press('ArrowRight');
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toBe('Bold');
@@ -197,6 +199,14 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toBe('Italic');
     // Only the control last focused is in the Tab order.
     expect(await page.locator('.rich-toolbar [tabindex="0"]').count()).toBe(1);
+
+    // Select "make" and strike it through with the toolbar's button.
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
+    await settle(page);
+    await page.getByRole('toolbar', { name: 'Body formatting' }).getByRole('button', { name: 'Strikethrough' }).click();
+    expect(await page.getByRole('toolbar', { name: 'Body formatting' }).getByRole('button', { name: 'Strikethrough' }).getAttribute('aria-pressed')).toBe('true');
 
     // Select "this" (characters 6–9) and link it.
     await editor.click();
@@ -209,7 +219,7 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
-    expect(await body(id)).toEqual([{ type: 'paragraph', children: [text('make '), { type: 'link', url: 'https://folio.test/this', children: [text('this')] }, text(' a link')] }]);
+    expect(await body(id)).toEqual([{ type: 'paragraph', children: [text('make', { strikethrough: true }), text(' '), { type: 'link', url: 'https://folio.test/this', children: [text('this')] }, text(' a link')] }]);
     await page.context().close();
   }, 60_000);
 });

@@ -2,10 +2,12 @@
  * What editors call documents: the value of each one's main field (its title), asked of the
  * content manager's list (GET /admin/api/content/:uid, filtered by documentId, only the main
  * field), 100 at a time. For the History view (linked entries of a past version) and the
- * Releases page (its entries). A document no longer there has no name: callers show its id.
+ * Releases page (its entries). A document whose main field is empty is "Untitled (Article)";
+ * a document no longer there has no name: callers show its id.
  */
 import { api, uidPath } from './api';
 import type { Schema } from './main';
+import { untitled } from './words';
 
 /** `uid`, `documentId`, `locale` → the key of a name in the map `documentNames` answers. */
 export const nameKey = (uid: string, documentId: string, locale?: string | null) => `${uid}\u0000${documentId}\u0000${locale ?? ''}`;
@@ -43,7 +45,7 @@ export async function documentNames(schema: Schema, wanted: NameRequest[]): Prom
         const r = await api<{ data: Record<string, unknown>[] }>('GET', `/content/${uidPath(uid)}?${params}`).catch(() => ({ data: [] }));
         for (const d of r.data) {
           const value = ct.mainField ? d[ct.mainField] : null;
-          names.set(nameKey(uid, String(d.documentId), locale), value === null || value === undefined || value === '' ? String(d.documentId) : String(value));
+          names.set(nameKey(uid, String(d.documentId), locale), value === null || value === undefined || value === '' ? untitled(ct.displayName) : String(value));
         }
       });
     }),

@@ -66,10 +66,11 @@ export function localeLabel(l: { code: string; name?: string | null }): string {
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
 
-/** An admin user as the API gives it (an object with names or an email), or nothing. */
+/** Who as the API gives it (a writer as history keeps it, `{ kind, name }`, or an admin user with names or an email), or nothing. */
 function who(value: unknown): string | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
+  if (typeof v.kind === 'string') return actorText({ kind: v.kind, name: typeof v.name === 'string' ? v.name : null });
   const name = [v.firstname, v.lastname].filter((x) => typeof x === 'string' && x).join(' ');
   return name || (typeof v.username === 'string' && v.username) || (typeof v.email === 'string' && v.email) || null;
 }

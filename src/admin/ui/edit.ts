@@ -15,6 +15,7 @@ import { slugify } from '../slug';
 import { api, ApiError, uidPath } from './api';
 import { explain, type ApiFieldError, type Explained } from './errors';
 import { browser } from './dom';
+import { untitled } from './words';
 import { ActionsBox, InfoBox, LocalesBox, localeLabel, MoreBox, PANEL_SLOTS, type Action, type DocumentInfo, type PanelContext } from './edit-panel';
 import { EditorContext, Field, fieldId, widthOf, type Editor } from './fields/field';
 import { blankValues, docLabel, editable, toData, toForm, type Components, type FormValue, type Values } from './fields/values';
@@ -72,13 +73,13 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales']; previewUrl?: string | null }) => {
+  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales']; previewUrl?: string | null; createdBy?: unknown; updatedBy?: unknown }) => {
     const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
     setValues(next);
     setBaseline(JSON.stringify(next));
     setStatus(meta.status);
-    setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: doc.createdBy, updatedBy: doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
-    setName(ct.mainField ? docLabel(doc, ct.mainField) : null);
+    setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: meta.createdBy ?? doc.createdBy, updatedBy: meta.updatedBy ?? doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
+    setName(ct.mainField && doc[ct.mainField] !== null && doc[ct.mainField] !== undefined && doc[ct.mainField] !== '' ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
   };
@@ -184,6 +185,25 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
 
   const action = (segment: string, label: string, failed: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`), failed);
 
+  /** Unpublish: the form's unsaved changes stay in the form, still unsaved (the action does not touch the draft). */
+  function unpublish() {
+    const edits = dirtyRef.current ? values : null;
+    void run('Unpublished', () => api('POST', `${entryPath}/actions/unpublish${query}`), 'The entry was not unpublished').then((r) => {
+      if (r && edits) setValues(edits);
+    });
+  }
+
+  /** Publish: with unsaved changes, the form as it stands is saved and published in one write (as Strapi's admin does); never lost. */
+  function publish() {
+    if (busy) return;
+    if (!dirtyRef.current) return action('publish', 'Published', 'The entry was not published')();
+    const local: Record<string, string> = {};
+    const data = toData(fields, values, components, creating, local);
+    const found = Object.entries(local).map(([field, text]): Explained => ({ field, text, summary: text }));
+    if (found.length) return showErrors(found, `The entry was not published: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
+    void run('Saved and published', () => api('POST', `${entryPath}/actions/publish${query}`, { data }), 'The entry was not published');
+  }
+
   const listHref = `/admin/content/${encodeURIComponent(ct.uid)}${query}`;
 
   async function remove() {
@@ -228,13 +248,13 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     });
 
   if (!loaded) return h('p', { role: 'status' }, 'Loading…');
-  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.kind === 'singleType' ? ct.displayName : name || 'Untitled';
+  const title = isNew ? `Create an entry: ${ct.displayName}` : ct.kind === 'singleType' ? ct.displayName : name || untitled(ct.displayName);
   const published = status === 'published' || status === 'modified';
   const otherLocales = schema.locales.filter((l) => l.code !== locale);
   const main: Action[] = [{ label: 'Save', submit: true, primary: true, disabled: busy, keyshortcuts: 'Control+S Meta+S' }];
-  if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || status === 'published', onClick: action('publish', 'Published', 'The entry was not published') });
+  if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || (status === 'published' && !dirty), onClick: publish });
   const more: Action[] = [];
-  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: action('unpublish', 'Unpublished', 'The entry was not unpublished') });
+  if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: unpublish });
   if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
   if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
   const slotContext: PanelContext = {

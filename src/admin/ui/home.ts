@@ -7,6 +7,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { api } from './api';
 import { localeLabel, when } from './edit-panel';
+import { untitled } from './words';
 import { BADGE_TEXT } from './list';
 import type { Schema, Session } from './main';
 import { Link } from './router';
@@ -39,7 +40,7 @@ function RecentList(props: { id: string; title: string; items: Recent[] | undefi
             { class: 'recent' },
             props.items.map((r) =>
               h('li', { key: `${r.uid}:${r.documentId}:${r.locale}` }, [
-                h(Link, { href: `/admin/content/${encodeURIComponent(r.uid)}/${encodeURIComponent(r.documentId)}${r.locale ? `?locale=${encodeURIComponent(r.locale)}` : ''}` }, r.title ?? `(${r.documentId})`),
+                h(Link, { href: `/admin/content/${encodeURIComponent(r.uid)}/${encodeURIComponent(r.documentId)}${r.locale ? `?locale=${encodeURIComponent(r.locale)}` : ''}` }, r.title ?? untitled(r.type)),
                 !props.published && r.status ? h('span', { class: `badge badge-${r.status}` }, BADGE_TEXT[r.status] ?? r.status) : null,
                 h('span', { class: 'muted recent-meta' }, [r.type, name(r.locale), props.published ? `published ${when(r.publishedAt)}` : `saved ${when(r.updatedAt)}`].filter(Boolean).join(' · ')),
               ]),

@@ -14,7 +14,7 @@ import { localeLabel, when } from './edit-panel';
 import { Filters, filterParams } from './list-filters';
 import type { Schema } from './main';
 import { Link, navigate } from './router';
-import { words } from './words';
+import { untitled, words } from './words';
 
 /** Kinds a table cell can show as short text. */
 export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp']);
@@ -157,7 +157,7 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
   const titleOf = (row: any) => {
     const main = ct.mainField ?? columns[0];
     const value = main ? row[main] : undefined;
-    return value === null || value === undefined || value === '' ? `(${row.documentId})` : String(value);
+    return value === null || value === undefined || value === '' ? untitled(ct.displayName) : String(value);
   };
 
   return h('div', null, [

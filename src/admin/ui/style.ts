@@ -301,7 +301,7 @@ main#main.with-bar{padding-bottom:7rem}
 }
 @media (min-width:64.0625rem){
 .more-box{display:none}
-.side>.edit-actions{position:sticky;top:4.5rem;z-index:6;box-shadow:0 -1rem 0 #f6f7fb,0 2px 6px #0000000d}
+.side{position:sticky;top:4.5rem;align-self:start;max-height:calc(100vh - 7rem);overflow-y:auto;overscroll-behavior:contain}
 }
 @media (max-width:48rem){
 .shell{grid-template-columns:minmax(0,1fr);grid-template-rows:3.5rem auto minmax(0,1fr);grid-template-areas:"top" "nav" "main"}

@@ -27,3 +27,6 @@ export function words(name: string): string {
 
 /** An attribute's label: the view configuration's, else its name as words. */
 export const labelOf = (a: Pick<AdminAttribute, 'name' | 'label'>) => a.label || words(a.name);
+
+/** What a document without a title (its main field empty) is called: "Untitled (Article)", never its documentId. */
+export const untitled = (typeName: string) => `Untitled (${typeName})`;

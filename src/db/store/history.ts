@@ -92,6 +92,26 @@ export async function listHistory(db: Queryable, q: HistoryQuery): Promise<Histo
   return (await db.all<Record<string, unknown>>(sql`SELECT ${COLUMNS} FROM ${HISTORY} WHERE ${where} ORDER BY "id" DESC LIMIT ${q.limit}`)).map(rowOf);
 }
 
+export interface HistoryAuthor {
+  kind: string;
+  name: string | null;
+}
+
+/**
+ * Who made a document's locale version (the oldest version kept, when it is its create) and
+ * who wrote it last (the newest kept): null where history holds no such version.
+ */
+export async function historyAuthors(db: Queryable, uid: string, documentId: string, locale: string): Promise<{ created: HistoryAuthor | null; updated: HistoryAuthor | null }> {
+  const where = sql`"uid" = ${uid} AND "documentId" = ${documentId} AND "locale" = ${locale}`;
+  const rows = await db.all<{ id: number; event: string; actorKind: string; actorName: string | null }>(
+    sql`SELECT "id", "event", "actorKind", "actorName" FROM ${HISTORY} WHERE "id" IN (
+      SELECT MIN("id") FROM ${HISTORY} WHERE ${where} UNION SELECT MAX("id") FROM ${HISTORY} WHERE ${where}) ORDER BY "id"`,
+  );
+  const author = (r: { actorKind: string; actorName: string | null } | undefined) => (r ? { kind: r.actorKind, name: r.actorName ?? null } : null);
+  const first = rows[0];
+  return { created: first?.event === 'entry.create' ? author(first) : null, updated: author(rows.at(-1)) };
+}
+
 export async function findHistory(db: Queryable, versionId: number): Promise<HistoryRow | undefined> {
   const row = await db.get<Record<string, unknown>>(sql`SELECT ${COLUMNS} FROM ${HISTORY} WHERE "id" = ${versionId}`);
   return row && rowOf(row);
