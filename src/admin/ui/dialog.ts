@@ -24,7 +24,10 @@ export function Dialog(props: { id: string; title: string; class?: string; onClo
     document.addEventListener('keydown', escape);
     return () => {
       document.removeEventListener('keydown', escape);
-      opener?.focus?.();
+      // The opener may have been rendered anew while the dialog was open (the form reloaded after
+      // a restore): then the element now carrying its id gets the focus.
+      const target = opener && !opener.isConnected && opener.id ? document.getElementById(opener.id) : opener;
+      target?.focus?.();
     };
   }, []);
 

@@ -16,7 +16,7 @@ export function HistoryBox(props: PanelContext) {
   return h('section', { class: 'box', 'aria-labelledby': 'panel-history' }, [
     h('h2', { id: 'panel-history' }, 'Versions'),
     h('p', { class: 'muted box-note' }, 'Every save and publication is kept: compare them and restore one.'),
-    h('button', { type: 'button', class: 'wide', 'aria-haspopup': 'dialog', onClick: () => setOpen(true) }, 'History'),
+    h('button', { type: 'button', id: 'history-open', class: 'wide', 'aria-haspopup': 'dialog', onClick: () => setOpen(true) }, 'History'),
     open ? h(HistoryDialog, { ...props, onClose: () => setOpen(false) }) : null,
   ]);
 }
