@@ -24,7 +24,12 @@ export function chooseLoadGenerator(choice: string | undefined) {
   }
   if (hasCommand('wrk')) {
     generator.tool = 'wrk';
-    generator.version = spawnSync('wrk', ['-v']).stdout.toString().split('\n')[0]!.replace(/ Copyright.*/, '').trim() || 'wrk';
+    generator.version =
+      spawnSync('wrk', ['-v'])
+        .stdout.toString()
+        .split('\n')[0]!
+        .replace(/ Copyright.*/, '')
+        .trim() || 'wrk';
   } else if (choice === 'wrk') {
     throw new Error('--load wrk: wrk is not installed and could not be installed');
   } else {

@@ -57,7 +57,11 @@ export function parseOptions(argv: string[], helpFrom: string): Options {
     strict: true,
   });
   if (flags.help) {
-    console.log(readFileSync(helpFrom, 'utf8').match(/\/\*\*([\s\S]*?)\*\//)![1]!.replace(/^ \* ?/gm, ''));
+    console.log(
+      readFileSync(helpFrom, 'utf8')
+        .match(/\/\*\*([\s\S]*?)\*\//)![1]!
+        .replace(/^ \* ?/gm, ''),
+    );
     process.exit(0);
   }
   const short = flags.short!;
@@ -78,7 +82,13 @@ export function parseOptions(argv: string[], helpFrom: string): Options {
     peer: null,
     peerDir: resolve(flags['peer-dir'] ?? process.env.FOLIO_BENCH_STRAPI_DIR ?? DEFAULT_PEER_DIR),
   };
-  for (const [name, n] of [['--seconds', options.seconds], ['--connections', options.connections], ['--scale', options.scale], ['--realtime', options.realtime], ['--rounds', options.rounds]] as const) {
+  for (const [name, n] of [
+    ['--seconds', options.seconds],
+    ['--connections', options.connections],
+    ['--scale', options.scale],
+    ['--realtime', options.realtime],
+    ['--rounds', options.rounds],
+  ] as const) {
     const zeroSkips = name === '--scale' || name === '--realtime';
     if (!Number.isInteger(n) || n < 0 || (!zeroSkips && n < 1)) {
       console.error(`${name} must be a ${zeroSkips ? 'non-negative' : 'positive'} integer`);

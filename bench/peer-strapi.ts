@@ -42,8 +42,12 @@ export function peerStatus(dir: string): { ready: true; version: string | null }
 }
 
 function script(dir: string, name: string, args: string[] = [], wrap: string[] = []) {
-  const result = spawnSync(wrap[0] ?? join(dir, name), wrap.length ? [...wrap.slice(1), join(dir, name), ...args] : args, { encoding: 'utf8', timeout: 240_000 });
-  if (result.status !== 0) throw new Error(`${name} ${args.join(' ')} exited ${result.status}: ${(result.stderr || result.stdout || String(result.error)).trim().slice(-1500)}`);
+  const result = spawnSync(wrap[0] ?? join(dir, name), wrap.length ? [...wrap.slice(1), join(dir, name), ...args] : args, {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`${name} ${args.join(' ')} exited ${result.status}: ${(result.stderr || result.stdout || String(result.error)).trim().slice(-1500)}`);
   return result;
 }
 
@@ -118,7 +122,8 @@ async function seedPeer(base: string, token: string, count: number): Promise<{ r
       body: JSON.stringify({ data }),
     });
     const body = (await response.json().catch(() => null)) as { data?: { documentId: string } } | null;
-    if (response.status !== 201 && response.status !== 200) throw new Error(`seeding Strapi: POST ${path} -> ${response.status} ${JSON.stringify(body).slice(0, 500)}`);
+    if (response.status !== 201 && response.status !== 200)
+      throw new Error(`seeding Strapi: POST ${path} -> ${response.status} ${JSON.stringify(body).slice(0, 500)}`);
     return body!.data!.documentId;
   };
   /** `n` posts, SEED_CONCURRENCY at a time, results in index order. */

@@ -106,7 +106,11 @@ async function load(bases: string[], path: string, requestsFile?: string): Promi
     bases.map(async (base) => {
       const args = ['wrk', '-t1', `-c${per}`, `-d${SECONDS}s`, '--timeout', '10s', '--latency'];
       if (requestsFile) args.push('-s', join(ROOT, 'bench', 'requests.lua'));
-      const proc = Bun.spawn([...args, base + path], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...(requestsFile ? { BENCH_REQUESTS: requestsFile } : {}) } });
+      const proc = Bun.spawn([...args, base + path], {
+        stdout: 'pipe',
+        stderr: 'pipe',
+        env: { ...process.env, ...(requestsFile ? { BENCH_REQUESTS: requestsFile } : {}) },
+      });
       children.add(proc);
       const text = await new Response(proc.stdout as ReadableStream).text();
       await proc.exited;
@@ -175,7 +179,10 @@ async function runWith(engine: Engine, instances: number, work: string) {
     let refs: Refs;
     if (db) {
       const client = new SQL(db);
-      const ids = async (table: string) => (await client.unsafe(`SELECT "documentId", MIN(id) AS m FROM "${table}" GROUP BY "documentId" ORDER BY m`)).map((r: { documentId: string }) => r.documentId);
+      const ids = async (table: string) =>
+        (await client.unsafe(`SELECT "documentId", MIN(id) AS m FROM "${table}" GROUP BY "documentId" ORDER BY m`)).map(
+          (r: { documentId: string }) => r.documentId,
+        );
       refs = { categories: await ids('categories'), authors: await ids('authors'), tags: await ids('tags') };
       await client.close();
     } else refs = readRefs(join(dataDirs[0]!, 'folio.db'));
@@ -213,10 +220,17 @@ async function runWith(engine: Engine, instances: number, work: string) {
         // pg_stat_database is updated when a backend reports, at most every 500 ms (PGSTAT_MIN_INTERVAL) and at idle.
         await Bun.sleep(1100);
         const after = await pgCounters(admin, name);
-        results[key] = { ...results[key]!, rollbacks: after.rollbacks - before!.rollbacks, deadlocks: after.deadlocks - before!.deadlocks, ...(waits ? { waits: await waits } : {}) };
+        results[key] = {
+          ...results[key]!,
+          rollbacks: after.rollbacks - before!.rollbacks,
+          deadlocks: after.deadlocks - before!.deadlocks,
+          ...(waits ? { waits: await waits } : {}),
+        };
       }
       const r = results[key]!;
-      log(`${engine}, ${instances} instance(s) ${key}: ${Math.round(r.rps)} req/s, non-2xx ${r.non2xx}${db ? `, rollbacks ${r.rollbacks}, deadlocks ${r.deadlocks}` : ''}${r.waits ? `, waits ${JSON.stringify(r.waits)}` : ''}`);
+      log(
+        `${engine}, ${instances} instance(s) ${key}: ${Math.round(r.rps)} req/s, non-2xx ${r.non2xx}${db ? `, rollbacks ${r.rollbacks}, deadlocks ${r.deadlocks}` : ''}${r.waits ? `, waits ${JSON.stringify(r.waits)}` : ''}`,
+      );
     }
     return results;
   } finally {
@@ -253,11 +267,17 @@ try {
   const sqlite = flags['no-sqlite'] ? undefined : await runWith('sqlite', 1, work);
   const one = await runWith('postgres', 1, work);
   const two = await runWith('postgres', 2, work);
-  const labels: Record<string, string> = { list: 'list (page of 25)', list_populate_all: 'populate=*', find_one: 'get one', create: 'create with relations (POST)' };
+  const labels: Record<string, string> = {
+    list: 'list (page of 25)',
+    list_populate_all: 'populate=*',
+    find_one: 'get one',
+    create: 'create with relations (POST)',
+  };
   const fmt = (r: Result | undefined) => (r ? `${Math.round(r.rps).toLocaleString('en-US')} (p99 ${r.p99Ms.toFixed(1)} ms)` : '–');
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : '–');
   const rows = Object.keys(one).map(
-    (k) => `| ${labels[k]} | ${fmt(sqlite?.[k])} | ${fmt(one[k])} | ${fmt(two[k])} | ${ratio(one[k]!.rps, sqlite?.[k]?.rps)} | ${ratio(two[k]!.rps, one[k]!.rps)} |`,
+    (k) =>
+      `| ${labels[k]} | ${fmt(sqlite?.[k])} | ${fmt(one[k])} | ${fmt(two[k])} | ${ratio(one[k]!.rps, sqlite?.[k]?.rps)} | ${ratio(two[k]!.rps, one[k]!.rps)} |`,
   );
   const table = [
     '| scenario | SQLite, 1 instance (req/s) | PostgreSQL, 1 instance | PostgreSQL, 2 instances | PG 1 / SQLite | PG 2 / PG 1 |',
@@ -267,10 +287,19 @@ try {
   console.log(table);
   const errors = (r: typeof one) => Object.values(r).reduce((n, x) => n + x.non2xx, 0);
   if (one.create && two.create) {
-    console.log(`creates: rollbacks ${one.create.rollbacks} (1 instance), ${two.create.rollbacks} (2 instances); deadlocks ${one.create.deadlocks}, ${two.create.deadlocks}`);
+    console.log(
+      `creates: rollbacks ${one.create.rollbacks} (1 instance), ${two.create.rollbacks} (2 instances); deadlocks ${one.create.deadlocks}, ${two.create.deadlocks}`,
+    );
   }
   console.log(`non-2xx answers in all scenarios: ${errors(one)} (1 instance), ${errors(two)} (2 instances)`);
-  writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), articles: ARTICLES, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, sqlite, one, two }, null, 2) + '\n');
+  writeFileSync(
+    OUT,
+    JSON.stringify(
+      { date: new Date().toISOString(), articles: ARTICLES, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, sqlite, one, two },
+      null,
+      2,
+    ) + '\n',
+  );
   log(`wrote ${OUT}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

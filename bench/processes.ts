@@ -158,6 +158,10 @@ export async function coldStarts(dataDir: string, runs: number): Promise<ColdSta
       await stop(proc);
     }
   }
-  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+  const median = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   return { runs, healthMs, listMs, healthMedianMs: median(healthMs), listMedianMs: median(listMs) };
 }

@@ -76,7 +76,11 @@ async function main() {
   for (const variant of VARIANTS) {
     const root = copyProject('bench-js');
     const data = mkdtempSync(join(work.dir!, `data-${variant.key}-`));
-    const grant = runCli(['permissions', 'grant', 'public', 'api::article.article.find', 'api::article.article.findOne', 'api::article.article.create'], { exe: BINARY, data, contentTypes: root });
+    const grant = runCli(['permissions', 'grant', 'public', 'api::article.article.find', 'api::article.article.findOne', 'api::article.article.create'], {
+      exe: BINARY,
+      data,
+      contentTypes: root,
+    });
     if (grant.code !== 0) throw new Error(`folio permissions grant: ${grant.stdout}${grant.stderr}`);
     const server = await projectServe(variant, root, data);
     const ids: string[] = [];
@@ -86,7 +90,8 @@ async function main() {
       ids.push(created.body.data.documentId);
     }
     const check = await server.call('GET', '/api/articles');
-    if (check.status !== 200 || (variant.key === 'hooked') !== (check.headers.get('x-stamp') === 'bench')) throw new Error(`${variant.key}: the route middleware ${variant.key === 'hooked' ? 'did not run' : 'ran'}`);
+    if (check.status !== 200 || (variant.key === 'hooked') !== (check.headers.get('x-stamp') === 'bench'))
+      throw new Error(`${variant.key}: the route middleware ${variant.key === 'hooked' ? 'did not run' : 'ran'}`);
     results[variant.key] = {};
     for (const scenario of scenarios(ids)) {
       await load(server.url, scenario.requests, 1, connections);
@@ -102,12 +107,25 @@ async function main() {
     const plain = results.plain![s.key]!;
     const hooked = results.hooked![s.key]!;
     const ratio = hooked.rps / plain.rps;
-    return { key: s.key, label: s.label, plainRps: round(plain.rps), hookedRps: round(hooked.rps), ratio: round(ratio, 3), withinGoal: ratio >= 0.9, plainP50: plain.p50Ms, hookedP50: hooked.p50Ms };
+    return {
+      key: s.key,
+      label: s.label,
+      plainRps: round(plain.rps),
+      hookedRps: round(hooked.rps),
+      ratio: round(ratio, 3),
+      withinGoal: ratio >= 0.9,
+      plainP50: plain.p50Ms,
+      hookedP50: hooked.p50Ms,
+    };
   });
   console.log(`\n| scenario | without project code | route middleware + lifecycle | ratio | goal (≥ 0.90) |\n|---|---:|---:|---:|:---:|`);
-  for (const r of rows) console.log(`| ${r.label} | ${fmtInt(r.plainRps)} req/s | ${fmtInt(r.hookedRps)} req/s | ${r.ratio.toFixed(2)} | ${r.withinGoal ? 'PASS' : 'MISS'} |`);
+  for (const r of rows)
+    console.log(`| ${r.label} | ${fmtInt(r.plainRps)} req/s | ${fmtInt(r.hookedRps)} req/s | ${r.ratio.toFixed(2)} | ${r.withinGoal ? 'PASS' : 'MISS'} |`);
   const out = flags.out ?? join(ROOT, 'bench', 'results', 'project-code.json');
-  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), generator: generator.version, seconds, connections, rounds, seed: SEED, rows, results }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ at: new Date().toISOString(), machine: machine(), generator: generator.version, seconds, connections, rounds, seed: SEED, rows, results }, null, 2)}\n`,
+  );
   log(`written ${out}`);
 }
 

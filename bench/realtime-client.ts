@@ -78,7 +78,10 @@ for (let first = 0; first < count; first += WAVE) {
             failed++;
           },
         },
-      }).then((socket) => sockets.push(socket), () => failed++),
+      }).then(
+        (socket) => sockets.push(socket),
+        () => failed++,
+      ),
     );
   }
   await Promise.all(wave);

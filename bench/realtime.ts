@@ -81,7 +81,11 @@ export async function realtimeRun(dataDir: string, streams: number, settings: Me
     const rssBeforeMiB = rssMiB(pid);
     log(`realtime: list before the streams: ${fmtInt(listBefore.rps)} req/s, p99 ${fmtMs(listBefore.p99Ms)}; RSS ${rssBeforeMiB} MiB`);
 
-    client = Bun.spawn([...loadPin, ...RAISED, BUN, join(ROOT, 'bench', 'realtime-client.ts'), server.url, String(count)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+    client = Bun.spawn([...loadPin, ...RAISED, BUN, join(ROOT, 'bench', 'realtime-client.ts'), server.url, String(count)], {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'inherit',
+    });
     children.add(client);
     const next = lines(client);
     const opened = await next();
@@ -124,7 +128,18 @@ export async function realtimeRun(dataDir: string, streams: number, settings: Me
     await Bun.sleep(1000);
     const after = await load(server.url, list, settings.seconds, settings.connections);
     log(`realtime: list once the streams closed: ${fmtInt(after.rps)} req/s, p99 ${fmtMs(after.p99Ms)}`);
-    return { streams, opened: count, openSeconds, rssBeforeMiB, rssIdleMiB, rssPeakMiB, deliveries, listBefore: best([listBefore, after]), listDuring, filesLimit };
+    return {
+      streams,
+      opened: count,
+      openSeconds,
+      rssBeforeMiB,
+      rssIdleMiB,
+      rssPeakMiB,
+      deliveries,
+      listBefore: best([listBefore, after]),
+      listDuring,
+      filesLimit,
+    };
   } finally {
     if (client) await closeClient(client);
     await stopServer(server, 'folio serve (realtime)');

@@ -72,7 +72,9 @@ export function renderTable(report: Report): string {
       `${report.loadGenerator} -t1 -c${report.settings.connections} -d${report.settings.seconds}s` +
       `${report.settings.pinned ? ', server on CPU0 and load on CPU1 (taskset)' : ''}` +
       `${report.settings.rounds > 1 ? `; reads: best of ${report.settings.rounds} rounds, writes once` : ''}; ${report.seed.articles} articles (category, author, 3 tags, seo component, 2-item dynamic zone).` +
-      (peer.ran ? ` Strapi ${peer.version ?? '5'} under the same load in the same run (its own seed: ${peer.seed?.articles} articles of the same shape, in ${peer.seed?.seconds} s).` : ''),
+      (peer.ran
+        ? ` Strapi ${peer.version ?? '5'} under the same load in the same run (its own seed: ${peer.seed?.articles} articles of the same shape, in ${peer.seed?.seconds} s).`
+        : ''),
   );
   lines.push('');
   lines.push('| scenario | request | req/s | × baseline | SQL / request | p50 | p99 | server RSS peak | Strapi req/s | × Strapi |');
@@ -131,7 +133,9 @@ function scaleLines(s: ScaleResult): string[] {
     '|---|---|---:|---:|---:|---:|',
   ];
   for (const r of s.scenarios) {
-    lines.push(`| ${r.label} | GET ${cell(shorten(r.path, 70))} | ${fmtInt(r.rps)} | ${fmtMs(r.p50Ms)} | ${fmtMs(r.p99Ms)} | ${r.rssBeforeMiB} → ${r.rssAfterMiB} MiB |`);
+    lines.push(
+      `| ${r.label} | GET ${cell(shorten(r.path, 70))} | ${fmtInt(r.rps)} | ${fmtMs(r.p50Ms)} | ${fmtMs(r.p99Ms)} | ${r.rssBeforeMiB} → ${r.rssAfterMiB} MiB |`,
+    );
   }
   const p = s.paging;
   lines.push(

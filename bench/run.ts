@@ -43,7 +43,19 @@ import type { LoadRequest } from './load';
 import { log, parseOptions, ROOT } from './options';
 import { buildBinary, coldStarts, installSignalHandlers, killAll, PINNED, removeWorkDir, rssMiB, serverPin, startFolio, stopServer, work } from './processes';
 import { renderTable, writeReadme, type BaselineReport, type BaselineRun, type PeerReport, type Report } from './report';
-import { isWrite, measure, readArticleIds, sameFirstPage, scenarioList, seed, UNCACHED_READS, builtFrom, uncached, type Scenario, type ScenarioResult } from './scenarios';
+import {
+  isWrite,
+  measure,
+  readArticleIds,
+  sameFirstPage,
+  scenarioList,
+  seed,
+  UNCACHED_READS,
+  builtFrom,
+  uncached,
+  type Scenario,
+  type ScenarioResult,
+} from './scenarios';
 import { runStrapiPeer } from './peer-strapi';
 import { realtimeRun } from './realtime';
 import { scaleRun } from './scale';
@@ -84,7 +96,11 @@ async function main() {
 
   // 2. Statements per request, in-process on a copy (the writes it sends stay there).
   const statements = countStatements(dataDir, scenarios);
-  log(`statements per request: ${Object.entries(statements).map(([k, s]) => `${k} ${s.count}`).join(', ')}`);
+  log(
+    `statements per request: ${Object.entries(statements)
+      .map(([k, s]) => `${k} ${s.count}`)
+      .join(', ')}`,
+  );
 
   // 3. Cold start: process start to the first 2xx on /_health (and the first 200 on the list).
   const cold = await coldStarts(dataDir, opts.coldStarts);
@@ -109,7 +125,9 @@ async function main() {
     const r = { ...(await load(target.url, requests, opts.seconds, opts.connections)), rssAfterMiB: rssMiB(target.proc.pid) };
     if (r.non2xx || r.errors) throw new Error(`${what}: ${r.non2xx} non-2xx answers, ${r.errors} socket errors`);
     runs.push(r);
-    log(`${what} ${requests[0]!.method} ${requests[0]!.path}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50Ms)}, p99 ${fmtMs(r.p99Ms)}, its RSS ${r.rssAfterMiB} MiB`);
+    log(
+      `${what} ${requests[0]!.method} ${requests[0]!.path}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50Ms)}, p99 ${fmtMs(r.p99Ms)}, its RSS ${r.rssAfterMiB} MiB`,
+    );
   };
   // Reads run ROUNDS times, each round after a baseline run, and the best round counts
   // (a burst of other work on a shared machine rarely spans two rounds); writes run once,
@@ -155,7 +173,9 @@ async function main() {
   await stopServer(writeBaseline, 'write baseline');
 
   // 5. The Strapi peer, same scenarios and load, when asked for.
-  const peer: PeerReport = opts.peer ? await runStrapiPeer(opts.peerDir, ARTICLES, settings, results) : { name: 'strapi', version: null, ran: false, why: 'no --peer strapi' };
+  const peer: PeerReport = opts.peer
+    ? await runStrapiPeer(opts.peerDir, ARTICLES, settings, results)
+    : { name: 'strapi', version: null, ran: false, why: 'no --peer strapi' };
   // An uncached row is compared with Strapi's run of the same request.
   for (const r of results) {
     const same = builtFrom(r.key) !== r.key ? results.find((o) => o.key === builtFrom(r.key))?.peer : undefined;

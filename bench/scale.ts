@@ -34,7 +34,20 @@ export interface ScaleResult {
 
 export async function scaleRun(count: number, settings: MeasureSettings): Promise<ScaleResult> {
   const dataDir = join(work.dir!, 'scale-data');
-  folio(['permissions', 'grant', 'public', 'api::article.article.find', 'api::article.article.findOne', 'api::article.article.create', 'api::category.category.find', 'api::author.author.find', 'api::tag.tag.find'], dataDir);
+  folio(
+    [
+      'permissions',
+      'grant',
+      'public',
+      'api::article.article.find',
+      'api::article.article.findOne',
+      'api::article.article.create',
+      'api::category.category.find',
+      'api::author.author.find',
+      'api::tag.tag.find',
+    ],
+    dataDir,
+  );
   const files = await writeTargets(work.dir!);
   for (const [type, file] of Object.entries(files)) folio(['import', file, '--type', type], dataDir);
   const refs = readRefs(join(dataDir, 'folio.db'));
@@ -44,7 +57,11 @@ export async function scaleRun(count: number, settings: MeasureSettings): Promis
 
   log(`scale: folio import of ${fmtInt(count)} articles`);
   const t0 = performance.now();
-  const proc = Bun.spawn(cliCommand(['import', file, '--type', 'articles'], binary(dataDir)), { ...cliSpawnOptions(binary(dataDir)), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(cliCommand(['import', file, '--type', 'articles'], binary(dataDir)), {
+    ...cliSpawnOptions(binary(dataDir)),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   children.add(proc);
   const decoder = new TextDecoder();
   let lastLine = '';
@@ -71,12 +88,15 @@ export async function scaleRun(count: number, settings: MeasureSettings): Promis
   try {
     const pid = server.proc.pid;
     const get = (key: string, label: string, path: string): Scenario => ({ key, label, requests: [{ method: 'GET', path }] });
-    const deep =
-      'populate[category]=true&populate[author][populate][avatar]=true&populate[tags][fields][0]=name&populate[seo]=true&populate[blocks]=true';
+    const deep = 'populate[category]=true&populate[author][populate][avatar]=true&populate[tags][fields][0]=name&populate[seo]=true&populate[blocks]=true';
     // One connection: p50/p99 are the latency of one request, not of a queue.
     const scenarios = [
       get('scale_filter_sort', 'filtered + sorted page', '/api/articles?filters[views][$gt]=10&sort=views:desc&pagination[pageSize]=25'),
-      get('scale_filter_sort_nocount', 'same, withCount=false', '/api/articles?filters[views][$gt]=10&sort=views:desc&pagination[pageSize]=25&pagination[withCount]=false'),
+      get(
+        'scale_filter_sort_nocount',
+        'same, withCount=false',
+        '/api/articles?filters[views][$gt]=10&sort=views:desc&pagination[pageSize]=25&pagination[withCount]=false',
+      ),
       get('scale_filter_sort_indexed', 'filtered + sorted on id (indexed)', '/api/articles?filters[id][$gt]=10&sort=id:desc&pagination[pageSize]=25'),
       get('scale_list', 'list, first page', '/api/articles'),
       get('scale_deep_populate', 'deep populate, first page', `/api/articles?${deep}`),
@@ -139,7 +159,7 @@ async function listAfterWrite(base: string, pid: number, refs: Refs): Promise<Sc
 function readLastArticle(dbFile: string): string {
   const db = new Database(dbFile, { readonly: true });
   try {
-    return (db.query("SELECT documentId FROM articles WHERE publishedAt IS NOT NULL ORDER BY id DESC LIMIT 1").get() as { documentId: string }).documentId;
+    return (db.query('SELECT documentId FROM articles WHERE publishedAt IS NOT NULL ORDER BY id DESC LIMIT 1').get() as { documentId: string }).documentId;
   } finally {
     db.close();
   }
@@ -170,7 +190,8 @@ async function pageThrough(base: string, pid: number) {
     const t = performance.now();
     const response = await fetch(`${base}/api/articles?pagination[page]=${page}&pagination[pageSize]=${pageSize}`);
     const body = (await response.json()) as { data: unknown[] };
-    if (response.status !== 200 || (page < pageCount && body.data.length !== pageSize)) throw new Error(`page ${page}: ${response.status}, ${body.data?.length} rows`);
+    if (response.status !== 200 || (page < pageCount && body.data.length !== pageSize))
+      throw new Error(`page ${page}: ${response.status}, ${body.data?.length} rows`);
     times.push(performance.now() - t);
     const rss = rssMiB(pid);
     rssPeakMiB = Math.max(rssPeakMiB, rss);
@@ -196,6 +217,8 @@ async function pageThrough(base: string, pid: number) {
     rssPeakMiB: Math.max(rssPeakMiB, rssLastMiB),
     rssSamplesMiB,
   };
-  log(`scale: paged ${times.length} of ${pageCount} pages (every ${every}) in ${result.seconds} s; RSS ${rssFirstMiB} -> ${rssLastMiB} MiB (peak ${result.rssPeakMiB})`);
+  log(
+    `scale: paged ${times.length} of ${pageCount} pages (every ${every}) in ${result.seconds} s; RSS ${rssFirstMiB} -> ${rssLastMiB} MiB (peak ${result.rssPeakMiB})`,
+  );
   return result;
 }

@@ -76,7 +76,9 @@ export async function seed(dataDir: string, count: number): Promise<Refs> {
 export function readArticleIds(dbFile: string): string[] {
   const db = new Database(dbFile, { readonly: true });
   try {
-    return (db.query("SELECT documentId FROM articles WHERE publishedAt IS NOT NULL AND locale = 'en' ORDER BY id").all() as { documentId: string }[]).map((r) => r.documentId);
+    return (db.query("SELECT documentId FROM articles WHERE publishedAt IS NOT NULL AND locale = 'en' ORDER BY id").all() as { documentId: string }[]).map(
+      (r) => r.documentId,
+    );
   } finally {
     db.close();
   }
@@ -119,7 +121,11 @@ export function scenarioList(refs: Refs, articles: string[]): Scenario[] {
   return [
     get('list', 'list (page of 25)', '/api/articles'),
     get('list_populate_all', 'populate=*', '/api/articles?populate=*'),
-    get('list_populate_nested', 'nested populate', '/api/articles?populate[author][populate][avatar]=true&populate[category]=true&populate[tags][fields][0]=name'),
+    get(
+      'list_populate_nested',
+      'nested populate',
+      '/api/articles?populate[author][populate][avatar]=true&populate[category]=true&populate[tags][fields][0]=name',
+    ),
     get('filter_sort_indexed', 'filter+sort, indexed (id)', '/api/articles?filters[id][$gt]=10&sort=id:desc'),
     get('filter_sort_unindexed', 'filter+sort, no index (views)', '/api/articles?filters[views][$gt]=10&sort=views:desc'),
     get('filter_containsi', 'filter $containsi + sort title', '/api/articles?filters[summary][$containsi]=ARTICLE%201&sort=title'),
@@ -170,7 +176,12 @@ export async function measure(base: string, pid: number, scenario: Scenario, set
   const first = scenario.requests[0]!;
   // A fresh connection: a pooled one may have been closed by the server's keep-alive timeout
   // during the previous scenario (Node servers such as Strapi's close idle sockets after 5 s).
-  const check = await fetch(base + first.path, { method: first.method, headers: first.body ? { 'content-type': 'application/json' } : {}, body: first.body, keepalive: false });
+  const check = await fetch(base + first.path, {
+    method: first.method,
+    headers: first.body ? { 'content-type': 'application/json' } : {},
+    body: first.body,
+    keepalive: false,
+  });
   const text = await check.text();
   if (check.status < 200 || check.status >= 300) throw new Error(`${first.method} ${first.path} -> ${check.status}: ${text.slice(0, 500)}`);
   // GraphQL answers its errors with a 200: a scenario that errs measures nothing.

@@ -35,7 +35,11 @@ const SEARCHES = [
 ];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-search-'));
-const config = resolveConfig({ data: dataDir, contentTypes: join(import.meta.dir, '..', 'content-types'), ...(flags.database ? { database: flags.database } : {}) });
+const config = resolveConfig({
+  data: dataDir,
+  contentTypes: join(import.meta.dir, '..', 'content-types'),
+  ...(flags.database ? { database: flags.database } : {}),
+});
 const instance = await openInstance(config);
 try {
   await instance.roles.grant('public', ['api::article.article.find']);
@@ -45,7 +49,9 @@ try {
   const BATCH = 50_000;
   for (let from = 0; from < ARTICLES; from += BATCH) {
     const to = Math.min(from + BATCH, ARTICLES) - 1;
-    const numbers = pg ? sql`generate_series(${from}, ${to}) AS g(i)` : sql`(WITH RECURSIVE s(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM s WHERE i < ${to}) SELECT i FROM s) g`;
+    const numbers = pg
+      ? sql`generate_series(${from}, ${to}) AS g(i)`
+      : sql`(WITH RECURSIVE s(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM s WHERE i < ${to}) SELECT i FROM s) g`;
     const i = pg ? sql`CAST(g.i AS TEXT)` : sql`g.i`;
     for (const published of [false, true]) {
       await db.transaction((tx) =>
@@ -71,7 +77,9 @@ try {
     await runLoad({ base: server.url, connections: 1, seconds: 1, requests: [{ method: 'GET', path: s.path }] });
     const r = await runLoad({ base: server.url, connections: 1, seconds: SECONDS, requests: [{ method: 'GET', path: s.path }] });
     const total = (first.body as { meta: { pagination: { total?: number } } }).meta.pagination.total;
-    console.log(`${s.key} (${ARTICLES} articles, ${pgOr()}): p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${Math.round(r.rps)} req/s, total ${total ?? '-'}, ${r.non2xx} non-2xx`);
+    console.log(
+      `${s.key} (${ARTICLES} articles, ${pgOr()}): p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${Math.round(r.rps)} req/s, total ${total ?? '-'}, ${r.non2xx} non-2xx`,
+    );
   }
 } finally {
   await server.stop();

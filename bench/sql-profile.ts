@@ -18,8 +18,14 @@ if (!dataDir || !path?.startsWith('/')) {
   process.exit(2);
 }
 const N = Number(n);
-const instance = await openInstance({ ...resolveConfig({ data: dataDir, contentTypes: resolve(import.meta.dir, '../content-types') }), databaseUrl: undefined });
-await instance.roles.grant('public', ['article', 'category', 'author', 'tag'].flatMap((t) => [`api::${t}.${t}.find`, `api::${t}.${t}.findOne`]));
+const instance = await openInstance({
+  ...resolveConfig({ data: dataDir, contentTypes: resolve(import.meta.dir, '../content-types') }),
+  databaseUrl: undefined,
+});
+await instance.roles.grant(
+  'public',
+  ['article', 'category', 'author', 'tag'].flatMap((t) => [`api::${t}.${t}.find`, `api::${t}.${t}.findOne`]),
+);
 const app = createApp(instance);
 
 const stats = new Map<string, { calls: number; ms: number; rows: number }>();
@@ -55,6 +61,8 @@ const rows = [...stats].sort((a, b) => b[1].ms - a[1].ms);
 const sql = (rows.reduce((sum, [, s]) => sum + s.ms, 0) / N) * 1000;
 console.log(`${path}: ${perRequest.toFixed(0)} µs per request, ${sql.toFixed(0)} µs of it in ${rows.reduce((sum, [, s]) => sum + s.calls, 0) / N} SQL calls`);
 for (const [text, s] of rows) {
-  console.log(`${((s.ms / N) * 1000).toFixed(1).padStart(7)} µs  ${String(s.calls / N).padStart(3)}×  ${(s.rows / s.calls).toFixed(0).padStart(4)} rows  ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+  console.log(
+    `${((s.ms / N) * 1000).toFixed(1).padStart(7)} µs  ${String(s.calls / N).padStart(3)}×  ${(s.rows / s.calls).toFixed(0).padStart(4)} rows  ${text.replace(/\s+/g, ' ').slice(0, 160)}`,
+  );
 }
 instance.close();

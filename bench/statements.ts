@@ -31,7 +31,10 @@ type Method = 'all' | 'get' | 'run' | 'exec';
 type Runner = Record<Method, (sql: unknown, params?: unknown[]) => Promise<unknown>>;
 
 const text = (statement: unknown): string => {
-  const raw = typeof statement === 'string' ? statement : ((statement as { compile?: (style: string) => { text: string } }).compile?.('question').text ?? String(statement));
+  const raw =
+    typeof statement === 'string'
+      ? statement
+      : ((statement as { compile?: (style: string) => { text: string } }).compile?.('question').text ?? String(statement));
   return raw.replace(/\s+/g, ' ').trim();
 };
 
@@ -53,7 +56,11 @@ function record(target: Runner, seen: { on: boolean; list: string[] }): void {
 
 export async function countStatements(dataDir: string, scenarios: { key: string; requests: LoadRequest[] }[]): Promise<Record<string, StatementCount>> {
   // The answer cache off: what building each answer runs (a kept answer runs one pragma).
-  const instance = await openInstance({ ...resolveConfig({ data: dataDir, contentTypes: resolve(import.meta.dir, '../content-types') }), databaseUrl: undefined, answerCacheBytes: 0 });
+  const instance = await openInstance({
+    ...resolveConfig({ data: dataDir, contentTypes: resolve(import.meta.dir, '../content-types') }),
+    databaseUrl: undefined,
+    answerCacheBytes: 0,
+  });
   const app = createApp(instance);
   const seen = { on: false, list: [] as string[] };
   const connections = instance.db as unknown as { reader?: Runner; writer?: Runner };

@@ -81,12 +81,23 @@ export function evaluate({ results, cold, scale, realtime, rssPeakMiB, peer, sho
       targets.push({
         name: `${r.key} vs Strapi`,
         target: `≥ ${peerBar(r.key)} × Strapi`,
-        value: r.peerRatio === undefined ? (r.peer ? 'no Strapi request completed' : 'peer not measured') : `${r.peerRatio.toFixed(1)} × (${fmtInt(r.peer!.rps)} req/s)`,
+        value:
+          r.peerRatio === undefined
+            ? r.peer
+              ? 'no Strapi request completed'
+              : 'peer not measured'
+            : `${r.peerRatio.toFixed(1)} × (${fmtInt(r.peer!.rps)} req/s)`,
         pass: r.peerRatio === undefined ? null : r.peerRatio >= peerBar(r.key),
       });
     }
   } else {
-    targets.push({ name: 'Folio / Strapi', target: `≥ ${PEER_MIN_RATIO} × on every scenario`, value: 'not run', pass: null, note: peer.why ?? 'no --peer strapi' });
+    targets.push({
+      name: 'Folio / Strapi',
+      target: `≥ ${PEER_MIN_RATIO} × on every scenario`,
+      value: 'not run',
+      pass: null,
+      note: peer.why ?? 'no --peer strapi',
+    });
   }
 
   targets.push(...realtimeTargets(realtime ?? null, short));
@@ -95,7 +106,8 @@ export function evaluate({ results, cold, scale, realtime, rssPeakMiB, peer, sho
     // A run in which no request finished (a machine too busy for the duration) measured nothing.
     if (r.requests === 0) targets.push({ name: `${r.key} answers`, target: 'requests complete', value: `none completed in ${r.seconds} s`, pass: false });
     if (r.peer && r.peer.rps === 0) targets.push({ name: `${r.key} answers (Strapi)`, target: 'requests complete', value: 'none completed', pass: false });
-    if (r.non2xx || r.errors) targets.push({ name: `${r.key} answers`, target: 'no errors', value: `${r.non2xx} non-2xx, ${r.errors} socket errors`, pass: false });
+    if (r.non2xx || r.errors)
+      targets.push({ name: `${r.key} answers`, target: 'no errors', value: `${r.non2xx} non-2xx, ${r.errors} socket errors`, pass: false });
     if (r.peer && (r.peer.non2xx || r.peer.errors)) {
       targets.push({ name: `${r.key} answers (Strapi)`, target: 'no errors', value: `${r.peer.non2xx} non-2xx, ${r.peer.errors} socket errors`, pass: false });
     }
@@ -109,7 +121,11 @@ export const REALTIME_STREAMS = 10_000;
 export const REALTIME_P99_MAX = 1.25;
 
 function realtimeTargets(r: RealtimeResult | null, short: boolean): Target[] {
-  const names = [`${fmtInt(REALTIME_STREAMS)} idle streams: server RSS`, `${fmtInt(REALTIME_STREAMS)} streams: an event to all`, `${fmtInt(REALTIME_STREAMS)} streams: list p99`];
+  const names = [
+    `${fmtInt(REALTIME_STREAMS)} idle streams: server RSS`,
+    `${fmtInt(REALTIME_STREAMS)} streams: an event to all`,
+    `${fmtInt(REALTIME_STREAMS)} streams: list p99`,
+  ];
   const bars = ['< 200 MiB', '≤ 1 s', `≤ ${REALTIME_P99_MAX} × p99 without them`];
   if (!r) return names.map((name, i) => ({ name, target: bars[i]!, value: 'not run', pass: null, note: short ? 'skipped' : '--realtime 0' }));
   const full = r.opened >= REALTIME_STREAMS;
@@ -120,8 +136,20 @@ function realtimeTargets(r: RealtimeResult | null, short: boolean): Target[] {
   const judged = (pass: boolean) => (full ? pass : null);
   return [
     { name: names[0]!, target: bars[0]!, value: `${r.rssIdleMiB} MiB`, pass: judged(r.rssIdleMiB < 200), ...(note ? { note } : {}) },
-    { name: names[1]!, target: bars[1]!, value: everyone ? `${fmtMs(worst)} (worst of ${r.deliveries.length})` : `not every stream got it (${r.deliveries.map((d) => d.got).join(', ')})`, pass: judged(everyone && worst <= 1000), ...(note ? { note } : {}) },
-    { name: names[2]!, target: bars[2]!, value: `${fmtMs(r.listDuring.p99Ms)} = ${tail.toFixed(2)} × ${fmtMs(r.listBefore.p99Ms)}`, pass: judged(tail <= REALTIME_P99_MAX), ...(note ? { note } : {}) },
+    {
+      name: names[1]!,
+      target: bars[1]!,
+      value: everyone ? `${fmtMs(worst)} (worst of ${r.deliveries.length})` : `not every stream got it (${r.deliveries.map((d) => d.got).join(', ')})`,
+      pass: judged(everyone && worst <= 1000),
+      ...(note ? { note } : {}),
+    },
+    {
+      name: names[2]!,
+      target: bars[2]!,
+      value: `${fmtMs(r.listDuring.p99Ms)} = ${tail.toFixed(2)} × ${fmtMs(r.listBefore.p99Ms)}`,
+      pass: judged(tail <= REALTIME_P99_MAX),
+      ...(note ? { note } : {}),
+    },
   ];
 }
 
@@ -137,14 +165,23 @@ function scaleTargets(scale: ScaleResult | null, short: boolean): Target[] {
   ];
   if (!scale) {
     const note = short ? 'skipped in --short' : '--scale 0';
-    return [...rows.map(([name, bar]) => ({ name: `1M articles: ${name}`, target: bar, value: 'not run', pass: null, note })), { name: 'folio import', target: '≥ 10,000 articles/s', value: 'not run', pass: null, note }];
+    return [
+      ...rows.map(([name, bar]) => ({ name: `1M articles: ${name}`, target: bar, value: 'not run', pass: null, note })),
+      { name: 'folio import', target: '≥ 10,000 articles/s', value: 'not run', pass: null, note },
+    ];
   }
   const full = scale.articles >= MILLION;
   const note = full ? undefined : `measured at ${fmtInt(scale.articles)} articles, not 1,000,000`;
   const out: Target[] = rows.map(([name, bar, key, limit]) => {
     const s = scale.scenarios.find((r) => r.key === key);
     if (!s) return { name: `${fmtInt(scale.articles)} articles: ${name}`, target: bar, value: 'not measured', pass: null };
-    return { name: `${fmtInt(scale.articles)} articles: ${name}`, target: `${bar} (at 1,000,000)`, value: fmtMs(s.p50Ms), pass: full ? s.p50Ms < limit : null, ...(note ? { note } : {}) };
+    return {
+      name: `${fmtInt(scale.articles)} articles: ${name}`,
+      target: `${bar} (at 1,000,000)`,
+      value: fmtMs(s.p50Ms),
+      pass: full ? s.p50Ms < limit : null,
+      ...(note ? { note } : {}),
+    };
   });
   out.push({
     name: 'folio import',

@@ -52,7 +52,9 @@ function targetsOf(key: RelationKey, count: number): Statement {
 const linkInsert = Object.fromEntries(
   Object.keys(RELATIONS).map((key) => [
     key,
-    db.prepare(`INSERT INTO articles_${key}_lnk (sourceId, targetDocumentId, targetLocale, targetStatus, position, inversePosition) VALUES (?, ?, ?, '', ?, ?)`),
+    db.prepare(
+      `INSERT INTO articles_${key}_lnk (sourceId, targetDocumentId, targetLocale, targetStatus, position, inversePosition) VALUES (?, ?, ?, '', ?, ?)`,
+    ),
   ]),
 ) as Record<RelationKey, Statement>;
 const inserts = new Map<string, Statement>();
@@ -129,7 +131,10 @@ const server = Bun.serve({
       return json(201, { data: create.immediate(body.data), meta: {} });
     } catch (error) {
       const bad = error instanceof BadRequest || error instanceof SyntaxError;
-      return json(bad ? 400 : 500, { data: null, error: { status: bad ? 400 : 500, name: bad ? 'ValidationError' : 'InternalServerError', message: (error as Error).message, details: {} } });
+      return json(bad ? 400 : 500, {
+        data: null,
+        error: { status: bad ? 400 : 500, name: bad ? 'ValidationError' : 'InternalServerError', message: (error as Error).message, details: {} },
+      });
     }
   },
 });

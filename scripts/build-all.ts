@@ -34,7 +34,10 @@ for (const name of wanted) {
   }
 }
 
-const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '').trim().split(/\s+/);
+const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+  .scripts.build.replace(/^.*&&\s*/, '')
+  .trim()
+  .split(/\s+/);
 const out = words.indexOf('--outfile');
 if (words[0] !== 'bun' || words[1] !== 'build' || out < 0) throw new Error('package.json "build" is not a "bun build … --outfile FILE" command');
 mkdirSync(outdir, { recursive: true });

@@ -202,9 +202,13 @@ const env = (name: string) => (process.env[name] === '' ? undefined : process.en
 function mimePatterns(name: string): string[] | undefined {
   const raw = env(name);
   if (raw === undefined) return undefined;
-  const patterns = raw.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  const patterns = raw
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
   for (const p of patterns) {
-    if (p !== '*' && !/^[a-z0-9*][a-z0-9!#$&^_.+*-]*\/[a-z0-9*][a-z0-9!#$&^_.+*-]*$/.test(p)) throw new Error(`${name} must list MIME patterns like image/*,application/pdf, got "${p}"`);
+    if (p !== '*' && !/^[a-z0-9*][a-z0-9!#$&^_.+*-]*\/[a-z0-9*][a-z0-9!#$&^_.+*-]*$/.test(p))
+      throw new Error(`${name} must list MIME patterns like image/*,application/pdf, got "${p}"`);
   }
   return patterns;
 }
@@ -252,7 +256,8 @@ export const PREVIEW_PLACEHOLDERS = ['uid', 'pluralApiId', 'documentId', 'locale
 function previewTemplate(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const unknown = [...raw.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!).find((name) => !(PREVIEW_PLACEHOLDERS as readonly string[]).includes(name));
-  if (unknown !== undefined) throw new Error(`FOLIO_PREVIEW_URL has an unknown placeholder {${unknown}} (known: ${PREVIEW_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+  if (unknown !== undefined)
+    throw new Error(`FOLIO_PREVIEW_URL has an unknown placeholder {${unknown}} (known: ${PREVIEW_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
   const sample = raw.replace(/\{[a-zA-Z]+\}/g, 'x');
   let url: URL | undefined;
   try {
@@ -260,7 +265,10 @@ function previewTemplate(raw: string | undefined): string | undefined {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`FOLIO_PREVIEW_URL must be an http(s) URL template such as https://site.example/api/preview?type={pluralApiId}&id={documentId}, got "${raw}"`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(
+      `FOLIO_PREVIEW_URL must be an http(s) URL template such as https://site.example/api/preview?type={pluralApiId}&id={documentId}, got "${raw}"`,
+    );
   return raw;
 }
 
@@ -323,7 +331,13 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     uploadLimit: positiveInteger('FOLIO_UPLOAD_LIMIT', env('FOLIO_UPLOAD_LIMIT') ?? projectNumber('uploadLimit', env('FOLIO_UPLOAD_LIMIT')), 200 * 1024 * 1024),
     uploadAllowedTypes: mimePatterns('FOLIO_UPLOAD_ALLOWED_TYPES') ?? fromProject('uploadAllowedTypes', env('FOLIO_UPLOAD_ALLOWED_TYPES')),
     uploadDeniedTypes: mimePatterns('FOLIO_UPLOAD_DENIED_TYPES') ?? fromProject('uploadDeniedTypes', env('FOLIO_UPLOAD_DENIED_TYPES')),
-    corsOrigins: corsGiven === undefined && project?.settings.corsOrigins ? fromProject('corsOrigins', corsGiven)! : (corsGiven ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins:
+      corsGiven === undefined && project?.settings.corsOrigins
+        ? fromProject('corsOrigins', corsGiven)!
+        : (corsGiven ?? '*')
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
     authRateLimit: {
       max: positiveInteger('FOLIO_AUTH_RATE_LIMIT', env('FOLIO_AUTH_RATE_LIMIT'), 10),
       windowMs: positiveInteger('FOLIO_AUTH_RATE_WINDOW', env('FOLIO_AUTH_RATE_WINDOW'), 60) * 1000,
@@ -354,9 +368,10 @@ export function resolveConfig(input: ConfigInput = {}, options: { readProject?: 
     imageMemoryBytes: positiveInteger('FOLIO_IMAGE_MEMORY_MB', env('FOLIO_IMAGE_MEMORY_MB'), DEFAULT_IMAGE_MEMORY_MB) * 1024 * 1024,
     resetPasswordUrl: env('FOLIO_RESET_PASSWORD_URL') && parseResetPasswordUrl(env('FOLIO_RESET_PASSWORD_URL')!),
     graphql: projectGraphql ? graphqlSettings(projectGraphql, env('NODE_ENV')) : readGraphqlConfig(env('FOLIO_GRAPHQL_CONFIG'), env('NODE_ENV')),
-    usersPermissions: env('FOLIO_USERS_PERMISSIONS_CONFIG') === undefined
-      ? underEnvironment(fromProject('usersPermissions', undefined), env)
-      : parseUsersPermissionsConfig(env('FOLIO_USERS_PERMISSIONS_CONFIG')!, (path) => readFileSync(resolve(path), 'utf8')),
+    usersPermissions:
+      env('FOLIO_USERS_PERMISSIONS_CONFIG') === undefined
+        ? underEnvironment(fromProject('usersPermissions', undefined), env)
+        : parseUsersPermissionsConfig(env('FOLIO_USERS_PERMISSIONS_CONFIG')!, (path) => readFileSync(resolve(path), 'utf8')),
     publicUrl: baseUrl('FOLIO_PUBLIC_URL', 'https://cms.example.com'),
   };
   if (project) config.project = { ...project, used };

@@ -101,14 +101,17 @@ function tokenSpecs(tokens: FolioOptions['tokens']): Record<string, TokenSpec> {
     const specs: Record<string, TokenSpec> = {};
     for (const [i, type] of (tokens as unknown[]).entries()) {
       if (typeof type !== 'string' || !TOKEN_TYPES.includes(type as TokenType)) {
-        throw new Error(`startFolio: tokens[${i}] must be a token type (${TOKEN_TYPES.join(', ')}), got ${JSON.stringify(type)}; name tokens with { name: type } instead`);
+        throw new Error(
+          `startFolio: tokens[${i}] must be a token type (${TOKEN_TYPES.join(', ')}), got ${JSON.stringify(type)}; name tokens with { name: type } instead`,
+        );
       }
       if (type in specs) throw new Error(`startFolio: tokens lists "${type}" twice (each is named after its type; name them with { name: type } to have two)`);
       specs[type] = type as TokenType;
     }
     return specs;
   }
-  if (typeof tokens !== 'object' || tokens === null) throw new Error(`startFolio: tokens must be { name: type } or a list of token types, got ${JSON.stringify(tokens)}`);
+  if (typeof tokens !== 'object' || tokens === null)
+    throw new Error(`startFolio: tokens must be { name: type } or a list of token types, got ${JSON.stringify(tokens)}`);
   return tokens;
 }
 
@@ -124,8 +127,19 @@ function memoryRoot(): string {
 
 /** The configuration of one embedded instance: explicit everywhere the environment could point elsewhere. */
 function configOf(options: FolioOptions, contentTypesDir: string, dataDir: string, database: string): Config {
-  const base = resolveConfig({ data: dataDir, contentTypes: contentTypesDir, database, uploads: join(dataDir, 'uploads'), host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, { readProject });
-  return { ...base, ...options.config, dataDir: base.dataDir, contentTypesDir: base.contentTypesDir, databaseUrl: base.databaseUrl, port: base.port, host: base.host };
+  const base = resolveConfig(
+    { data: dataDir, contentTypes: contentTypesDir, database, uploads: join(dataDir, 'uploads'), host: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+    { readProject },
+  );
+  return {
+    ...base,
+    ...options.config,
+    dataDir: base.dataDir,
+    contentTypesDir: base.contentTypesDir,
+    databaseUrl: base.databaseUrl,
+    port: base.port,
+    host: base.host,
+  };
 }
 
 export async function startFolio(options: FolioOptions): Promise<Folio> {
@@ -187,13 +201,17 @@ export async function startFolio(options: FolioOptions): Promise<Folio> {
     }
     const keys = new Map<string, string>();
     for (const [name, spec] of Object.entries(tokenSpecsGiven)) {
-      if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null)) throw new Error(`startFolio: tokens.${name} must be a token type or { type, actions }`);
+      if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null))
+        throw new Error(`startFolio: tokens.${name} must be a token type or { type, actions }`);
       const { type, actions = [], lifespanDays, description } = typeof spec === 'string' ? { type: spec } : spec;
       if (!Array.isArray(actions)) throw new Error(`startFolio: tokens.${name}.actions must be an array of action names`);
       const created = await tokens.create(name, type, lifespanDays, description, actions.length ? resolveActions(registry, actions) : []);
       keys.set(name, created.accessKey);
     }
-    const seeded = options.seed === undefined ? {} : await runSeed(registry, documents, options.seed, { source: 'startFolio', root: 'seed', files: seedFiles(instance, process.cwd()) });
+    const seeded =
+      options.seed === undefined
+        ? {}
+        : await runSeed(registry, documents, options.seed, { source: 'startFolio', root: 'seed', files: seedFiles(instance, process.cwd()) });
 
     server = listen(instance, log);
     const contentType = (id: string): ContentType => {

@@ -133,8 +133,7 @@ export interface OpenOptions {
 }
 
 /** The SQLite file of a configuration without a `postgres://` URL: `sqlite:PATH`, or the data dir's. */
-export const sqlitePath = (config: Config) =>
-  config.databaseUrl ? config.databaseUrl.slice('sqlite:'.length) : join(config.dataDir, 'folio.db');
+export const sqlitePath = (config: Config) => (config.databaseUrl ? config.databaseUrl.slice('sqlite:'.length) : join(config.dataDir, 'folio.db'));
 
 /** PostgreSQL for a `postgres://` URL; otherwise the SQLite file (`sqlite:PATH`, or the data dir's). */
 export function openDatabase(config: Config): Database {
@@ -200,7 +199,8 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const registry = registryOf(config);
   const db = (options.dryRun && dryRunDatabase(config)) || openDatabase(config);
-  if (db instanceof PostgresDatabase) db.onListenError = (error) => log.error("listening for other instances' commits failed: their events reach the realtime feed within 10 s", { error });
+  if (db instanceof PostgresDatabase)
+    db.onListenError = (error) => log.error("listening for other instances' commits failed: their events reach the realtime feed within 10 s", { error });
   try {
     const locales = new Locales(db);
     const roles = new Roles(db);
@@ -277,10 +277,28 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
         return (uploads ??= new UploadService({ db, registry, locales, config, pipeline: documents.pipeline, log }));
       },
       get graphql() {
-        return (graphql ??= new GraphqlService({ registry, documents, locales, users, roles, uploads: () => instance.uploads, accounts, authLimiter: instance.authLimiter, log, plans: (grants, uid, key, build) => instance.caches.plan(grants, uid, key, build) }, config.graphql));
+        return (graphql ??= new GraphqlService(
+          {
+            registry,
+            documents,
+            locales,
+            users,
+            roles,
+            uploads: () => instance.uploads,
+            accounts,
+            authLimiter: instance.authLimiter,
+            log,
+            plans: (grants, uid, key, build) => instance.caches.plan(grants, uid, key, build),
+          },
+          config.graphql,
+        ));
       },
       // Instances sharing PostgreSQL share the counters too; on SQLite they stay in memory.
-      authLimiter: new RateLimiter({ max: ratelimit.enabled ? ratelimit.max : 0, windowMs: ratelimit.interval, shared: db.dialect.sharedByInstances ? db : undefined }),
+      authLimiter: new RateLimiter({
+        max: ratelimit.enabled ? ratelimit.max : 0,
+        windowMs: ratelimit.interval,
+        shared: db.dialect.sharedByInstances ? db : undefined,
+      }),
       syncPlan,
       migrationsApplied,
       outbox,

@@ -65,10 +65,19 @@ export async function runNodeHost(): Promise<number> {
     const tokens = Object.fromEntries(names.map((name) => [name, folio!.token(name)]));
     const list = await folio.instance.tokens.list();
     const full = list.find((t) => t.type === 'full-access' && t.name in tokens);
-    const documentsToken = full ? tokens[full.name]! : (await folio.instance.tokens.create(DOCUMENTS_TOKEN, 'full-access', undefined, 'documents calls of the Node entry')).accessKey;
+    const documentsToken = full
+      ? tokens[full.name]!
+      : (await folio.instance.tokens.create(DOCUMENTS_TOKEN, 'full-access', undefined, 'documents calls of the Node entry')).accessKey;
     const contentTypes = folio.instance.registry.contentTypes
       .filter((ct) => !ct.system)
-      .map((ct) => ({ uid: ct.uid, kind: ct.kind, singularName: ct.singularName, pluralName: ct.pluralName, draftAndPublish: ct.draftAndPublish, localized: ct.localized }));
+      .map((ct) => ({
+        uid: ct.uid,
+        kind: ct.kind,
+        singularName: ct.singularName,
+        pluralName: ct.pluralName,
+        draftAndPublish: ct.draftAndPublish,
+        localized: ct.localized,
+      }));
     process.stdout.write(`${HOST_READY}${JSON.stringify({ url: folio.url, tokens, seeded: folio.seeded, contentTypes, documentsToken })}\n`);
   } catch (error) {
     process.stdout.write(`${HOST_ERROR}${JSON.stringify({ message: (error as Error)?.message ?? String(error) })}\n`);

@@ -7,9 +7,23 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
 import { createDocumentId } from '../documents/document-id';
 import {
-  countAdminUsers, deleteAdminSession, deleteExpiredAdminSessions, findAdminByEmail, findSessionUser, insertAdminSession,
-  insertAdminUser, listAdminUsers, type AdminUserRow,
-  countAdminsWithRole, deleteAdminUser, findAdminById, setAdminRole, consumeAdminReset, insertAdminReset, setAdminNames, setAdminPassword,
+  countAdminUsers,
+  deleteAdminSession,
+  deleteExpiredAdminSessions,
+  findAdminByEmail,
+  findSessionUser,
+  insertAdminSession,
+  insertAdminUser,
+  listAdminUsers,
+  type AdminUserRow,
+  countAdminsWithRole,
+  deleteAdminUser,
+  findAdminById,
+  setAdminRole,
+  consumeAdminReset,
+  insertAdminReset,
+  setAdminNames,
+  setAdminPassword,
 } from '../db/store/admin-users';
 import { FolioError, ForbiddenError, ValidationError } from '../errors';
 import { isEmail, unstorableText } from '../text';
@@ -59,7 +73,13 @@ function checkPassword(password: unknown): string {
   if (problem) throw new ValidationError(problem, { errors: [{ path: ['password'], message: problem }] });
   return text;
 }
-const publicUser = (row: AdminUserRow): AdminUser => ({ id: row.id, email: row.email, role: row.role as AdminRole, firstname: row.firstname ?? null, lastname: row.lastname ?? null });
+const publicUser = (row: AdminUserRow): AdminUser => ({
+  id: row.id,
+  email: row.email,
+  role: row.role as AdminRole,
+  firstname: row.firstname ?? null,
+  lastname: row.lastname ?? null,
+});
 
 /** Verified against when the email is unknown, so a wrong email costs the same time as a wrong password. */
 let dummyHash: Promise<string> | undefined;
@@ -104,7 +124,13 @@ export class AdminAccounts {
       if (await findAdminByEmail(tx, email)) {
         throw new ValidationError('An admin with this email already exists', { errors: [{ path: ['email'], message: 'email is already taken' }] });
       }
-      const id = await insertAdminUser(tx, { documentId: createDocumentId(), email, password: hash, role: role as string, now: new Date(this.now()).toISOString() });
+      const id = await insertAdminUser(tx, {
+        documentId: createDocumentId(),
+        email,
+        password: hash,
+        role: role as string,
+        now: new Date(this.now()).toISOString(),
+      });
       return { id, email, role: role as AdminRole };
     });
     await this.audit.record({ action: 'admin-user.create', actor: by, type: 'admin-user', details: { id: user.id, email, role: user.role } });
@@ -117,7 +143,9 @@ export class AdminAccounts {
    */
   async setRole(id: number, role: unknown, by: Actor = BY_SYSTEM): Promise<AdminUser | undefined> {
     if (typeof role !== 'string' || !(role in ADMIN_ROLES)) {
-      throw new ValidationError(`role must be one of: ${Object.keys(ADMIN_ROLES).join(', ')}`, { errors: [{ path: ['role'], message: 'role is not an admin role' }] });
+      throw new ValidationError(`role must be one of: ${Object.keys(ADMIN_ROLES).join(', ')}`, {
+        errors: [{ path: ['role'], message: 'role is not an admin role' }],
+      });
     }
     const user = await this.db.transaction(async (tx) => {
       const row = await findAdminById(tx, id);
@@ -179,7 +207,8 @@ export class AdminAccounts {
   /** Sets a new password through a reset link's token (once, within the hour); the admin's sessions end. */
   async resetWithToken(token: unknown, password: unknown): Promise<AdminUser> {
     const text = checkPassword(password);
-    const invalid = () => new ValidationError('This reset link is invalid or has expired', { errors: [{ path: ['token'], message: 'This reset link is invalid or has expired' }] });
+    const invalid = () =>
+      new ValidationError('This reset link is invalid or has expired', { errors: [{ path: ['token'], message: 'This reset link is invalid or has expired' }] });
     if (typeof token !== 'string' || token.length === 0 || token.length > 128) throw invalid();
     const hash = await Bun.password.hash(text);
     const user = await this.db.transaction(async (tx) => {
@@ -222,7 +251,8 @@ export class AdminAccounts {
     const current = typeof input.currentPassword === 'string' && input.currentPassword.length <= MAX_PASSWORD_LENGTH ? input.currentPassword : '';
     const password = typeof input.password === 'string' ? input.password : '';
     const errors: { path: string[]; message: string }[] = [];
-    if (!current || !(await Bun.password.verify(current, row.password).catch(() => false))) errors.push({ path: ['currentPassword'], message: 'The current password is not right' });
+    if (!current || !(await Bun.password.verify(current, row.password).catch(() => false)))
+      errors.push({ path: ['currentPassword'], message: 'The current password is not right' });
     if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH || unstorableText(password)) {
       errors.push({ path: ['password'], message: `The new password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` });
     }
@@ -238,8 +268,14 @@ export class AdminAccounts {
   async verify(email: unknown, password: unknown, ip?: string): Promise<AdminUser | undefined> {
     const user = await this.check(email, password);
     if (!user) {
-      const tried = typeof email === 'string' && isEmail(email.trim().toLowerCase()) && !unstorableText(email) ? email.trim().toLowerCase().slice(0, 254) : undefined;
-      await this.audit.record({ action: 'admin.login-failed', actor: { kind: 'public', ...(ip ? { ip } : {}) }, type: 'admin-user', details: tried ? { email: tried } : {} });
+      const tried =
+        typeof email === 'string' && isEmail(email.trim().toLowerCase()) && !unstorableText(email) ? email.trim().toLowerCase().slice(0, 254) : undefined;
+      await this.audit.record({
+        action: 'admin.login-failed',
+        actor: { kind: 'public', ...(ip ? { ip } : {}) },
+        type: 'admin-user',
+        details: tried ? { email: tried } : {},
+      });
     }
     return user;
   }

@@ -50,6 +50,9 @@ export function adminAuditRoutes(instance: Instance, accounts: AdminAccounts) {
     await begin(request);
     const filter = filterOf(request.url);
     const rows = await instance.audit.list({ ...filter, limit: filter.limit + 1 });
-    return json({ data: rows.slice(0, filter.limit), meta: { hasMore: rows.length > filter.limit, enabled: instance.audit.enabled, days: instance.audit.days } });
+    return json({
+      data: rows.slice(0, filter.limit),
+      meta: { hasMore: rows.length > filter.limit, enabled: instance.audit.enabled, days: instance.audit.days },
+    });
   });
 }

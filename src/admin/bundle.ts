@@ -16,7 +16,18 @@ export function adminBundle(): Record<string, string> {
   const entry = `${import.meta.dir}/ui/main.ts`;
   const out = mkdtempSync(join(tmpdir(), 'folio-admin-bundle-'));
   try {
-    const result = Bun.spawnSync([process.execPath, 'build', entry, '--format=esm', '--minify', '--target=browser', '--splitting', '--entry-naming=app-[hash].[ext]', '--outdir', out]);
+    const result = Bun.spawnSync([
+      process.execPath,
+      'build',
+      entry,
+      '--format=esm',
+      '--minify',
+      '--target=browser',
+      '--splitting',
+      '--entry-naming=app-[hash].[ext]',
+      '--outdir',
+      out,
+    ]);
     if (result.exitCode !== 0) throw new Error(`The admin app did not bundle:\n${result.stderr.toString()}`);
     const files: Record<string, string> = {};
     for (const name of readdirSync(out)) files[name] = readFileSync(join(out, name), 'utf8');

@@ -109,10 +109,16 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const ids = drafts.map((d) => d.documentId as string);
     const published = await documents.findMany(
       ct,
-      parseReadQuery(registry, ct, { status: 'published', locale, filters: { documentId: { $in: ids } }, pagination: { page: 1, pageSize: ids.length } }, await locales.defaultCode(), {
-        defaultLimit: ids.length,
-        maxLimit: Math.max(ids.length, limits.maxLimit),
-      }),
+      parseReadQuery(
+        registry,
+        ct,
+        { status: 'published', locale, filters: { documentId: { $in: ids } }, pagination: { page: 1, pageSize: ids.length } },
+        await locales.defaultCode(),
+        {
+          defaultLimit: ids.length,
+          maxLimit: Math.max(ids.length, limits.maxLimit),
+        },
+      ),
     );
     const at = new Map(published.data.map((p) => [`${p.documentId}\u0000${p.locale ?? ''}`, p.updatedAt]));
     const badge: Record<string, string> = {};
@@ -131,10 +137,22 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const read = (status: string) =>
       documents.findMany(
         ct,
-        parseReadQuery(registry, ct, { status, locale: '*', fields: ['locale', 'updatedAt', 'publishedAt'], filters: { documentId: { $eq: documentId } }, pagination: { page: 1, pageSize: 1000 } }, '', {
-          defaultLimit: 1000,
-          maxLimit: 1000,
-        }),
+        parseReadQuery(
+          registry,
+          ct,
+          {
+            status,
+            locale: '*',
+            fields: ['locale', 'updatedAt', 'publishedAt'],
+            filters: { documentId: { $eq: documentId } },
+            pagination: { page: 1, pageSize: 1000 },
+          },
+          '',
+          {
+            defaultLimit: 1000,
+            maxLimit: 1000,
+          },
+        ),
       );
     const drafts = (await read(ct.draftAndPublish ? 'draft' : 'published')).data;
     const published = ct.draftAndPublish ? new Map((await read('published')).data.map((p) => [p.locale, p])) : new Map<unknown, Row>();
@@ -158,14 +176,27 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     if (!doc) throw new NotFoundError();
     const versions = ct.localized ? await localeVersions(ct, doc.documentId as string) : undefined;
     const mine = versions?.find((v) => v.locale === doc.locale);
-    const badge = mine ? mine.status : (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
+    const badge = mine
+      ? mine.status
+      : (await badges(ct, [doc], (doc.locale as string | undefined) ?? locale ?? defaultLocale))[`${doc.documentId}:${doc.locale ?? ''}`];
     const publishedAt = mine ? mine.publishedAt : badge && badge !== 'draft' ? await publishedAtOf(ct, doc) : null;
     // The draft is what is open: its preview (the only version's, without draft & publish).
-    const target = { documentId: doc.documentId as string, locale: (doc.locale as string | undefined) ?? '', status: ct.draftAndPublish ? ('draft' as const) : ('published' as const) };
+    const target = {
+      documentId: doc.documentId as string,
+      locale: (doc.locale as string | undefined) ?? '',
+      status: ct.draftAndPublish ? ('draft' as const) : ('published' as const),
+    };
     const authors = await instance.history.authors(ct, doc.documentId as string, doc.locale as string | undefined);
     return json({
       data: doc,
-      meta: { status: badge ?? null, publishedAt, ...(versions ? { availableLocales: versions } : {}), previewUrl: await previewUrl(instance, ct, target), createdBy: authors.created, updatedBy: authors.updated },
+      meta: {
+        status: badge ?? null,
+        publishedAt,
+        ...(versions ? { availableLocales: versions } : {}),
+        previewUrl: await previewUrl(instance, ct, target),
+        createdBy: authors.created,
+        updatedBy: authors.updated,
+      },
     });
   }
 
@@ -183,13 +214,19 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
   async function freeUid(body: Raw): Promise<string> {
     const ct = typeOf(String(body.contentType ?? ''));
     const attribute = typeof body.field === 'string' && Object.hasOwn(ct.attributes, body.field) ? ct.attributes[body.field] : undefined;
-    if (attribute?.kind !== 'scalar' || attribute.type !== 'uid') throw new ValidationError('field must name a uid attribute', { errors: [{ path: ['field'], message: 'field must name a uid attribute' }] });
+    if (attribute?.kind !== 'scalar' || attribute.type !== 'uid')
+      throw new ValidationError('field must name a uid attribute', { errors: [{ path: ['field'], message: 'field must name a uid attribute' }] });
     const data = body.data && typeof body.data === 'object' && !Array.isArray(body.data) ? (body.data as Raw) : {};
     const source = attribute.targetField ? data[attribute.targetField] : undefined;
     const base = slugify(typeof source === 'string' && source.trim() ? source : ct.singularName) || ct.singularName;
     const locale = typeof body.locale === 'string' && body.locale ? body.locale : undefined;
     const documentId = typeof body.documentId === 'string' ? body.documentId : undefined;
-    const raw: Raw = { filters: { [attribute.name]: { $startsWith: base } }, fields: [attribute.name], pagination: { page: 1, pageSize: 1000 }, ...(locale ? { locale } : {}) };
+    const raw: Raw = {
+      filters: { [attribute.name]: { $startsWith: base } },
+      fields: [attribute.name],
+      pagination: { page: 1, pageSize: 1000 },
+      ...(locale ? { locale } : {}),
+    };
     const taken = new Set<string>();
     // Both versions: a published value still holds the uid while its draft has moved on.
     for (const status of ct.draftAndPublish ? ['draft', 'published'] : ['published']) {
@@ -210,7 +247,19 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     const drafts: Row[] = [];
     const published: Row[] = [];
     const read = (ct: ContentType, status: string, sort: string, main: string | null) =>
-      parseReadQuery(registry, ct, { status, locale: '*', sort, fields: [...new Set([...(ct.localized ? ['locale'] : []), 'updatedAt', 'publishedAt', ...(main ? [main] : [])])], pagination: { page: 1, pageSize: limit } }, '', { defaultLimit: limit, maxLimit: limit });
+      parseReadQuery(
+        registry,
+        ct,
+        {
+          status,
+          locale: '*',
+          sort,
+          fields: [...new Set([...(ct.localized ? ['locale'] : []), 'updatedAt', 'publishedAt', ...(main ? [main] : [])])],
+          pagination: { page: 1, pageSize: limit },
+        },
+        '',
+        { defaultLimit: limit, maxLimit: limit },
+      );
     for (const ct of types) {
       const main = withView(schemaOf(ct), views.get(ct.uid)).mainField;
       const entry = (row: Row, status: string | null) => ({
@@ -226,7 +275,24 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
       const latest = (await documents.findMany(ct, read(ct, 'draft', 'updatedAt:desc', main))).data;
       const ids = [...new Set(latest.map((d) => d.documentId as string))];
       const live = ids.length
-        ? (await documents.findMany(ct, parseReadQuery(registry, ct, { status: 'published', locale: '*', fields: ct.localized ? ['locale', 'updatedAt'] : ['updatedAt'], filters: { documentId: { $in: ids } }, pagination: { page: 1, pageSize: ids.length * 20 } }, '', { defaultLimit: 1000, maxLimit: 1000 }))).data
+        ? (
+            await documents.findMany(
+              ct,
+              parseReadQuery(
+                registry,
+                ct,
+                {
+                  status: 'published',
+                  locale: '*',
+                  fields: ct.localized ? ['locale', 'updatedAt'] : ['updatedAt'],
+                  filters: { documentId: { $in: ids } },
+                  pagination: { page: 1, pageSize: ids.length * 20 },
+                },
+                '',
+                { defaultLimit: 1000, maxLimit: 1000 },
+              ),
+            )
+          ).data
         : [];
       const at = new Map(live.map((p) => [`${p.documentId}\u0000${p.locale ?? ''}`, p.updatedAt]));
       for (const d of latest) {
@@ -317,7 +383,9 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         const locale = localeOf(query(request, new Set(['locale'])));
         const data = await dataOf(request);
         const written =
-          documentId === undefined ? await documents.upsertSingle(ct, data, { status: 'draft', locale, actor }) : await documents.update(ct, documentId, data, { status: 'draft', locale, actor });
+          documentId === undefined
+            ? await documents.upsertSingle(ct, data, { status: 'draft', locale, actor })
+            : await documents.update(ct, documentId, data, { status: 'draft', locale, actor });
         if (!written) throw new NotFoundError();
         return readDocument(ct, written.documentId, written.locale || undefined);
       },
@@ -342,10 +410,12 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('Expected a JSON object { documentIds, locale }');
         const ids = body.documentIds;
         const bad = (message: string) => new ValidationError(message, { errors: [{ path: ['documentIds'], message }] });
-        if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || !id || unstorableText(id))) throw bad('documentIds must be a list of documentIds');
+        if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || !id || unstorableText(id)))
+          throw bad('documentIds must be a list of documentIds');
         // Checked before anything is read: one transaction holds a lock per document.
         if (ids.length > BULK_LIMIT) throw bad(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`);
-        if (body.locale !== undefined && (typeof body.locale !== 'string' || unstorableText(body.locale))) throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
+        if (body.locale !== undefined && (typeof body.locale !== 'string' || unstorableText(body.locale)))
+          throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
         const locale = body.locale ? parseLocale(body.locale, '') || undefined : undefined;
         const count = await documents.bulk(ct, action, ids as string[], { locale, actor });
         return json({ data: { count } });
@@ -364,7 +434,8 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
         // Publish with the form's unsaved changes (Strapi's admin sends them too): saved and published in one write, or nothing.
         const body = action === 'publish' && ct.draftAndPublish ? ((await readJsonBody(request, config.bodyLimit)) as Raw | undefined) : undefined;
         const data = body === undefined ? undefined : body && typeof body === 'object' && !Array.isArray(body) ? body.data : null;
-        if (data !== undefined && (!data || typeof data !== 'object' || Array.isArray(data))) throw new ValidationError('Expected no body, or { data } to save and publish');
+        if (data !== undefined && (!data || typeof data !== 'object' || Array.isArray(data)))
+          throw new ValidationError('Expected no body, or { data } to save and publish');
         const written =
           data === undefined
             ? await documents[action](ct, documentId, { locale, actor })

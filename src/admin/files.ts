@@ -121,7 +121,11 @@ export function adminFileRoutes(instance: Instance, accounts: AdminAccounts) {
         const name = text(body, 'name', { max: 255 });
         if (body.name !== undefined && !name?.trim()) throw fieldError('name', 'name cannot be empty');
         // Empty alternative text or caption clears it; updateInfo keeps a value given as null.
-        const info = { name, alternativeText: text(body, 'alternativeText', { max: 1000 }) ?? (body.alternativeText === undefined ? undefined : ''), caption: text(body, 'caption', { max: 1000 }) ?? (body.caption === undefined ? undefined : '') };
+        const info = {
+          name,
+          alternativeText: text(body, 'alternativeText', { max: 1000 }) ?? (body.alternativeText === undefined ? undefined : ''),
+          caption: text(body, 'caption', { max: 1000 }) ?? (body.caption === undefined ? undefined : ''),
+        };
         return json({ data: await instance.uploads.updateInfo(String(file.id), info, actor) });
       },
       { parse: 'none' },

@@ -42,12 +42,15 @@ export function adminHistoryRoutes(instance: Instance, accounts: AdminAccounts) 
       const raw = query[name];
       if (raw === undefined || raw === '') return undefined;
       if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-        throw new ValidationError(`${name} must be a whole number from 1 to ${max}`, { errors: [{ path: [name], message: `${name} must be a whole number from 1 to ${max}` }] });
+        throw new ValidationError(`${name} must be a whole number from 1 to ${max}`, {
+          errors: [{ path: [name], message: `${name} must be a whole number from 1 to ${max}` }],
+        });
       }
       return Number(raw);
     };
     const locale = query.locale;
-    if (locale !== undefined && (typeof locale !== 'string' || unstorableText(locale))) throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
+    if (locale !== undefined && (typeof locale !== 'string' || unstorableText(locale)))
+      throw new ValidationError('locale must be a locale code', { errors: [{ path: ['locale'], message: 'locale must be a locale code' }] });
     return { locale: (locale as string | undefined) || undefined, before: number('before', 2 ** 31 - 1), limit: number('limit', HISTORY_PAGE_LIMIT) };
   }
 

@@ -31,7 +31,13 @@ export function previewEnabled(instance: Instance): boolean {
 
 /** FOLIO_PREVIEW_URL filled for a document. */
 export function fillPreviewTemplate(template: string, ct: ContentType, target: PreviewTarget): string {
-  const values: Record<string, string> = { uid: ct.uid, pluralApiId: ct.pluralName, documentId: target.documentId, locale: target.locale, status: target.status };
+  const values: Record<string, string> = {
+    uid: ct.uid,
+    pluralApiId: ct.pluralName,
+    documentId: target.documentId,
+    locale: target.locale,
+    status: target.status,
+  };
   return template.replace(/\{(uid|pluralApiId|documentId|locale|status)\}/g, (_, name: string) => encodeURIComponent(values[name]!));
 }
 
@@ -43,7 +49,7 @@ export async function previewUrl(instance: Instance, ct: ContentType, target: Pr
       const url = await handler(ct.uid, { documentId: target.documentId, ...(target.locale ? { locale: target.locale } : {}), status: target.status });
       return typeof url === 'string' && url ? url : null;
     } catch (error) {
-      instance.log.error('the project\'s preview handler failed', { error, uid: ct.uid, documentId: target.documentId });
+      instance.log.error("the project's preview handler failed", { error, uid: ct.uid, documentId: target.documentId });
       return null;
     }
   }

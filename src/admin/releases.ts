@@ -78,7 +78,8 @@ export function adminReleaseRoutes(instance: Instance, accounts: AdminAccounts) 
       async ({ request, params, server }) => {
         const by = adminActor(await begin(request), request, server, config.trustProxy);
         const body = await bodyOf(request, config.bodyLimit);
-        if (!('scheduledAt' in body)) throw new ValidationError('Send scheduledAt (a time, or null to unschedule)', { errors: [{ path: ['scheduledAt'], message: 'required' }] });
+        if (!('scheduledAt' in body))
+          throw new ValidationError('Send scheduledAt (a time, or null to unschedule)', { errors: [{ path: ['scheduledAt'], message: 'required' }] });
         const at = body.scheduledAt === null ? null : text(body, 'scheduledAt', { required: true, max: 64 })!;
         return json({ data: await releases.schedule(nameParam(params.name), at, text(body, 'timezone', { max: 64 }), by) });
       },

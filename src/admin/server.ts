@@ -31,8 +31,20 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Headers only a proxy (or a client pretending to be behind one) sends: the address, host or path it came through. */
 const PROXY_HEADERS = [
-  'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-server', 'x-real-ip', 'via',
-  'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'fastly-client-ip', 'x-cluster-client-ip', 'x-original-forwarded-for',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-server',
+  'x-real-ip',
+  'via',
+  'x-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'x-cluster-client-ip',
+  'x-original-forwarded-for',
 ];
 
 /** `localhost`, `127.0.0.1`, `[::1]`, with or without a port. */
@@ -69,7 +81,13 @@ export function adminRoutes(instance: Instance, log: Logger) {
   const announce = () =>
     accounts
       .count()
-      .then((n) => n === 0 && log.info(`No admin user yet: open /admin from this machine to create one, or enter the one-time code ${setupCode} (or run: folio admin create --email E --password P)`))
+      .then(
+        (n) =>
+          n === 0 &&
+          log.info(
+            `No admin user yet: open /admin from this machine to create one, or enter the one-time code ${setupCode} (or run: folio admin create --email E --password P)`,
+          ),
+      )
       .catch(() => {});
 
   /**
@@ -80,7 +98,10 @@ export function adminRoutes(instance: Instance, log: Logger) {
    * changes nothing here, since a trusted proxy's requests still come from elsewhere.
    */
   const fromLoopback = (request: Request, peer: string | undefined) =>
-    !!peer && LOOPBACK.has(peer) && !PROXY_HEADERS.some((h) => request.headers.has(h)) && isLoopbackHost(request.headers.get('host')) &&
+    !!peer &&
+    LOOPBACK.has(peer) &&
+    !PROXY_HEADERS.some((h) => request.headers.has(h)) &&
+    isLoopbackHost(request.headers.get('host')) &&
     (!request.headers.has('origin') || isLoopbackHost(originHost(request.headers.get('origin')!)));
 
   const codeMatches = (code: unknown) =>
@@ -90,7 +111,10 @@ export function adminRoutes(instance: Instance, log: Logger) {
   async function loggedIn(request: Request, user: AdminUser, peer: string | undefined) {
     const token = await accounts.startSession(user, clientAddress(request, peer, config.trustProxy));
     const secure = overHttps(request, config.trustProxy);
-    return json({ data: { user, csrfToken: csrfToken(token), setupRequired: false } }, 200, { 'set-cookie': sessionCookie(token, secure), 'cache-control': 'no-store' });
+    return json({ data: { user, csrfToken: csrfToken(token), setupRequired: false } }, 200, {
+      'set-cookie': sessionCookie(token, secure),
+      'cache-control': 'no-store',
+    });
   }
 
   /** Any page path: the app's HTML, with the policy that lets it load its own script and style. */
@@ -102,129 +126,153 @@ export function adminRoutes(instance: Instance, log: Logger) {
 
   const peerOf = (server: { requestIP(r: Request): { address: string } | null } | null, request: Request) => server?.requestIP(request)?.address;
 
-  return new Elysia({ name: 'admin' })
-    .onStart(() => void announce())
-    .get('/admin/api/session', async ({ request, server }) => {
-      const token = sessionToken(request);
-      const user = await accounts.sessionUser(token);
-      const setupRequired = !user && (await accounts.count()) === 0;
-      return json(
-        {
-          data: {
-            user: user ?? null,
-            csrfToken: user && token ? csrfToken(token) : null,
-            setupRequired,
-            setupNeedsCode: setupRequired && !fromLoopback(request, peerOf(server, request)),
-            // "Forgot password?" mails a link, so it is offered only when mail goes out.
-            mailConfigured: !!config.smtpUrl,
+  return (
+    new Elysia({ name: 'admin' })
+      .onStart(() => void announce())
+      .get('/admin/api/session', async ({ request, server }) => {
+        const token = sessionToken(request);
+        const user = await accounts.sessionUser(token);
+        const setupRequired = !user && (await accounts.count()) === 0;
+        return json(
+          {
+            data: {
+              user: user ?? null,
+              csrfToken: user && token ? csrfToken(token) : null,
+              setupRequired,
+              setupNeedsCode: setupRequired && !fromLoopback(request, peerOf(server, request)),
+              // "Forgot password?" mails a link, so it is offered only when mail goes out.
+              mailConfigured: !!config.smtpUrl,
+            },
           },
+          200,
+          { 'cache-control': 'no-store' },
+        );
+      })
+      .post(
+        '/admin/api/setup',
+        async ({ request, server }) => {
+          const peer = peerOf(server, request);
+          await authLimiter.hit(clientAddress(request, peer, config.trustProxy), '/admin/api/setup');
+          checkOrigin(request, config.trustProxy);
+          const body = await objectBody(request, config.bodyLimit);
+          if (!fromLoopback(request, peer) && !codeMatches(body.code)) {
+            return json(
+              {
+                data: null,
+                error: {
+                  status: 403,
+                  name: 'ForbiddenError',
+                  message: 'Enter the one-time code from the server log',
+                  details: { errors: [{ path: ['code'], message: 'Enter the one-time code from the server log' }] },
+                },
+              },
+              403,
+            );
+          }
+          const ip = clientAddress(request, peer, config.trustProxy);
+          const user = await accounts.create({ email: body.email, password: body.password }, { first: true }, { kind: 'public', ip });
+          log.info(`admin user created: ${user.email}`);
+          return loggedIn(request, user, peer);
         },
-        200,
-        { 'cache-control': 'no-store' },
-      );
-    })
-    .post(
-      '/admin/api/setup',
-      async ({ request, server }) => {
-        const peer = peerOf(server, request);
-        await authLimiter.hit(clientAddress(request, peer, config.trustProxy), '/admin/api/setup');
-        checkOrigin(request, config.trustProxy);
-        const body = await objectBody(request, config.bodyLimit);
-        if (!fromLoopback(request, peer) && !codeMatches(body.code)) {
-          return json({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Enter the one-time code from the server log', details: { errors: [{ path: ['code'], message: 'Enter the one-time code from the server log' }] } } }, 403);
-        }
-        const ip = clientAddress(request, peer, config.trustProxy);
-        const user = await accounts.create({ email: body.email, password: body.password }, { first: true }, { kind: 'public', ip });
-        log.info(`admin user created: ${user.email}`);
-        return loggedIn(request, user, peer);
-      },
-      { parse: 'none' },
-    )
-    .post(
-      '/admin/api/login',
-      async ({ request, server }) => {
-        // Counted before anything else runs, so a guesser pays for every attempt.
-        const peer = peerOf(server, request);
-        await authLimiter.hit(clientAddress(request, peer, config.trustProxy), '/admin/api/login');
-        checkOrigin(request, config.trustProxy);
-        const body = await objectBody(request, config.bodyLimit);
-        const user = await accounts.verify(body.email, body.password, clientAddress(request, peer, config.trustProxy));
-        if (!user) return json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Invalid email or password', details: {} } }, 401);
-        return loggedIn(request, user, peer);
-      },
-      { parse: 'none' },
-    )
-    .post(
-      '/admin/api/forgot-password',
-      async ({ request, server, path }) => {
-        const body = await objectBody(request, config.bodyLimit);
-        // Per address and e-mail, as users-permissions' forgot-password: one client may not flood one mailbox.
-        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : 'unknownIdentifier';
-        await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), path, email);
-        checkOrigin(request, config.trustProxy);
-        if (!config.smtpUrl) {
-          return json({ data: null, error: { status: 400, name: 'ApplicationError', message: 'Mail is not configured on this server: run folio admin reset-password --email E --password P', details: {} } }, 400);
-        }
-        const reset = await accounts.createResetToken(body.email);
-        if (reset) {
-          const link = `${instance.usersPermissions.publicUrl}/admin/reset-password?token=${reset.token}`;
-          // Not awaited: the answer takes as long whether or not the address is an admin's.
-          void instance.email
-            .send({
-              to: reset.user.email,
-              subject: 'Reset your Folio Admin password',
-              text: `Someone (hopefully you) asked to reset the password of the Folio Admin account ${reset.user.email}.\n\nSet a new password within the hour:\n\n${link}\n\nIf you did not ask, ignore this mail: the password stays as it is.`,
-              secrets: [reset.token],
-            })
-            .catch((error) => log.error('admin reset mail not sent', { reason: (error as Error).message }));
-          log.info(`admin password reset link sent to ${reset.user.email}`);
-        }
-        // The same answer for any address, so it tells nothing about which are admins'.
-        return json({ data: { ok: true } }, 200, { 'cache-control': 'no-store' });
-      },
-      { parse: 'none' },
-    )
-    .post(
-      '/admin/api/reset-password',
-      async ({ request, server, path }) => {
-        await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), path);
-        checkOrigin(request, config.trustProxy);
-        const body = await objectBody(request, config.bodyLimit);
-        const user = await accounts.resetWithToken(body.token, body.password);
-        log.info(`admin password reset: ${user.email}`);
-        return loggedIn(request, user, peerOf(server, request));
-      },
-      { parse: 'none' },
-    )
-    .post(
-      '/admin/api/logout',
-      async ({ request }) => {
-        const { token } = await requireAdmin(accounts, request);
-        checkCsrf(request, token, config.trustProxy);
-        await accounts.endSession(token);
-        return new Response(null, { status: 204, headers: { 'set-cookie': clearedCookie(overHttps(request, config.trustProxy)) } });
-      },
-      { parse: 'none' },
-    )
-    .use(adminContentRoutes(instance, accounts))
-    .use(adminHistoryRoutes(instance, accounts))
-    .use(adminAuditRoutes(instance, accounts))
-    .use(adminReleaseRoutes(instance, accounts))
-    .use(adminProfileRoutes(instance, accounts))
-    .use(adminViewRoutes(instance, contentGate(accounts, config.trustProxy), schemaOf))
-    .use(adminSettingsRoutes(instance, accounts))
-    .use(adminFileRoutes(instance, accounts))
-    .use(adminUploadRoutes(instance, accounts))
-    .get('/admin/assets/:name', ({ params, request, set }) => {
-      const response = assetResponse(params.name, request);
-      if (!response) throw new NotFoundError();
-      set.headers['content-security-policy'] = ADMIN_CSP;
-      return response;
-    })
-    .get('/admin', page)
-    .get('/admin/*', page)
-    // Unknown API paths are 404 envelopes, never the app's page (a wildcard of its own loses to /admin/*).
-    .all('/admin/api/*', () => {
-      throw new NotFoundError();
-    });
+        { parse: 'none' },
+      )
+      .post(
+        '/admin/api/login',
+        async ({ request, server }) => {
+          // Counted before anything else runs, so a guesser pays for every attempt.
+          const peer = peerOf(server, request);
+          await authLimiter.hit(clientAddress(request, peer, config.trustProxy), '/admin/api/login');
+          checkOrigin(request, config.trustProxy);
+          const body = await objectBody(request, config.bodyLimit);
+          const user = await accounts.verify(body.email, body.password, clientAddress(request, peer, config.trustProxy));
+          if (!user) return json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Invalid email or password', details: {} } }, 401);
+          return loggedIn(request, user, peer);
+        },
+        { parse: 'none' },
+      )
+      .post(
+        '/admin/api/forgot-password',
+        async ({ request, server, path }) => {
+          const body = await objectBody(request, config.bodyLimit);
+          // Per address and e-mail, as users-permissions' forgot-password: one client may not flood one mailbox.
+          const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : 'unknownIdentifier';
+          await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), path, email);
+          checkOrigin(request, config.trustProxy);
+          if (!config.smtpUrl) {
+            return json(
+              {
+                data: null,
+                error: {
+                  status: 400,
+                  name: 'ApplicationError',
+                  message: 'Mail is not configured on this server: run folio admin reset-password --email E --password P',
+                  details: {},
+                },
+              },
+              400,
+            );
+          }
+          const reset = await accounts.createResetToken(body.email);
+          if (reset) {
+            const link = `${instance.usersPermissions.publicUrl}/admin/reset-password?token=${reset.token}`;
+            // Not awaited: the answer takes as long whether or not the address is an admin's.
+            void instance.email
+              .send({
+                to: reset.user.email,
+                subject: 'Reset your Folio Admin password',
+                text: `Someone (hopefully you) asked to reset the password of the Folio Admin account ${reset.user.email}.\n\nSet a new password within the hour:\n\n${link}\n\nIf you did not ask, ignore this mail: the password stays as it is.`,
+                secrets: [reset.token],
+              })
+              .catch((error) => log.error('admin reset mail not sent', { reason: (error as Error).message }));
+            log.info(`admin password reset link sent to ${reset.user.email}`);
+          }
+          // The same answer for any address, so it tells nothing about which are admins'.
+          return json({ data: { ok: true } }, 200, { 'cache-control': 'no-store' });
+        },
+        { parse: 'none' },
+      )
+      .post(
+        '/admin/api/reset-password',
+        async ({ request, server, path }) => {
+          await authLimiter.hit(clientAddress(request, peerOf(server, request), config.trustProxy), path);
+          checkOrigin(request, config.trustProxy);
+          const body = await objectBody(request, config.bodyLimit);
+          const user = await accounts.resetWithToken(body.token, body.password);
+          log.info(`admin password reset: ${user.email}`);
+          return loggedIn(request, user, peerOf(server, request));
+        },
+        { parse: 'none' },
+      )
+      .post(
+        '/admin/api/logout',
+        async ({ request }) => {
+          const { token } = await requireAdmin(accounts, request);
+          checkCsrf(request, token, config.trustProxy);
+          await accounts.endSession(token);
+          return new Response(null, { status: 204, headers: { 'set-cookie': clearedCookie(overHttps(request, config.trustProxy)) } });
+        },
+        { parse: 'none' },
+      )
+      .use(adminContentRoutes(instance, accounts))
+      .use(adminHistoryRoutes(instance, accounts))
+      .use(adminAuditRoutes(instance, accounts))
+      .use(adminReleaseRoutes(instance, accounts))
+      .use(adminProfileRoutes(instance, accounts))
+      .use(adminViewRoutes(instance, contentGate(accounts, config.trustProxy), schemaOf))
+      .use(adminSettingsRoutes(instance, accounts))
+      .use(adminFileRoutes(instance, accounts))
+      .use(adminUploadRoutes(instance, accounts))
+      .get('/admin/assets/:name', ({ params, request, set }) => {
+        const response = assetResponse(params.name, request);
+        if (!response) throw new NotFoundError();
+        set.headers['content-security-policy'] = ADMIN_CSP;
+        return response;
+      })
+      .get('/admin', page)
+      .get('/admin/*', page)
+      // Unknown API paths are 404 envelopes, never the app's page (a wildcard of its own loses to /admin/*).
+      .all('/admin/api/*', () => {
+        throw new NotFoundError();
+      })
+  );
 }

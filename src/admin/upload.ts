@@ -29,15 +29,14 @@ export function adminUploadRoutes(instance: Instance, accounts: AdminAccounts) {
     return user;
   }
 
-  return new Elysia({ name: 'admin:upload' })
-    .post(
-      '/admin/api/upload',
-      async ({ request, server }) => {
-        const actor = adminActor(await begin(request), request, server, config.trustProxy);
-        const { files, fields } = await readUploadBody(request, config.uploadLimit, config.bodyLimit);
-        if (files.length === 0) throw new ValidationError('Files are empty');
-        return json({ data: await uploads.upload(files, parseFileInfo(fields.fileInfo ?? [], files.length), {}, actor) }, 201);
-      },
-      { parse: 'none' },
-    );
+  return new Elysia({ name: 'admin:upload' }).post(
+    '/admin/api/upload',
+    async ({ request, server }) => {
+      const actor = adminActor(await begin(request), request, server, config.trustProxy);
+      const { files, fields } = await readUploadBody(request, config.uploadLimit, config.bodyLimit);
+      if (files.length === 0) throw new ValidationError('Files are empty');
+      return json({ data: await uploads.upload(files, parseFileInfo(fields.fileInfo ?? [], files.length), {}, actor) }, 201);
+    },
+    { parse: 'none' },
+  );
 }

@@ -48,7 +48,22 @@ export const SIZES = [3, 4, 6, 8, 12];
 const MAX_COLUMNS = 8;
 const LIMITS: Record<keyof FieldTexts, number> = { label: 100, description: 300, placeholder: 100 };
 /** Kinds a list cell shows as short text (and a list may sort on). */
-export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp']);
+export const LISTABLE = new Set([
+  'string',
+  'text',
+  'email',
+  'uid',
+  'enumeration',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+]);
 const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'date', 'datetime', 'timestamp']);
 const TIMESTAMPS = ['createdAt', 'updatedAt', 'publishedAt'];
 const KEYS = new Set(['mainField', 'defaultSort', 'pageSize', 'list', 'fields', 'edit']);
@@ -67,7 +82,13 @@ export function defaultView(ct: AdminContentType): EffectiveView {
     mainField: ct.mainField,
     defaultSort: 'updatedAt:desc',
     pageSize: 20,
-    list: [...ct.attributes.filter(listable).slice(0, 4).map((a) => a.name), 'updatedAt'],
+    list: [
+      ...ct.attributes
+        .filter(listable)
+        .slice(0, 4)
+        .map((a) => a.name),
+      'updatedAt',
+    ],
     edit: ct.attributes.map((a) => ({ name: a.name, size: defaultSize(a) })),
     configured: false,
   };
@@ -83,7 +104,8 @@ export function checkView(ct: AdminContentType, raw: unknown, strict: boolean): 
   const fail = (path: (string | number)[], message: string, value: unknown) => errors.push({ path, message, name: 'ValidationError', value });
   const out: ViewConfig = {};
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    if (strict) throw new ValidationError('data must be an object', { errors: [{ path: [], message: 'data must be an object', name: 'ValidationError', value: raw }] });
+    if (strict)
+      throw new ValidationError('data must be an object', { errors: [{ path: [], message: 'data must be an object', name: 'ValidationError', value: raw }] });
     return out;
   }
   const body = raw as Record<string, unknown>;
@@ -111,7 +133,8 @@ export function checkView(ct: AdminContentType, raw: unknown, strict: boolean): 
     else {
       const seen = new Set<string>();
       list.forEach((name, i) => {
-        if (typeof name !== 'string' || !sortable.has(name) || seen.has(name)) fail(['list', i], 'Each column must be a different field the list can show', name);
+        if (typeof name !== 'string' || !sortable.has(name) || seen.has(name))
+          fail(['list', i], 'Each column must be a different field the list can show', name);
         else seen.add(name);
       });
       const kept = [...seen];
@@ -138,7 +161,8 @@ export function checkView(ct: AdminContentType, raw: unknown, strict: boolean): 
           else if (value === null || value === undefined || value === '') continue;
           else if (typeof value !== 'string') fail(['fields', name, key], `The ${key} must be text`, value);
           else if (unstorableText(value)) fail(['fields', name, key], `The ${key} ${unstorableText(value)}`, value);
-          else if (value.length > LIMITS[key as keyof FieldTexts]) fail(['fields', name, key], `The ${key} must be at most ${LIMITS[key as keyof FieldTexts]} characters`, value);
+          else if (value.length > LIMITS[key as keyof FieldTexts])
+            fail(['fields', name, key], `The ${key} must be at most ${LIMITS[key as keyof FieldTexts]} characters`, value);
           else if (value.trim()) kept[key as keyof FieldTexts] = value.trim();
         }
         if (Object.keys(kept).length) out.fields[name] = kept;
@@ -154,7 +178,8 @@ export function checkView(ct: AdminContentType, raw: unknown, strict: boolean): 
       edit.forEach((item, i) => {
         const name = item && typeof item === 'object' ? (item as Record<string, unknown>).name : undefined;
         const size = item && typeof item === 'object' ? (item as Record<string, unknown>).size : undefined;
-        if (typeof name !== 'string' || !names.has(name) || seen.has(name)) return fail(['edit', i, 'name'], 'Each entry must name a different field of the type', name);
+        if (typeof name !== 'string' || !names.has(name) || seen.has(name))
+          return fail(['edit', i, 'name'], 'Each entry must name a different field of the type', name);
         if (typeof size !== 'number' || !SIZES.includes(size)) return fail(['edit', i, 'size'], `The width must be one of ${SIZES.join(', ')} (of 12)`, size);
         seen.add(name);
         out.edit!.push({ name, size });

@@ -33,10 +33,33 @@ class AuditRecorder implements WriteRecorder {
       const key = `${record.event}\u0000${record.contentType.uid}\u0000${record.documentId}\u0000${record.locale}`;
       if (this.seen.has(key)) return;
       this.seen.add(key);
-      this.rows.push(auditRow({ action: record.event, actor: this.actor, type: record.contentType.uid, documentId: record.documentId, locale: record.locale, details: { status: record.status } }, at));
+      this.rows.push(
+        auditRow(
+          {
+            action: record.event,
+            actor: this.actor,
+            type: record.contentType.uid,
+            documentId: record.documentId,
+            locale: record.locale,
+            details: { status: record.status },
+          },
+          at,
+        ),
+      );
     } else if (record.kind === 'media') {
       const file = record.file;
-      this.rows.push(auditRow({ action: record.event, actor: this.actor, type: FILE_UID, documentId: file.documentId as string | undefined, details: { id: file.id, name: file.name } }, at));
+      this.rows.push(
+        auditRow(
+          {
+            action: record.event,
+            actor: this.actor,
+            type: FILE_UID,
+            documentId: file.documentId as string | undefined,
+            details: { id: file.id, name: file.name },
+          },
+          at,
+        ),
+      );
     } else {
       const details = { name: record.release.name, isPublished: record.isPublished, ...(record.error ? { error: record.error.message } : {}) };
       this.rows.push(auditRow({ action: record.event, actor: this.actor, type: 'release', details }, at));

@@ -42,13 +42,18 @@ export const AUDIT_PAGE_LIMIT = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Names under which a value is a secret: dropped from details wherever they appear. */
-const SECRET_NAMES = /^(password|currentPassword|passwordConfirmation|secret|accessKey|key|token|jwt|code|resetPasswordToken|confirmationToken|apiTokenSalt|jwtSecret)$/i;
+const SECRET_NAMES =
+  /^(password|currentPassword|passwordConfirmation|secret|accessKey|key|token|jwt|code|resetPasswordToken|confirmationToken|apiTokenSalt|jwtSecret)$/i;
 
 /** `details` without anything under a secret's name (a last guard: callers pass names, not values). */
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_NAMES.test(k)).map(([k, v]) => [k, withoutSecrets(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !SECRET_NAMES.test(k))
+        .map(([k, v]) => [k, withoutSecrets(v)]),
+    );
   }
   return value;
 }

@@ -107,7 +107,6 @@ export class Access {
       }
     }
   }
-
 }
 
 /**
@@ -122,8 +121,12 @@ export const grantsKey = (principal: Principal): string =>
 
 /** Content types whose `find` the caller holds (`can`, from grants): populate, filters and sort may only go through these. */
 export function readableBy(can: (action: string) => boolean, registry: Registry): Set<string> {
-  return new Set([...registry.contentTypes, ...registry.systemTypes].map((ct) => ct.uid).filter((uid) => {
-    const action = readAction(uid);
-    return action !== undefined && can(action);
-  }));
+  return new Set(
+    [...registry.contentTypes, ...registry.systemTypes]
+      .map((ct) => ct.uid)
+      .filter((uid) => {
+        const action = readAction(uid);
+        return action !== undefined && can(action);
+      }),
+  );
 }

@@ -16,7 +16,14 @@ import type { Roles } from './roles';
 import { deviceIdOf, deviceIdOrNew, isSessionId, type SessionEntry, type Sessions } from './sessions';
 import type { UsersPermissionsSettings } from './settings';
 import {
-  checkAccountFields, checkChangePasswordBody, checkCredentials, checkEmail, checkNoUnknown, checkRegisterBody, checkResetPasswordBody, FieldErrors,
+  checkAccountFields,
+  checkChangePasswordBody,
+  checkCredentials,
+  checkEmail,
+  checkNoUnknown,
+  checkRegisterBody,
+  checkResetPasswordBody,
+  FieldErrors,
 } from './user-fields';
 import type { User, Users } from './users';
 
@@ -149,9 +156,9 @@ export class AccountFlows {
     if (!user || user.blocked) return { ok: true };
     const { advanced, email: templates } = await this.deps.settings.values();
     const code = await this.deps.users.createResetCode(user.id);
-    await this.deps.mail().send(
-      resetPasswordMail(templates.reset_password.options, user.email, { URL: advanced.email_reset_password, ...this.urls(), USER: user, TOKEN: code }),
-    );
+    await this.deps
+      .mail()
+      .send(resetPasswordMail(templates.reset_password.options, user.email, { URL: advanced.email_reset_password, ...this.urls(), USER: user, TOKEN: code }));
     return { ok: true };
   }
 

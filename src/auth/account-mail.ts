@@ -72,11 +72,14 @@ export function htmlTemplateToText(layout: string): string {
  * carries, kept out of the log sender's line.
  */
 export function templateMail(template: EmailTemplate, to: string, data: TemplateData, secrets: string[]): EmailMessage {
-  const subject = renderTemplate(template.object, { USER: data.USER }).replace(/[\r\n]+/g, ' ').trim();
+  const subject = renderTemplate(template.object, { USER: data.USER })
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const html = looksLikeHtml(template.message);
-  const from = template.from?.email && template.from.email !== STRAPI_PLACEHOLDER_FROM.email
-    ? { name: template.from.name || undefined, address: template.from.email }
-    : undefined;
+  const from =
+    template.from?.email && template.from.email !== STRAPI_PLACEHOLDER_FROM.email
+      ? { name: template.from.name || undefined, address: template.from.email }
+      : undefined;
   return {
     to,
     subject,
@@ -89,7 +92,11 @@ export function templateMail(template: EmailTemplate, to: string, data: Template
 }
 
 /** The reset-password mail: Folio's text while the template is Strapi's default, the template otherwise. */
-export function resetPasswordMail(template: EmailTemplate, to: string, data: { URL: string | null; SERVER_URL: string; ADMIN_URL: string; USER: object; TOKEN: string }): EmailMessage {
+export function resetPasswordMail(
+  template: EmailTemplate,
+  to: string,
+  data: { URL: string | null; SERVER_URL: string; ADMIN_URL: string; USER: object; TOKEN: string },
+): EmailMessage {
   if (template.message === DEFAULT_EMAIL.reset_password.options.message) {
     const mail = templateMail({ ...template, message: '' }, to, data, [data.TOKEN]);
     return { ...mail, text: resetPasswordText(data.TOKEN, data.URL ?? undefined) };

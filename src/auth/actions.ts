@@ -95,7 +95,10 @@ const namedType = (registry: Registry, name: string) =>
 function strapiActionName(registry: Registry, name: string): string {
   if (name.startsWith('plugin::') || name === '*') return name;
   const whole = namedType(registry, name);
-  if (whole) throw new Error(`"${name}" is a content type, not an action: name one as ${whole.pluralName}.find, ${whole.pluralName}.findOne… or ${whole.pluralName}.* (every action)`);
+  if (whole)
+    throw new Error(
+      `"${name}" is a content type, not an action: name one as ${whole.pluralName}.find, ${whole.pluralName}.findOne… or ${whole.pluralName}.* (every action)`,
+    );
   if (name.startsWith('api::')) return name;
   const dot = name.lastIndexOf('.');
   const ct = dot > 0 ? namedType(registry, name.slice(0, dot)) : undefined;
@@ -105,7 +108,11 @@ function strapiActionName(registry: Registry, name: string): string {
 /** Names what could have been meant: the type's own actions, or how actions are named. */
 function unknownAction(registry: Registry, given: string, name: string, known: string[]): string {
   const ct = registry.contentTypes.find((c) => name.startsWith(`${c.uid}.`));
-  if (ct) return `Unknown action "${given}" (${ct.pluralName} has: ${known.filter((k) => k.startsWith(`${ct.uid}.`)).map((k) => k.slice(ct.uid.length + 1)).join(', ')})`;
+  if (ct)
+    return `Unknown action "${given}" (${ct.pluralName} has: ${known
+      .filter((k) => k.startsWith(`${ct.uid}.`))
+      .map((k) => k.slice(ct.uid.length + 1))
+      .join(', ')})`;
   const types = registry.contentTypes.filter((c) => !c.system).map((c) => c.pluralName);
   const plugins = [...new Set(known.filter((k) => k.startsWith('plugin::')).map((k) => k.slice(0, k.lastIndexOf('.'))))];
   return `Unknown action "${given}": name one as TYPE.ACTION (TYPE one of: ${types.join(', ')}; e.g. ${types[0] ?? 'articles'}.find, ${types[0] ?? 'articles'}.*) or a plugin action (${plugins.map((p) => `${p}.*`).join(', ')})`;

@@ -38,7 +38,9 @@ export function logSender(log: Logger = createLogger()): EmailSender {
   return {
     async send(message) {
       log.info(`email to ${message.to}: ${message.subject}`, {
-        to: message.to, subject: message.subject, text: redact(message.text, message.secrets),
+        to: message.to,
+        subject: message.subject,
+        text: redact(message.text, message.secrets),
       });
     },
   };
@@ -67,7 +69,12 @@ export function smtpSender(url: string, from: Mailbox | undefined, log: Logger):
     async send(message) {
       try {
         await sendMail(settings, {
-          from: message.from ?? sender, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo,
+          from: message.from ?? sender,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          replyTo: message.replyTo,
         });
         log.info('email sent', { to: message.to, subject: message.subject, server });
       } catch (error) {

@@ -24,12 +24,14 @@ export class Jwt {
   }
 
   issue(userId: number, version = 0): Promise<string> {
-    return new SignJWT({ id: userId, v: version })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      // A number is seconds from now (jsonwebtoken's reading), where jose would take it as a timestamp.
-      .setExpirationTime(typeof this.expiresIn === 'number' ? `${this.expiresIn}s` : this.expiresIn)
-      .sign(this.key);
+    return (
+      new SignJWT({ id: userId, v: version })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt()
+        // A number is seconds from now (jsonwebtoken's reading), where jose would take it as a timestamp.
+        .setExpirationTime(typeof this.expiresIn === 'number' ? `${this.expiresIn}s` : this.expiresIn)
+        .sign(this.key)
+    );
   }
 
   /** The claims of a valid token; undefined when tampered, expired, without `exp` or not HS256. */

@@ -51,7 +51,8 @@ export function parseSmtpUrl(raw: string): SmtpSettings {
   if (secure && starttls !== 'auto') throw new Error('FOLIO_SMTP_URL: smtps:// is TLS already; tls= applies to smtp:// only');
   const timeout = url.searchParams.get('timeout');
   const timeoutMs = timeout === null ? 10_000 : Number(timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`FOLIO_SMTP_URL option timeout must be a positive number of milliseconds, got "${timeout}"`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new Error(`FOLIO_SMTP_URL option timeout must be a positive number of milliseconds, got "${timeout}"`);
   const caFile = url.searchParams.get('ca') ?? undefined;
   if (caFile === '') throw new Error('FOLIO_SMTP_URL option ca must name a PEM file');
   if (caFile !== undefined && !secure && starttls === 'off') throw new Error('FOLIO_SMTP_URL: ca= applies to TLS, which tls=false turns off');
@@ -80,7 +81,8 @@ export function parseResetPasswordUrl(raw: string): string {
   } catch {
     throw new Error(`FOLIO_RESET_PASSWORD_URL must be an http(s) URL like https://example.com/reset-password, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`FOLIO_RESET_PASSWORD_URL must start with http:// or https://, got "${url.protocol}//"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`FOLIO_RESET_PASSWORD_URL must start with http:// or https://, got "${url.protocol}//"`);
   if (url.username || url.password) throw new Error('FOLIO_RESET_PASSWORD_URL must not carry credentials');
   return url.href;
 }
@@ -213,7 +215,8 @@ export function buildMessage(mail: OutgoingMail): string {
     `Message-ID: <${randomBytes(16).toString('hex')}@${domain}>`,
     'MIME-Version: 1.0',
   ];
-  const part = (type: string, body: string) => `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${quotedPrintable(body)}`;
+  const part = (type: string, body: string) =>
+    `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${quotedPrintable(body)}`;
   if (mail.html === undefined) return `${headers.join('\r\n')}\r\n${part('text/plain', mail.text)}`;
   // Random, so no part holds it but by a chance of 2^-96.
   const boundary = `--folio-${randomBytes(12).toString('hex')}`;

@@ -8,8 +8,20 @@ import type { Database } from '../db/database';
 import { FolioError, NotFoundError, ValidationError } from '../errors';
 import { ChangeCache } from '../db/cache';
 import {
-  deletePermission, deletePermissionsOfRole, deleteRole, findRoleById, findRoleByType, insertPermission, insertPermissionIfAbsent,
-  insertRole, listPermissions, listPermissionsOfRoles, listRoles, listUsersOfRoles, updateRole, type RoleRow,
+  deletePermission,
+  deletePermissionsOfRole,
+  deleteRole,
+  findRoleById,
+  findRoleByType,
+  insertPermission,
+  insertPermissionIfAbsent,
+  insertRole,
+  listPermissions,
+  listPermissionsOfRoles,
+  listRoles,
+  listUsersOfRoles,
+  updateRole,
+  type RoleRow,
 } from '../db/store/roles';
 import { countUsersWithRole, moveUsersToRoleType } from '../db/store/users';
 import { DEFAULT_ROLE_ACTIONS } from './actions';
@@ -76,7 +88,9 @@ export class Roles {
       description: fields.description === undefined ? role.description : fields.description,
       now: new Date().toISOString(),
     });
-    const changed = Object.entries(fields).filter(([, v]) => v !== undefined).map(([k]) => k);
+    const changed = Object.entries(fields)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k);
     if (changed.length) await this.audit.record({ action: 'role.update', actor: by, type: 'role', details: { role: role.type, fields: changed } });
     return (await this.findById(id))!;
   }

@@ -18,7 +18,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../db/database';
 import {
-  deleteExpiredSessions, deleteSession, deleteSessionsOf, findSessionByToken, insertSession, listSessions, rotateSession, sessionAlive, trimSessionsOf,
+  deleteExpiredSessions,
+  deleteSession,
+  deleteSessionsOf,
+  findSessionByToken,
+  insertSession,
+  listSessions,
+  rotateSession,
+  sessionAlive,
+  trimSessionsOf,
 } from '../db/store/user-sessions';
 import { deviceName } from './device-name';
 import type { SessionSettings } from './settings-values';
@@ -92,7 +100,13 @@ export class Sessions {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp'], currentDate: new Date(this.now()) });
       const { userId, sessionId } = payload as { userId?: unknown; sessionId?: unknown };
-      if (payload.type !== type || typeof userId !== 'string' || !/^\d{1,15}$/.test(userId) || typeof sessionId !== 'string' || !/^[0-9a-f]{32}$/.test(sessionId)) {
+      if (
+        payload.type !== type ||
+        typeof userId !== 'string' ||
+        !/^\d{1,15}$/.test(userId) ||
+        typeof sessionId !== 'string' ||
+        !/^[0-9a-f]{32}$/.test(sessionId)
+      ) {
         return undefined;
       }
       return { userId: Number(userId), sessionId };
@@ -107,7 +121,12 @@ export class Sessions {
    */
   async create(
     userId: number,
-    options: { deviceId?: string; userAgent?: string | null; type?: 'refresh' | 'session'; /** Record the login's time and device name (not after a password change, as Strapi). */ metadata?: boolean } = {},
+    options: {
+      deviceId?: string;
+      userAgent?: string | null;
+      type?: 'refresh' | 'session' /** Record the login's time and device name (not after a password change, as Strapi). */;
+      metadata?: boolean;
+    } = {},
   ): Promise<SessionTokens> {
     const type = options.type ?? 'refresh';
     const { idle, max } = this.lifespans(type);
@@ -119,9 +138,16 @@ export class Sessions {
     await this.db.transaction(async (tx) => {
       if (++this.created % PRUNE_EVERY === 0) await deleteExpiredSessions(tx, now);
       await insertSession(tx, {
-        sessionId, tokenHash: sha256(refreshToken), userId, deviceId: options.deviceId ?? null, type,
-        deviceName: options.metadata === false ? null : (deviceName(options.userAgent) ?? null), loginAt: options.metadata === false ? null : at,
-        createdAt: at, expiresAt, absoluteExpiresAt: now + max * 1000,
+        sessionId,
+        tokenHash: sha256(refreshToken),
+        userId,
+        deviceId: options.deviceId ?? null,
+        type,
+        deviceName: options.metadata === false ? null : (deviceName(options.userAgent) ?? null),
+        loginAt: options.metadata === false ? null : at,
+        createdAt: at,
+        expiresAt,
+        absoluteExpiresAt: now + max * 1000,
       });
       await trimSessionsOf(tx, userId, MAX_SESSIONS_PER_USER);
     });
@@ -164,14 +190,16 @@ export class Sessions {
 
   /** A user's live sessions: the current one first, then the most recently used. */
   async list(userId: number, currentSessionId?: string): Promise<SessionEntry[]> {
-    const entries = (await listSessions(this.db, userId, this.now())).map((row): SessionEntry => ({
-      id: row.sessionId,
-      deviceId: row.deviceId,
-      ...(row.deviceName ? { deviceName: row.deviceName } : {}),
-      current: currentSessionId !== undefined && (row.sessionId === currentSessionId || row.previousSessionId === currentSessionId),
-      ...(row.loginAt ? { loginAt: row.loginAt } : {}),
-      lastActiveAt: row.createdAt,
-    }));
+    const entries = (await listSessions(this.db, userId, this.now())).map(
+      (row): SessionEntry => ({
+        id: row.sessionId,
+        deviceId: row.deviceId,
+        ...(row.deviceName ? { deviceName: row.deviceName } : {}),
+        current: currentSessionId !== undefined && (row.sessionId === currentSessionId || row.previousSessionId === currentSessionId),
+        ...(row.loginAt ? { loginAt: row.loginAt } : {}),
+        lastActiveAt: row.createdAt,
+      }),
+    );
     return [...entries.filter((e) => e.current), ...entries.filter((e) => !e.current)];
   }
 

@@ -147,9 +147,16 @@ export const DEFAULT_EMAIL: EmailSettings = {
 
 /** Strapi's built-in providers and their default grant settings; `base` is `<public url>/api/auth`. */
 export function defaultGrant(base: string): GrantSettings {
-  const plain = (icon: string, scope: string[] | undefined, spelling: 'callback' | 'callbackUrl' = 'callbackUrl') => (name: string): GrantProvider => ({
-    enabled: false, icon, key: '', secret: '', [spelling]: `${base}/${name}/callback`, ...(scope ? { scope } : {}),
-  });
+  const plain =
+    (icon: string, scope: string[] | undefined, spelling: 'callback' | 'callbackUrl' = 'callbackUrl') =>
+    (name: string): GrantProvider => ({
+      enabled: false,
+      icon,
+      key: '',
+      secret: '',
+      [spelling]: `${base}/${name}/callback`,
+      ...(scope ? { scope } : {}),
+    });
   const make: Record<string, (name: string) => GrantProvider> = {
     discord: plain('discord', ['identify', 'email']),
     facebook: plain('facebook-square', ['email']),
@@ -291,7 +298,8 @@ function checkTemplate(value: unknown, where: string): TemplateInput {
   for (const key of ['object', 'message'] as const) {
     if (!(key in v)) continue;
     const text = str(v[key], `${where}.${key}`, key === 'object' ? 998 : 64 * 1024);
-    if (!isValidEmailTemplate(text)) fail(`${where}.${key}`, 'is not a valid template (variables: URL, SERVER_URL, ADMIN_URL, CODE, TOKEN, USER, USER.email, USER.username)');
+    if (!isValidEmailTemplate(text))
+      fail(`${where}.${key}`, 'is not a valid template (variables: URL, SERVER_URL, ADMIN_URL, CODE, TOKEN, USER, USER.email, USER.username)');
     out[key] = text;
   }
   return out;
@@ -323,7 +331,8 @@ export function checkGrant(value: unknown, where: string): Record<string, Partia
     if ('subdomain' in p) {
       // Spliced into https://<subdomain>/…: a host (and port, and path), nothing that could end the URL or a header.
       const subdomain = str(p.subdomain, `${at}.subdomain`, 512);
-      if (!/^[A-Za-z0-9.\-:[\]/_~%]*$/.test(subdomain)) fail(`${at}.subdomain`, 'must be a host name, with a port and a path if need be, such as auth.example.com/realms/main');
+      if (!/^[A-Za-z0-9.\-:[\]/_~%]*$/.test(subdomain))
+        fail(`${at}.subdomain`, 'must be a host name, with a port and a path if need be, such as auth.example.com/realms/main');
       provider.subdomain = subdomain;
     }
     for (const key of ['callback', 'callbackUrl'] as const) if (key in p) provider[key] = appUrl(p[key], `${at}.${key}`);
@@ -351,7 +360,7 @@ function checkSessions(value: unknown, where: string): UsersPermissionsInput['se
     const cookie: SessionSettings['cookie'] = {};
     if ('name' in c) {
       cookie.name = str(c.name, `${where}.cookie.name`, 128);
-      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(cookie.name)) fail(`${where}.cookie.name`, 'must be a cookie name (letters, digits and !#$%&\'*+-.^_`|~)');
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(cookie.name)) fail(`${where}.cookie.name`, "must be a cookie name (letters, digits and !#$%&'*+-.^_`|~)");
     }
     if ('secure' in c) cookie.secure = bool(c.secure, `${where}.cookie.secure`);
     if ('sameSite' in c) {
@@ -402,7 +411,8 @@ export function checkUsersPermissionsInput(value: unknown, where = 'FOLIO_USERS_
   if ('email' in v) out.email = checkEmailSettings(v.email, `${where} email`);
   if ('grant' in v) out.grant = checkGrant(v.grant, `${where} grant`);
   if ('jwtManagement' in v) {
-    if (v.jwtManagement !== 'legacy-support' && v.jwtManagement !== 'refresh') fail(`${where} jwtManagement`, `must be "legacy-support" or "refresh", got ${JSON.stringify(v.jwtManagement)}`);
+    if (v.jwtManagement !== 'legacy-support' && v.jwtManagement !== 'refresh')
+      fail(`${where} jwtManagement`, `must be "legacy-support" or "refresh", got ${JSON.stringify(v.jwtManagement)}`);
     out.jwtManagement = v.jwtManagement as JwtManagement;
   }
   if ('sessions' in v) out.sessions = checkSessions(v.sessions, `${where} sessions`);
@@ -434,7 +444,10 @@ export function checkUsersPermissionsInput(value: unknown, where = 'FOLIO_USERS_
 /** A JWT lifetime as jose and jsonwebtoken read it: seconds, or `30d`, `12h`, `90m`, `45s`. */
 export function expiresIn(value: unknown, where: string): string | number {
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  if (typeof value === 'string' && /^\d+\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks|y|yr|yrs|year|years)$/i.test(value.trim())) {
+  if (
+    typeof value === 'string' &&
+    /^\d+\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks|y|yr|yrs|year|years)$/i.test(value.trim())
+  ) {
     return value.trim();
   }
   return fail(where, `must be a number of seconds or a duration such as "30d" or "12h", got ${JSON.stringify(value)}`);
@@ -453,7 +466,9 @@ export function parseUsersPermissionsConfig(raw: string, readFile: (path: string
     try {
       text = readFile(trimmed);
     } catch (error) {
-      throw new SettingsError(`${name}: cannot read "${trimmed}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give JSON text or the path of a JSON file`);
+      throw new SettingsError(
+        `${name}: cannot read "${trimmed}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give JSON text or the path of a JSON file`,
+      );
     }
   }
   let parsed: unknown;

@@ -19,8 +19,20 @@ import type { Database, Queryable } from '../db/database';
 import { readPluginStore, writePluginStoreValue } from '../db/store/plugin-store';
 import { createLogger, type Logger } from '../log';
 import {
-  checkAdvanced, checkEmailSettings, checkGrant, DEFAULT_ADVANCED, DEFAULT_EMAIL, DEFAULT_SESSIONS, deepMerge, defaultGrant,
-  type AdvancedSettings, type EmailSettings, type GrantSettings, type PluginSettings, type StoreKey, type UsersPermissionsInput,
+  checkAdvanced,
+  checkEmailSettings,
+  checkGrant,
+  DEFAULT_ADVANCED,
+  DEFAULT_EMAIL,
+  DEFAULT_SESSIONS,
+  deepMerge,
+  defaultGrant,
+  type AdvancedSettings,
+  type EmailSettings,
+  type GrantSettings,
+  type PluginSettings,
+  type StoreKey,
+  type UsersPermissionsInput,
 } from './settings-values';
 
 /** A store key's row name in folio_plugin_store (Strapi's `plugin_users-permissions_<key>`, without the `plugin_`). */

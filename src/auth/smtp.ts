@@ -14,7 +14,10 @@ import { hostname } from 'node:os';
 import { buildMessage, dotStuff, type OutgoingMail, type SmtpSettings } from './mail-format';
 
 export class SmtpError extends Error {
-  constructor(message: string, readonly code?: number) {
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
     super(message);
     this.name = 'SmtpError';
   }
@@ -36,7 +39,10 @@ class ReplyReader {
   private failure?: Error;
   private ready: Reply[] = [];
 
-  constructor(private socket: net.Socket, private timeoutMs: number) {
+  constructor(
+    private socket: net.Socket,
+    private timeoutMs: number,
+  ) {
     this.attach(socket);
   }
 

@@ -6,7 +6,14 @@ import { createDocumentId } from '../documents/document-id';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/database';
 import {
-  deleteTokenByName, findTokenByKeyHash, insertToken, insertTokenAction, listTokens, setTokenKeyHash, setTokenLastUsed, tokenActions,
+  deleteTokenByName,
+  findTokenByKeyHash,
+  insertToken,
+  insertTokenAction,
+  listTokens,
+  setTokenKeyHash,
+  setTokenLastUsed,
+  tokenActions,
   tokenNameExists,
 } from '../db/store/api-tokens';
 import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
@@ -87,8 +94,15 @@ export class ApiTokens {
     });
     const token = (await this.list()).find((t) => t.name === name)!;
     await this.audit.record({
-      action: 'api-token.create', actor: by, type: 'api-token',
-      details: { name, tokenType: type, ...(lifespanDays === undefined ? {} : { lifespanDays }), ...(type === 'custom' ? { actions: [...new Set(actions)] } : {}) },
+      action: 'api-token.create',
+      actor: by,
+      type: 'api-token',
+      details: {
+        name,
+        tokenType: type,
+        ...(lifespanDays === undefined ? {} : { lifespanDays }),
+        ...(type === 'custom' ? { actions: [...new Set(actions)] } : {}),
+      },
     });
     return { ...token, accessKey };
   }

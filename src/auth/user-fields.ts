@@ -108,7 +108,11 @@ export function checkAccountFields(fields: AccountFields, required: (keyof Accou
     if (reason) errors.add('provider', `provider ${reason}`, null);
   }
   const role = fields.role;
-  if (role !== undefined && !(typeof role === 'string' && role.length > 0 && role.length <= 256) && !(typeof role === 'number' && Number.isSafeInteger(role) && role > 0)) {
+  if (
+    role !== undefined &&
+    !(typeof role === 'string' && role.length > 0 && role.length <= 256) &&
+    !(typeof role === 'number' && Number.isSafeInteger(role) && role > 0)
+  ) {
     errors.add('role', 'role must be a role id or type', typeof role === 'string' ? null : role);
   }
   errors.throwIfAny();
@@ -117,7 +121,8 @@ export function checkAccountFields(fields: AccountFields, required: (keyof Accou
 /** A required e-mail address (forgot-password); returns it. */
 export function checkEmail(value: unknown): string {
   const errors = new FieldErrors();
-  if (errors.string('email', value, { required: true, max: EMAIL_MAX_LENGTH }) && !isEmail(value as string)) errors.add('email', 'email must be a valid email', value);
+  if (errors.string('email', value, { required: true, max: EMAIL_MAX_LENGTH }) && !isEmail(value as string))
+    errors.add('email', 'email must be a valid email', value);
   errors.throwIfAny();
   return value as string;
 }
@@ -140,7 +145,8 @@ function newPassword(errors: FieldErrors, name: string, value: unknown): void {
   const text = value as string;
   if (text === '') errors.add(name, `${name} is a required field`, null);
   // More characters than bytes allowed means more bytes too; the length is checked before encoding.
-  else if (text.length > PASSWORD_MAX_BYTES || Buffer.byteLength(text) > PASSWORD_MAX_BYTES) errors.add(name, `Password must be less than ${PASSWORD_MAX_BYTES + 1} bytes`, null);
+  else if (text.length > PASSWORD_MAX_BYTES || Buffer.byteLength(text) > PASSWORD_MAX_BYTES)
+    errors.add(name, `Password must be less than ${PASSWORD_MAX_BYTES + 1} bytes`, null);
 }
 
 /** A required string of at most `max` characters (`''` counts as missing, as yup's `required`). */
@@ -153,7 +159,9 @@ export function checkNoUnknown(body: Record<string, unknown>, allowed: string[])
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
   if (unknown.length === 0) return;
   const shown = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, SECRET.has(k) ? null : v]));
-  throw ValidationError.fromFieldErrors([{ path: [], message: `this field has unspecified keys: ${unknown.join(', ')}`, name: 'ValidationError', value: shown }]);
+  throw ValidationError.fromFieldErrors([
+    { path: [], message: `this field has unspecified keys: ${unknown.join(', ')}`, name: 'ValidationError', value: shown },
+  ]);
 }
 
 /**

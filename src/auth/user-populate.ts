@@ -19,7 +19,10 @@ export function splitRole(raw: unknown): { role: boolean; rest: unknown } {
   if (raw === undefined || raw === null || raw === '') return { role: false, rest: undefined };
   if (raw === '*') return { role: true, rest: '*' };
   if (typeof raw === 'string') {
-    const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const names = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const rest = names.filter((n) => n !== 'role' && !n.startsWith('role.'));
     return { role: rest.length < names.length, rest: rest.length ? rest.join(',') : undefined };
   }
@@ -41,9 +44,7 @@ export function splitRole(raw: unknown): { role: boolean; rest: unknown } {
  * level, as for documents). Targets with draft & publish are read published, localized ones in
  * `locale` (the default locale: the users API has no locale parameter).
  */
-export async function populateUserRelations(
-  db: Queryable, registry: Registry, users: Row[], raw: unknown, canRead: CanRead, locale: string,
-): Promise<void> {
+export async function populateUserRelations(db: Queryable, registry: Registry, users: Row[], raw: unknown, canRead: CanRead, locale: string): Promise<void> {
   if (raw === undefined) return;
   const model = registry.contentType(USER_UID);
   if (!model) return;

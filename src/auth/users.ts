@@ -7,9 +7,25 @@ import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
 import {
-  consumeConfirmationToken, countUsers, deleteUser, emailOrUsernameTaken, findUserByEmail, findUserById, findUserByIdentifier, findUserByResetToken,
-  insertUser, listUsers, registrationConflict, setConfirmationToken, setResetToken, setUserPassword, updateUser, USER_PUBLIC_COLUMNS, usernameTaken,
-  type UserChangesRow, type UserRow,
+  consumeConfirmationToken,
+  countUsers,
+  deleteUser,
+  emailOrUsernameTaken,
+  findUserByEmail,
+  findUserById,
+  findUserByIdentifier,
+  findUserByResetToken,
+  insertUser,
+  listUsers,
+  registrationConflict,
+  setConfirmationToken,
+  setResetToken,
+  setUserPassword,
+  updateUser,
+  USER_PUBLIC_COLUMNS,
+  usernameTaken,
+  type UserChangesRow,
+  type UserRow,
 } from '../db/store/users';
 import { sql } from '../db/sql';
 import { deleteSessionsOf } from '../db/store/user-sessions';
@@ -97,7 +113,10 @@ export class Users {
   /** The extension's scalar attributes: stored in the users table, shown (unless private) and written like the built-in ones. */
   private extension: ScalarField[];
 
-  constructor(private db: Database, private model: ContentType = userModel()) {
+  constructor(
+    private db: Database,
+    private model: ContentType = userModel(),
+  ) {
     this.extension = extensionFields(model);
   }
 
@@ -157,7 +176,18 @@ export class Users {
     const roleId = await this.roleId(input.role ?? 'authenticated');
     const password = await this.passwords.hash(input.password);
     const now = new Date().toISOString();
-    const row = { documentId: createDocumentId(), username: input.username, email, provider: 'local', password, confirmed: input.confirmed === false ? 0 : 1, blocked: input.blocked ? 1 : 0, roleId, now, extra };
+    const row = {
+      documentId: createDocumentId(),
+      username: input.username,
+      email,
+      provider: 'local',
+      password,
+      confirmed: input.confirmed === false ? 0 : 1,
+      blocked: input.blocked ? 1 : 0,
+      roleId,
+      now,
+      extra,
+    };
     // In the transaction that writes: a registration of the same address since the first check
     // (during the hashing, or earlier in the same group commit) is seen here, not by the UNIQUE index.
     const id = await this.db.transaction(async (tx) => {
@@ -165,7 +195,13 @@ export class Users {
       return insertUser(tx, row);
     });
     const user = (await this.find(id))!;
-    await this.audit.record({ action: 'user.create', actor: by, type: USER_TYPE, documentId: user.documentId, details: { id: user.id, username: user.username, role: input.role ?? 'authenticated' } });
+    await this.audit.record({
+      action: 'user.create',
+      actor: by,
+      type: USER_TYPE,
+      documentId: user.documentId,
+      details: { id: user.id, username: user.username, role: input.role ?? 'authenticated' },
+    });
     return user;
   }
 
@@ -176,7 +212,11 @@ export class Users {
    */
   async createFromProvider(input: { username: string; email: string; provider: string; role: string }): Promise<User> {
     const email = input.email.toLowerCase();
-    const base = [...input.username].filter((c) => c >= ' ' && c !== '\u007f').join('').trim().slice(0, USERNAME_BASE_MAX);
+    const base = [...input.username]
+      .filter((c) => c >= ' ' && c !== '\u007f')
+      .join('')
+      .trim()
+      .slice(0, USERNAME_BASE_MAX);
     let username: string | undefined;
     for (let attempt = 0; attempt <= 10 && username === undefined; attempt++) {
       const candidate = attempt === 0 && base.length >= 3 ? base : `${base}${randomInt(1000, 9999)}`;
@@ -186,7 +226,18 @@ export class Users {
     checkAccountFields({ username, email, provider: input.provider }, ['username', 'email']);
     const roleId = await this.roleId(input.role);
     const now = new Date().toISOString();
-    const row = { documentId: createDocumentId(), username, email, provider: input.provider, password: null, confirmed: 1, blocked: 0, roleId, now, extra: this.extensionColumns({}, 'create') };
+    const row = {
+      documentId: createDocumentId(),
+      username,
+      email,
+      provider: input.provider,
+      password: null,
+      confirmed: 1,
+      blocked: 0,
+      roleId,
+      now,
+      extra: this.extensionColumns({}, 'create'),
+    };
     const id = await this.db.transaction(async (tx) => {
       if (await emailOrUsernameTaken(tx, email, username)) throw new FolioError(400, 'ApplicationError', 'Email is already taken.');
       return insertUser(tx, row);
@@ -227,7 +278,8 @@ export class Users {
     const scope = { status: 'published' as const, locale: '' };
     let where = sql.empty;
     if (raw.filters !== undefined) {
-      if (typeof raw.filters !== 'object' || raw.filters === null || Array.isArray(raw.filters)) throw new ValidationError('Invalid filters: expected an object');
+      if (typeof raw.filters !== 'object' || raw.filters === null || Array.isArray(raw.filters))
+        throw new ValidationError('Invalid filters: expected an object');
       checkFilters(raw.filters);
       where = whereSql(this.db.dialect, registry, this.model, parseFilters(registry, this.model, raw.filters as Record<string, unknown>), scope);
     }
@@ -285,7 +337,7 @@ export class Users {
 
   async checkPassword(id: number, password: string): Promise<boolean> {
     const row = await findUserById(this.db, id);
-    return await this.passwords.verify(password, row?.password ?? DUMMY_HASH) && !!row?.password;
+    return (await this.passwords.verify(password, row?.password ?? DUMMY_HASH)) && !!row?.password;
   }
 
   /**
@@ -353,7 +405,13 @@ export class Users {
     checkAccountFields(builtIn);
     const extra = this.extensionColumns(extension, 'update');
     const { username, email, password, blocked, confirmed, provider, role } = fields as {
-      username?: string; email?: string; password?: string; blocked?: boolean; confirmed?: boolean; provider?: string; role?: string | number;
+      username?: string;
+      email?: string;
+      password?: string;
+      blocked?: boolean;
+      confirmed?: boolean;
+      provider?: string;
+      role?: string | number;
     };
     // A new password hash also forgets the reset code and moves the token version on (store/users.ts).
     const changes: UserChangesRow = {
@@ -374,7 +432,14 @@ export class Users {
     const user = await this.find(id);
     // The fields changed, by name; of their values only the role and the flags (never a password).
     const shown = Object.fromEntries(Object.entries({ blocked, confirmed, role }).filter(([, v]) => v !== undefined));
-    if (user) await this.audit.record({ action: 'user.update', actor: by, type: USER_TYPE, documentId: user.documentId, details: { id, username: user.username, fields: Object.keys(fields), ...shown } });
+    if (user)
+      await this.audit.record({
+        action: 'user.update',
+        actor: by,
+        type: USER_TYPE,
+        documentId: user.documentId,
+        details: { id, username: user.username, fields: Object.keys(fields), ...shown },
+      });
     return user;
   }
 

@@ -49,14 +49,17 @@ export const COMMON_OPTIONS = {
 } as const;
 
 export function configFrom(values: Record<string, unknown>, extra: ConfigInput = {}) {
-  return resolveConfig({
-    data: values.data as string | undefined,
-    contentTypes: values['content-types'] as string | undefined,
-    database: values.database as string | undefined,
-    uploads: values.uploads as string | undefined,
-    project: values.project as string | undefined,
-    ...extra,
-  }, { readProject });
+  return resolveConfig(
+    {
+      data: values.data as string | undefined,
+      contentTypes: values['content-types'] as string | undefined,
+      database: values.database as string | undefined,
+      uploads: values.uploads as string | undefined,
+      project: values.project as string | undefined,
+      ...extra,
+    },
+    { readProject },
+  );
 }
 
 /** Opens the installation for a short command and always closes it. */

@@ -11,7 +11,7 @@ import { configFrom, UsageError, type Command } from './command';
 
 export const consoleCommand: Command = {
   name: 'console',
-  summary: 'open a REPL with a Strapi project\'s strapi object',
+  summary: "open a REPL with a Strapi project's strapi object",
   usage: `Usage: folio console --project DIR
 
 Loads a Strapi project's code (register, then bootstrap) on its installation and opens a REPL

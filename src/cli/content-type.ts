@@ -16,5 +16,7 @@ export function contentTypeArg(registry: Registry, name: string): ContentType {
   const ct = findContentType(registry, name);
   if (ct) return ct;
   const types = registry.contentTypes.filter((c) => !c.system);
-  throw new UsageError(`Unknown content type "${name}" (one of: ${types.map((c) => c.pluralName).join(', ')}; or a uid such as ${types[0]?.uid ?? 'api::article.article'})`);
+  throw new UsageError(
+    `Unknown content type "${name}" (one of: ${types.map((c) => c.pluralName).join(', ')}; or a uid such as ${types[0]?.uid ?? 'api::article.article'})`,
+  );
 }

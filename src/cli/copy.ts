@@ -28,15 +28,21 @@ are: point every instance's --uploads at that directory.`,
     const target = new PostgresDatabase(to);
     try {
       let last = 0;
-      const report = await copyToPostgres(sourcePath, target, registry, { ...secrets }, {
-        force: !!values.force,
-        progress: (line) => {
-          // One line a second at most; a TTY gets it rewritten in place.
-          if (Date.now() - last < 1000) return;
-          last = Date.now();
-          console.log(line);
+      const report = await copyToPostgres(
+        sourcePath,
+        target,
+        registry,
+        { ...secrets },
+        {
+          force: !!values.force,
+          progress: (line) => {
+            // One line a second at most; a TTY gets it rewritten in place.
+            if (Date.now() - last < 1000) return;
+            last = Date.now();
+            console.log(line);
+          },
         },
-      });
+      );
       for (const r of report) console.log(`copied ${r.table}: ${r.rows} rows`);
       console.log(`done: ${report.reduce((n, r) => n + r.rows, 0)} rows in ${report.length} tables; counts checked`);
     } finally {

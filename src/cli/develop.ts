@@ -7,7 +7,7 @@ import { runServe, serveCommand } from './serve';
 
 export const developCommand: Command = {
   name: 'develop',
-  summary: 'start the API server and reload the project\'s code when it changes',
+  summary: "start the API server and reload the project's code when it changes",
   usage: `Usage: folio develop [--port 1337] [--host 127.0.0.1] [--log-format text|json]
 
 folio serve --watch: serves a Strapi project (--project DIR, or --content-types <project root>)

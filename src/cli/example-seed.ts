@@ -17,7 +17,13 @@ const link = (url: string, label: string): Block => ({ type: 'link', url, childr
 
 export const EXAMPLE_SEED: Seed = {
   authors: [
-    { $key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com', bio: 'Writes the guides. Thinks in notes and tables.', avatar: { $file: 'avatar-ada.png', alternativeText: 'Ada’s avatar' } },
+    {
+      $key: 'ada',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      bio: 'Writes the guides. Thinks in notes and tables.',
+      avatar: { $file: 'avatar-ada.png', alternativeText: 'Ada’s avatar' },
+    },
     { $key: 'grace', name: 'Grace Hopper', email: 'grace@example.com', bio: 'Writes the news. Prefers working code to meetings.', mentor: '$ada' },
   ],
   categories: [
@@ -45,13 +51,33 @@ export const EXAMPLE_SEED: Seed = {
       tags: ['$start', '$api'],
       cover: { $file: 'cover-welcome.png', alternativeText: 'A blue and violet gradient' },
       body: [
-        paragraph('This article, its author, category, tags and cover image are ', text('example content', { bold: true }), ': a new installation of the example content types starts with them, so every route answers something.'),
+        paragraph(
+          'This article, its author, category, tags and cover image are ',
+          text('example content', { bold: true }),
+          ': a new installation of the example content types starts with them, so every route answers something.',
+        ),
         heading(2, 'Read it'),
         paragraph('Anyone may read the example types until you revoke it. List the articles with their relations:'),
         code('curl -g "http://127.0.0.1:1337/api/articles?populate[author]=true&populate[cover]=true"'),
-        paragraph('Every request speaks Strapi 5’s REST dialect: ', text('filters', { code: true }), ', ', text('sort', { code: true }), ', ', text('populate', { code: true }), ', ', text('locale', { code: true }), ' and ', text('status', { code: true }), ' work as they do there.'),
+        paragraph(
+          'Every request speaks Strapi 5’s REST dialect: ',
+          text('filters', { code: true }),
+          ', ',
+          text('sort', { code: true }),
+          ', ',
+          text('populate', { code: true }),
+          ', ',
+          text('locale', { code: true }),
+          ' and ',
+          text('status', { code: true }),
+          ' work as they do there.',
+        ),
         heading(2, 'Then'),
-        list('Open the admin at /admin and edit this article.', 'Create an API token to write (folio token create).', 'Replace the example types with your own schemas.'),
+        list(
+          'Open the admin at /admin and edit this article.',
+          'Create an API token to write (folio token create).',
+          'Replace the example types with your own schemas.',
+        ),
       ],
       seo: { metaTitle: 'Welcome to Folio', metaDescription: 'A first look at the example blog.' },
       links: [{ label: 'Strapi 5 REST API', url: 'https://docs.strapi.io/cms/api/rest', newTab: true }],
@@ -64,7 +90,11 @@ export const EXAMPLE_SEED: Seed = {
       slug: 'bienvenue-dans-folio',
       summary: 'Ce qu’est ce blog d’exemple, et comment le lire par l’API.',
       body: [
-        paragraph('Cet article, son auteur, sa catégorie, ses étiquettes et son image sont du ', text('contenu d’exemple', { bold: true }), ' : une nouvelle installation des types d’exemple commence avec eux.'),
+        paragraph(
+          'Cet article, son auteur, sa catégorie, ses étiquettes et son image sont du ',
+          text('contenu d’exemple', { bold: true }),
+          ' : une nouvelle installation des types d’exemple commence avec eux.',
+        ),
         paragraph('Lisez-le avec ', text('?locale=fr', { code: true }), ' ; les autres champs sont partagés entre les langues.'),
       ],
       seo: { metaTitle: 'Bienvenue dans Folio' },
@@ -83,8 +113,18 @@ export const EXAMPLE_SEED: Seed = {
       cover: { $file: 'cover-first.png', alternativeText: 'A green and yellow gradient' },
       body: [
         paragraph('Writing needs an API token: ', text('folio token create --name dev --type full-access', { code: true }), ' prints its key once.'),
-        code('curl -X POST http://127.0.0.1:1337/api/articles \\\n  -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\\n  -d \'{"data":{"title":"Hello","category":"<documentId of a category>"}}\''),
-        paragraph('The answer holds the new article’s ', text('documentId', { code: true }), '. Read it back with ', text('?populate=*', { code: true }), ', or from ', link('https://www.npmjs.com/package/@strapi/client', '@strapi/client'), '.'),
+        code(
+          'curl -X POST http://127.0.0.1:1337/api/articles \\\n  -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\\n  -d \'{"data":{"title":"Hello","category":"<documentId of a category>"}}\'',
+        ),
+        paragraph(
+          'The answer holds the new article’s ',
+          text('documentId', { code: true }),
+          '. Read it back with ',
+          text('?populate=*', { code: true }),
+          ', or from ',
+          link('https://www.npmjs.com/package/@strapi/client', '@strapi/client'),
+          '.',
+        ),
       ],
       seo: { metaTitle: 'Write your first article' },
       related: ['$welcome'],
@@ -110,7 +150,13 @@ export const EXAMPLE_SEED: Seed = {
       tags: ['$strapi'],
       cover: { $file: 'cover-moving.png', alternativeText: 'An orange and red gradient' },
       body: [
-        paragraph('Point ', text('folio import strapi', { code: true }), ' at a Strapi 5 project folder (or a ', text('strapi export', { code: true }), ' archive): ids, documentIds, every draft and locale, relations in order, media, users and API tokens come along.'),
+        paragraph(
+          'Point ',
+          text('folio import strapi', { code: true }),
+          ' at a Strapi 5 project folder (or a ',
+          text('strapi export', { code: true }),
+          ' archive): ids, documentIds, every draft and locale, relations in order, media, users and API tokens come along.',
+        ),
       ],
       seo: { metaTitle: 'Moving a Strapi project in' },
       related: ['$welcome', '$first'],
@@ -131,8 +177,18 @@ export const EXAMPLE_SEED: Seed = {
     defaultSeo: { metaTitle: 'Folio example blog', metaDescription: 'Articles, authors, categories and tags to try the API on.' },
   },
   homepage: [
-    { headline: 'A headless CMS that speaks Strapi 5', intro: 'Start with **Welcome to Folio**, then write your own.', featuredArticles: ['$welcome', '$first'], seo: { metaTitle: 'Folio example blog' } },
-    { $locale: 'fr', headline: 'Un CMS headless qui parle Strapi 5', intro: 'Commencez par **Bienvenue dans Folio**.', seo: { metaTitle: 'Blog d’exemple Folio' } },
+    {
+      headline: 'A headless CMS that speaks Strapi 5',
+      intro: 'Start with **Welcome to Folio**, then write your own.',
+      featuredArticles: ['$welcome', '$first'],
+      seo: { metaTitle: 'Folio example blog' },
+    },
+    {
+      $locale: 'fr',
+      headline: 'Un CMS headless qui parle Strapi 5',
+      intro: 'Commencez par **Bienvenue dans Folio**.',
+      seo: { metaTitle: 'Blog d’exemple Folio' },
+    },
   ],
 };
 
@@ -156,7 +212,11 @@ export function exampleImage(name: string): Uint8Array | undefined {
     for (let x = 0; x < width; x++) {
       const t = (x / width + y / height) / 2;
       const i = (y * width + x) * 3;
-      for (const [offset, shift] of [[0, 16], [1, 8], [2, 0]] as const) {
+      for (const [offset, shift] of [
+        [0, 16],
+        [1, 8],
+        [2, 0],
+      ] as const) {
         rgb[i + offset] = Math.round(channel(spec.from, shift) * (1 - t) + channel(spec.to, shift) * t);
       }
     }

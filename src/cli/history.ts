@@ -48,7 +48,13 @@ export const historyCommand: Command = {
         const ct = contentTypeArg(registry, args[0]!);
         const versions = await history.all(ct, args[1]!, values.locale as string | undefined);
         if (values.json) {
-          console.log(JSON.stringify(versions.map(({ id, createdAt, status, locale, actor, changed, data }) => ({ id, createdAt, status, locale, actor, changed, data })), null, 2));
+          console.log(
+            JSON.stringify(
+              versions.map(({ id, createdAt, status, locale, actor, changed, data }) => ({ id, createdAt, status, locale, actor, changed, data })),
+              null,
+              2,
+            ),
+          );
         } else if (versions.length === 0) {
           console.log(`no versions of ${ct.uid} "${args[1]}"${values.locale ? ` in ${values.locale}` : ''}`);
         } else {
@@ -64,7 +70,9 @@ export const historyCommand: Command = {
     return withInstance(values, async ({ history }) => {
       const { version, written, leftOut } = await history.restore(id, CLI_ACTOR);
       const where = written.locale ? ` (${written.locale})` : '';
-      console.log(`restored version ${version.id} of ${version.type} "${version.documentId}"${where} from ${version.createdAt} as its ${written.status === 'draft' ? 'draft' : 'content'}`);
+      console.log(
+        `restored version ${version.id} of ${version.type} "${version.documentId}"${where} from ${version.createdAt} as its ${written.status === 'draft' ? 'draft' : 'content'}`,
+      );
       for (const left of leftOut) console.log(`left out ${left.path}: ${left.reason}`);
       return 0;
     });

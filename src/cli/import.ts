@@ -150,7 +150,11 @@ Also:
       const flush = async (batch: Item[]) => {
         if (batch.length === 0) return;
         try {
-          await documents.createMany(ct, batch.map((i) => i.data), options);
+          await documents.createMany(
+            ct,
+            batch.map((i) => i.data),
+            options,
+          );
         } catch (error) {
           throw locateFailure(registry, ct, batch, publish, error as Error);
         }

@@ -44,7 +44,32 @@ const COMMON_USAGE = `Options for every command:
                         default <data>/uploads
   -h, --help            show help`;
 
-const commands: Command[] = [serveCommand, developCommand, consoleCommand, migrateCommand, localesCommand, permissionsCommand, tokenCommand, userCommand, roleCommand, initCommand, importCommand, copyCommand, backupCommand, restoreCommand, exportCommand, webhookCommand, adminCommand, openapiCommand, graphqlSchemaCommand, typesCommand, historyCommand, auditCommand, releaseCommand, seedCommand];
+const commands: Command[] = [
+  serveCommand,
+  developCommand,
+  consoleCommand,
+  migrateCommand,
+  localesCommand,
+  permissionsCommand,
+  tokenCommand,
+  userCommand,
+  roleCommand,
+  initCommand,
+  importCommand,
+  copyCommand,
+  backupCommand,
+  restoreCommand,
+  exportCommand,
+  webhookCommand,
+  adminCommand,
+  openapiCommand,
+  graphqlSchemaCommand,
+  typesCommand,
+  historyCommand,
+  auditCommand,
+  releaseCommand,
+  seedCommand,
+];
 
 function mainUsage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

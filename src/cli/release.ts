@@ -32,7 +32,9 @@ show --json prints { name, status: pending|done|failed, scheduledAt, entries: [{
 documentId, locale, action }], error? }.`;
 
 function printRelease(view: ReleaseView): void {
-  console.log(`${view.name}\t${view.status}\t${view.scheduledAt ? `scheduled ${view.scheduledAt}${view.timezone && view.timezone !== 'UTC' ? ` (${view.timezone})` : ''}` : 'not scheduled'}${view.releasedAt ? `\treleased ${view.releasedAt}` : ''}`);
+  console.log(
+    `${view.name}\t${view.status}\t${view.scheduledAt ? `scheduled ${view.scheduledAt}${view.timezone && view.timezone !== 'UTC' ? ` (${view.timezone})` : ''}` : 'not scheduled'}${view.releasedAt ? `\treleased ${view.releasedAt}` : ''}`,
+  );
   for (const e of view.entries) console.log(`  ${e.action}\t${e.type}\t${e.documentId}\t${e.locale || '-'}`);
   if (view.entries.length === 0) console.log('  (no entries)');
   if (view.error) console.log(`  error: ${view.error.message}`);
@@ -81,7 +83,11 @@ export const releaseCommand: Command = {
         }
         case 'add':
         case 'remove': {
-          const entry = { type: contentTypeArg(registry, values.type as string), documentId: values.document as string, locale: values.locale as string | undefined };
+          const entry = {
+            type: contentTypeArg(registry, values.type as string),
+            documentId: values.document as string,
+            locale: values.locale as string | undefined,
+          };
           if (action === 'add') {
             await releases.add(name, { ...entry, action: values.action as string }, CLI_ACTOR);
             console.log(`release "${name}": ${values.action} ${entry.type.uid} "${entry.documentId}"${entry.locale ? ` (${entry.locale})` : ''}`);
@@ -98,7 +104,9 @@ export const releaseCommand: Command = {
             return 0;
           } catch (error) {
             if (!(error instanceof ReleaseFailedError)) throw error;
-            console.error(`Error: release "${error.release}" failed: ${error.failure.message}${error.failure.field ? ` (field ${error.failure.field})` : ''}. Nothing was changed.`);
+            console.error(
+              `Error: release "${error.release}" failed: ${error.failure.message}${error.failure.field ? ` (field ${error.failure.field})` : ''}. Nothing was changed.`,
+            );
             return 1;
           }
         case 'list': {

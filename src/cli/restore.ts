@@ -22,7 +22,9 @@ export async function restoreFromArchive(file: string, values: Record<string, un
   );
   const webhooks = report.manifest.tables.find((t) => t.name === SYSTEM.webhooks)?.rows ?? 0;
   if (webhooks > 0) {
-    console.log(`webhooks: ${webhooks}, all disabled so this copy does not call the source's receivers; "folio webhook list" shows them, "folio webhook enable NAME" turns one on`);
+    console.log(
+      `webhooks: ${webhooks}, all disabled so this copy does not call the source's receivers; "folio webhook list" shows them, "folio webhook enable NAME" turns one on`,
+    );
   }
   return 0;
 }

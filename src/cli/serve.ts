@@ -169,7 +169,10 @@ for, default 256; a hint, not a limit; 0: the machine's RAM).`,
 };
 
 /** `folio serve`, and `folio develop` (serve --watch). */
-export async function runServe({ values, positionals }: { values: Record<string, unknown>; positionals: string[] }, options: { watch: boolean }): Promise<number> {
+export async function runServe(
+  { values, positionals }: { values: Record<string, unknown>; positionals: string[] },
+  options: { watch: boolean },
+): Promise<number> {
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
   const logFormat = values['log-format'] as string | undefined;
   if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new UsageError('--log-format must be text or json');
@@ -184,7 +187,7 @@ export async function runServe({ values, positionals }: { values: Record<string,
     // With JSON logs, a failed start is a JSON line too (a collector would drop plain text);
     // in text mode main.ts prints it as for every command.
     if (log.format !== 'json') throw error;
-    log.error(error instanceof SchemaError ? `Invalid content type: ${error.message}` : (error as Error).message ?? String(error));
+    log.error(error instanceof SchemaError ? `Invalid content type: ${error.message}` : ((error as Error).message ?? String(error)));
     return 1;
   }
   const { app, instance } = started;

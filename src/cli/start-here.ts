@@ -16,7 +16,8 @@ function shown(dir: string): string {
 }
 
 /** The error is about the content type folder itself, and it is not there. */
-export const noContentTypes = (error: SchemaError) => error.attribute === undefined && /content type folder does not exist/.test(error.message) && !existsSync(error.file);
+export const noContentTypes = (error: SchemaError) =>
+  error.attribute === undefined && /content type folder does not exist/.test(error.message) && !existsSync(error.file);
 
 function steps(dir: string): string {
   const init = commandLine(['init', ...(shown(dir) === './content-types' ? [] : [shown(dir)])], {});

@@ -34,7 +34,16 @@ keyed hash is stored). Send it as "Authorization: Bearer <key>".`,
       const days = values['lifespan-days'] === undefined ? undefined : Number(values['lifespan-days']);
       if (days !== undefined && !(days > 0)) throw new UsageError('--lifespan-days must be a positive number');
       await withInstance(values, async ({ tokens, registry }) => {
-        const actions = values.actions === undefined ? [] : resolveActions(registry, (values.actions as string).split(',').map((a) => a.trim()).filter(Boolean));
+        const actions =
+          values.actions === undefined
+            ? []
+            : resolveActions(
+                registry,
+                (values.actions as string)
+                  .split(',')
+                  .map((a) => a.trim())
+                  .filter(Boolean),
+              );
         const token = await tokens.create(values.name as string, values.type as TokenType, days, values.description as string | undefined, actions, CLI_ACTOR);
         console.log(`created ${token.type} token "${token.name}"${token.expiresAt ? `, expires ${token.expiresAt}` : ', never expires'}`);
         console.log('the access key below is shown once:');

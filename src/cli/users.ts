@@ -15,12 +15,15 @@ role's grants apply (folio permissions grant ROLE ...).`,
     await withInstance(values, async ({ users }) => {
       if (action === 'create') {
         const email = values.email as string;
-        const user = await users.create({
-          email,
-          password: values.password as string,
-          username: (values.username as string | undefined) ?? email,
-          role: (values.role as string | undefined) ?? 'authenticated',
-        }, CLI_ACTOR);
+        const user = await users.create(
+          {
+            email,
+            password: values.password as string,
+            username: (values.username as string | undefined) ?? email,
+            role: (values.role as string | undefined) ?? 'authenticated',
+          },
+          CLI_ACTOR,
+        );
         console.log(`created user ${user.username} <${user.email}> (id ${user.id}, role ${(values.role as string) ?? 'authenticated'})`);
         return;
       }

@@ -60,13 +60,16 @@ export const webhookCommand: Command = {
     }
     return withInstance(values, async ({ webhooks }) => {
       if (action === 'create') {
-        const hook = await webhooks.create({
-          name: values.name as string,
-          url: values.url as string,
-          events: (values.events as string).split(','),
-          secret: values.secret as string | undefined,
-          headers: (values.header as string[] | undefined) ?? [],
-        }, CLI_ACTOR);
+        const hook = await webhooks.create(
+          {
+            name: values.name as string,
+            url: values.url as string,
+            events: (values.events as string).split(','),
+            secret: values.secret as string | undefined,
+            headers: (values.header as string[] | undefined) ?? [],
+          },
+          CLI_ACTOR,
+        );
         console.log(`created webhook "${hook.name}" → ${hook.url} (${hook.events.join(', ')})${hook.signed ? ', signed' : ''}`);
         return 0;
       }
@@ -85,7 +88,9 @@ export const webhookCommand: Command = {
         const hook = await webhooks.setEnabled(name, action === 'enable', CLI_ACTOR);
         if (!hook) throw new Error(`No webhook named "${name}"`);
         const queue = (await webhooks.queue(name))!;
-        const waiting = queue.pending ? ` (${queue.pending} queued deliver${queue.pending === 1 ? 'y' : 'ies'} ${action === 'enable' ? 'will be sent' : 'wait'})` : '';
+        const waiting = queue.pending
+          ? ` (${queue.pending} queued deliver${queue.pending === 1 ? 'y' : 'ies'} ${action === 'enable' ? 'will be sent' : 'wait'})`
+          : '';
         console.log(`${action}d webhook "${name}" → ${hook.url}${waiting}`);
         return 0;
       }

@@ -172,7 +172,8 @@ function outputDeclaration(names: Map<string, string>, model: AnyModel): string 
 function inputDeclaration(names: Map<string, string>, model: AnyModel): string {
   const lines: string[] = model.modelType === 'component' ? ['  id?: number;'] : [];
   // The read-back side of a polymorphic relation (morphOne / morphMany) takes no value.
-  for (const attribute of shown(model)) if (attribute.kind !== 'morph' || attribute.owner) lines.push(`  ${key(attribute.name)}?: ${inputType(names, model, attribute)};`);
+  for (const attribute of shown(model))
+    if (attribute.kind !== 'morph' || attribute.owner) lines.push(`  ${key(attribute.name)}?: ${inputType(names, model, attribute)};`);
   return `export type ${nameOf(names, model)}Input = {${lines.length ? `\n${lines.join('\n')}\n` : ' '}};\n`;
 }
 
@@ -187,17 +188,37 @@ export function generateTypes(registry: Registry): string {
   const parts = [
     `/**\n * Types of a Folio API, written by \`folio types\` from its content types. Do not edit: run\n * \`folio types\` again after changing them. Relations, media, components and dynamic zones are\n * optional: responses carry them only when populated.\n */\n`,
     PRELUDE,
-    '// Strapi\'s own types.',
+    "// Strapi's own types.",
     ...registry.systemTypes.filter((t) => shownByContentApi(t.uid)).map((model) => outputDeclaration(names, model)),
     '// Content types.',
     ...registry.contentTypes.flatMap((ct) => [outputDeclaration(names, ct), inputDeclaration(names, ct)]),
     '// Components.',
     ...registry.components.flatMap((c) => [outputDeclaration(names, c), inputDeclaration(names, c)]),
-    map('ComponentMap', 'Components by uid (the `__component` of dynamic-zone entries).', registry.components.map((c) => [c.uid, nameOf(names, c)])),
-    map('ComponentInputMap', 'Component inputs by uid.', registry.components.map((c) => [c.uid, `${nameOf(names, c)}Input`])),
-    map('CollectionTypes', 'Collection types by plural API id: GET /api/<key> answers StrapiListResponse<CollectionTypes[key]>.', collections.map((ct) => [ct.pluralName, nameOf(names, ct)])),
-    map('SingleTypes', 'Single types by singular API id: GET /api/<key> answers StrapiResponse<SingleTypes[key]>.', singles.map((ct) => [ct.singularName, nameOf(names, ct)])),
-    map('ContentTypes', 'Every content type by uid.', registry.contentTypes.map((ct) => [ct.uid, nameOf(names, ct)])),
+    map(
+      'ComponentMap',
+      'Components by uid (the `__component` of dynamic-zone entries).',
+      registry.components.map((c) => [c.uid, nameOf(names, c)]),
+    ),
+    map(
+      'ComponentInputMap',
+      'Component inputs by uid.',
+      registry.components.map((c) => [c.uid, `${nameOf(names, c)}Input`]),
+    ),
+    map(
+      'CollectionTypes',
+      'Collection types by plural API id: GET /api/<key> answers StrapiListResponse<CollectionTypes[key]>.',
+      collections.map((ct) => [ct.pluralName, nameOf(names, ct)]),
+    ),
+    map(
+      'SingleTypes',
+      'Single types by singular API id: GET /api/<key> answers StrapiResponse<SingleTypes[key]>.',
+      singles.map((ct) => [ct.singularName, nameOf(names, ct)]),
+    ),
+    map(
+      'ContentTypes',
+      'Every content type by uid.',
+      registry.contentTypes.map((ct) => [ct.uid, nameOf(names, ct)]),
+    ),
   ];
   return parts.join('\n');
 }

@@ -21,8 +21,12 @@ export interface SchemaObjects {
 
 // Functions an extension installed (pg_trgm's) belong to it, not to what an import made.
 const functionsOf = async (db: Queryable) =>
-  new Set((await db.all<{ name: string }>(sql`SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`)).map((r) => r.name));
+  new Set(
+    (
+      await db.all<{ name: string }>(sql`SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`)
+    ).map((r) => r.name),
+  );
 
 /** What `db` holds now, for `dropCreatedSince` to keep after a failed import. */
 export async function schemaObjects(db: Database): Promise<SchemaObjects> {
@@ -94,7 +98,12 @@ const NOT_CARRIED = new Set<string>([
 /** Tables of an installation in an order that satisfies their foreign keys. */
 export function installationTables(db: Pick<Database, 'dialect'>, registry: Registry): string[] {
   // The users table is a system table that schema sync only extends: it is carried with the system tables.
-  return [...SYSTEM_TABLES, ...desiredTables(db, registry).filter((t) => !t.extended).map((t) => t.name)];
+  return [
+    ...SYSTEM_TABLES,
+    ...desiredTables(db, registry)
+      .filter((t) => !t.extended)
+      .map((t) => t.name),
+  ];
 }
 
 /**
@@ -118,7 +127,9 @@ export async function tablesInCreationOrder(db: Queryable): Promise<string[]> {
   const rows =
     db.dialect.name === 'sqlite'
       ? await db.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
-      : await db.all<{ name: string }>(sql`SELECT relname AS name FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = current_schema()::regnamespace ORDER BY oid`);
+      : await db.all<{ name: string }>(
+          sql`SELECT relname AS name FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = current_schema()::regnamespace ORDER BY oid`,
+        );
   return rows.map((r) => r.name);
 }
 
@@ -172,7 +183,9 @@ export async function advanceIdentity(tx: Queryable, table: string): Promise<voi
   if (tx.dialect.name !== 'postgres') return;
   // pg_get_serial_sequence takes the quoted name as text.
   const id = sql.id('id');
-  await tx.run(sql`SELECT setval(pg_get_serial_sequence(${sql.id(table).toString()}, 'id'), COALESCE((SELECT MAX(${id}) FROM ${sql.id(table)}), 0) + 1, false)`);
+  await tx.run(
+    sql`SELECT setval(pg_get_serial_sequence(${sql.id(table).toString()}, 'id'), COALESCE((SELECT MAX(${id}) FROM ${sql.id(table)}), 0) + 1, false)`,
+  );
 }
 
 /** Rows of a table, a page at a time in a stable order (row id, or every column). */
@@ -229,7 +242,8 @@ export async function copyToPostgres(
       });
       const counted = await countRows(target, table);
       const inSource = Number(sourceRows(source, sql`SELECT COUNT(*) AS n FROM ${sql.id(table)}`)[0]!.n);
-      if (counted !== copied || copied !== inSource) throw new Error(`Count check failed for ${table}: the source holds ${inSource}, copied ${copied}, the target has ${counted}`);
+      if (counted !== copied || copied !== inSource)
+        throw new Error(`Count check failed for ${table}: the source holds ${inSource}, copied ${copied}, the target has ${counted}`);
       report.push({ table, rows: copied });
     }
     for (const [key, value] of Object.entries(secrets)) await writeSecret(target, key, value);
@@ -340,7 +354,9 @@ export function inspectSqliteFile(path: string, options: { full: boolean; count:
     const tables = rows(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`).map((r) => r.name as string);
     const counts = new Map<string, number>();
     for (const table of options.count) if (tables.includes(table)) counts.set(table, Number(rows(sql`SELECT COUNT(*) AS n FROM ${sql.id(table)}`)[0]!.n));
-    const migrations = tables.includes(SYSTEM.migrations) ? rows(sql`SELECT "name" FROM ${sql.id(SYSTEM.migrations)} ORDER BY "name"`).map((r) => String(r.name)) : undefined;
+    const migrations = tables.includes(SYSTEM.migrations)
+      ? rows(sql`SELECT "name" FROM ${sql.id(SYSTEM.migrations)} ORDER BY "name"`).map((r) => String(r.name))
+      : undefined;
     return { check, tables, counts, migrations };
   } catch (error) {
     return { check: (error as Error).message, tables: [], counts: new Map(), migrations: undefined };

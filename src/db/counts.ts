@@ -59,10 +59,22 @@ function triggers(engine: 'sqlite' | 'postgres', table: string): { name: string;
   // The functions are migration 0012's; IS DISTINCT FROM is PostgreSQL's spelling of IS NOT.
   const changed = keyChanged.replace(' IS NOT ', ' IS DISTINCT FROM ').replaceAll('old.', 'OLD.').replaceAll('new.', 'NEW.');
   return [
-    { name: name('insert'), sql: `CREATE TRIGGER ${id(name('insert'))} AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION folio_counts_insert()` },
-    { name: name('delete'), sql: `CREATE TRIGGER ${id(name('delete'))} AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION folio_counts_delete()` },
-    { name: name('update'), sql: `CREATE TRIGGER ${id(name('update'))} AFTER UPDATE OF ${watched} ON ${t} FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION folio_counts_update()` },
-    { name: name('truncate'), sql: `CREATE TRIGGER ${id(name('truncate'))} AFTER TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION folio_counts_truncate()` },
+    {
+      name: name('insert'),
+      sql: `CREATE TRIGGER ${id(name('insert'))} AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION folio_counts_insert()`,
+    },
+    {
+      name: name('delete'),
+      sql: `CREATE TRIGGER ${id(name('delete'))} AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION folio_counts_delete()`,
+    },
+    {
+      name: name('update'),
+      sql: `CREATE TRIGGER ${id(name('update'))} AFTER UPDATE OF ${watched} ON ${t} FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION folio_counts_update()`,
+    },
+    {
+      name: name('truncate'),
+      sql: `CREATE TRIGGER ${id(name('truncate'))} AFTER TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION folio_counts_truncate()`,
+    },
   ];
 }
 
@@ -70,8 +82,14 @@ function triggers(engine: 'sqlite' | 'postgres', table: string): { name: string;
 async function existingTriggers(db: Database): Promise<Map<string, Map<string, string>>> {
   const rows =
     db.dialect.name === 'sqlite'
-      ? await db.all<{ tbl: string; name: string; sql: string }>(sql`SELECT tbl_name AS tbl, name, sql FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, 13) = 'folio_counts_'`)
-      : await db.all<{ tbl: string; name: string; sql: string }>(sql`SELECT c.relname AS tbl, g.tgname AS name, '' AS sql FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+      ? await db.all<{ tbl: string; name: string; sql: string }>(
+          sql`SELECT tbl_name AS tbl, name, sql FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, 13) = 'folio_counts_'`,
+        )
+      : await db.all<{
+          tbl: string;
+          name: string;
+          sql: string;
+        }>(sql`SELECT c.relname AS tbl, g.tgname AS name, '' AS sql FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
           WHERE NOT g.tgisinternal AND substr(g.tgname, 1, 13) = 'folio_counts_' AND c.relnamespace = current_schema()::regnamespace`);
   const byTable = new Map<string, Map<string, string>>();
   for (const r of rows) {
@@ -95,7 +113,10 @@ export async function planCountTriggers(db: Database, registry: Registry): Promi
     const have = existing.get(table) ?? new Map<string, string>();
     if (wanted.length === have.size && wanted.every((w) => have.has(w.name) && (engine === 'postgres' || have.get(w.name) === w.sql))) continue;
     for (const name of have.keys()) {
-      steps.push({ description: `drop count trigger ${name}`, sql: engine === 'sqlite' ? `DROP TRIGGER ${id(name)}` : `DROP TRIGGER ${id(name)} ON ${id(table)}` });
+      steps.push({
+        description: `drop count trigger ${name}`,
+        sql: engine === 'sqlite' ? `DROP TRIGGER ${id(name)}` : `DROP TRIGGER ${id(name)} ON ${id(table)}`,
+      });
     }
     for (const w of wanted) steps.push({ description: `create count trigger ${w.name}`, sql: w.sql });
     const published = engine === 'sqlite' ? sql`${sql.id(VERSION.publishedAt)} IS NOT NULL` : sql`CAST(${sql.id(VERSION.publishedAt)} IS NOT NULL AS INTEGER)`;

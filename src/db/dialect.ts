@@ -112,7 +112,6 @@ function postgresSearch(this: Dialect, s: SearchInput): Sql {
   return sql.or([...s.scanOthers(), ...s.text.map((name) => sql`${this.lower(column(s.alias, name))} LIKE ${pattern}`)]);
 }
 
-
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   idColumn: 'INTEGER PRIMARY KEY AUTOINCREMENT',

@@ -84,8 +84,26 @@ export const FILES_TABLE = 'files';
 
 /** Columns of `files` in the order Strapi lists a file's keys. */
 export const FILE_COLUMNS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext',
-  'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ] as const;
 
 export type FileColumn = (typeof FILE_COLUMNS)[number];
@@ -166,7 +184,9 @@ export const SEARCH = {
   trigger: (table: string, event: 'insert' | 'update' | 'delete') => `${SEARCH.prefix}${table}_${event}`,
   // Always hashed (names made before fitIdentifier keep theirs); fitted too, for names whose 40 characters take more bytes.
   trgmIndex: (table: string, column: string) =>
-    fitIdentifier(`${SEARCH.prefix}${`${table}_${column}`.slice(0, 40)}_${new Bun.CryptoHasher('sha1').update(`${table}\0${column}`).digest('hex').slice(0, 8)}`),
+    fitIdentifier(
+      `${SEARCH.prefix}${`${table}_${column}`.slice(0, 40)}_${new Bun.CryptoHasher('sha1').update(`${table}\0${column}`).digest('hex').slice(0, 8)}`,
+    ),
 };
 
 // The fitting of long names lives with the registry, which names tables as it loads schemas

@@ -43,12 +43,20 @@ async function count(db: Queryable, statement: Sql): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const describe = (shape: AttributeShape) =>
-  shape.kind === 'scalar' ? shape.type! : shape.target ? `${shape.kind} (${shape.target})` : shape.kind;
+const describe = (shape: AttributeShape) => (shape.kind === 'scalar' ? shape.type! : shape.target ? `${shape.kind} (${shape.target})` : shape.kind);
 
 /** A field for a scalar type the schema no longer declares (to know its column type). */
 const scalarOf = (name: string, type: string) =>
-  compileField({ kind: 'scalar', name, type, required: false, private: false, localized: false, writable: true, unique: false } as ScalarAttribute) as ScalarField;
+  compileField({
+    kind: 'scalar',
+    name,
+    type,
+    required: false,
+    private: false,
+    localized: false,
+    writable: true,
+    unique: false,
+  } as ScalarAttribute) as ScalarField;
 
 export interface ChangePlan {
   /** Before the tables' own steps: type conversions. */
@@ -72,7 +80,9 @@ export async function planSchemaChanges(db: Queryable, registry: Registry, exist
       if (system.includes(column) || model.fields[column]?.columnType(db.dialect.name) !== undefined) continue;
       const n = await count(db, sql`SELECT COUNT(*) AS n FROM ${id(model.tableName)} WHERE ${id(column)} IS NOT NULL`);
       if (n > 0) {
-        warn(`${renameName(model)}.${column} is no longer in ${model.file}, but its column ${model.tableName}.${column} still holds values in ${n} row(s): kept, not served`);
+        warn(
+          `${renameName(model)}.${column} is no longer in ${model.file}, but its column ${model.tableName}.${column} still holds values in ${n} row(s): kept, not served`,
+        );
       }
     }
   }
@@ -123,7 +133,11 @@ export async function planSchemaChanges(db: Queryable, registry: Registry, exist
   if (!previous || JSON.stringify(sortedByUid(previous)) !== JSON.stringify(sortedByUid(next))) {
     const now = new Date().toISOString();
     const statements = [sql`DELETE FROM ${id(SYSTEM.schemaSnapshot)}`, ...Object.entries(next).map(([uid, shape]) => writeShape(uid, shape, now))];
-    plan.after.push({ description: `record the schema of ${Object.keys(next).length} model(s) (what the next start compares with)`, statements, sql: `-- ${statements.length} statement(s) into ${SYSTEM.schemaSnapshot}` });
+    plan.after.push({
+      description: `record the schema of ${Object.keys(next).length} model(s) (what the next start compares with)`,
+      statements,
+      sql: `-- ${statements.length} statement(s) into ${SYSTEM.schemaSnapshot}`,
+    });
   }
   return plan;
 }
@@ -134,14 +148,7 @@ function sortedByUid(snapshot: Snapshot): Snapshot {
 }
 
 /** Relations, components and media removed while rows still hold them (a scalar's column is warned about above). */
-async function removedStorage(
-  db: Queryable,
-  model: AnyModel,
-  diff: ModelDiff,
-  previous: Snapshot,
-  existing: ExistingSchema,
-  warn: (text: string) => void,
-) {
+async function removedStorage(db: Queryable, model: AnyModel, diff: ModelDiff, previous: Snapshot, existing: ExistingSchema, warn: (text: string) => void) {
   for (const name of diff.removed) {
     const shape = previous[model.uid].attributes[name];
     let n = 0;
@@ -191,7 +198,11 @@ async function newlyRequired(db: Queryable, model: AnyModel, name: string, hasCo
     if (n === 0) return;
     const value = field.toColumn(field.normalise(fallback));
     const statement = sql`UPDATE ${t} SET ${id(name)} = ${value} WHERE ${id(name)} IS NULL`;
-    plan.after.push({ description: `write the default of new required ${renameName(model)}.${name} into ${n} row(s)`, statements: [statement], sql: statement.toString() });
+    plan.after.push({
+      description: `write the default of new required ${renameName(model)}.${name} into ${n} row(s)`,
+      statements: [statement],
+      sql: statement.toString(),
+    });
     return;
   }
   // Drafts may lack a required value; what must hold it is what is published.
@@ -223,5 +234,7 @@ async function newlyUnique(db: Queryable, model: AnyModel, name: string, warn: (
   );
   if (groups.length === 0) return;
   const shown = groups.map((g) => `${JSON.stringify(String(g.v))} (${Number(g.n)} times)`).join(', ');
-  warn(`${renameName(model)}.${name} is now unique (${model.file}), but published documents repeat values: ${shown}. Writes of these documents will be refused until the values differ`);
+  warn(
+    `${renameName(model)}.${name} is now unique (${model.file}), but published documents repeat values: ${shown}. Writes of these documents will be refused until the values differ`,
+  );
 }

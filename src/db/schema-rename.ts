@@ -42,8 +42,7 @@ export function parseRename(text: string): Rename {
 
 function findModel(registry: Registry, name: string): AnyModel | undefined {
   return (
-    registry.contentTypes.find((ct) => ct.uid === name || ct.singularName === name || ct.pluralName === name) ??
-    registry.components.find((c) => c.uid === name)
+    registry.contentTypes.find((ct) => ct.uid === name || ct.singularName === name || ct.pluralName === name) ?? registry.components.find((c) => c.uid === name)
   );
 }
 
@@ -69,7 +68,8 @@ async function planOne(db: Queryable, registry: Registry, snapshot: Snapshot | u
   if (model.attributes[from]) throw new RenameError(`--rename ${label}: ${model.file} still declares "${from}"; remove it (rename it to "${to}") first`);
   const was = snapshot?.[model.uid]?.attributes[from];
   const now = shapeOfAttribute(attribute);
-  if (was && was.kind !== now.kind) throw new RenameError(`--rename ${label}: "${from}" was a ${was.kind} and "${to}" is a ${now.kind}; a rename keeps the kind`);
+  if (was && was.kind !== now.kind)
+    throw new RenameError(`--rename ${label}: "${from}" was a ${was.kind} and "${to}" is a ${now.kind}; a rename keeps the kind`);
   const t = model.tableName;
   const columns = existing.columns.get(t.toLowerCase()) ?? new Set<string>();
   const steps: RenameStep[] = [];

@@ -303,14 +303,20 @@ function adoptLongNames(db: Database, tables: TableSpec[], existing: ExistingSch
     const legacy = legacyName(table.name, engine);
     const columns = legacy && existing.columns.get(legacy.toLowerCase());
     if (columns && !existing.columns.has(table.name.toLowerCase()) && claims.get(legacy.toLowerCase()) === 1) {
-      steps.push({ description: `rename table ${legacy} to ${table.name} (fitted to 63 bytes)`, sql: ddl(sql`ALTER TABLE ${id(legacy)} RENAME TO ${id(table.name)}`) });
+      steps.push({
+        description: `rename table ${legacy} to ${table.name} (fitted to 63 bytes)`,
+        sql: ddl(sql`ALTER TABLE ${id(legacy)} RENAME TO ${id(table.name)}`),
+      });
       adoptedTables.set(table.name, columns);
     }
     for (const index of table.indexes) {
       const old = legacyName(index.name, engine);
       if (!old || !existing.indexes.has(old.toLowerCase()) || existing.indexes.has(index.name.toLowerCase())) continue;
       if (engine === 'postgres' && claims.get(old.toLowerCase()) === 1) {
-        steps.push({ description: `rename index ${old} to ${index.name} (fitted to 63 bytes)`, sql: ddl(sql`ALTER INDEX ${id(old)} RENAME TO ${id(index.name)}`) });
+        steps.push({
+          description: `rename index ${old} to ${index.name} (fitted to 63 bytes)`,
+          sql: ddl(sql`ALTER INDEX ${id(old)} RENAME TO ${id(index.name)}`),
+        });
         adoptedIndexes.add(index.name);
       } else if (!dropped.has(old.toLowerCase())) {
         dropped.add(old.toLowerCase());

@@ -112,7 +112,10 @@ export class SearchGramSamples {
     let running = this.running.get(key);
     if (stale && !running) {
       running = this.take(table, columns)
-        .then((taken) => this.keep(key, taken), () => this.keep(key, null))
+        .then(
+          (taken) => this.keep(key, taken),
+          () => this.keep(key, null),
+        )
         .finally(() => this.running.delete(key));
       this.running.set(key, running);
     }
@@ -135,14 +138,16 @@ export class SearchGramSamples {
 
   private async take(table: string, columns: readonly string[]): Promise<Sample | null> {
     const estimate = await this.db.get<{ rows: number }>(
-      sql`SELECT CAST(reltuples AS BIGINT) AS ${sql.id('rows')} FROM pg_class WHERE oid = to_regclass(${sql.id(table).toString()})`);
+      sql`SELECT CAST(reltuples AS BIGINT) AS ${sql.id('rows')} FROM pg_class WHERE oid = to_regclass(${sql.id(table).toString()})`,
+    );
     const rows = Number(estimate?.rows ?? 0);
     if (rows < MIN_ROWS) return null;
     const percent = Math.min(100, (SAMPLE_ROWS * 100) / rows);
     // Folded as the indexes are (db/search-index.ts), each under its own name.
     const folded = sql.join(columns.map((c, i) => sql`${this.db.dialect.lower(sql.id(c))} AS ${sql.id(`c${i}`)}`));
     const found = await this.db.all<Record<string, string | null>>(
-      sql`SELECT ${folded} FROM ${sql.id(table)} TABLESAMPLE SYSTEM (${sql.raw(percent.toFixed(4))}) LIMIT ${SAMPLE_ROWS}`);
+      sql`SELECT ${folded} FROM ${sql.id(table)} TABLESAMPLE SYSTEM (${sql.raw(percent.toFixed(4))}) LIMIT ${SAMPLE_ROWS}`,
+    );
     return { takenAt: this.now(), frequencies: countTrigrams(found.map((r) => Object.values(r))) };
   }
 }

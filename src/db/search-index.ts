@@ -65,7 +65,10 @@ function sqliteObjects(ct: ContentType, fields: ScalarField[]): { name: string; 
       sql: `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns.join(', ')}, tokenize='trigram case_sensitive 1', content='', contentless_delete=1)`,
     },
     { name: SEARCH.trigger(t, 'insert'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'insert'))} AFTER INSERT ON ${id(t)} BEGIN ${insert} END` },
-    { name: SEARCH.trigger(t, 'update'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'update'))} AFTER UPDATE OF ${watched} ON ${id(t)} BEGIN ${remove} ${insert} END` },
+    {
+      name: SEARCH.trigger(t, 'update'),
+      sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'update'))} AFTER UPDATE OF ${watched} ON ${id(t)} BEGIN ${remove} ${insert} END`,
+    },
     { name: SEARCH.trigger(t, 'delete'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'delete'))} AFTER DELETE ON ${id(t)} BEGIN ${remove} END` },
   ];
 }
@@ -148,7 +151,8 @@ const CAN_INSTALL_TRGM = sql`SELECT 1 AS ok FROM pg_available_extension_versions
     AND ((SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR (v.trusted AND has_database_privilege(current_database(), 'CREATE')))`;
 
 /** The note (and warning line) when pg_trgm cannot be had. */
-export const TRGM_MISSING = 'extension pg_trgm is not installed and this role may not install it: _q searches read every row (install it as a superuser: CREATE EXTENSION pg_trgm)';
+export const TRGM_MISSING =
+  'extension pg_trgm is not installed and this role may not install it: _q searches read every row (install it as a superuser: CREATE EXTENSION pg_trgm)';
 
 async function postgresSteps(db: Database, registry: Registry, existingIndexes: ReadonlySet<string>): Promise<Step[]> {
   const missing: Step[] = [];
@@ -184,7 +188,9 @@ export async function planSearchIndexes(db: Database, registry: Registry, existi
  */
 export async function searchObjectDrops(db: Pick<Database, 'dialect'>, table: string, columns: string[]): Promise<Step[]> {
   if (db.dialect.name === 'postgres') {
-    return columns.map((column) => SEARCH.trgmIndex(table, column)).map((name) => ({ description: `drop search index ${name}`, sql: `DROP INDEX IF EXISTS ${id(name)}` }));
+    return columns
+      .map((column) => SEARCH.trgmIndex(table, column))
+      .map((name) => ({ description: `drop search index ${name}`, sql: `DROP INDEX IF EXISTS ${id(name)}` }));
   }
   const triggers = (['insert', 'update', 'delete'] as const).map((event) => SEARCH.trigger(table, event));
   return [

@@ -215,12 +215,18 @@ export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...part
   and(parts: readonly Sql[]): Sql {
     const used = parts.filter((p) => !p.isEmpty);
     if (used.length <= 1) return used[0] ?? EMPTY;
-    return sql.join(used.map((p) => sql`(${p})`), ' AND ');
+    return sql.join(
+      used.map((p) => sql`(${p})`),
+      ' AND ',
+    );
   },
   or(parts: readonly Sql[]): Sql {
     if (parts.length === 0) return sql.raw('1 = 0');
     if (parts.length === 1 && !parts[0]!.isEmpty) return parts[0]!;
-    return sql.join(parts.map((p) => sql`(${p.isEmpty ? sql.raw('1 = 1') : p})`), ' OR ');
+    return sql.join(
+      parts.map((p) => sql`(${p.isEmpty ? sql.raw('1 = 1') : p})`),
+      ' OR ',
+    );
   },
   not: (part: Sql) => sql`NOT (${part.isEmpty ? sql.raw('1 = 1') : part})`,
   empty: EMPTY,

@@ -51,9 +51,7 @@ function openConnection(path: string): BunDatabase {
  * writing to a content table must register it first (a plain sqlite3 shell can read, not write).
  */
 export function registerFunctions(db: BunDatabase): void {
-  db.function('folio_lower', { deterministic: true }, (value: string | number | null) =>
-    value === null ? null : String(value).toLowerCase(),
-  );
+  db.function('folio_lower', { deterministic: true }, (value: string | number | null) => (value === null ? null : String(value).toLowerCase()));
 }
 
 /** The answer of a pragma, its statement finalized at once (nothing left to keep a closing connection open). */

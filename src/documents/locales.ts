@@ -5,7 +5,16 @@
 import { createDocumentId } from './document-id';
 import { ChangeCache } from '../db/cache';
 import type { Database } from '../db/database';
-import { anyLocaleExists, deleteLocale, findDefaultLocaleCode, insertLocale, listLocales, localeExists, setDefaultLocale, type LocaleRow } from '../db/store/locales';
+import {
+  anyLocaleExists,
+  deleteLocale,
+  findDefaultLocaleCode,
+  insertLocale,
+  listLocales,
+  localeExists,
+  setDefaultLocale,
+  type LocaleRow,
+} from '../db/store/locales';
 import { ValidationError } from '../errors';
 import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
 import type { Actor } from './write/context';

@@ -63,7 +63,8 @@ function integerParam(params: DocumentParams, name: string, min: number): number
   if (isEmpty(value)) return undefined;
   const n = Number(value);
   if (name === 'limit' && n === -1) return -1;
-  if (!Number.isInteger(n) || n < min) throw new ValidationError(`Invalid parameter at '${name}'. Expected integer >= ${min}${name === 'limit' ? ' or -1' : ''}, received: ${String(value)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new ValidationError(`Invalid parameter at '${name}'. Expected integer >= ${min}${name === 'limit' ? ' or -1' : ''}, received: ${String(value)}`);
   return n;
 }
 
@@ -74,7 +75,9 @@ export function window(params: DocumentParams): { start: number; wanted: number 
   const start = integerParam(params, 'start', 0);
   const limit = integerParam(params, 'limit', 1);
   if ((page !== undefined || pageSize !== undefined) && (start !== undefined || limit !== undefined)) {
-    throw new ValidationError('Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.');
+    throw new ValidationError(
+      'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
+    );
   }
   if (page !== undefined || pageSize !== undefined) {
     const size = pageSize ?? 25;
@@ -158,7 +161,11 @@ export class DocumentReads {
     return this.through('count', ct, params, (p) =>
       this.lifecycle('Count', ct, p, async (q) => {
         const counting = { ...q, fields: ['documentId'], populate: undefined, sort: undefined };
-        const { pagination } = await this.runner.findMany(ct, await this.plan(ct, counting, { start: 0, limit: 1, withCount: true }, options), currentWrite()?.tx);
+        const { pagination } = await this.runner.findMany(
+          ct,
+          await this.plan(ct, counting, { start: 0, limit: 1, withCount: true }, options),
+          currentWrite()?.tx,
+        );
         return pagination.total ?? 0;
       }),
     );
@@ -193,7 +200,13 @@ export class DocumentReads {
       // The lookup's own keys, left as they were, are the status and locale again; anything else filters.
       const filters: Record<string, unknown> = { ...(isObject(q.where) ? q.where : {}) };
       for (const [key, value] of Object.entries(lookup)) if (JSON.stringify(filters[key]) === JSON.stringify(value)) delete filters[key];
-      const next: DocumentParams = { documentId: p.documentId, status: p.status, locale: p.locale, _q: p._q, filters: Object.keys(filters).length ? filters : undefined };
+      const next: DocumentParams = {
+        documentId: p.documentId,
+        status: p.status,
+        locale: p.locale,
+        _q: p._q,
+        filters: Object.keys(filters).length ? filters : undefined,
+      };
       if (Array.isArray(q.select)) next.fields = (q.select as string[]).filter((f) => f !== 'id' && f !== 'documentId');
       if (q.orderBy !== undefined) next.sort = q.orderBy;
       if (q.populate !== undefined) next.populate = q.populate;
@@ -206,7 +219,12 @@ export class DocumentReads {
   }
 
   /** The checked plan of document-service params `p` for one statement's window. */
-  private async plan(ct: ContentType, p: DocumentParams, pagination: { start: number; limit: number; withCount: boolean }, options: DocumentReadOptions): Promise<ReadQuery> {
+  private async plan(
+    ct: ContentType,
+    p: DocumentParams,
+    pagination: { start: number; limit: number; withCount: boolean },
+    options: DocumentReadOptions,
+  ): Promise<ReadQuery> {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(p)) if (DOCUMENT_READ_PARAMETERS.has(key) && key !== 'pagination' && value !== undefined) out[key] = value;
     if (ct.draftAndPublish) out.status = p.status === 'published' ? 'published' : 'draft';
@@ -214,7 +232,10 @@ export class DocumentReads {
     const limits = { defaultLimit: Math.max(pagination.limit, 1), maxLimit: Math.max(pagination.limit, 1) };
     const build = async () =>
       buildReadPlan(this.registry, ct, { ...out, pagination } as PlanParams, {
-        defaultLocale: await this.locales.defaultCode(), limits, canRead: options.canRead, inheritPublicationFilter: options.inheritPublicationFilter,
+        defaultLocale: await this.locales.defaultCode(),
+        limits,
+        canRead: options.canRead,
+        inheritPublicationFilter: options.inheritPublicationFilter,
       });
     // `_q` plans are made each time (their search is tuned per read), as the REST routes do.
     if (out._q !== undefined || (options.canRead && options.canReadKey === undefined)) return build();

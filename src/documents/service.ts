@@ -94,7 +94,13 @@ export class DocumentService {
    * A write through the document middlewares: they see (and may change) Strapi's params —
    * documentId, data, status, locale — before the operation reads them.
    */
-  private write<T>(action: DocumentAction, ct: ContentType, params: Data, options: WriteOptions, run: (params: Data, options: WriteOptions) => Promise<T>): Promise<T> {
+  private write<T>(
+    action: DocumentAction,
+    ct: ContentType,
+    params: Data,
+    options: WriteOptions,
+    run: (params: Data, options: WriteOptions) => Promise<T>,
+  ): Promise<T> {
     return this.hooks.around(action, ct, params, (p) =>
       run(p, { ...options, status: p.status as WriteOptions['status'], locale: p.locale as string | undefined }),
     );
@@ -111,12 +117,16 @@ export class DocumentService {
 
   /** Updates a document in a locale; creates that locale if the document exists in another. Null when there is no document. */
   update(ct: ContentType, documentId: string, data: Data, options: WriteOptions = {}): Promise<Written | null> {
-    return this.write('update', ct, { documentId, data, status: options.status, locale: options.locale }, options, (p, o) => update(this.deps, ct, p.documentId as string, p.data as Data, o));
+    return this.write('update', ct, { documentId, data, status: options.status, locale: options.locale }, options, (p, o) =>
+      update(this.deps, ct, p.documentId as string, p.data as Data, o),
+    );
   }
 
   /** Single types: update the document, or create it when it does not exist yet. */
   upsertSingle(ct: ContentType, data: Data, options: WriteOptions = {}): Promise<Written> {
-    return this.write('update', ct, { data, status: options.status, locale: options.locale }, options, (p, o) => upsertSingle(this.deps, ct, p.data as Data, o));
+    return this.write('update', ct, { data, status: options.status, locale: options.locale }, options, (p, o) =>
+      upsertSingle(this.deps, ct, p.data as Data, o),
+    );
   }
 
   /** Deletes every version in a locale ('*' = all locales); returns how many rows went. */
@@ -131,12 +141,16 @@ export class DocumentService {
 
   /** Removes the published version; the draft stays. */
   unpublish(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
-    return this.write('unpublish', ct, { documentId, locale: options.locale }, options, (p, o) => unpublish(this.deps, ct, p.documentId as string | undefined, o));
+    return this.write('unpublish', ct, { documentId, locale: options.locale }, options, (p, o) =>
+      unpublish(this.deps, ct, p.documentId as string | undefined, o),
+    );
   }
 
   /** Resets the draft to the published version. */
   discardDraft(ct: ContentType, documentId: string | undefined, options: ActionOptions = {}): Promise<Written | null> {
-    return this.write('discardDraft', ct, { documentId, locale: options.locale }, options, (p, o) => discardDraft(this.deps, ct, p.documentId as string | undefined, o));
+    return this.write('discardDraft', ct, { documentId, locale: options.locale }, options, (p, o) =>
+      discardDraft(this.deps, ct, p.documentId as string | undefined, o),
+    );
   }
 
   /**

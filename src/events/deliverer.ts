@@ -179,7 +179,14 @@ export class Deliverer {
     const next = state === 'pending' ? `next try at ${new Date(dueAt).toISOString()}` : 'given up';
     const message = `webhook "${d.name}": ${d.event} not delivered (${answer}), attempt ${d.attempts} of ${this.attempts}; ${next}`;
     // The text line says it all; JSON lines carry the parts as fields too.
-    const fields = { webhook: d.name, event: d.event, attempt: d.attempts, status: result.status, error: result.error, nextTryAt: state === 'pending' ? new Date(dueAt).toISOString() : null };
+    const fields = {
+      webhook: d.name,
+      event: d.event,
+      attempt: d.attempts,
+      status: result.status,
+      error: result.error,
+      nextTryAt: state === 'pending' ? new Date(dueAt).toISOString() : null,
+    };
     this.options.log?.warn(message, this.options.log.format === 'json' ? fields : undefined);
   }
 
@@ -200,20 +207,23 @@ export class Deliverer {
     const dueAt = state === 'pending' ? now + retryDelay(this.options.retryBaseMs, d.attempts, this.options.random) : now;
     const at = new Date(now).toISOString();
     if (!result.ok) this.logFailure(d, result, state, dueAt);
-    await this.db.transaction(async (tx) => {
-      await settleDelivery(tx, d.id, state, dueAt, at);
-      await insertAttempt(tx, {
-        webhookId: d.webhookId,
-        deliveryId: d.id,
-        event: d.event,
-        attempt: d.attempts,
-        status: result.status,
-        error: result.error,
-        durationMs: result.durationMs,
-        at,
-      });
-      // It reads nothing it depends on: serializable checks would only make two instances
-      // settling at once fail each other.
-    }, { isolation: 'read committed' });
+    await this.db.transaction(
+      async (tx) => {
+        await settleDelivery(tx, d.id, state, dueAt, at);
+        await insertAttempt(tx, {
+          webhookId: d.webhookId,
+          deliveryId: d.id,
+          event: d.event,
+          attempt: d.attempts,
+          status: result.status,
+          error: result.error,
+          durationMs: result.durationMs,
+          at,
+        });
+        // It reads nothing it depends on: serializable checks would only make two instances
+        // settling at once fail each other.
+      },
+      { isolation: 'read committed' },
+    );
   }
 }

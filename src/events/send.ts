@@ -69,7 +69,8 @@ export async function sendWebhook(target: SendTarget, event: string, body: strin
     // The answer's body is not needed; reading it frees the connection.
     await response.arrayBuffer().catch(() => undefined);
     const status = response.status;
-    const error = status >= 300 && status < 400 ? `redirect not followed (Location: ${(response.headers.get('location') ?? 'none').slice(0, LOCATION_SHOWN)})` : null;
+    const error =
+      status >= 300 && status < 400 ? `redirect not followed (Location: ${(response.headers.get('location') ?? 'none').slice(0, LOCATION_SHOWN)})` : null;
     return { status, error, durationMs: elapsed(), ok: status >= 200 && status < 300 };
   } catch (error) {
     const message = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);

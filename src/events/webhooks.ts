@@ -8,7 +8,17 @@ import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
 import type { Actor } from '../documents/write/context';
 import type { Database } from '../db/database';
 import {
-  deleteWebhook, findWebhook, insertAttempt, insertWebhook, listAttempts, listWebhooks, queuedDeliveries, setWebhookEnabled, updateWebhook, type AttemptRow, type WebhookRow,
+  deleteWebhook,
+  findWebhook,
+  insertAttempt,
+  insertWebhook,
+  listAttempts,
+  listWebhooks,
+  queuedDeliveries,
+  setWebhookEnabled,
+  updateWebhook,
+  type AttemptRow,
+  type WebhookRow,
 } from '../db/store/webhooks';
 import { ValidationError } from '../errors';
 import { unstorableText } from '../text';
@@ -98,7 +108,14 @@ function urlShown(raw: string): string {
 }
 
 /** What the audit log says of a webhook: never its secret or header values. */
-const described = (hook: WebhookSummary) => ({ name: hook.name, url: urlShown(hook.url), events: hook.events, signed: hook.signed, headers: hook.headerNames, enabled: hook.enabled });
+const described = (hook: WebhookSummary) => ({
+  name: hook.name,
+  url: urlShown(hook.url),
+  events: hook.events,
+  signed: hook.signed,
+  headers: hook.headerNames,
+  enabled: hook.enabled,
+});
 
 export class Webhooks {
   /** Where webhook changes are recorded (the composition root sets the audit log); never a secret or a header value. */
@@ -141,7 +158,12 @@ export class Webhooks {
     const hook = await this.get(name);
     if (hook) {
       const changed = [...(input.secret === undefined ? [] : ['secret']), ...(input.headers === undefined ? [] : ['headers'])];
-      await this.audit.record({ action: 'webhook.update', actor: by, type: 'webhook', details: { ...described(hook), ...(changed.length ? { replaced: changed } : {}) } });
+      await this.audit.record({
+        action: 'webhook.update',
+        actor: by,
+        type: 'webhook',
+        details: { ...described(hook), ...(changed.length ? { replaced: changed } : {}) },
+      });
     }
     return hook;
   }
@@ -172,7 +194,8 @@ export class Webhooks {
     if (!before) return undefined;
     await setWebhookEnabled(this.db, name, enabled, new Date().toISOString());
     const hook = await this.get(name);
-    if (hook && before.enabled !== enabled) await this.audit.record({ action: enabled ? 'webhook.enable' : 'webhook.disable', actor: by, type: 'webhook', details: { name } });
+    if (hook && before.enabled !== enabled)
+      await this.audit.record({ action: enabled ? 'webhook.enable' : 'webhook.disable', actor: by, type: 'webhook', details: { name } });
     return hook;
   }
 
@@ -227,5 +250,13 @@ function checked(input: WebhookInput, denyPrivate: boolean) {
 }
 
 function summary(row: WebhookRow): WebhookSummary {
-  return { name: row.name, url: row.url, events: row.events, signed: row.secret !== null, headerNames: Object.keys(row.headers), enabled: row.enabled, createdAt: row.createdAt };
+  return {
+    name: row.name,
+    url: row.url,
+    events: row.events,
+    signed: row.secret !== null,
+    headerNames: Object.keys(row.headers),
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+  };
 }

@@ -18,8 +18,13 @@ const ACTION = (name: string) => `plugin::users-permissions.${name}`;
 
 /** What `me` and a login's `user` show of an account. */
 const meOf = (user: User, role: unknown = null) => ({
-  id: user.id, documentId: user.documentId, username: user.username, email: user.email,
-  confirmed: user.confirmed, blocked: user.blocked, role,
+  id: user.id,
+  documentId: user.documentId,
+  username: user.username,
+  email: user.email,
+  confirmed: user.confirmed,
+  blocked: user.blocked,
+  role,
 });
 
 /** A login payload: the access JWT (none while the account awaits its confirmation) and the user. */

@@ -24,13 +24,21 @@ export function batched<K, V>(context: GraphqlContext, name: string, key: K, loa
   if (!pending) {
     const batch: Pending<K, V> = (pending = { keys: new Set(), waiters: [] });
     batches.set(name, batch);
-    resolved.then(() => process.nextTick(() => {
-      batches.delete(name);
-      resolved.then(() => load([...batch.keys])).then(
-        (values) => { for (const w of batch.waiters) w.resolve(values.get(w.key)); },
-        (error) => { for (const w of batch.waiters) w.reject(error); },
-      );
-    }));
+    resolved.then(() =>
+      process.nextTick(() => {
+        batches.delete(name);
+        resolved
+          .then(() => load([...batch.keys]))
+          .then(
+            (values) => {
+              for (const w of batch.waiters) w.resolve(values.get(w.key));
+            },
+            (error) => {
+              for (const w of batch.waiters) w.reject(error);
+            },
+          );
+      }),
+    );
   }
   const batch = pending;
   batch.keys.add(key);

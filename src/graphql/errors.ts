@@ -17,7 +17,11 @@ export class GraphqlForbiddenError extends FolioError {
 }
 
 /** lodash's snakeCase upper-cased: `PaginationError` → `PAGINATION_ERROR`. */
-const codeOf = (name: string) => `STRAPI_${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}`;
+const codeOf = (name: string) =>
+  `STRAPI_${name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase()}`;
 
 function codeFor(error: FolioError): string {
   if (error.status === 401 || error.status === 403) return 'FORBIDDEN';

@@ -106,7 +106,10 @@ export class GraphqlExtension {
         };
         const known = () => this.types.get(uid)?.fields.get(name);
         const fieldApi = {
-          isEnabled: () => { const f = known(); return !f || f.output || f.input || f.filters; },
+          isEnabled: () => {
+            const f = known();
+            return !f || f.output || f.input || f.filters;
+          },
           hasOutputEnabled: () => known()?.output ?? true,
           hasInputEnabled: () => known()?.input ?? true,
           hasFiltersEnabled: () => known()?.filters ?? true,

@@ -56,18 +56,34 @@ export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): Resolver
   const out: Record<string, (parent: unknown, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown> = {};
 
   /** The written version, read back with the mutation's selection (one batched read). */
-  async function answer(ct: ContentType, written: { documentId: string; locale: string; status: 'draft' | 'published' }, context: GraphqlContext, info: GraphQLResolveInfo) {
-    const ctx = { schema: info.schema, fragments: info.fragments, variables: info.variableValues, registry, canRead: (uid: string) => context.caller.readable(uid) };
+  async function answer(
+    ct: ContentType,
+    written: { documentId: string; locale: string; status: 'draft' | 'published' },
+    context: GraphqlContext,
+    info: GraphQLResolveInfo,
+  ) {
+    const ctx = {
+      schema: info.schema,
+      fragments: info.fragments,
+      variables: info.variableValues,
+      registry,
+      canRead: (uid: string) => context.caller.readable(uid),
+    };
     const sets = info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
     const populate = populateOf(ctx, ct, typeName(ct), sets);
-    const localizations = Object.entries(populate).filter(([key, spec]) => (spec === true ? key : spec.attribute ?? key) === 'localizations');
+    const localizations = Object.entries(populate).filter(([key, spec]) => (spec === true ? key : (spec.attribute ?? key)) === 'localizations');
     for (const [key] of localizations) delete populate[key];
     const options = { defaultLocale: await deps.locales.defaultCode(), canRead: (uid: string) => context.caller.readable(uid) };
-    const query = buildReadPlan(registry, ct, {
-      status: written.status,
-      ...(ct.localized ? { locale: written.locale } : {}),
-      populate,
-    }, options);
+    const query = buildReadPlan(
+      registry,
+      ct,
+      {
+        status: written.status,
+        ...(ct.localized ? { locale: written.locale } : {}),
+        populate,
+      },
+      options,
+    );
     const row = await documents.findOne(ct, written.documentId, query);
     for (const [key, spec] of row ? localizations : []) row![key] = await versionsBeside(ct, row!, spec === true ? {} : spec, options);
     return row;
@@ -81,10 +97,26 @@ export function mutationResolvers(text: SchemaText, deps: GraphqlDeps): Resolver
   async function versionsBeside(ct: ContentType, row: Row, spec: PopulateOptions, options: PlanOptions) {
     const filters = { $and: [{ documentId: { $eq: row.documentId as string } }, ...(spec.filters ? [spec.filters] : [])] };
     const statuses: ('draft' | 'published')[] = ct.draftAndPublish ? ['draft', 'published'] : ['published'];
-    const reads = await Promise.all(statuses.map((status) => documents.findMany(ct, buildReadPlan(registry, ct, {
-      status, locale: '*', filters, pagination: { start: 0, limit: -1, withCount: false },
-      ...(spec.sort ? { sort: spec.sort } : {}), ...(spec.populate ? { populate: spec.populate } : {}),
-    }, { ...options, limits: { defaultLimit: 100, maxLimit: 1000 } }))));
+    const reads = await Promise.all(
+      statuses.map((status) =>
+        documents.findMany(
+          ct,
+          buildReadPlan(
+            registry,
+            ct,
+            {
+              status,
+              locale: '*',
+              filters,
+              pagination: { start: 0, limit: -1, withCount: false },
+              ...(spec.sort ? { sort: spec.sort } : {}),
+              ...(spec.populate ? { populate: spec.populate } : {}),
+            },
+            { ...options, limits: { defaultLimit: 100, maxLimit: 1000 } },
+          ),
+        ),
+      ),
+    );
     const versions = reads.flatMap((r) => r.data).filter((v) => v.id !== row.id);
     return spec.sort ? versions : versions.sort((a, b) => (a.id as number) - (b.id as number));
   }

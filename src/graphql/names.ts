@@ -15,7 +15,9 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /** lodash's `camelCase`. */
 export function camelCase(text: string): string {
-  return words(text).map((w, i) => (i === 0 ? w.toLowerCase() : upperFirst(w.toLowerCase()))).join('');
+  return words(text)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : upperFirst(w.toLowerCase())))
+    .join('');
 }
 
 /** `api::article.article` → no plugin; `plugin::users-permissions.user` → `users-permissions`. */

@@ -26,7 +26,9 @@ const PERMISSION_UID = 'plugin::users-permissions.permission';
 
 /** A stable documentId for a role's grant of an action (24 characters of cuid2's alphabet, a letter first). */
 const permissionDocumentId = (role: string, action: string) =>
-  `p${BigInt(`0x${createHash('sha256').update(`${role}\0${action}`).digest('hex')}`).toString(36).slice(0, 23)}`;
+  `p${BigInt(`0x${createHash('sha256').update(`${role}\0${action}`).digest('hex')}`)
+    .toString(36)
+    .slice(0, 23)}`;
 
 export function pluginResolvers(deps: GraphqlDeps, settings: GraphqlSettings): ResolverMap {
   const limits = { defaultLimit: settings.defaultLimit, maxLimit: settings.maxLimit > 0 ? settings.maxLimit : Number.MAX_SAFE_INTEGER };
@@ -39,15 +41,22 @@ export function pluginResolvers(deps: GraphqlDeps, settings: GraphqlSettings): R
     const { start, limit } = sliceOf(args.pagination, limits);
     return { nodes: list.slice(start, start + limit), start, limit, total: list.length };
   };
-  const pageInfo = ({ start, limit, total }: { start: number; limit: number; total: number }) =>
-    ({ total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) });
+  const pageInfo = ({ start, limit, total }: { start: number; limit: number; total: number }) => ({
+    total,
+    page: Math.floor(start / limit) + 1,
+    pageSize: limit,
+    pageCount: Math.ceil(total / limit),
+  });
   // Review workflows are Strapi's admin feature: no role can be granted them, and Folio keeps none.
   const WORKFLOWS = 'plugin::review-workflows.workflows.find';
   const empty = (context: GraphqlContext) => {
     authorize(context, WORKFLOWS);
     return [];
   };
-  const emptyConnection = (context: GraphqlContext) => ({ nodes: empty(context), pageInfo: { total: 0, page: 1, pageSize: limits.defaultLimit, pageCount: 0 } });
+  const emptyConnection = (context: GraphqlContext) => ({
+    nodes: empty(context),
+    pageInfo: { total: 0, page: 1, pageSize: limits.defaultLimit, pageCount: 0 },
+  });
 
   /**
    * Strapi's mutations Folio does not run through GraphQL: roles and users are managed in
@@ -78,11 +87,18 @@ export function pluginResolvers(deps: GraphqlDeps, settings: GraphqlSettings): R
       return byRole;
     });
     const rows = (all ?? []).map((p) => ({
-      documentId: permissionDocumentId(role.documentId, p.action), action: p.action, role,
-      createdAt: p.createdAt, updatedAt: p.createdAt, publishedAt: p.createdAt,
+      documentId: permissionDocumentId(role.documentId, p.action),
+      action: p.action,
+      role,
+      createdAt: p.createdAt,
+      updatedAt: p.createdAt,
+      publishedAt: p.createdAt,
     }));
     const { start, limit } = sliceOf(args.pagination, limits);
-    return sortRows(rows.filter((r) => rowMatches(r, args.filters)), sortOf(args.sort) as string[] | undefined).slice(start, start + limit);
+    return sortRows(
+      rows.filter((r) => rowMatches(r, args.filters)),
+      sortOf(args.sort) as string[] | undefined,
+    ).slice(start, start + limit);
   }
 
   /** A role's users: the level's roles' user ids in one read, then those users read as documents with the field's selection. */
@@ -90,28 +106,50 @@ export function pluginResolvers(deps: GraphqlDeps, settings: GraphqlSettings): R
     const user = deps.registry.contentType(USER_UID);
     if (!user || !context.caller.readable(USER_UID)) throw new GraphqlForbiddenError();
     const node = info.fieldNodes[0]!;
-    const byRole = await batched(context, `role.users:${fieldKey(deps.registry, deps.registry.contentType(ROLE_UID)!, 'users', args)}`, role.id, async (roleIds) => {
-      const links = await deps.roles.usersOfRoles(roleIds);
-      const found = new Map<number, Row[]>();
-      if (links.length === 0) return found;
-      const ids = links.map((l) => l.userId);
-      const byId = { id: { $in: ids } };
-      const filters: NonNullable<PlanParams['filters']> = args.filters ? { $and: [byId, filtersOf(deps.registry, user, args.filters)] } : byId;
-      const sets = node.selectionSet ? [node.selectionSet] : [];
-      const ctx = { schema: info.schema, fragments: info.fragments, variables: info.variableValues, registry: deps.registry, canRead: (uid: string) => context.caller.readable(uid) };
-      const query = buildReadPlan(deps.registry, user, {
-        filters, ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}), pagination: { start: 0, limit: -1, withCount: false },
-        populate: populateOf(ctx, user, 'UsersPermissionsUser', sets),
-      }, { defaultLocale: await deps.locales.defaultCode(), limits: { defaultLimit: limits.defaultLimit, maxLimit: REQUEST_LIMITS.responseEntries }, canRead: ctx.canRead });
-      const users = new Map((await deps.documents.findMany(user, query)).data.map((u) => [u.id as number, u]));
-      const roleOf = new Map(links.map((l) => [l.userId, l.roleId]));
-      // In the read's order (its sort), each under its role.
-      for (const [id, row] of users) {
-        const roleId = roleOf.get(id)!;
-        found.set(roleId, [...(found.get(roleId) ?? []), row]);
-      }
-      return found;
-    });
+    const byRole = await batched(
+      context,
+      `role.users:${fieldKey(deps.registry, deps.registry.contentType(ROLE_UID)!, 'users', args)}`,
+      role.id,
+      async (roleIds) => {
+        const links = await deps.roles.usersOfRoles(roleIds);
+        const found = new Map<number, Row[]>();
+        if (links.length === 0) return found;
+        const ids = links.map((l) => l.userId);
+        const byId = { id: { $in: ids } };
+        const filters: NonNullable<PlanParams['filters']> = args.filters ? { $and: [byId, filtersOf(deps.registry, user, args.filters)] } : byId;
+        const sets = node.selectionSet ? [node.selectionSet] : [];
+        const ctx = {
+          schema: info.schema,
+          fragments: info.fragments,
+          variables: info.variableValues,
+          registry: deps.registry,
+          canRead: (uid: string) => context.caller.readable(uid),
+        };
+        const query = buildReadPlan(
+          deps.registry,
+          user,
+          {
+            filters,
+            ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}),
+            pagination: { start: 0, limit: -1, withCount: false },
+            populate: populateOf(ctx, user, 'UsersPermissionsUser', sets),
+          },
+          {
+            defaultLocale: await deps.locales.defaultCode(),
+            limits: { defaultLimit: limits.defaultLimit, maxLimit: REQUEST_LIMITS.responseEntries },
+            canRead: ctx.canRead,
+          },
+        );
+        const users = new Map((await deps.documents.findMany(user, query)).data.map((u) => [u.id as number, u]));
+        const roleOf = new Map(links.map((l) => [l.userId, l.roleId]));
+        // In the read's order (its sort), each under its role.
+        for (const [id, row] of users) {
+          const roleId = roleOf.get(id)!;
+          found.set(roleId, [...(found.get(roleId) ?? []), row]);
+        }
+        return found;
+      },
+    );
     const { start, limit } = sliceOf(args.pagination, limits);
     return (byRole ?? []).slice(start, start + limit);
   }
@@ -155,8 +193,14 @@ export function pluginResolvers(deps: GraphqlDeps, settings: GraphqlSettings): R
       ...notKept('createUsersPermissionsUser', `${USER_UID}.create`),
       ...notKept('updateUsersPermissionsUser', `${USER_UID}.update`),
       ...notKept('deleteUsersPermissionsUser', `${USER_UID}.destroy`),
-      ...Object.assign({}, ...['Workflow', 'WorkflowStage'].flatMap((type) => ['create', 'update', 'delete'].map((verb) =>
-        notKept(`${verb}ReviewWorkflows${type}`, `plugin::review-workflows.${type === 'Workflow' ? 'workflow' : 'stage'}.${verb}`)))),
+      ...Object.assign(
+        {},
+        ...['Workflow', 'WorkflowStage'].flatMap((type) =>
+          ['create', 'update', 'delete'].map((verb) =>
+            notKept(`${verb}ReviewWorkflows${type}`, `plugin::review-workflows.${type === 'Workflow' ? 'workflow' : 'stage'}.${verb}`),
+          ),
+        ),
+      ),
     },
     UsersPermissionsUser: {
       // The role is not a document attribute of Folio's user model: the roles of a level's users in one read.
@@ -169,7 +213,9 @@ export function pluginResolvers(deps: GraphqlDeps, settings: GraphqlSettings): R
       permissions: (parent: Role, args: Args, context: GraphqlContext) => permissionsOf(parent, args, context),
       permissions_connection: async (parent: Role, args: Args, context: GraphqlContext) => ({ nodes: await permissionsOf(parent, args, context) }),
       users: (parent: Role, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => usersOf(parent, args, context, info),
-      users_connection: async (parent: Role, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => ({ nodes: await usersOf(parent, args, context, info) }),
+      users_connection: async (parent: Role, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => ({
+        nodes: await usersOf(parent, args, context, info),
+      }),
     },
     UsersPermissionsPermission: {
       role: (parent: { role: Role }, _a: Args, context: GraphqlContext) => {

@@ -63,7 +63,13 @@ export function configuredResolver(
   const middlewares = config?.middlewares ?? [];
   const run = async (parent: unknown, args: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo) => {
     const policyContext = {
-      parent, args, context, info, state: context.state, http: undefined, type: 'graphql',
+      parent,
+      args,
+      context,
+      info,
+      state: context.state,
+      http: undefined,
+      type: 'graphql',
       is: (type: string) => type === 'graphql',
     };
     for (const { handler, config: policyConfig } of policies) {

@@ -23,7 +23,6 @@ import type { GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 type Resolver = (parent: any, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
 export type ResolverMap = Record<string, Record<string, Resolver>>;
 
-
 export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: GraphqlSettings): ResolverMap {
   const { registry, documents } = deps;
   const limits = { defaultLimit: settings.defaultLimit, maxLimit: settings.maxLimit > 0 ? settings.maxLimit : Number.MAX_SAFE_INTEGER };
@@ -40,7 +39,13 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
   const rootSets = (info: GraphQLResolveInfo) => info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
 
   /** The plan of a root field over `ct`: its arguments and the populate tree of its selection. */
-  async function plan(context: GraphqlContext, ct: ContentType, args: Record<string, any>, populate: PlanParams['populate'], withCount: boolean): Promise<ReadQuery> {
+  async function plan(
+    context: GraphqlContext,
+    ct: ContentType,
+    args: Record<string, any>,
+    populate: PlanParams['populate'],
+    withCount: boolean,
+  ): Promise<ReadQuery> {
     const publicationFilter = publicationOf(args);
     const params: PlanParams = {
       status: statusOf(args.status),
@@ -108,9 +113,10 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
       const wantsTotal = fields.some((f) => f.name.value === 'pageInfo');
       const total = wantsTotal ? await documents.reads.count(ct, params, options) : 0;
       // Strapi's pagination resolver: limit -1 is one page of everything from start.
-      const pageInfo = limit === Infinity
-        ? { total, page: 1, pageSize: total - start, pageCount: 1 }
-        : { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) };
+      const pageInfo =
+        limit === Infinity
+          ? { total, page: 1, pageSize: total - start, pageCount: 1 }
+          : { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) };
       return { nodes, pageInfo };
     }
     const populate = populateOf(ctx, ct, typeName(ct), rootSets(info));
@@ -129,7 +135,13 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
           const ctx = selection(context, info);
           const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
           const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
-          return plan(context, ct, args, populateOf(ctx, ct, typeName(ct), nodeSets), fields.some((f) => f.name.value === 'pageInfo'));
+          return plan(
+            context,
+            ct,
+            args,
+            populateOf(ctx, ct, typeName(ct), nodeSets),
+            fields.some((f) => f.name.value === 'pageInfo'),
+          );
         });
         const { data, pagination } = await documents.findMany(ct, query);
         const { start, limit } = query.pagination;
@@ -161,11 +173,16 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     const ctx = selection(context, info);
     const populate = populateOf(ctx, parentModel, typeName(parentModel), [{ kind: 'SelectionSet' as never, selections: info.fieldNodes }]);
     if (!populate[key]) return undefined;
-    const query = buildReadPlan(registry, parentModel, {
-      status: parent.publishedAt ? 'published' : 'draft',
-      ...(parentModel.localized && typeof parent.locale === 'string' ? { locale: parent.locale } : {}),
-      populate: { [key]: populate[key] },
-    }, { defaultLocale: await deps.locales.defaultCode(), limits, canRead: (uid) => context.caller.readable(uid) });
+    const query = buildReadPlan(
+      registry,
+      parentModel,
+      {
+        status: parent.publishedAt ? 'published' : 'draft',
+        ...(parentModel.localized && typeof parent.locale === 'string' ? { locale: parent.locale } : {}),
+        populate: { [key]: populate[key] },
+      },
+      { defaultLocale: await deps.locales.defaultCode(), limits, canRead: (uid) => context.caller.readable(uid) },
+    );
     const row = await documents.findOne(parentModel, parent.documentId, query);
     return row?.[key];
   }

@@ -25,33 +25,76 @@ function holds(value: unknown, operators: Filters): boolean {
     const present = value !== null && value !== undefined;
     let ok: boolean;
     switch (op) {
-      case 'and': ok = (operand as Filters[]).every((o) => holds(value, o)); break;
-      case 'or': ok = (operand as Filters[]).some((o) => holds(value, o)); break;
-      case 'not': ok = !holds(value, operand as Filters); break;
-      case 'eq': ok = operand === null ? !present : present && compare(value, operand) === 0; break;
-      case 'ne': ok = operand === null ? present : !present || compare(value, operand) !== 0; break;
-      case 'eqi': ok = present && lower(value) === lower(operand); break;
-      case 'nei': ok = present && lower(value) !== lower(operand); break;
-      case 'gt': ok = present && compare(value, operand) > 0; break;
-      case 'gte': ok = present && compare(value, operand) >= 0; break;
-      case 'lt': ok = present && compare(value, operand) < 0; break;
-      case 'lte': ok = present && compare(value, operand) <= 0; break;
-      case 'startsWith': ok = present && text(value).startsWith(text(operand)); break;
-      case 'endsWith': ok = present && text(value).endsWith(text(operand)); break;
-      case 'contains': ok = present && text(value).includes(text(operand)); break;
-      case 'notContains': ok = present && !text(value).includes(text(operand)); break;
-      case 'containsi': ok = present && lower(value).includes(lower(operand)); break;
-      case 'notContainsi': ok = present && !lower(value).includes(lower(operand)); break;
-      case 'null': ok = operand ? !present : present; break;
-      case 'notNull': ok = operand ? present : !present; break;
-      case 'in': ok = present && (operand as unknown[]).some((o) => compare(value, o) === 0); break;
-      case 'notIn': ok = present && !(operand as unknown[]).some((o) => compare(value, o) === 0); break;
+      case 'and':
+        ok = (operand as Filters[]).every((o) => holds(value, o));
+        break;
+      case 'or':
+        ok = (operand as Filters[]).some((o) => holds(value, o));
+        break;
+      case 'not':
+        ok = !holds(value, operand as Filters);
+        break;
+      case 'eq':
+        ok = operand === null ? !present : present && compare(value, operand) === 0;
+        break;
+      case 'ne':
+        ok = operand === null ? present : !present || compare(value, operand) !== 0;
+        break;
+      case 'eqi':
+        ok = present && lower(value) === lower(operand);
+        break;
+      case 'nei':
+        ok = present && lower(value) !== lower(operand);
+        break;
+      case 'gt':
+        ok = present && compare(value, operand) > 0;
+        break;
+      case 'gte':
+        ok = present && compare(value, operand) >= 0;
+        break;
+      case 'lt':
+        ok = present && compare(value, operand) < 0;
+        break;
+      case 'lte':
+        ok = present && compare(value, operand) <= 0;
+        break;
+      case 'startsWith':
+        ok = present && text(value).startsWith(text(operand));
+        break;
+      case 'endsWith':
+        ok = present && text(value).endsWith(text(operand));
+        break;
+      case 'contains':
+        ok = present && text(value).includes(text(operand));
+        break;
+      case 'notContains':
+        ok = present && !text(value).includes(text(operand));
+        break;
+      case 'containsi':
+        ok = present && lower(value).includes(lower(operand));
+        break;
+      case 'notContainsi':
+        ok = present && !lower(value).includes(lower(operand));
+        break;
+      case 'null':
+        ok = operand ? !present : present;
+        break;
+      case 'notNull':
+        ok = operand ? present : !present;
+        break;
+      case 'in':
+        ok = present && (operand as unknown[]).some((o) => compare(value, o) === 0);
+        break;
+      case 'notIn':
+        ok = present && !(operand as unknown[]).some((o) => compare(value, o) === 0);
+        break;
       case 'between': {
         const [low, high] = operand as unknown[];
         ok = present && compare(value, low) >= 0 && compare(value, high) <= 0;
         break;
       }
-      default: ok = true;
+      default:
+        ok = true;
     }
     if (!ok) return false;
   }

@@ -10,7 +10,8 @@ const DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/;
 
 function stringLiteral(name: string, ast: ValueNode): string {
-  if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} cannot represent non string type ${'value' in ast ? String(ast.value) : ast.kind}`, { nodes: ast });
+  if (ast.kind !== Kind.STRING)
+    throw new GraphQLError(`${name} cannot represent non string type ${'value' in ast ? String(ast.value) : ast.kind}`, { nodes: ast });
   return ast.value;
 }
 
@@ -29,7 +30,8 @@ const dateOut = (value: unknown) => (value instanceof Date ? value.toISOString()
 function stringScalar(name: string, description: string | undefined, pattern: RegExp, what: string) {
   const parse = checked(name, pattern, what);
   return new GraphQLScalarType({
-    name, description,
+    name,
+    description,
     serialize: dateOut,
     parseValue: parse,
     parseLiteral: (ast) => parse(stringLiteral(name, ast)),
@@ -122,5 +124,10 @@ export function dynamicZoneInputScalar(name: string, components: ReadonlyMap<str
 }
 
 export const BUILT_SCALARS: Record<string, GraphQLScalarType> = {
-  JSON: JSONScalar, DateTime: DateTimeScalar, Date: DateScalar, Time: TimeScalar, Long: LongScalar, I18NLocaleCode: I18NLocaleCodeScalar,
+  JSON: JSONScalar,
+  DateTime: DateTimeScalar,
+  Date: DateScalar,
+  Time: TimeScalar,
+  Long: LongScalar,
+  I18NLocaleCode: I18NLocaleCodeScalar,
 };

@@ -11,16 +11,42 @@ import type { Attribute, AnyModel, Component, ContentType, Registry, RelationAtt
 import { FILE_UID, ROLE_UID, USER_UID } from '../registry/system-models';
 import type { GraphqlExtension } from './extension';
 import {
-  collectionName, connectionName, dynamicZoneInputName, dynamicZoneName, enumName, filtersName, findManyName, findOneName,
-  inputName, mutationName, relationCollectionName, scalarFilterName, typeName,
+  collectionName,
+  connectionName,
+  dynamicZoneInputName,
+  dynamicZoneName,
+  enumName,
+  filtersName,
+  findManyName,
+  findOneName,
+  inputName,
+  mutationName,
+  relationCollectionName,
+  scalarFilterName,
+  typeName,
 } from './names';
 import { LOCALE_ARG, pluginDefinitions, pluginMutations, pluginQueries } from './plugin-types';
 
 /** Strapi's SCALARS_ASSOCIATIONS. */
 export const GRAPHQL_SCALAR: Record<ScalarType, string> = {
-  uid: 'String', email: 'String', password: 'String', text: 'String', boolean: 'Boolean', integer: 'Int', string: 'String',
-  enumeration: 'String', richtext: 'String', blocks: 'JSON', biginteger: 'Long', float: 'Float', decimal: 'Float',
-  json: 'JSON', date: 'Date', time: 'Time', datetime: 'DateTime', timestamp: 'DateTime',
+  uid: 'String',
+  email: 'String',
+  password: 'String',
+  text: 'String',
+  boolean: 'Boolean',
+  integer: 'Int',
+  string: 'String',
+  enumeration: 'String',
+  richtext: 'String',
+  blocks: 'JSON',
+  biginteger: 'Long',
+  float: 'Float',
+  decimal: 'Float',
+  json: 'JSON',
+  date: 'Date',
+  time: 'Time',
+  datetime: 'DateTime',
+  timestamp: 'DateTime',
 };
 
 export type RootKind = 'findOne' | 'findMany' | 'connection' | 'single' | 'create' | 'update' | 'delete' | 'updateSingle' | 'deleteSingle';
@@ -34,8 +60,16 @@ export interface RootField {
 
 /** The action behind a root field: `api::x.x.find`, or the plugin's own for Strapi's types. */
 function actionOf(ct: ContentType, kind: RootKind): string {
-  const verb = kind === 'findOne' ? 'findOne' : kind === 'findMany' || kind === 'connection' || kind === 'single' ? 'find'
-    : kind === 'updateSingle' ? 'update' : kind === 'deleteSingle' ? 'delete' : kind;
+  const verb =
+    kind === 'findOne'
+      ? 'findOne'
+      : kind === 'findMany' || kind === 'connection' || kind === 'single'
+        ? 'find'
+        : kind === 'updateSingle'
+          ? 'update'
+          : kind === 'deleteSingle'
+            ? 'delete'
+            : kind;
   if (ct.uid === FILE_UID) return `plugin::upload.content-api.${verb}`;
   return `${ct.uid}.${verb}`;
 }
@@ -62,8 +96,19 @@ function userView(user: ContentType, role: ContentType): ContentType {
     attributes[name] = name === 'username' || name === 'email' ? { ...attribute, required: true } : attribute;
     if (name === 'blocked') {
       attributes.role = {
-        name: 'role', kind: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'users', toMany: false, owner: true,
-        linkTable: '', required: false, private: false, localized: false, writable: true, targetType: role,
+        name: 'role',
+        kind: 'relation',
+        relation: 'manyToOne',
+        target: ROLE_UID,
+        inversedBy: 'users',
+        toMany: false,
+        owner: true,
+        linkTable: '',
+        required: false,
+        private: false,
+        localized: false,
+        writable: true,
+        targetType: role,
       } satisfies RelationAttribute;
     }
   }
@@ -79,7 +124,10 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
   const user = registry.contentType(USER_UID);
   // `shadowCRUD: false`: nothing is generated for the project's types (extensions add what they want).
   const apiTypes = shadowCRUD ? registry.contentTypes.filter((ct) => !ct.system && shadow(ct.uid).isEnabled()) : [];
-  const generated: ContentType[] = [...apiTypes, ...(user && shadowCRUD && shadow(USER_UID).isEnabled() ? [userView(user, registry.contentType(ROLE_UID)!)] : [])];
+  const generated: ContentType[] = [
+    ...apiTypes,
+    ...(user && shadowCRUD && shadow(USER_UID).isEnabled() ? [userView(user, registry.contentType(ROLE_UID)!)] : []),
+  ];
   /** Types a relation may show: generated ones and Strapi's own with fixed definitions. */
   const shown = new Set([...generated.map((ct) => ct.uid), ROLE_UID, FILE_UID].filter((uid) => shadow(uid).isEnabled()));
   const model = (uid: string) => registry.get(uid);
@@ -208,7 +256,10 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
       if (a.kind === 'dynamiczone') {
         const members = a.componentModels.filter((c) => shadow(c.uid).isEnabled()).map((c) => typeName(c));
         defs.set(dynamicZoneName(m, a.name), `union ${dynamicZoneName(m, a.name)} = ${[...members, 'Error'].join(' | ')}`);
-        zoneInputs.set(dynamicZoneInputName(m, a.name), a.componentModels.map((c) => typeName(c)));
+        zoneInputs.set(
+          dynamicZoneInputName(m, a.name),
+          a.componentModels.map((c) => typeName(c)),
+        );
         defs.set(dynamicZoneInputName(m, a.name), `scalar ${dynamicZoneInputName(m, a.name)}`);
       }
     }
@@ -221,13 +272,27 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
     defs.set(collectionName(ct), `type ${collectionName(ct)} {\n  nodes: [${typeName(ct)}!]!\n  pageInfo: Pagination!\n}`);
     defs.set(relationCollectionName(ct), `type ${relationCollectionName(ct)} {\n  nodes: [${typeName(ct)}!]!\n}`);
   }
-  for (const fixed of ['UploadFile', 'I18NLocale', 'ReviewWorkflowsWorkflow', 'ReviewWorkflowsWorkflowStage', 'UsersPermissionsPermission', 'UsersPermissionsRole']) {
+  for (const fixed of [
+    'UploadFile',
+    'I18NLocale',
+    'ReviewWorkflowsWorkflow',
+    'ReviewWorkflowsWorkflowStage',
+    'UsersPermissionsPermission',
+    'UsersPermissionsRole',
+  ]) {
     const system = fixed === 'UploadFile' ? registry.contentType(FILE_UID) : fixed === 'UsersPermissionsRole' ? registry.contentType(ROLE_UID) : undefined;
     if (system) models.set(fixed, system);
   }
   const morphMembers = [
-    ...components.map(typeName), 'UploadFile', 'I18NLocale', 'ReviewWorkflowsWorkflow', 'ReviewWorkflowsWorkflowStage',
-    'UsersPermissionsPermission', 'UsersPermissionsRole', ...(user && shown.has(USER_UID) ? ['UsersPermissionsUser'] : []), ...apiTypes.map(typeName),
+    ...components.map(typeName),
+    'UploadFile',
+    'I18NLocale',
+    'ReviewWorkflowsWorkflow',
+    'ReviewWorkflowsWorkflowStage',
+    'UsersPermissionsPermission',
+    'UsersPermissionsRole',
+    ...(user && shown.has(USER_UID) ? ['UsersPermissionsUser'] : []),
+    ...apiTypes.map(typeName),
   ];
   defs.set(GENERIC_MORPH, `union ${GENERIC_MORPH} = ${morphMembers.join(' | ')}`);
 
@@ -276,7 +341,9 @@ export function buildSchemaText(registry: Registry, extension: GraphqlExtension,
           roots.Mutation.set(mutationName('create', ct), { kind: 'create', ct, action: actionOf(ct, 'create') });
         }
         if (s.isActionEnabled('update')) {
-          projectMutations.push(`  ${mutationName('update', ct)}${multiline(`documentId: ID!, status: PublicationStatus = PUBLISHED, data: ${inputName(ct)}!`)}: ${name}`);
+          projectMutations.push(
+            `  ${mutationName('update', ct)}${multiline(`documentId: ID!, status: PublicationStatus = PUBLISHED, data: ${inputName(ct)}!`)}: ${name}`,
+          );
           roots.Mutation.set(mutationName('update', ct), { kind: 'update', ct, action: actionOf(ct, 'update') });
         }
         if (s.isActionEnabled('delete')) {

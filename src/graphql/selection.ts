@@ -12,8 +12,17 @@
  * level with different arguments (aliases) is read once per distinct pair, batched like the rest.
  */
 import {
-  getArgumentValues, getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, isObjectType, Kind,
-  type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLSchema, type SelectionSetNode,
+  getArgumentValues,
+  getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 import type { AnyModel, Registry } from '../registry/types';
 import type { PopulateOptions } from '../query/plan-builder';
@@ -142,14 +151,19 @@ export function populateOf(ctx: SelectionContext, model: AnyModel, type: string,
     const attribute = model.attributes[attributeName];
     if (!isLocalizations && (!attribute || attribute.kind === 'scalar' || attribute.kind === 'morph')) continue;
     const args = getArgumentValues(definition, node, ctx.variables);
-    const target: AnyModel | undefined = isLocalizations ? model
-      : attribute!.kind === 'relation' ? attribute!.targetType
-        : attribute!.kind === 'component' ? attribute!.componentModel
+    const target: AnyModel | undefined = isLocalizations
+      ? model
+      : attribute!.kind === 'relation'
+        ? attribute!.targetType
+        : attribute!.kind === 'component'
+          ? attribute!.componentModel
           : undefined;
     if (attribute?.kind === 'relation' && (!target || !ctx.canRead(attribute.target))) continue;
     const sub: readonly SelectionSetNode[] = connection
       ? nodesOf(ctx, String(definition.type).replace(/!$/, ''), node)
-      : node.selectionSet ? [node.selectionSet] : [];
+      : node.selectionSet
+        ? [node.selectionSet]
+        : [];
     const read = readArguments(ctx.registry, model, attributeName, args);
     const key = keyFor(attributeName, read);
     const options: PopulateOptions = { ...(key === attributeName ? {} : { attribute: attributeName }), ...read };

@@ -12,10 +12,28 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  buildSchema, defaultFieldResolver, execute, GraphQLError, isObjectType, isScalarType, isUnionType, Kind, NoSchemaIntrospectionCustomRule,
-  parse, printSchema, specifiedRules, validate,
-  type ASTNode, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFieldResolver,
-  type GraphQLSchema, type OperationDefinitionNode, type ValidationContext, type ValidationRule,
+  buildSchema,
+  defaultFieldResolver,
+  execute,
+  GraphQLError,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  printSchema,
+  specifiedRules,
+  validate,
+  type ASTNode,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 import { GraphqlExtension, type Resolver } from './extension';
 import { formatError } from './errors';
@@ -146,9 +164,11 @@ export class GraphqlService {
       for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
     }
     const { resolvers: extra, resolversConfig } = this.extension.generate();
-    this.pureRoots = new Set(Object.keys(extra).length || Object.keys(resolversConfig).length
-      ? []
-      : [...text.roots.Query.keys(), 'i18NLocales', 'i18NLocales_connection', 'i18NLocale', '__typename', '__schema', '__type']);
+    this.pureRoots = new Set(
+      Object.keys(extra).length || Object.keys(resolversConfig).length
+        ? []
+        : [...text.roots.Query.keys(), 'i18NLocales', 'i18NLocales_connection', 'i18NLocale', '__typename', '__schema', '__type'],
+    );
     this.rootTypes = new Map([...text.roots.Query].map(([name, root]) => [name, root.ct]));
     // The action of each generated root field: checked here when an extension replaces its resolver.
     const actions = new Map<string, string>();
@@ -169,7 +189,9 @@ export class GraphqlService {
         for (const [name, field] of Object.entries(fields)) {
           const custom = extra[type.name]?.[name];
           const own = generated[type.name]?.[name];
-          const resolver = (custom ? (typeof custom === 'function' ? custom : custom.resolve) : own) as GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
+          const resolver = (custom ? (typeof custom === 'function' ? custom : custom.resolve) : own) as
+            | GraphQLFieldResolver<unknown, GraphqlContext>
+            | undefined;
           const path = `${type.name}.${name}`;
           // A generated root field checks its own action; one an extension resolves is checked around it.
           const auth = { action: actions.get(path), checksItself: !custom && !!own };
@@ -225,14 +247,20 @@ export class GraphqlService {
       return {
         status: 405,
         headers: { allow: 'POST' },
-        body: { errors: [{ message: `GET requests only support query operations, not ${operation.operation} operations`, extensions: { code: 'BAD_REQUEST' } }] },
+        body: {
+          errors: [{ message: `GET requests only support query operations, not ${operation.operation} operations`, extensions: { code: 'BAD_REQUEST' } }],
+        },
       };
     }
-    const operationKey = createHash('sha256').update(`${this.generation}\n${operationName ?? ''}\n${query}`).digest('hex');
+    const operationKey = createHash('sha256')
+      .update(`${this.generation}\n${operationName ?? ''}\n${query}`)
+      .digest('hex');
     // `state` starts as Strapi's koa state: resolvers and policies read `context.state.user`.
     const context: GraphqlContext = { caller, keys: new Map(), state: authState(caller.principal), batches: new Map(), operationKey };
     const result = (await execute({
-      schema, document, contextValue: context,
+      schema,
+      document,
+      contextValue: context,
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: (operationName ?? undefined) as string | undefined,
     })) as ExecutionResult;
@@ -248,8 +276,9 @@ export class GraphqlService {
       const ct = this.rootTypes.get(name);
       return ct !== undefined && this.deps.documents.hooks.readsHooked(ct);
     };
-    const cacheable = operation.operation === 'query'
-      && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && this.pureRoots.has(s.name.value) && !hooked(s.name.value));
+    const cacheable =
+      operation.operation === 'query' &&
+      operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && this.pureRoots.has(s.name.value) && !hooked(s.name.value));
     return { status: 200, body: { data: result.data }, cacheable };
   }
 

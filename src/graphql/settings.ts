@@ -10,8 +10,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { GraphqlSettings } from './types';
 
 const KNOWN = new Set([
-  'endpoint', 'shadowCRUD', 'depthLimit', 'defaultLimit', 'maxLimit', 'landingPage', 'apolloServer', 'subscriptions',
-  'playgroundAlways', 'amountLimit', 'v4CompatibilityMode', 'generateArtifacts', 'artifacts',
+  'endpoint',
+  'shadowCRUD',
+  'depthLimit',
+  'defaultLimit',
+  'maxLimit',
+  'landingPage',
+  'apolloServer',
+  'subscriptions',
+  'playgroundAlways',
+  'amountLimit',
+  'v4CompatibilityMode',
+  'generateArtifacts',
+  'artifacts',
 ]);
 
 function fail(message: string): never {

@@ -64,7 +64,11 @@ class HistoryRecorder implements WriteRecorder {
     const key = `${record.contentType.uid}\u0000${record.documentId}\u0000${record.locale}`;
     let touched = this.touched.get(key);
     // The write's first event names it: a create that publishes is a create.
-    if (!touched) this.touched.set(key, (touched = { ct: record.contentType, documentId: record.documentId, locale: record.locale, event: record.event, published: false }));
+    if (!touched)
+      this.touched.set(
+        key,
+        (touched = { ct: record.contentType, documentId: record.documentId, locale: record.locale, event: record.event, published: false }),
+      );
     if (record.status === 'published') touched.published = true;
     if (record.inserted && (record.status === 'draft' || !record.contentType.draftAndPublish)) touched.inserted ??= record.inserted;
   }
@@ -97,7 +101,10 @@ class HistoryRecorder implements WriteRecorder {
                 values: insertedValues(ct, engine, t.inserted!.input.scalars),
                 status: !ct.draftAndPublish || t.published ? 'published' : 'draft',
               })),
-              writtenParts(ct, inserted.map((t) => t.inserted!.input)),
+              writtenParts(
+                ct,
+                inserted.map((t) => t.inserted!.input),
+              ),
             )
           : [],
         read.length ? documentContents(this.tx, ct, read) : new Map<string, DocumentContent>(),

@@ -49,10 +49,14 @@ function walk(registry: Registry, model: AnyModel, data: Body, path: string, w: 
           if (!isObject(item) || typeof item.documentId !== 'string') return false;
           const target: Target = { kind: 'document', uid: attribute.target, documentId: item.documentId, locale: item.locale as string | undefined };
           if (w.keep(target)) return true;
-          w.left?.push({ path: i === undefined ? at : label(at, i), reason: `${attribute.target} document "${item.documentId}"${item.locale ? ` (${item.locale})` : ''} no longer exists` });
+          w.left?.push({
+            path: i === undefined ? at : label(at, i),
+            reason: `${attribute.target} document "${item.documentId}"${item.locale ? ` (${item.locale})` : ''} no longer exists`,
+          });
           return false;
         };
-        if (Array.isArray(value)) out[name] = attribute.toMany ? value.filter((item, i) => keepOne(item, i)) : (value.find((item, i) => keepOne(item, i)) ?? null);
+        if (Array.isArray(value))
+          out[name] = attribute.toMany ? value.filter((item, i) => keepOne(item, i)) : (value.find((item, i) => keepOne(item, i)) ?? null);
         else out[name] = value !== null && value !== undefined && keepOne(value) ? (attribute.toMany ? [value] : value) : attribute.toMany ? [] : null;
         break;
       }
@@ -85,7 +89,8 @@ function walk(registry: Registry, model: AnyModel, data: Body, path: string, w: 
       }
       case 'component': {
         const component = attribute.componentModel;
-        if (attribute.repeatable) out[name] = (Array.isArray(value) ? value : []).filter(isObject).map((item, i) => walk(registry, component, item, label(at, i), w));
+        if (attribute.repeatable)
+          out[name] = (Array.isArray(value) ? value : []).filter(isObject).map((item, i) => walk(registry, component, item, label(at, i), w));
         else out[name] = isObject(value) ? walk(registry, component, value, at, w) : null;
         break;
       }

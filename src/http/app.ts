@@ -102,7 +102,12 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
 }
 
 /** The users-permissions routes alone, answering errors in the envelope, their client address the server's. */
-function ownPluginRoutes(instance: Instance, allow: ReturnType<typeof guard>, server: () => { requestIP?(r: Request): { address: string } | null } | undefined, log: Logger) {
+function ownPluginRoutes(
+  instance: Instance,
+  allow: ReturnType<typeof guard>,
+  server: () => { requestIP?(r: Request): { address: string } | null } | undefined,
+  log: Logger,
+) {
   const app = new Elysia({ normalize: false })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') error = new NotFoundError();

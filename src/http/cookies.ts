@@ -45,7 +45,8 @@ export function setCookie(name: string, value: string, options: CookieOptions): 
   const parts = [`${name}=${options.clear ? '' : value}`, `Path=${options.path ?? '/'}`];
   if (options.domain) parts.push(`Domain=${options.domain}`);
   if (options.clear) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
-  else if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(options.maxAge / 1000)}`, `Expires=${new Date(Date.now() + options.maxAge).toUTCString()}`);
+  else if (options.maxAge !== undefined)
+    parts.push(`Max-Age=${Math.floor(options.maxAge / 1000)}`, `Expires=${new Date(Date.now() + options.maxAge).toUTCString()}`);
   parts.push(`SameSite=${SAME_SITE[options.sameSite ?? 'lax']}`);
   if (options.secure || options.sameSite === 'none') parts.push('Secure');
   if (options.httpOnly !== false) parts.push('HttpOnly');
@@ -63,7 +64,11 @@ export const refreshCookieName = (sessions: SessionSettings) => sessions.cookie.
 export function refreshCookie(request: Request, sessions: SessionSettings, trustProxy: boolean, token: string | null): string {
   const { cookie } = sessions;
   return setCookie(refreshCookieName(sessions), token ?? '', {
-    path: cookie.path, domain: cookie.domain, sameSite: cookie.sameSite, maxAge: token === null ? undefined : cookie.maxAge,
-    secure: cookie.secure ?? overHttps(request, trustProxy), clear: token === null,
+    path: cookie.path,
+    domain: cookie.domain,
+    sameSite: cookie.sameSite,
+    maxAge: token === null ? undefined : cookie.maxAge,
+    secure: cookie.secure ?? overHttps(request, trustProxy),
+    clear: token === null,
   });
 }

@@ -57,7 +57,12 @@ export function isNotModified(headers: Headers, etag: string, modifiedMs?: numbe
 
 /** Adds names to a Vary value without repeating one already there. */
 export function addVary(existing: string | null | undefined, ...names: string[]): string {
-  const parts = existing ? existing.split(',').map((p) => p.trim()).filter(Boolean) : [];
+  const parts = existing
+    ? existing
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [];
   const seen = new Set(parts.map((p) => p.toLowerCase()));
   for (const name of names) if (!seen.has(name.toLowerCase())) parts.push(name), seen.add(name.toLowerCase());
   return parts.join(', ');

@@ -34,7 +34,18 @@ export function seedFiles(instance: Pick<Instance, 'uploads'>, baseDir: string, 
 }
 
 /** Stores bytes as a new file (what a seed's `$file` and the example content's images become); returns its id. */
-export async function uploadBytes(instance: Pick<Instance, 'uploads'>, name: string, bytes: Uint8Array, info: Omit<SeedFile, 'path'> = {}, actor?: Actor): Promise<number> {
-  const [stored] = await instance.uploads.upload([new File([bytes], name, { type: typeOfName(name) })], [{ alternativeText: info.alternativeText ?? null, caption: info.caption ?? null }], {}, actor);
+export async function uploadBytes(
+  instance: Pick<Instance, 'uploads'>,
+  name: string,
+  bytes: Uint8Array,
+  info: Omit<SeedFile, 'path'> = {},
+  actor?: Actor,
+): Promise<number> {
+  const [stored] = await instance.uploads.upload(
+    [new File([bytes], name, { type: typeOfName(name) })],
+    [{ alternativeText: info.alternativeText ?? null, caption: info.caption ?? null }],
+    {},
+    actor,
+  );
   return Number(stored!.id);
 }

@@ -199,7 +199,8 @@ function plan(registry: Registry, seed: Seed, root: string): PlannedItem[] {
       const { $key, $status, $locale, $document } = item as SeedItem;
       const unknown = Object.keys(item).find((k) => k.startsWith('$') && !META_KEYS.has(k));
       if (unknown) throw new SeedError(`${where}: unknown key "${unknown}" (seed items take $key, $status, $locale, $document)`);
-      if ($key !== undefined && (typeof $key !== 'string' || !REFERENCE.test(`$${$key}`))) throw new SeedError(`${where}: $key must be a name of letters, digits, _ . : -`);
+      if ($key !== undefined && (typeof $key !== 'string' || !REFERENCE.test(`$${$key}`)))
+        throw new SeedError(`${where}: $key must be a name of letters, digits, _ . : -`);
       if ($key !== undefined && keys.has($key)) throw new SeedError(`${where}: $key "${$key}" is already used`);
       if ($status !== undefined && $status !== 'draft' && $status !== 'published') throw new SeedError(`${where}: $status must be "draft" or "published"`);
       if ($locale !== undefined && typeof $locale !== 'string') throw new SeedError(`${where}: $locale must be a locale code`);
@@ -207,7 +208,8 @@ function plan(registry: Registry, seed: Seed, root: string): PlannedItem[] {
         if (single || typeof $document !== 'string' || !REFERENCE.test($document) || $locale === undefined) {
           throw new SeedError(`${where}: $document is "$name" of a document seeded before, with $locale (another locale of it)`);
         }
-        if (!keys.has($document.slice(1))) throw new SeedError(`${where}.$document: "${$document}" names no item seeded before it (give that item "$key": "${$document.slice(1)}")`);
+        if (!keys.has($document.slice(1)))
+          throw new SeedError(`${where}.$document: "${$document}" names no item seeded before it (give that item "$key": "${$document.slice(1)}")`);
       }
       if ($key !== undefined) keys.add($key);
       const data = Object.fromEntries(Object.entries(item).filter(([k]) => !META_KEYS.has(k)));
@@ -235,14 +237,18 @@ export async function writeSeed(registry: Registry, documents: DocumentService, 
     const items = plan(registry, seed, options.root ?? '');
     // Files first, outside the transaction (a retried transaction must not upload them twice).
     for (const item of items) {
-      item.data = await mapModel(registry, item.ct, item.data, item.where, (kind, value, path) => (kind === 'media' ? resolveFiles(value, options, path, uploaded) : value));
+      item.data = await mapModel(registry, item.ct, item.data, item.where, (kind, value, path) =>
+        kind === 'media' ? resolveFiles(value, options, path, uploaded) : value,
+      );
     }
     return await documents.pipeline.run({ actor: options.actor }, async (ctx) => {
       const keys = new Map<string, string>();
       const counts: Record<string, number> = {};
       for (const item of items) {
         const { ct, where } = item;
-        const data = await mapModel(registry, ct, item.data, where, (kind, value, path) => (kind === 'relation' ? resolveReferences(value, keys, path) : value));
+        const data = await mapModel(registry, ct, item.data, where, (kind, value, path) =>
+          kind === 'relation' ? resolveReferences(value, keys, path) : value,
+        );
         const documentId = item.document === undefined ? undefined : keys.get(item.document.slice(1))!;
         const writeOptions = { status: item.status, locale: item.locale, actor: options.actor, within: ctx };
         let written: Written | null;

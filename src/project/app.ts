@@ -13,7 +13,18 @@ import type { ProjectConfig } from '../config';
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
 import { createCoreController, createCoreService, CORE_ROUTER, CUSTOM, type CoreRouteDef } from './factories';
-import { compose, errorsMiddleware, OWN_ROUTES, routeChain, runAround, runRoute, type Middleware, type OwnRoute, type Policy, type ProjectRoute } from './endpoint';
+import {
+  compose,
+  errorsMiddleware,
+  OWN_ROUTES,
+  routeChain,
+  runAround,
+  runRoute,
+  type Middleware,
+  type OwnRoute,
+  type Policy,
+  type ProjectRoute,
+} from './endpoint';
 import type { IncomingRequest } from './context';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
@@ -44,12 +55,29 @@ function codeFile(dir: string, name: string): string | undefined {
   for (const ext of CODE) if (existsSync(join(dir, name + ext))) return join(dir, name + ext);
   return undefined;
 }
-const folders = (dir: string) => (isDir(dir) ? readdirSync(dir).filter((f) => isDir(join(dir, f))).sort() : []);
+const folders = (dir: string) =>
+  isDir(dir)
+    ? readdirSync(dir)
+        .filter((f) => isDir(join(dir, f)))
+        .sort()
+    : [];
 
 /** Strapi's middlewares named in config/middlewares: Folio does their work itself. */
 const BUILT_IN_MIDDLEWARES = new Set([
-  'strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body',
-  'strapi::session', 'strapi::favicon', 'strapi::public', 'strapi::compression', 'strapi::ip', 'strapi::responseTime', 'strapi::responses',
+  'strapi::logger',
+  'strapi::errors',
+  'strapi::security',
+  'strapi::cors',
+  'strapi::poweredBy',
+  'strapi::query',
+  'strapi::body',
+  'strapi::session',
+  'strapi::favicon',
+  'strapi::public',
+  'strapi::compression',
+  'strapi::ip',
+  'strapi::responseTime',
+  'strapi::responses',
 ]);
 
 export class ProjectApp {
@@ -63,7 +91,11 @@ export class ProjectApp {
   private hasGlobalCustom = false;
   private started = false;
 
-  constructor(private instance: Instance, readonly project: ProjectConfig, private log: Logger) {
+  constructor(
+    private instance: Instance,
+    readonly project: ProjectConfig,
+    private log: Logger,
+  ) {
     fillStrapiModules(project.vars);
     this.strapi = new ProjectStrapi(instance, project.values, project.root, project.src, log);
     (globalThis as { strapi?: unknown }).strapi = this.strapi;
@@ -83,12 +115,15 @@ export class ProjectApp {
     const routers: RouterFile[] = [];
     // Plugins: Folio's built-in ones, then the project's local ones, each with the project's extension of it.
     const env = createEnv(this.project.vars);
-    const plugins: [string, ReturnType<typeof pluginParts>, string | undefined][] = Object.entries(builtInPlugins(this.instance, this.strapi.log)).map(([n, p]) => [n, p, undefined]);
+    const plugins: [string, ReturnType<typeof pluginParts>, string | undefined][] = Object.entries(builtInPlugins(this.instance, this.strapi.log)).map(
+      ([n, p]) => [n, p, undefined],
+    );
     for (const local of localPlugins(this.project)) plugins.push([local.name, pluginParts(this.load(local.file), env), local.file]);
     for (const [name, parts, file] of plugins) {
       const plugin = this.strapi.addPlugin(name, extendPlugin(this.project, name, parts));
       this.plugins.push(plugin);
-      for (const router of pluginRouters(plugin)) routers.push({ namespace: `plugin::${name}`, file: file ?? join(src, 'extensions', name), router, prefix: `/${name}` });
+      for (const router of pluginRouters(plugin))
+        routers.push({ namespace: `plugin::${name}`, file: file ?? join(src, 'extensions', name), router, prefix: `/${name}` });
     }
     for (const api of folders(join(src, 'api'))) {
       const dir = join(src, 'api', api);
@@ -169,7 +204,8 @@ export class ProjectApp {
   private policiesOf(config: Obj, info: { apiName?: string; pluginName?: string }) {
     return (config.policies ?? []).map((p: unknown) => {
       if (typeof p === 'string') return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', p, info)), config: {} };
-      if (p && typeof p === 'object' && typeof (p as Obj).name === 'string') return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', (p as Obj).name, info)), config: (p as Obj).config ?? {} };
+      if (p && typeof p === 'object' && typeof (p as Obj).name === 'string')
+        return { handler: this.policyHandler(this.resolve<Obj | Policy>('policy', (p as Obj).name, info)), config: (p as Obj).config ?? {} };
       throw new ProjectLoadError(`Policy  not found.`);
     });
   }
@@ -209,7 +245,8 @@ export class ProjectApp {
     const custom = new Set<string>();
     for (const { namespace, api, file, router, prefix: routerPrefix } of this.routerFiles) {
       const value = typeof router === 'function' && !(router as Obj)[CORE_ROUTER as unknown as string] ? router({ strapi: this.strapi }) : router;
-      if (!value || !Array.isArray(value.routes)) throw new ProjectLoadError(`${relative(this.project.root, file)}: a router must export { routes: [...] } or createCoreRouter(uid)`, file);
+      if (!value || !Array.isArray(value.routes))
+        throw new ProjectLoadError(`${relative(this.project.root, file)}: a router must export { routes: [...] } or createCoreRouter(uid)`, file);
       if ((value.type ?? 'content-api') !== 'content-api') continue;
       const pluginName = api ? undefined : namespace.slice('plugin::'.length);
       for (const def of value.routes as CoreRouteDef[]) {
@@ -220,7 +257,8 @@ export class ProjectApp {
         const actionName = handlerName.slice(cut + 1);
         const controllerUid = controllerName.includes('::') ? controllerName : `${namespace}.${controllerName}`;
         const controller = this.strapi.controller(controllerUid);
-        if (!controller || typeof controller[actionName] !== 'function') throw new ProjectLoadError(`Error creating endpoint ${def.method} ${def.path}: Handler not found "${handlerName}"`, file);
+        if (!controller || typeof controller[actionName] !== 'function')
+          throw new ProjectLoadError(`Error creating endpoint ${def.method} ${def.path}: Handler not found "${handlerName}"`, file);
         const action = `${controllerUid}.${actionName}`;
         const config = def.config ?? {};
         const core = def.core as ContentAction | undefined;
@@ -237,7 +275,13 @@ export class ProjectApp {
         const routePrefix = typeof config.prefix === 'string' ? config.prefix : (value.prefix ?? routerPrefix ?? '');
         // A built-in plugin action on its own route, with nothing of the project's around it: Folio's own route serves it.
         const own = controller[actionName][OWN_ROUTES] as OwnRoute[] | undefined;
-        if (own?.some((r) => r.method === String(def.method).toUpperCase() && r.path === `${routePrefix}${def.path}`) && config.auth === undefined && !(config.policies ?? []).length && (config.middlewares ?? []).every((m: unknown) => m === `${namespace}.rateLimit`)) continue;
+        if (
+          own?.some((r) => r.method === String(def.method).toUpperCase() && r.path === `${routePrefix}${def.path}`) &&
+          config.auth === undefined &&
+          !(config.policies ?? []).length &&
+          (config.middlewares ?? []).every((m: unknown) => m === `${namespace}.rateLimit`)
+        )
+          continue;
         if (!core) custom.add(action);
         const path = `${prefix}${routePrefix}${def.path}`.replace(/\/+$/, '') || '/';
         routes.push({
@@ -306,7 +350,7 @@ export class ProjectApp {
 
   /** Answers one request to a project route. */
   handle(route: ProjectRoute, incoming: IncomingRequest): Promise<Response> {
-    const chain = (route as { chain?: Middleware[] }).chain ??= routeChain(this.instance, this.strapi, route);
+    const chain = ((route as { chain?: Middleware[] }).chain ??= routeChain(this.instance, this.strapi, route));
     return runRoute(this.global, chain, incoming);
   }
 }

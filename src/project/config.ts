@@ -41,7 +41,14 @@ export function merge(target: unknown, source: unknown): unknown {
 /** Strapi's own defaults under the project's files. */
 function defaults(vars: Vars): Obj {
   return {
-    server: { host: vars.HOST || 'localhost', port: Number(vars.PORT) || 1337, proxy: false, cron: { enabled: false }, admin: { autoOpen: false }, dirs: { public: './public' } },
+    server: {
+      host: vars.HOST || 'localhost',
+      port: Number(vars.PORT) || 1337,
+      proxy: false,
+      cron: { enabled: false },
+      admin: { autoOpen: false },
+      dirs: { public: './public' },
+    },
     admin: {},
     api: { rest: { prefix: '/api' } },
   };
@@ -117,7 +124,14 @@ export function middlewareConfig(values: Obj, name: string): Obj | undefined {
 }
 
 const strings = (v: unknown): string[] | undefined =>
-  typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : undefined;
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : Array.isArray(v) && v.every((s) => typeof s === 'string')
+      ? (v as string[])
+      : undefined;
 
 /** What of the project's configuration Folio has a setting for, each with the config path it came from. */
 export function projectSettings(values: Obj): ProjectSettings {
@@ -142,8 +156,16 @@ export function projectSettings(values: Obj): ProjectSettings {
   const cors = middlewareConfig(values, 'strapi::cors');
   set('corsOrigins', strings(cors?.origin), 'middlewares strapi::cors origin');
   set('uploadLimit', parseBytes(configValue(values, 'plugins.upload.config.sizeLimit')), 'plugins.upload.config.sizeLimit');
-  set('uploadAllowedTypes', strings(configValue(values, 'plugins.upload.config.security.allowedTypes'))?.map((t) => t.toLowerCase()), 'plugins.upload.config.security.allowedTypes');
-  set('uploadDeniedTypes', strings(configValue(values, 'plugins.upload.config.security.deniedTypes'))?.map((t) => t.toLowerCase()), 'plugins.upload.config.security.deniedTypes');
+  set(
+    'uploadAllowedTypes',
+    strings(configValue(values, 'plugins.upload.config.security.allowedTypes'))?.map((t) => t.toLowerCase()),
+    'plugins.upload.config.security.allowedTypes',
+  );
+  set(
+    'uploadDeniedTypes',
+    strings(configValue(values, 'plugins.upload.config.security.deniedTypes'))?.map((t) => t.toLowerCase()),
+    'plugins.upload.config.security.deniedTypes',
+  );
   const expiresIn = configValue(values, 'plugins.users-permissions.config.jwt.expiresIn');
   if (typeof expiresIn === 'string') set('jwtExpiresIn', expiresIn, 'plugins.users-permissions.config.jwt.expiresIn');
   const usersPermissions = usersPermissionsOf(configValue(values, 'plugins.users-permissions.config'));
@@ -198,10 +220,15 @@ export function usersPermissionsOf(config: unknown): UsersPermissionsInput | und
  * to the log unless FOLIO_SMTP_URL is set).
  */
 export function emailSmtpUrl(email: Obj): string | undefined {
-  const provider = String(email.provider ?? 'sendmail').toLowerCase().replace(/^@strapi\/provider-email-/, '');
+  const provider = String(email.provider ?? 'sendmail')
+    .toLowerCase()
+    .replace(/^@strapi\/provider-email-/, '');
   const options = isPlain(email.providerOptions) ? email.providerOptions : {};
   const url = (secure: boolean, host: string, port: number, tls?: 'false' | 'required', auth?: Obj) => {
-    const userinfo = auth && typeof auth.user === 'string' ? `${encodeURIComponent(auth.user)}${typeof auth.pass === 'string' ? `:${encodeURIComponent(auth.pass)}` : ''}@` : '';
+    const userinfo =
+      auth && typeof auth.user === 'string'
+        ? `${encodeURIComponent(auth.user)}${typeof auth.pass === 'string' ? `:${encodeURIComponent(auth.pass)}` : ''}@`
+        : '';
     const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
     return `${secure ? 'smtps' : 'smtp'}://${userinfo}${hostPart}:${port}${tls && !secure ? `?tls=${tls}` : ''}`;
   };
@@ -209,12 +236,20 @@ export function emailSmtpUrl(email: Obj): string | undefined {
     if (typeof options.host !== 'string' || !options.host) return undefined;
     const secure = options.secure === true;
     const port = Number(options.port ?? (secure ? 465 : 587));
-    return url(secure, options.host, port, options.ignoreTLS === true ? 'false' : options.requireTLS === true ? 'required' : undefined, isPlain(options.auth) ? options.auth : undefined);
+    return url(
+      secure,
+      options.host,
+      port,
+      options.ignoreTLS === true ? 'false' : options.requireTLS === true ? 'required' : undefined,
+      isPlain(options.auth) ? options.auth : undefined,
+    );
   }
   if (provider === 'sendmail') {
     const devPort = options.devPort;
-    if (typeof devPort === 'number' && devPort > 0) return url(false, typeof options.devHost === 'string' && options.devHost ? options.devHost : 'localhost', devPort);
-    if ((typeof options.smtpHost === 'string' && options.smtpHost) || typeof options.smtpHost === 'number') return url(false, String(options.smtpHost), Number(options.smtpPort ?? 25));
+    if (typeof devPort === 'number' && devPort > 0)
+      return url(false, typeof options.devHost === 'string' && options.devHost ? options.devHost : 'localhost', devPort);
+    if ((typeof options.smtpHost === 'string' && options.smtpHost) || typeof options.smtpHost === 'number')
+      return url(false, String(options.smtpHost), Number(options.smtpPort ?? 25));
   }
   return undefined;
 }

@@ -30,12 +30,40 @@ export interface IncomingRequest {
 
 /** Strapi's ctx helpers: name → status. */
 const HELPERS: Record<string, number> = {
-  badRequest: 400, unauthorized: 401, paymentRequired: 402, forbidden: 403, notFound: 404, methodNotAllowed: 405, notAcceptable: 406,
-  proxyAuthenticationRequired: 407, requestTimeout: 408, conflict: 409, gone: 410, lengthRequired: 411, preconditionFailed: 412,
-  payloadTooLarge: 413, uriTooLong: 414, unsupportedMediaType: 415, rangeNotSatisfiable: 416, expectationFailed: 417, misdirectedRequest: 421,
-  unprocessableEntity: 422, locked: 423, failedDependency: 424, tooEarly: 425, upgradeRequired: 426, preconditionRequired: 428,
-  tooManyRequests: 429, requestHeaderFieldsTooLarge: 431, unavailableForLegalReasons: 451, internalServerError: 500, notImplemented: 501,
-  badGateway: 502, serviceUnavailable: 503, gatewayTimeout: 504, httpVersionNotSupported: 505,
+  badRequest: 400,
+  unauthorized: 401,
+  paymentRequired: 402,
+  forbidden: 403,
+  notFound: 404,
+  methodNotAllowed: 405,
+  notAcceptable: 406,
+  proxyAuthenticationRequired: 407,
+  requestTimeout: 408,
+  conflict: 409,
+  gone: 410,
+  lengthRequired: 411,
+  preconditionFailed: 412,
+  payloadTooLarge: 413,
+  uriTooLong: 414,
+  unsupportedMediaType: 415,
+  rangeNotSatisfiable: 416,
+  expectationFailed: 417,
+  misdirectedRequest: 421,
+  unprocessableEntity: 422,
+  locked: 423,
+  failedDependency: 424,
+  tooEarly: 425,
+  upgradeRequired: 426,
+  preconditionRequired: 428,
+  tooManyRequests: 429,
+  requestHeaderFieldsTooLarge: 431,
+  unavailableForLegalReasons: 451,
+  internalServerError: 500,
+  notImplemented: 501,
+  badGateway: 502,
+  serviceUnavailable: 503,
+  gatewayTimeout: 504,
+  httpVersionNotSupported: 505,
 };
 
 export interface ProjectContext {
@@ -96,7 +124,16 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     const wanted = types.flat();
     if (!wanted.length) return type;
     for (const t of wanted) {
-      const full = t === 'json' ? 'application/json' : t === 'urlencoded' ? 'application/x-www-form-urlencoded' : t === 'multipart' ? 'multipart/*' : t.includes('/') ? t : `*/${t}`;
+      const full =
+        t === 'json'
+          ? 'application/json'
+          : t === 'urlencoded'
+            ? 'application/x-www-form-urlencoded'
+            : t === 'multipart'
+              ? 'multipart/*'
+              : t.includes('/')
+                ? t
+                : `*/${t}`;
       const [a, b] = full.split('/');
       const [ta, tb] = type.split('/');
       if ((a === '*' || a === ta) && (b === '*' || b === tb || (tb ?? '').endsWith(`+${b}`))) return t;
@@ -125,30 +162,63 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     ip: incoming.ip,
     body: incoming.body,
     files: incoming.files,
-    get header() { return headerObject(); },
-    get headers() { return headerObject(); },
+    get header() {
+      return headerObject();
+    },
+    get headers() {
+      return headerObject();
+    },
     get: get,
     is,
-    get type() { return (incoming.headers.get('content-type') ?? '').split(';')[0]!.trim(); },
-    get length() { const n = incoming.headers.get('content-length'); return n ? Number(n) : undefined; },
+    get type() {
+      return (incoming.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    },
+    get length() {
+      const n = incoming.headers.get('content-length');
+      return n ? Number(n) : undefined;
+    },
   };
   Object.defineProperty(request, 'query', { get: () => ctx.query, set: (q) => (ctx.query = q), enumerable: true });
 
   const response: Record<string, any> = {
-    get status() { return status; },
-    set status(code: number) { status = code; explicitStatus = true; },
-    get body() { return body; },
-    set body(value: unknown) { ctx.body = value; },
-    get headers() { return Object.fromEntries(responseHeaders.entries()); },
-    get header() { return Object.fromEntries(responseHeaders.entries()); },
+    get status() {
+      return status;
+    },
+    set status(code: number) {
+      status = code;
+      explicitStatus = true;
+    },
+    get body() {
+      return body;
+    },
+    set body(value: unknown) {
+      ctx.body = value;
+    },
+    get headers() {
+      return Object.fromEntries(responseHeaders.entries());
+    },
+    get header() {
+      return Object.fromEntries(responseHeaders.entries());
+    },
     get: (name: string) => responseHeaders.get(name) ?? '',
     set,
     append: (name: string, value: string) => responseHeaders.append(name, value),
     remove: (name: string) => responseHeaders.delete(name),
-    get message() { return statusText(status); },
-    get type() { return responseHeaders.get('content-type') ?? ''; },
-    set type(value: string) { responseHeaders.set('content-type', value.includes('/') ? value : value === 'json' ? 'application/json' : value === 'html' ? 'text/html' : `text/${value}`); },
-    get _explicitStatus() { return explicitStatus; },
+    get message() {
+      return statusText(status);
+    },
+    get type() {
+      return responseHeaders.get('content-type') ?? '';
+    },
+    set type(value: string) {
+      responseHeaders.set(
+        'content-type',
+        value.includes('/') ? value : value === 'json' ? 'application/json' : value === 'html' ? 'text/html' : `text/${value}`,
+      );
+    },
+    get _explicitStatus() {
+      return explicitStatus;
+    },
   };
 
   const ctx: ProjectContext = {
@@ -170,32 +240,73 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
       body = value;
       if (value === null || value === undefined) {
         explicitNullBody = true;
-        if (!explicitStatus || (status !== 204 && status !== 205 && status !== 304)) { status = 204; explicitStatus = true; }
+        if (!explicitStatus || (status !== 204 && status !== 205 && status !== 304)) {
+          status = 204;
+          explicitStatus = true;
+        }
         return;
       }
-      if (!explicitStatus) { status = 200; explicitStatus = true; }
+      if (!explicitStatus) {
+        status = 200;
+        explicitStatus = true;
+      }
     },
-    get status() { return status; },
-    set status(code: number) { status = code; explicitStatus = true; },
-    get method() { return incoming.method; },
-    get url() { return request.url; },
-    get path() { return request.path; },
-    get querystring() { return request.querystring; },
-    get host() { return request.host; },
-    get ip() { return incoming.ip; },
-    get header() { return headerObject(); },
-    get headers() { return headerObject(); },
+    get status() {
+      return status;
+    },
+    set status(code: number) {
+      status = code;
+      explicitStatus = true;
+    },
+    get method() {
+      return incoming.method;
+    },
+    get url() {
+      return request.url;
+    },
+    get path() {
+      return request.path;
+    },
+    get querystring() {
+      return request.querystring;
+    },
+    get host() {
+      return request.host;
+    },
+    get ip() {
+      return incoming.ip;
+    },
+    get header() {
+      return headerObject();
+    },
+    get headers() {
+      return headerObject();
+    },
     get,
     set,
     append: response.append,
     remove: response.remove,
     is,
-    get type() { return response.type; },
-    set type(value: string) { response.type = value; },
-    send(data: unknown, code = 200) { ctx.status = code; ctx.body = data; },
-    created(data: unknown) { ctx.status = 201; ctx.body = data; },
+    get type() {
+      return response.type;
+    },
+    set type(value: string) {
+      response.type = value;
+    },
+    send(data: unknown, code = 200) {
+      ctx.status = code;
+      ctx.body = data;
+    },
+    created(data: unknown) {
+      ctx.status = 201;
+      ctx.body = data;
+    },
     deleted(data: unknown) {
-      if (data === undefined || data === null) { ctx.status = 204; body = undefined; explicitNullBody = true; } else ctx.send(data, 200);
+      if (data === undefined || data === null) {
+        ctx.status = 204;
+        body = undefined;
+        explicitNullBody = true;
+      } else ctx.send(data, 200);
     },
     throw(...args: unknown[]) {
       const code = typeof args[0] === 'number' ? args[0] : typeof args[1] === 'number' ? args[1] : 500;
@@ -206,11 +317,19 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     assert(value: unknown, ...args: unknown[]) {
       if (!value) ctx.throw(...args);
     },
-    get _explicitStatus() { return explicitStatus; },
-    get _explicitNullBody() { return explicitNullBody; },
-    get _responseHeaders() { return responseHeaders; },
+    get _explicitStatus() {
+      return explicitStatus;
+    },
+    get _explicitNullBody() {
+      return explicitNullBody;
+    },
+    get _responseHeaders() {
+      return responseHeaders;
+    },
     /** The answer as adopted and still untouched: its bytes, or its stream. */
-    get _untouched(): ConstructorParameters<typeof Response>[0] | undefined { return adopted ?? raw; },
+    get _untouched(): ConstructorParameters<typeof Response>[0] | undefined {
+      return adopted ?? raw;
+    },
     _adopt(code: number, bytes: Uint8Array | undefined, stream?: ConstructorParameters<typeof Response>[0]) {
       status = code;
       explicitStatus = true;

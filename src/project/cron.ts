@@ -58,7 +58,10 @@ export class ProjectCron {
   /** Registrations per task key, so two tasks under one key stay two tasks. */
   private keys = new Map<string, number>();
 
-  constructor(private strapi: ProjectStrapi, private db: Database) {}
+  constructor(
+    private strapi: ProjectStrapi,
+    private db: Database,
+  ) {}
 
   /** Adds tasks (`{ rule: fn }` or `{ name: { task, options } }`); one that cannot be scheduled is logged and left out, as in Strapi. */
   add(tasks: Obj = {}): this {

@@ -22,7 +22,9 @@ export function registeredField(field: Obj): [string, ScalarType] {
   if (!field || typeof field.name !== 'string' || !field.name) throw new ProjectLoadError('customFields.register: a custom field needs a name');
   const uid = field.plugin ? `plugin::${field.plugin}.${field.name}` : `global::${field.name}`;
   if (!(CUSTOM_FIELD_TYPES as readonly string[]).includes(field.type)) {
-    throw new ProjectLoadError(`customFields.register: custom field ${uid} has type ${JSON.stringify(field.type)}; expected one of: ${CUSTOM_FIELD_TYPES.join(', ')}`);
+    throw new ProjectLoadError(
+      `customFields.register: custom field ${uid} has type ${JSON.stringify(field.type)}; expected one of: ${CUSTOM_FIELD_TYPES.join(', ')}`,
+    );
   }
   return [uid, field.type as ScalarType];
 }
@@ -41,14 +43,24 @@ export function discoverCustomFields(project: ProjectConfig): Record<string, Sca
   fillStrapiModules(project.vars);
   const found: Record<string, ScalarType> = {};
   const base = inert();
-  const strapi = new Proxy({}, {
-    get: (_, key) => {
-      if (key === 'customFields') {
-        return { register: (fields: Obj | Obj[]) => { for (const f of Array.isArray(fields) ? fields : [fields]) { const [uid, type] = registeredField(f); found[uid] = type; } } };
-      }
-      return key === 'then' ? undefined : base;
+  const strapi = new Proxy(
+    {},
+    {
+      get: (_, key) => {
+        if (key === 'customFields') {
+          return {
+            register: (fields: Obj | Obj[]) => {
+              for (const f of Array.isArray(fields) ? fields : [fields]) {
+                const [uid, type] = registeredField(f);
+                found[uid] = type;
+              }
+            },
+          };
+        }
+        return key === 'then' ? undefined : base;
+      },
     },
-  });
+  );
   const env = createEnv(project.vars);
   const registers: Function[] = [];
   for (const plugin of localPlugins(project)) {

@@ -42,9 +42,17 @@ export function createDocuments(instance: Instance): DocumentsFn {
 
   /** A version as it stands now (in the open write, when there is one), shaped by the call's fields/populate. */
   const version = async (ct: ContentType, key: { documentId: string; status: 'draft' | 'published'; locale?: string }, params: Params) => {
-    const query = buildReadPlan(registry, ct, {
-      fields: params.fields, populate: params.populate, ...(ct.draftAndPublish ? { status: key.status } : {}), locale: key.locale || undefined,
-    }, { defaultLocale: await locales.defaultCode(), canRead: params[CAN_READ] });
+    const query = buildReadPlan(
+      registry,
+      ct,
+      {
+        fields: params.fields,
+        populate: params.populate,
+        ...(ct.draftAndPublish ? { status: key.status } : {}),
+        locale: key.locale || undefined,
+      },
+      { defaultLocale: await locales.defaultCode(), canRead: params[CAN_READ] },
+    );
     return documents.findOne(ct, key.documentId, query, currentWrite()?.tx);
   };
   /** What a write produced, as the document service answers it. */
@@ -59,10 +67,19 @@ export function createDocuments(instance: Instance): DocumentsFn {
     const statuses = ct.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const);
     const rows = [];
     for (const status of statuses) {
-      const query = buildReadPlan(registry, ct, {
-        filters: { documentId: { $eq: documentId } }, fields: params.fields, populate: params.populate, ...(ct.draftAndPublish ? { status } : {}), locale: params.locale,
-        pagination: { start: 0, limit: 100 },
-      }, { defaultLocale: await locales.defaultCode(), limits: { defaultLimit: 100, maxLimit: 100 } });
+      const query = buildReadPlan(
+        registry,
+        ct,
+        {
+          filters: { documentId: { $eq: documentId } },
+          fields: params.fields,
+          populate: params.populate,
+          ...(ct.draftAndPublish ? { status } : {}),
+          locale: params.locale,
+          pagination: { start: 0, limit: 100 },
+        },
+        { defaultLocale: await locales.defaultCode(), limits: { defaultLimit: 100, maxLimit: 100 } },
+      );
       rows.push(...(await documents.findMany(ct, query, currentWrite()?.tx)).data);
     }
     return rows;
@@ -70,7 +87,8 @@ export function createDocuments(instance: Instance): DocumentsFn {
 
   const fn = ((uid: string) => {
     const ct = contentTypeOf(instance, uid);
-    const single = async (params: Params) => params.documentId ?? (ct.kind === 'singleType' ? await documents.singleDocumentId(ct, currentWrite()?.tx) : undefined);
+    const single = async (params: Params) =>
+      params.documentId ?? (ct.kind === 'singleType' ? await documents.singleDocumentId(ct, currentWrite()?.tx) : undefined);
     return {
       findMany: (params: Params = {}) => documents.reads.findMany(ct, params, readOptions(params)),
       findFirst: (params: Params = {}) => documents.reads.findFirst(ct, params, readOptions(params)),

@@ -130,7 +130,7 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
 /** Folio's own answer of a core route, as its controller would give it (an error answer is thrown, as the controller's errors are). */
 async function folioAnswer(ctx: ProjectContext): Promise<void> {
   const core = (ctx as { [CORE]?: IncomingRequest['core'] })[CORE];
-  if (!core) throw new Error('a core route reached without Folio\'s handler');
+  if (!core) throw new Error("a core route reached without Folio's handler");
   const answer = await core({ method: ctx.method, query: ctx.query, body: ctx.request.body, params: ctx.params });
   if (answer.status >= 400 && ![401, 403].includes(answer.status)) throw new PassedAnswer(answer);
   await adoptAnswer(ctx, answer);
@@ -162,9 +162,7 @@ export function ownAction(routes: OwnRoute[]): (ctx: ProjectContext) => Promise<
     const params: Record<string, string> = ctx.params ?? {};
     const fits = (route: OwnRoute) => (route.path.match(/:\w+/g) ?? []).every((name) => params[name.slice(1)] !== undefined);
     const route = routes.find((r) => r.method === ctx.method && fits(r)) ?? routes.find(fits) ?? routes[0]!;
-    const path = route.path
-      .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
-      .replace('(.*)', () => params['0'] ?? '');
+    const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '')).replace('(.*)', () => params['0'] ?? '');
     const answer = await own({ method: route.method, path, query: ctx.query ?? {}, body: ctx.request.body });
     if (answer.status >= 400 && ![401, 403].includes(answer.status)) throw new PassedAnswer(answer);
     await adoptAnswer(ctx, answer);

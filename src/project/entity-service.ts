@@ -76,7 +76,11 @@ export function createEntityService(deps: EntityServiceDeps) {
     async load(uid: string, entity: { id?: unknown } | null | undefined, field: string, params: Params = {}) {
       if (typeof field !== 'string') throw new Error(`Invalid load. Expected "${field}" to be a string`);
       if (!entity || entity.id === undefined) return null;
-      const row = await deps.query(uid).findOne!({ where: { id: entity.id }, select: ['id'], populate: { [field]: params && Object.keys(params).length ? params : true } });
+      const row = await deps.query(uid).findOne!({
+        where: { id: entity.id },
+        select: ['id'],
+        populate: { [field]: params && Object.keys(params).length ? params : true },
+      });
       return row?.[field] ?? null;
     },
   };

@@ -173,12 +173,17 @@ function baseService(strapi: ProjectStrapi, ct: ContentType): Obj {
             const page = parsePagination(raw, strapi.restLimits());
             const results = await documents().findMany({ ...fetchParams, start: page.start, limit: page.limit });
             if (!page.withCount) {
-              return { results, pagination: page.mode === 'offset' ? { start: page.start, limit: page.limit } : { page: Math.floor(page.start / page.limit) + 1, pageSize: page.limit } };
+              return {
+                results,
+                pagination:
+                  page.mode === 'offset' ? { start: page.start, limit: page.limit } : { page: Math.floor(page.start / page.limit) + 1, pageSize: page.limit },
+              };
             }
             const total = await documents().count({ ...fetchParams });
-            const pagination = page.mode === 'offset'
-              ? { start: page.start, limit: page.limit, total }
-              : { page: Math.floor(page.start / page.limit) + 1, pageSize: page.limit, pageCount: Math.ceil(total / page.limit), total };
+            const pagination =
+              page.mode === 'offset'
+                ? { start: page.start, limit: page.limit, total }
+                : { page: Math.floor(page.start / page.limit) + 1, pageSize: page.limit, pageCount: Math.ceil(total / page.limit), total };
             return { results, pagination };
           },
           findOne(this: Obj, documentId: string, params: Obj = {}) {
@@ -227,7 +232,7 @@ function extend(base: Obj, user: Obj): Obj {
 export function createCoreController(uid: string, cfg?: Obj | Factory<Obj>): Factory<Obj> {
   return ({ strapi }) => {
     const base = baseController(strapi, strapi.contentTypeOf(uid));
-    const user = typeof cfg === 'function' ? cfg({ strapi }) : cfg ?? {};
+    const user = typeof cfg === 'function' ? cfg({ strapi }) : (cfg ?? {});
     const out = extend(base, user);
     if (cfg !== undefined) Object.defineProperty(out, CUSTOM, { value: true, enumerable: false });
     return out;
@@ -237,7 +242,7 @@ export function createCoreController(uid: string, cfg?: Obj | Factory<Obj>): Fac
 export function createCoreService(uid: string, cfg?: Obj | Factory<Obj>): Factory<Obj> {
   return ({ strapi }) => {
     const base = baseService(strapi, strapi.contentTypeOf(uid));
-    const user = typeof cfg === 'function' ? cfg({ strapi }) : cfg ?? {};
+    const user = typeof cfg === 'function' ? cfg({ strapi }) : (cfg ?? {});
     const out = extend(base, user);
     if (cfg !== undefined) Object.defineProperty(out, CUSTOM, { value: true, enumerable: false });
     return out;
@@ -266,19 +271,20 @@ export function createCoreRouter(uid: string, cfg: Obj = {}) {
       if (!routes) {
         const strapi = (globalThis as { strapi?: ProjectStrapi }).strapi!;
         const ct = strapi.contentTypeOf(uid);
-        const defaults: Record<string, CoreRouteDef> = ct.kind === 'collectionType'
-          ? {
-              find: { method: 'GET', path: `/${ct.pluralName}`, handler: `${uid}.find`, config: {}, core: 'find' },
-              findOne: { method: 'GET', path: `/${ct.pluralName}/:id`, handler: `${uid}.findOne`, config: {}, core: 'findOne' },
-              create: { method: 'POST', path: `/${ct.pluralName}`, handler: `${uid}.create`, config: {}, core: 'create' },
-              update: { method: 'PUT', path: `/${ct.pluralName}/:id`, handler: `${uid}.update`, config: {}, core: 'update' },
-              delete: { method: 'DELETE', path: `/${ct.pluralName}/:id`, handler: `${uid}.delete`, config: {}, core: 'delete' },
-            }
-          : {
-              find: { method: 'GET', path: `/${ct.singularName}`, handler: `${uid}.find`, config: {}, core: 'find' },
-              update: { method: 'PUT', path: `/${ct.singularName}`, handler: `${uid}.update`, config: {}, core: 'update' },
-              delete: { method: 'DELETE', path: `/${ct.singularName}`, handler: `${uid}.delete`, config: {}, core: 'delete' },
-            };
+        const defaults: Record<string, CoreRouteDef> =
+          ct.kind === 'collectionType'
+            ? {
+                find: { method: 'GET', path: `/${ct.pluralName}`, handler: `${uid}.find`, config: {}, core: 'find' },
+                findOne: { method: 'GET', path: `/${ct.pluralName}/:id`, handler: `${uid}.findOne`, config: {}, core: 'findOne' },
+                create: { method: 'POST', path: `/${ct.pluralName}`, handler: `${uid}.create`, config: {}, core: 'create' },
+                update: { method: 'PUT', path: `/${ct.pluralName}/:id`, handler: `${uid}.update`, config: {}, core: 'update' },
+                delete: { method: 'DELETE', path: `/${ct.pluralName}/:id`, handler: `${uid}.delete`, config: {}, core: 'delete' },
+              }
+            : {
+                find: { method: 'GET', path: `/${ct.singularName}`, handler: `${uid}.find`, config: {}, core: 'find' },
+                update: { method: 'PUT', path: `/${ct.singularName}`, handler: `${uid}.update`, config: {}, core: 'update' },
+                delete: { method: 'DELETE', path: `/${ct.singularName}`, handler: `${uid}.delete`, config: {}, core: 'delete' },
+              };
         for (const [name, route] of Object.entries(defaults)) route.config = config[name] ?? {};
         let names = Object.keys(defaults);
         if (except) names = names.filter((n) => !except.includes(n));

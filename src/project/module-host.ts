@@ -10,7 +10,10 @@
 import { relative } from 'node:path';
 
 export class ProjectLoadError extends Error {
-  constructor(message: string, readonly file?: string) {
+  constructor(
+    message: string,
+    readonly file?: string,
+  ) {
     super(message);
     this.name = 'ProjectLoadError';
   }
@@ -58,7 +61,11 @@ function locate(error: unknown, root: string): string | undefined {
 
 /** The message of any thrown value (Bun's build and resolve messages included). */
 export const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message : String(error);
+  error instanceof Error
+    ? error.message
+    : typeof (error as { message?: unknown })?.message === 'string'
+      ? (error as { message: string }).message
+      : String(error);
 
 /**
  * Loads a project file (synchronously: Bun's `require` takes ES modules and TypeScript too)
@@ -72,7 +79,9 @@ export function loadFile(file: string, root: string): unknown {
     const where = locate(error, root) ?? relative(root, file);
     const message = messageOf(error).replace(/\nRequire stack:[\s\S]*$/, '');
     const unknownImport = /^Cannot find (?:module|package) '([^']+)'/.exec(message);
-    const cause = unknownImport ? `unknown import "${unknownImport[1]}" (not installed in the project's node_modules, and not a module Folio provides)` : message;
+    const cause = unknownImport
+      ? `unknown import "${unknownImport[1]}" (not installed in the project's node_modules, and not a module Folio provides)`
+      : message;
     const error2 = new ProjectLoadError(`Could not load ${relative(root, file)} (${where}): ${cause}`, file);
     (error2 as { cause?: unknown }).cause = error;
     throw error2;

@@ -33,7 +33,10 @@ const ID_CHUNK = 500;
 /** Keys of the query engine's rows that are no attribute to write. */
 const SYSTEM_KEYS = new Set(['id', 'documentId', 'locale', 'publishedAt', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'localizations']);
 
-export type QueryRepository = Record<'findOne' | 'findMany' | 'count' | 'create' | 'createMany' | 'update' | 'updateMany' | 'delete' | 'deleteMany', (params?: Params) => Promise<any>>;
+export type QueryRepository = Record<
+  'findOne' | 'findMany' | 'count' | 'create' | 'createMany' | 'update' | 'updateMany' | 'delete' | 'deleteMany',
+  (params?: Params) => Promise<any>
+>;
 
 export function createQueryEngine(instance: Instance): (uid: string) => QueryRepository {
   const { documents, registry, locales } = instance;
@@ -109,7 +112,14 @@ export function createQueryEngine(instance: Instance): (uid: string) => QueryRep
   const access = (ct: ContentType): RowAccess => ({
     async find(params, from, first) {
       const rows = await pages(ct, { where: params.where, select: ['publishedAt', ...(ct.localized ? ['locale'] : [])], ...(first ? { limit: 1 } : {}) }, from);
-      return rows.map((r): RowRef => ({ id: Number(r.id), documentId: String(r.documentId), locale: (r.locale as string | undefined) ?? '', publishedAt: (r.publishedAt as string | null) ?? null }));
+      return rows.map(
+        (r): RowRef => ({
+          id: Number(r.id),
+          documentId: String(r.documentId),
+          locale: (r.locale as string | undefined) ?? '',
+          publishedAt: (r.publishedAt as string | null) ?? null,
+        }),
+      );
     },
     async read(id, params, from) {
       const [row] = await readRows(ct, { where: { id }, select: params.select, populate: params.populate }, from);
@@ -125,12 +135,22 @@ export function createQueryEngine(instance: Instance): (uid: string) => QueryRep
     const status = !ct.draftAndPublish || data.publishedAt ? 'published' : 'draft';
     const locale = ct.localized && typeof data.locale === 'string' ? data.locale : undefined;
     const options = { status, locale, actor: PROJECT_ACTOR } as const;
-    const existing = typeof data.documentId === 'string' ? (await readRows(ct, { where: { documentId: data.documentId }, select: ['documentId'], limit: 1 }, tx())).length > 0 : false;
+    const existing =
+      typeof data.documentId === 'string'
+        ? (await readRows(ct, { where: { documentId: data.documentId }, select: ['documentId'], limit: 1 }, tx())).length > 0
+        : false;
     const written = existing ? await documents.update(ct, data.documentId, body, options) : await documents.create(ct, body, options);
     if (!written) return null;
-    const where: Params = { documentId: written.documentId, publishedAt: status === 'published' && ct.draftAndPublish ? { $notNull: true } : ct.draftAndPublish ? { $null: true } : undefined };
+    const where: Params = {
+      documentId: written.documentId,
+      publishedAt: status === 'published' && ct.draftAndPublish ? { $notNull: true } : ct.draftAndPublish ? { $null: true } : undefined,
+    };
     if (ct.localized) where.locale = written.locale;
-    const [row] = await readRows(ct, { where: Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)), select: params.select, populate: params.populate, limit: 1 }, tx());
+    const [row] = await readRows(
+      ct,
+      { where: Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)), select: params.select, populate: params.populate, limit: 1 },
+      tx(),
+    );
     return row ?? null;
   }
 
@@ -145,9 +165,15 @@ export function createQueryEngine(instance: Instance): (uid: string) => QueryRep
       findOne: (params = {}) => read('FindOne', params, async (p) => (await readRows(ct, { ...p, limit: 1 }, tx()))[0] ?? null),
       count: (params = {}) =>
         read('Count', params, async (p) => {
-          const plan = buildRowPlan(registry, ct, { where: (p.where ?? p.filters) as Params | undefined, _q: p._q as string | undefined, select: ['documentId'] }, {
-            defaultLocale: await locales.defaultCode(), window: { start: 0, limit: 1, withCount: true },
-          });
+          const plan = buildRowPlan(
+            registry,
+            ct,
+            { where: (p.where ?? p.filters) as Params | undefined, _q: p._q as string | undefined, select: ['documentId'] },
+            {
+              defaultLocale: await locales.defaultCode(),
+              window: { start: 0, limit: 1, withCount: true },
+            },
+          );
           return (await documents.findMany(ct, plan, tx())).pagination.total ?? 0;
         }),
       create: (params = {}) => createRow(ct, params),

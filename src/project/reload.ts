@@ -28,7 +28,10 @@ export class ProjectReloader {
   /** Reloads done, for callers waiting on one (tests, the console). */
   reloads = 0;
 
-  constructor(private instance: Instance, private log: Logger) {}
+  constructor(
+    private instance: Instance,
+    private log: Logger,
+  ) {}
 
   /** Watches the project's folders; each change schedules a reload. */
   watch(): this {

@@ -35,20 +35,52 @@ export const NotImplementedError = define('NotImplementedError', 501, 'This feat
 
 /** koa's `ctx.throw` / http-errors: a status, its name and whether it exposes its message. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message?: string, readonly details?: unknown) {
+  constructor(
+    readonly status: number,
+    message?: string,
+    readonly details?: unknown,
+  ) {
     super(message ?? statusText(status));
     this.name = httpErrorName(status);
   }
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone', 411: 'Length Required',
-  412: 'Precondition Failed', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable',
-  417: 'Expectation Failed', 418: "I'm a Teapot", 421: 'Misdirected Request', 422: 'Unprocessable Entity', 423: 'Locked', 424: 'Failed Dependency',
-  425: 'Too Early', 426: 'Upgrade Required', 428: 'Precondition Required', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
-  451: 'Unavailable For Legal Reasons', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
-  504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  418: "I'm a Teapot",
+  421: 'Misdirected Request',
+  422: 'Unprocessable Entity',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  425: 'Too Early',
+  426: 'Upgrade Required',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
 };
 
 export const statusText = (status: number) => STATUS_TEXT[status] ?? String(status);
@@ -57,12 +89,26 @@ export const statusText = (status: number) => STATUS_TEXT[status] ?? String(stat
 export function httpErrorName(status: number): string {
   const text = STATUS_TEXT[status];
   if (!text) return 'Error';
-  const id = text.split(' ').map((w) => w.slice(0, 1).toUpperCase() + w.slice(1)).join('').replace(/[^ _0-9a-z]/gi, '');
+  const id = text
+    .split(' ')
+    .map((w) => w.slice(0, 1).toUpperCase() + w.slice(1))
+    .join('')
+    .replace(/[^ _0-9a-z]/gi, '');
   return id.endsWith('Error') ? id : `${id}Error`;
 }
 
 /** The `errors` export of @strapi/utils. */
 export const STRAPI_ERRORS = {
-  ApplicationError, ValidationError, YupValidationError, PaginationError, NotFoundError, ForbiddenError, UnauthorizedError,
-  RateLimitError, PayloadTooLargeError, PolicyError, NotImplementedError, HttpError,
+  ApplicationError,
+  ValidationError,
+  YupValidationError,
+  PaginationError,
+  NotFoundError,
+  ForbiddenError,
+  UnauthorizedError,
+  RateLimitError,
+  PayloadTooLargeError,
+  PolicyError,
+  NotImplementedError,
+  HttpError,
 };

@@ -26,10 +26,19 @@ type Factory = Obj | ((cfg: { strapi: ProjectStrapi }) => Obj);
 
 /** A model as Strapi shows it (`strapi.contentTypes[uid]`, `event.model`): Folio's content type with Strapi's names beside. */
 function modelView(model: ContentType | Component): Obj {
-  const base: Obj = { ...model, modelName: model.modelType === 'component' ? model.name : (model as ContentType).singularName, collectionName: model.tableName };
+  const base: Obj = {
+    ...model,
+    modelName: model.modelType === 'component' ? model.name : (model as ContentType).singularName,
+    collectionName: model.tableName,
+  };
   if (model.modelType === 'contentType') {
     const ct = model as ContentType;
-    base.info = { singularName: ct.singularName, pluralName: ct.pluralName, displayName: ct.displayName, ...(ct.description ? { description: ct.description } : {}) };
+    base.info = {
+      singularName: ct.singularName,
+      pluralName: ct.pluralName,
+      displayName: ct.displayName,
+      ...(ct.description ? { description: ct.description } : {}),
+    };
     base.options = { draftAndPublish: ct.draftAndPublish };
     base.pluginOptions = ct.localized ? { i18n: { localized: true } } : {};
     const match = /^api::([^.]+)\./.exec(ct.uid);
@@ -104,7 +113,13 @@ export class ProjectStrapi {
   /** Strapi 4's entity service, which Strapi 5 keeps over the document service (./entity-service.ts). */
   readonly entityService: ReturnType<typeof createEntityService>;
 
-  constructor(readonly instance: Instance, values: Obj, root: string, src: string, logger: Logger) {
+  constructor(
+    readonly instance: Instance,
+    values: Obj,
+    root: string,
+    src: string,
+    logger: Logger,
+  ) {
     this.registry = instance.registry;
     this.cron = new ProjectCron(this, instance.db);
     // The users type is kept by its own service: its documents and query engine go through it (./users.ts).
@@ -118,12 +133,16 @@ export class ProjectStrapi {
       this.unsubscribers.push(() => instance.documents.hooks.unuse(middleware));
       return this.documents;
     };
-    const write = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
-      const [first, ...rest] = args;
-      const fields: LogFields | undefined = rest.length ? { args: rest.map((a) => (a instanceof Error ? { message: a.message, stack: a.stack } : a)) } : undefined;
-      if (first instanceof Error) logger[level](first.message, { ...fields, error: first });
-      else logger[level](typeof first === 'string' ? first : JSON.stringify(first), fields);
-    };
+    const write =
+      (level: 'debug' | 'info' | 'warn' | 'error') =>
+      (...args: unknown[]) => {
+        const [first, ...rest] = args;
+        const fields: LogFields | undefined = rest.length
+          ? { args: rest.map((a) => (a instanceof Error ? { message: a.message, stack: a.stack } : a)) }
+          : undefined;
+        if (first instanceof Error) logger[level](first.message, { ...fields, error: first });
+        else logger[level](typeof first === 'string' ? first : JSON.stringify(first), fields);
+      };
     this.log = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
     /** `plugin::email.settings.defaultFrom`: config/plugins `email.config` over the plugin's defaults, as Strapi keeps it. */
     const read = (path: string, fallback?: unknown) => {
@@ -164,7 +183,16 @@ export class ProjectStrapi {
       query: query as never,
     });
     this.dirs = {
-      app: { root, src, config: `${root}/config`, api: `${src}/api`, components: `${src}/components`, policies: `${src}/policies`, middlewares: `${src}/middlewares`, extensions: `${src}/extensions` },
+      app: {
+        root,
+        src,
+        config: `${root}/config`,
+        api: `${src}/api`,
+        components: `${src}/components`,
+        policies: `${src}/policies`,
+        middlewares: `${src}/middlewares`,
+        extensions: `${src}/extensions`,
+      },
       dist: { root, src, config: `${root}/config` },
       static: { public: `${root}/public` },
     };

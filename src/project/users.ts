@@ -30,7 +30,8 @@ export function projectUsers(instance: Instance) {
     if (!isEmpty(params.filters)) raw.filters = params.filters;
     if (!isEmpty(params.sort)) raw.sort = params.sort;
     if (Array.isArray(params.fields) || typeof params.fields === 'string') raw.fields = params.fields;
-    for (const key of ['start', 'limit', 'page', 'pageSize']) if (params[key] !== undefined && params[key] !== null && params[key] !== -1) raw[key] = params[key];
+    for (const key of ['start', 'limit', 'page', 'pageSize'])
+      if (params[key] !== undefined && params[key] !== null && params[key] !== -1) raw[key] = params[key];
     const listed = (await users.list(raw, registry)) as Row[];
     return populated(listed, params.populate);
   }
@@ -112,7 +113,8 @@ export function projectUsers(instance: Instance) {
   const documents = {
     findMany: (p: Params = {}) => list(p),
     findFirst: async (p: Params = {}) => (await list({ ...p, limit: 1 }))[0] ?? null,
-    findOne: async (p: Params = {}) => (typeof p.documentId === 'string' ? ((await list({ ...p, filters: { documentId: p.documentId }, limit: 1 }))[0] ?? null) : null),
+    findOne: async (p: Params = {}) =>
+      typeof p.documentId === 'string' ? ((await list({ ...p, filters: { documentId: p.documentId }, limit: 1 }))[0] ?? null) : null,
     count: async (p: Params = {}) => (await ids(p.filters)).length,
     create: async (p: Params = {}) => {
       const user = await users.create(p.data ?? {}, PROJECT_ACTOR);

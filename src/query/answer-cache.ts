@@ -91,4 +91,3 @@ export class AnswerCache {
     this.marker = marker;
   }
 }
-

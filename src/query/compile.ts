@@ -132,16 +132,19 @@ function publicationSql(model: AnyModel, alias: string, mode: PublicationFilter,
   const own = column(alias, V.publishedAt);
   const draft = status === 'draft';
   // The other status's version, `o`, of the same document (and locale unless document-wide).
-  const other = (sameLocale: boolean, extra: Sql = sql.empty) => sql`EXISTS (SELECT 1 FROM ${tableOf(model)} pf WHERE ${sql.and([
-    sql`${column('pf', V.documentId)} = ${column(alias, V.documentId)}`,
-    sameLocale ? sql`${column('pf', V.locale)} = ${column(alias, V.locale)}` : sql.empty,
-    draft ? sql`${column('pf', V.publishedAt)} IS NOT NULL` : sql`${column('pf', V.publishedAt)} IS NULL`,
-    extra,
-  ])})`;
+  const other = (sameLocale: boolean, extra: Sql = sql.empty) =>
+    sql`EXISTS (SELECT 1 FROM ${tableOf(model)} pf WHERE ${sql.and([
+      sql`${column('pf', V.documentId)} = ${column(alias, V.documentId)}`,
+      sameLocale ? sql`${column('pf', V.locale)} = ${column(alias, V.locale)}` : sql.empty,
+      draft ? sql`${column('pf', V.publishedAt)} IS NOT NULL` : sql`${column('pf', V.publishedAt)} IS NULL`,
+      extra,
+    ])})`;
   const versions = draft ? sql`${own} IS NULL` : sql`${own} IS NOT NULL`;
   const nothing = sql.raw('1 = 0');
   // The draft's and the published version's updatedAt, whichever side `alias` is.
-  const [draftSaved, publishedSaved] = draft ? [column(alias, V.updatedAt), column('pf', V.updatedAt)] : [column('pf', V.updatedAt), column(alias, V.updatedAt)];
+  const [draftSaved, publishedSaved] = draft
+    ? [column(alias, V.updatedAt), column('pf', V.updatedAt)]
+    : [column('pf', V.updatedAt), column(alias, V.updatedAt)];
   switch (mode) {
     case 'never-published':
       return draft ? sql.and([versions, sql.not(other(true))]) : nothing;
@@ -324,13 +327,22 @@ export function listStatements(
   return {
     page,
     // Strapi's own types (files, users, roles) keep no maintained totals (db/counts.ts), nor do reads of every status: counted.
-    count: query.filters || ct.system || (query.everyStatus && ct.draftAndPublish) ? sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table} t${where}` : maintainedCount(ct, query),
+    count:
+      query.filters || ct.system || (query.everyStatus && ct.draftAndPublish)
+        ? sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table} t${where}`
+        : maintainedCount(ct, query),
     reader,
   };
 }
 
 /** One version of a document (`documentId` undefined: the single type's only document). */
-export function findOneStatement(dialect: Dialect, registry: Registry, ct: ContentType, documentId: string | undefined, query: ReadQuery): { statement: Sql; reader: RowReader } {
+export function findOneStatement(
+  dialect: Dialect,
+  registry: Registry,
+  ct: ContentType,
+  documentId: string | undefined,
+  query: ReadQuery,
+): { statement: Sql; reader: RowReader } {
   const reader = rowReader(ct, query.fields);
   const byId = documentId === undefined ? sql.empty : sql`${column('t', V.documentId)} = ${documentId}`;
   const where = whereOf(dialect, registry, ct, query, byId);

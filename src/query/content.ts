@@ -156,12 +156,23 @@ async function readParts(tx: Queryable, groups: Group[]): Promise<void> {
       const media = attributes.filter((a) => a.kind === 'media' && wanted(a.name));
       if (media.length > 0) {
         reads.push({
-          branches: chunked(ids, MEDIA_COLUMNS, (chunk) => sql`${id(M.table)} WHERE ${id(M.relatedType)} = ${model.uid} AND ${id(M.relatedId)} IN (${sql.list(chunk)})`, 1),
+          branches: chunked(
+            ids,
+            MEDIA_COLUMNS,
+            (chunk) => sql`${id(M.table)} WHERE ${id(M.relatedType)} = ${model.uid} AND ${id(M.relatedId)} IN (${sql.list(chunk)})`,
+            1,
+          ),
           take(rows) {
             sortBy(rows, [0, 1, 2]);
             for (const attribute of media) {
               if (attribute.kind !== 'media') continue;
-              attach(group, attribute.name, attribute.multiple, rows.filter((r) => r[1] === attribute.name), (r) => Number(r[3]));
+              attach(
+                group,
+                attribute.name,
+                attribute.multiple,
+                rows.filter((r) => r[1] === attribute.name),
+                (r) => Number(r[3]),
+              );
             }
           },
         });
@@ -205,12 +216,21 @@ async function readParts(tx: Queryable, groups: Group[]): Promise<void> {
             // Zone items of several tables interleave by their stored place (owner, then order).
             items.sort((a, b) => a.owner - b.owner || a.order - b.order);
             const single = attribute.kind === 'component' && !attribute.repeatable;
-            attach(group, attribute.name, !single, items.map((item) => [item.owner, item.body]), (r) => r[1]);
+            attach(
+              group,
+              attribute.name,
+              !single,
+              items.map((item) => [item.owner, item.body]),
+              (r) => r[1],
+            );
           });
         }
       }
     }
-    const results = await readBranches(tx, reads.flatMap((r) => r.branches));
+    const results = await readBranches(
+      tx,
+      reads.flatMap((r) => r.branches),
+    );
     let at = 0;
     for (const read of reads) {
       const rows = results.slice(at, at + read.branches.length).flat();
@@ -261,14 +281,22 @@ export async function documentContents(tx: Queryable, ct: ContentType, keys: { d
   const wanted = new Set(keys.map((k) => `${k.documentId}\u0000${k.locale}`));
   const drafts = new Map<string, VersionValues>();
   const published = new Map<string, VersionValues>();
-  for (const version of await versionsWithValues(tx, ct, keys.map((k) => k.documentId))) {
+  for (const version of await versionsWithValues(
+    tx,
+    ct,
+    keys.map((k) => k.documentId),
+  )) {
     const key = `${version.documentId}\u0000${version.locale}`;
     if (!wanted.has(key)) continue;
     if (ct.draftAndPublish && version.status === 'published') published.set(key, version);
     else if (!drafts.has(key)) drafts.set(key, version);
   }
   const entries = [...drafts.entries()];
-  const data = await rowsContent(tx, ct, entries.map(([, v]) => ({ id: v.id, values: v.values })));
+  const data = await rowsContent(
+    tx,
+    ct,
+    entries.map(([, v]) => ({ id: v.id, values: v.values })),
+  );
   const out = new Map<string, DocumentContent>();
   entries.forEach(([key, draft], i) => {
     const live = published.get(key);
@@ -291,6 +319,11 @@ export interface InsertedContent {
  * read (the rows are new: nothing else exists).
  */
 export async function insertedContents(tx: Queryable, ct: ContentType, versions: InsertedContent[], parts: WrittenParts): Promise<DocumentContent[]> {
-  const data = await rowsContent(tx, ct, versions.map((v) => ({ id: v.rowId, values: v.values })), parts);
+  const data = await rowsContent(
+    tx,
+    ct,
+    versions.map((v) => ({ id: v.rowId, values: v.values })),
+    parts,
+  );
   return versions.map((v, i) => ({ data: data[i]!, status: v.status }));
 }

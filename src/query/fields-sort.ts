@@ -4,7 +4,7 @@
  * caller may read. Every unknown or forbidden key is a 400 `Invalid key …`.
  */
 import { ValidationError } from '../errors';
-import type { AnyModel, } from '../registry/types';
+import type { AnyModel } from '../registry/types';
 import { isSelectable } from '../registry/fields';
 import { REQUEST_LIMITS as L, limitExceeded } from './limits';
 import type { CanRead, SortItem } from './types';
@@ -61,7 +61,10 @@ export function parseSort(model: AnyModel, raw: unknown, canRead?: CanRead): Sor
     items.push({ path, order: order.toLowerCase() as 'asc' | 'desc' });
   };
   const fromString = (s: string) => {
-    for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [field, order = 'asc', ...rest] = part.split(':');
       if (rest.length) throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
       addPath(field!.split('.'), order);
@@ -102,9 +105,7 @@ function checkSortPath(model: AnyModel, path: string[], canRead?: CanRead) {
     const attribute = current.attributes[name];
     if (attribute?.kind === 'relation' && !attribute.toMany && !attribute.private && (!canRead || canRead(attribute.target))) {
       current = attribute.targetType;
-    }
-    else if (attribute?.kind === 'component' && !attribute.repeatable) current = attribute.componentModel;
+    } else if (attribute?.kind === 'component' && !attribute.repeatable) current = attribute.componentModel;
     else throw invalid();
   });
 }
-

@@ -12,13 +12,43 @@ import type { CanRead, Condition, TextOperator } from './types';
 import { isObject } from '../json';
 
 export const OPERATORS = new Set([
-  '$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn', '$contains', '$notContains',
-  '$containsi', '$notContainsi', '$null', '$notNull', '$between', '$startsWith', '$startsWithi', '$endsWith',
-  '$endsWithi', '$not', '$and', '$or',
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$notIn',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$null',
+  '$notNull',
+  '$between',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+  '$not',
+  '$and',
+  '$or',
 ]);
 
 const TEXT_OPERATORS = new Set<string>([
-  '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+  '$eqi',
+  '$nei',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
 ]);
 const COMPARISONS = { $lt: '<', $lte: '<=', $gt: '>', $gte: '>=' } as const;
 
@@ -137,11 +167,13 @@ function parseKey(w: Walk, model: AnyModel, key: string, value: unknown, path: s
 }
 
 function parseOperators(field: ScalarField, ops: Raw, path: string[]): Condition {
-  return all(Object.entries(ops).map(([op, v]): Condition => {
-    if (!OPERATORS.has(op) || op === '$and' || op === '$or') throw invalidKey(op, path);
-    if (op === '$not') return { kind: 'not', part: isObject(v) ? parseOperators(field, v, path) : parseOperator(field, '$eq', v, path) };
-    return parseOperator(field, op, v, path);
-  }));
+  return all(
+    Object.entries(ops).map(([op, v]): Condition => {
+      if (!OPERATORS.has(op) || op === '$and' || op === '$or') throw invalidKey(op, path);
+      if (op === '$not') return { kind: 'not', part: isObject(v) ? parseOperators(field, v, path) : parseOperator(field, '$eq', v, path) };
+      return parseOperator(field, op, v, path);
+    }),
+  );
 }
 
 /** A query-string value as the column stores it; a 400 when it cannot be. */
@@ -152,7 +184,10 @@ function coerce(field: ScalarField, value: unknown, path: string[]): ColumnValue
   if (coerced === INVALID) {
     const type = field.name === 'id' ? 'id' : field.type;
     throw new ValidationError(`Invalid value for ${path.join('.')}: ${JSON.stringify(value)} is not a valid ${type}`, {
-      key: path.at(-1), path: path.join('.'), source: 'query', param: 'filters',
+      key: path.at(-1),
+      path: path.join('.'),
+      source: 'query',
+      param: 'filters',
     });
   }
   return coerced;
@@ -225,8 +260,11 @@ function parseRelated(w: Walk, model: AnyModel, key: string, value: unknown, pat
       return all(parts);
     }
   }
-  const node = isObject(value) && Object.keys(value).some((k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$not')
-    ? { id: value }
-    : isObject(value) || Array.isArray(value) ? value : { id: value };
+  const node =
+    isObject(value) && Object.keys(value).some((k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$not')
+      ? { id: value }
+      : isObject(value) || Array.isArray(value)
+        ? value
+        : { id: value };
   return { kind: 'related', name: key, none: false, condition: parseNode(w, target, node, path) };
 }

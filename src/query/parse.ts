@@ -5,7 +5,7 @@
  */
 import { PaginationError, ValidationError } from '../errors';
 import type { ContentType, Registry } from '../registry/types';
-import { scalarFieldOf, } from '../registry/fields';
+import { scalarFieldOf } from '../registry/fields';
 import { isObject } from '../json';
 import { BOOLEAN_WORDS, invalidParameter, parseFields, parseSort, type Raw } from './fields-sort';
 import { checkFilters, newFilterBudget, parseFilters } from './filters';
@@ -184,5 +184,5 @@ export function parseReadQuery(
 
 /** `_q` and `filters` together: both must hold. */
 function withSearch(search: Condition | undefined, filters: Condition | undefined): Condition | undefined {
-  return search && filters ? { kind: 'and', parts: [search, filters] } : search ?? filters;
+  return search && filters ? { kind: 'and', parts: [search, filters] } : (search ?? filters);
 }

@@ -94,11 +94,21 @@ export function buildReadPlan(registry: Registry, ct: ContentType, params: PlanP
   const { publicationFilter, ...rest } = params as PlanParams;
   for (const key of Object.keys(rest)) if (!READ_PARAMETERS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
   const aliased = hasAliases(rest.populate);
-  const plan = parseReadQuery(registry, ct, defined({ ...rest, ...(aliased ? { populate: undefined } : {}) }), options.defaultLocale, options.limits ?? DEFAULT_LIMITS, options.canRead);
+  const plan = parseReadQuery(
+    registry,
+    ct,
+    defined({ ...rest, ...(aliased ? { populate: undefined } : {}) }),
+    options.defaultLocale,
+    options.limits ?? DEFAULT_LIMITS,
+    options.canRead,
+  );
   if (aliased) plan.populate = aliasedPopulate(registry, ct, rest.populate as Record<string, PopulateEntry>, [], options.canRead);
   if (publicationFilter === undefined || publicationFilter === null) return plan;
   if (!PUBLICATION_FILTERS.includes(publicationFilter)) {
-    throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`, { source: 'query', param: 'publicationFilter' });
+    throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`, {
+      source: 'query',
+      param: 'publicationFilter',
+    });
   }
   const condition: Condition = { kind: 'publication', mode: publicationFilter };
   if (ct.draftAndPublish) plan.filters = plan.filters ? { kind: 'and', parts: [plan.filters, condition] } : condition;
@@ -114,7 +124,11 @@ function hasAliases(populate: unknown): boolean {
   return Object.values(populate).some((entry) => {
     if (!isObject(entry)) return false;
     const options = entry as PopulateOptions;
-    return options.attribute !== undefined || hasAliases(options.populate) || Object.values(options.on ?? {}).some((sub) => isObject(sub) && hasAliases((sub as PopulateOptions).populate));
+    return (
+      options.attribute !== undefined ||
+      hasAliases(options.populate) ||
+      Object.values(options.on ?? {}).some((sub) => isObject(sub) && hasAliases((sub as PopulateOptions).populate))
+    );
   });
 }
 
@@ -131,23 +145,32 @@ function aliasedPopulate(registry: Registry, model: AnyModel, tree: Record<strin
     const { attribute: _, populate, on, ...own } = options ?? {};
     // The entry without what nests in it, then what nests, each level on its own.
     const shallow = options
-      ? defined({ ...own, on: on && Object.fromEntries(Object.entries(on).map(([uid, sub]) => [uid, isObject(sub) ? defined({ ...(sub as PopulateOptions), populate: undefined }) : sub])) })
+      ? defined({
+          ...own,
+          on:
+            on &&
+            Object.fromEntries(
+              Object.entries(on).map(([uid, sub]) => [uid, isObject(sub) ? defined({ ...(sub as PopulateOptions), populate: undefined }) : sub]),
+            ),
+        })
       : entry;
     const spec = parsePopulate(registry, model, { [attribute]: shallow }, path, canRead)[attribute];
     if (!spec) continue;
     const target = targetModel(registry, model, attribute);
     if (populate !== undefined && target) {
-      spec.populate = isObject(populate) && !Array.isArray(populate)
-        ? aliasedPopulate(registry, target, populate as Record<string, PopulateEntry>, [...path, attribute], canRead)
-        : parsePopulate(registry, target, populate, [...path, attribute], canRead);
+      spec.populate =
+        isObject(populate) && !Array.isArray(populate)
+          ? aliasedPopulate(registry, target, populate as Record<string, PopulateEntry>, [...path, attribute], canRead)
+          : parsePopulate(registry, target, populate, [...path, attribute], canRead);
     }
     for (const [uid, sub] of Object.entries(on ?? {})) {
       const nested = isObject(sub) ? (sub as PopulateOptions).populate : undefined;
       const component = registry.component(uid);
       if (nested !== undefined && component && spec.on?.[uid]) {
-        spec.on[uid]!.populate = isObject(nested) && !Array.isArray(nested)
-          ? aliasedPopulate(registry, component, nested as Record<string, PopulateEntry>, [...path, attribute], canRead)
-          : parsePopulate(registry, component, nested, [...path, attribute], canRead);
+        spec.on[uid]!.populate =
+          isObject(nested) && !Array.isArray(nested)
+            ? aliasedPopulate(registry, component, nested as Record<string, PopulateEntry>, [...path, attribute], canRead)
+            : parsePopulate(registry, component, nested, [...path, attribute], canRead);
       }
     }
     map[key] = attribute === key ? spec : { ...spec, attribute };
@@ -160,10 +183,14 @@ function inheritPublication(model: AnyModel, populate: PopulateMap, condition: C
   for (const [key, spec] of Object.entries(populate)) {
     const name = spec.attribute ?? key;
     const attribute = model.attributes[name];
-    const target: AnyModel | undefined = name === 'localizations' && !attribute ? model
-      : attribute?.kind === 'relation' ? attribute.targetType
-        : attribute?.kind === 'component' ? attribute.componentModel
-          : undefined;
+    const target: AnyModel | undefined =
+      name === 'localizations' && !attribute
+        ? model
+        : attribute?.kind === 'relation'
+          ? attribute.targetType
+          : attribute?.kind === 'component'
+            ? attribute.componentModel
+            : undefined;
     if (attribute?.kind === 'dynamiczone') {
       for (const component of attribute.componentModels) {
         const sub = spec.on?.[component.uid];

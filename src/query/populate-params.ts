@@ -60,8 +60,7 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
   if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return map;
   const { registry, canRead } = ctx;
   const populatable = Object.values(model.attributes).filter((a) => a.kind !== 'scalar');
-  const invalidAt = (base: string[], key: string) =>
-    ValidationError.invalidKey(key, 'query', { path: [...base, key].join('.'), param: 'populate' });
+  const invalidAt = (base: string[], key: string) => ValidationError.invalidKey(key, 'query', { path: [...base, key].join('.'), param: 'populate' });
   const invalid = (key: string) => invalidAt(path, key);
   const add = (name: string, spec: PopulateSpec) => {
     if (!(name in map)) countNode(ctx, [...path, name], depth);
@@ -124,8 +123,14 @@ function populateMap(ctx: PopulateContext, model: AnyModel, raw: unknown, path: 
     delete map[name];
   };
 
-  if (typeof raw === 'string') raw.split(',').map((s) => s.trim()).filter(Boolean).forEach(addPath);
-  else if (Array.isArray(raw)) raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, populateMap(ctx, model, item, path, depth, dotted))));
+  if (typeof raw === 'string')
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .forEach(addPath);
+  else if (Array.isArray(raw))
+    raw.forEach((item) => (typeof item === 'string' ? addPath(item) : Object.assign(map, populateMap(ctx, model, item, path, depth, dotted))));
   else if (isObject(raw)) {
     const keys = Object.keys(raw);
     if (keys.length && keys.every((k) => /^\d+$/.test(k))) return populateMap(ctx, model, Object.values(raw), path, depth, dotted);
@@ -308,4 +313,3 @@ export function targetModel(_registry: Registry, model: AnyModel, name: string):
   if (attribute?.kind === 'media') return FILE_MODEL;
   return undefined;
 }
-

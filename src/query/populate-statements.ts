@@ -65,7 +65,13 @@ export function selectStatement(s: PopulateSelect): Sql {
 /** `statement` is built on first use: on SQLite a level's reads usually run as one union, which never needs it. */
 const read = (select: PopulateSelect, reader: RowReader): PopulateRead => {
   let statement: Sql | undefined;
-  return { select, reader, get statement() { return (statement ??= selectStatement(select)); } };
+  return {
+    select,
+    reader,
+    get statement() {
+      return (statement ??= selectStatement(select));
+    },
+  };
 };
 
 /** The key of slot `k` in a union's rows. */
@@ -141,7 +147,12 @@ export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], bra
 
 /** Targets of an owning relation for parent rows `ids` (links name documents; the reader's version is picked here). */
 export function owningRelationStatement(
-  dialect: Dialect, registry: Registry, attribute: RelationAttribute, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  attribute: RelationAttribute,
+  ids: number[],
+  spec: PopulateSpec,
+  scope: VersionScope,
 ): PopulateRead {
   return linkedTargetsStatement(dialect, registry, attribute.targetType, linkTableOf(attribute), ids, spec, scope);
 }
@@ -151,7 +162,13 @@ export function owningRelationStatement(
  * each with its place in its parent's list (`__order`), so several types' rows interleave.
  */
 export function morphTargetsStatement(
-  dialect: Dialect, registry: Registry, attribute: MorphAttribute, target: ContentType, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  attribute: MorphAttribute,
+  target: ContentType,
+  ids: number[],
+  spec: PopulateSpec,
+  scope: VersionScope,
 ): PopulateRead {
   return linkedTargetsStatement(dialect, registry, target, linkTableOf(attribute), ids, spec, scope, {
     select: [['__order', column('l', M.position)]],
@@ -169,19 +186,28 @@ export function morphTypesStatement(attribute: MorphAttribute, ids: number[]): S
 
 /** Target versions reached through the link rows of `links` (relation and polymorphic link tables share these columns). */
 function linkedTargetsStatement(
-  dialect: Dialect, registry: Registry, target: ContentType, links: Sql, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  target: ContentType,
+  links: Sql,
+  ids: number[],
+  spec: PopulateSpec,
+  scope: VersionScope,
   extra: { select?: [string, Sql][]; where?: Sql; anyReader?: boolean } = {},
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
   const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : column('l', L.position);
   const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
-  return read({
-    columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
-    body: sql`${links} l
+  return read(
+    {
+      columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
+      body: sql`${links} l
       JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', !extra.anyReader)}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
-    order: sql`${column('l', L.sourceId)}, ${order}`,
-    keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
-  }, reader);
+      order: sql`${column('l', L.sourceId)}, ${order}`,
+      keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
+    },
+    reader,
+  );
 }
 
 /**
@@ -189,8 +215,14 @@ function linkedTargetsStatement(
  * documents, in each parent version's locale (a list over every locale holds several).
  */
 export function inverseRelationStatement(
-  dialect: Dialect, registry: Registry, parent: ContentType, attribute: RelationAttribute,
-  documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  parent: ContentType,
+  attribute: RelationAttribute,
+  documentIds: string[],
+  locales: string[],
+  spec: PopulateSpec,
+  scope: VersionScope,
 ): PopulateRead {
   const target = attribute.targetType;
   return linkingSourcesStatement(dialect, registry, parent, target, linkTableOf(attribute), documentIds, locales, spec, scope, {
@@ -200,8 +232,14 @@ export function inverseRelationStatement(
 
 /** Sources of a morphOne / morphMany side: rows of its target whose morphTo links name these documents of `parent`. */
 export function morphSourcesStatement(
-  dialect: Dialect, registry: Registry, parent: ContentType, attribute: MorphAttribute,
-  documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  parent: ContentType,
+  attribute: MorphAttribute,
+  documentIds: string[],
+  locales: string[],
+  spec: PopulateSpec,
+  scope: VersionScope,
 ): PopulateRead {
   const target = attribute.targetType!;
   // No inverse order is kept for polymorphic links: the sources come in the order they linked.
@@ -212,8 +250,16 @@ export function morphSourcesStatement(
 }
 
 function linkingSourcesStatement(
-  dialect: Dialect, registry: Registry, parent: ContentType, target: ContentType, links: Sql,
-  documentIds: string[], locales: string[], spec: PopulateSpec, scope: VersionScope, extra: { order: Sql; where?: Sql },
+  dialect: Dialect,
+  registry: Registry,
+  parent: ContentType,
+  target: ContentType,
+  links: Sql,
+  documentIds: string[],
+  locales: string[],
+  spec: PopulateSpec,
+  scope: VersionScope,
+  extra: { order: Sql; where?: Sql },
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
   // A link pinned to one status of a parent without draft & publish is read by that status only.
@@ -227,13 +273,16 @@ function linkingSourcesStatement(
     inverseSourceScope(parent, target, scope, 't'),
     spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty,
   ];
-  return read({
-    columns: [['__parent', column('l', L.targetDocumentId)], ['__locale', column('l', L.targetLocale)], ...reader.parts],
-    body: sql`${links} l
+  return read(
+    {
+      columns: [['__parent', column('l', L.targetDocumentId)], ['__locale', column('l', L.targetLocale)], ...reader.parts],
+      body: sql`${links} l
       JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}`,
-    order,
-    keys: spec.sort?.length ? undefined : [extra.order],
-  }, reader);
+      order,
+      keys: spec.sort?.length ? undefined : [extra.order],
+    },
+    reader,
+  );
 }
 
 /** The locale of each of these rows (a list over every locale whose `fields` left `locale` out). */
@@ -247,18 +296,28 @@ export function rowLocalesStatement(ct: ContentType, ids: number[]): Sql {
  * only those matching `filters` when given (GraphQL's `links(filters: …)`).
  */
 export function componentStatement(
-  dialect: Dialect, registry: Registry, owner: AnyModel, field: string, component: Component, ids: number[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  owner: AnyModel,
+  field: string,
+  component: Component,
+  ids: number[],
+  spec: PopulateSpec,
+  scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
   const order = spec.sort?.length ? sql`${orderBy(component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
   const filters = andAlso(spec.filters && whereSql(dialect, registry, component, spec.filters, scope));
-  return read({
-    columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
-    body: sql`${tableOf(component)} t
+  return read(
+    {
+      columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
+      body: sql`${tableOf(component)} t
       WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${sql.list(ids)})${filters}`,
-    order: sql`${column('t', O.id)}, ${order}`,
-    keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
-  }, reader);
+      order: sql`${column('t', O.id)}, ${order}`,
+      keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
+    },
+    reader,
+  );
 }
 
 /**
@@ -267,7 +326,10 @@ export function componentStatement(
  * when given (`populate[gallery][filters]`, GraphQL's `gallery(filters: …)`).
  */
 export function mediaSelect(
-  owner: AnyModel, field: string, ids: number[], columns: readonly string[],
+  owner: AnyModel,
+  field: string,
+  ids: number[],
+  columns: readonly string[],
   filter?: { dialect: Dialect; registry: Registry; file: ContentType; spec: PopulateSpec; scope: VersionScope },
 ): PopulateSelect {
   const position = sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
@@ -278,12 +340,15 @@ export function mediaSelect(
     body: sql`${sql.id(MEDIA_LINKS.table)} r
       JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
       WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})${filters}`,
-    order: sorted ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}` : position,
+    order: sorted
+      ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}`
+      : position,
     keys: sorted ? undefined : [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)],
   };
 }
 
-export const mediaStatement = (owner: AnyModel, field: string, ids: number[], columns: readonly string[]): Sql => selectStatement(mediaSelect(owner, field, ids, columns));
+export const mediaStatement = (owner: AnyModel, field: string, ids: number[], columns: readonly string[]): Sql =>
+  selectStatement(mediaSelect(owner, field, ids, columns));
 
 /**
  * The other locales' versions of these documents, in the reader's status. With one version
@@ -291,7 +356,13 @@ export const mediaStatement = (owner: AnyModel, field: string, ids: number[], co
  * than read back only to be dropped; a list over every locale needs them as each other's.
  */
 export function localizationsStatement(
-  dialect: Dialect, registry: Registry, ct: ContentType, documentIds: string[], excludeIds: number[], spec: PopulateSpec, scope: VersionScope,
+  dialect: Dialect,
+  registry: Registry,
+  ct: ContentType,
+  documentIds: string[],
+  excludeIds: number[],
+  spec: PopulateSpec,
+  scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(ct, spec.fields, 't');
   const conditions = [
@@ -302,10 +373,13 @@ export function localizationsStatement(
     spec.filters ? whereSql(dialect, registry, ct, spec.filters, { status: scope.status, locale: '*' }) : sql.empty,
   ];
   const sorted = !!spec.sort?.length;
-  return read({
-    columns: [['__parent', column('t', V.documentId)], ...reader.parts],
-    body: sql`${tableOf(ct)} t${where(conditions)}`,
-    order: sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id),
-    keys: sorted ? undefined : [column('t', V.id)],
-  }, reader);
+  return read(
+    {
+      columns: [['__parent', column('t', V.documentId)], ...reader.parts],
+      body: sql`${tableOf(ct)} t${where(conditions)}`,
+      order: sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id),
+      keys: sorted ? undefined : [column('t', V.id)],
+    },
+    reader,
+  );
 }

@@ -6,10 +6,23 @@
 import type { Queryable } from '../db/database';
 import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { REQUEST_LIMITS, limitExceeded } from './limits';
-import type { Row, } from './row-reader';
+import type { Row } from './row-reader';
 import {
-  componentStatement, inverseRelationStatement, localizationsStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement,
-  morphTypesStatement, owningRelationStatement, orderUnionRows, rowLocalesStatement, selectStatement, slotName, unionStatement, type PopulateRead, type PopulateSelect,
+  componentStatement,
+  inverseRelationStatement,
+  localizationsStatement,
+  mediaSelect,
+  morphSourcesStatement,
+  morphTargetsStatement,
+  morphTypesStatement,
+  owningRelationStatement,
+  orderUnionRows,
+  rowLocalesStatement,
+  selectStatement,
+  slotName,
+  unionStatement,
+  type PopulateRead,
+  type PopulateSelect,
 } from './populate-statements';
 import type { VersionScope } from './resolve';
 import type { PopulateMap, PopulateSpec } from './types';
@@ -140,9 +153,10 @@ export async function populateRows(
       case 'morph':
         jobs.push({
           selects: [],
-          finish: () => attribute.owner
-            ? populateMorphTargets(db, registry, attribute, rows, spec, scope, key)
-            : populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope, key),
+          finish: () =>
+            attribute.owner
+              ? populateMorphTargets(db, registry, attribute, rows, spec, scope, key)
+              : populateMorphSources(db, registry, model as ContentType, attribute, rows, spec, scope, key),
         });
         break;
       case 'component':
@@ -156,7 +170,11 @@ export async function populateRows(
         break;
     }
   }
-  const results = await fetchAll(db, jobs.flatMap((j) => j.selects), rows.length);
+  const results = await fetchAll(
+    db,
+    jobs.flatMap((j) => j.selects),
+    rows.length,
+  );
   // Attached in the populate map's order: the response's keys follow it.
   let at = 0;
   for (const job of jobs) {
@@ -237,13 +255,29 @@ async function relationJob(
   let parentKey: string | ((row: Row) => unknown) = 'id';
   let compiled: PopulateRead;
   if (attribute.owner) {
-    compiled = owningRelationStatement(db.dialect, registry, attribute, rows.map((r) => r.id as number), spec, scope);
+    compiled = owningRelationStatement(
+      db.dialect,
+      registry,
+      attribute,
+      rows.map((r) => r.id as number),
+      spec,
+      scope,
+    );
   } else {
     const parentType = model as ContentType;
     const localeOf = await parentLocales(db, parentType, rows, scope.locale);
     parentKey = (row) => `${row.documentId}\0${localeOf(row)}`;
     const locales = [...new Set(rows.map(localeOf))];
-    compiled = inverseRelationStatement(db.dialect, registry, parentType, attribute, rows.map((r) => r.documentId as string), locales, spec, scope);
+    compiled = inverseRelationStatement(
+      db.dialect,
+      registry,
+      parentType,
+      attribute,
+      rows.map((r) => r.documentId as string),
+      locales,
+      spec,
+      scope,
+    );
   }
   return {
     selects: [compiled.select],
@@ -264,7 +298,15 @@ async function relationJob(
  * several types interleave in their stored order. Types the caller may not read, or that
  * `on` does not name, are left out.
  */
-async function populateMorphTargets(db: Queryable, registry: Registry, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string) {
+async function populateMorphTargets(
+  db: Queryable,
+  registry: Registry,
+  attribute: MorphAttribute,
+  rows: Row[],
+  spec: PopulateSpec,
+  scope: PopulateScope,
+  key: string,
+) {
   const ids = rows.map((r) => r.id as number);
   const linked = (await db.all<{ t: string }>(morphTypesStatement(attribute, ids))).map((r) => r.t);
   const all: Row[] = [];
@@ -280,7 +322,7 @@ async function populateMorphTargets(db: Queryable, registry: Registry, attribute
     if (sub.populate && !spec.count) await populateRows(db, registry, type, found, sub.populate, scope);
   }
   // Parents by id, then each parent's links by their fractional keys (plain ASCII: code-unit order is the stored order).
-  const byOrder = (a: Row, b: Row) => (a.__order as string) < (b.__order as string) ? -1 : (a.__order as string) > (b.__order as string) ? 1 : 0;
+  const byOrder = (a: Row, b: Row) => ((a.__order as string) < (b.__order as string) ? -1 : (a.__order as string) > (b.__order as string) ? 1 : 0);
   all.sort((a, b) => (a.__parent as number) - (b.__parent as number) || byOrder(a, b));
   for (const row of all) delete row.__order;
   attach(rows, key, 'id', group(all, '__parent'), !attribute.toMany, spec);
@@ -288,11 +330,27 @@ async function populateMorphTargets(db: Queryable, registry: Registry, attribute
 
 /** The documents of a morphOne / morphMany side: those of its target whose morphTo links name each row's document. */
 async function populateMorphSources(
-  db: Queryable, registry: Registry, model: ContentType, attribute: MorphAttribute, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string,
+  db: Queryable,
+  registry: Registry,
+  model: ContentType,
+  attribute: MorphAttribute,
+  rows: Row[],
+  spec: PopulateSpec,
+  scope: PopulateScope,
+  key: string,
 ) {
   const localeOf = await parentLocales(db, model, rows, scope.locale);
   const locales = [...new Set(rows.map(localeOf))];
-  const compiled = morphSourcesStatement(db.dialect, registry, model, attribute, rows.map((r) => r.documentId as string), locales, spec, scope);
+  const compiled = morphSourcesStatement(
+    db.dialect,
+    registry,
+    model,
+    attribute,
+    rows.map((r) => r.documentId as string),
+    locales,
+    spec,
+    scope,
+  );
   const found = (await db.all<Row>(compiled.statement)).map((r) => {
     const row: Row = { ...compiled.reader.read(r), __parent: `${r.__parent}\0${r.__locale}` };
     return row;
@@ -308,7 +366,12 @@ async function parentLocales(db: Queryable, ct: ContentType, rows: Row[], locale
   if (!ct.localized) return () => '';
   if (locale !== '*') return () => locale;
   if (rows.every((r) => typeof r.locale === 'string')) return (row) => row.locale as string;
-  const found = await db.all<{ id: number; locale: string }>(rowLocalesStatement(ct, rows.map((r) => r.id as number)));
+  const found = await db.all<{ id: number; locale: string }>(
+    rowLocalesStatement(
+      ct,
+      rows.map((r) => r.id as number),
+    ),
+  );
   const byId = new Map(found.map((r) => [r.id, r.locale]));
   return (row) => byId.get(row.id as number) ?? '';
 }
@@ -330,7 +393,7 @@ function componentsJob(
   const reads: { component: Component; compiled: PopulateRead; sub: PopulateSpec | undefined }[] = [];
   for (const component of components) {
     const { uid } = component;
-    const sub = dynamic ? spec.on?.[uid] ?? (spec.on ? undefined : spec) : spec;
+    const sub = dynamic ? (spec.on?.[uid] ?? (spec.on ? undefined : spec)) : spec;
     if (dynamic && spec.on && !spec.on[uid]) continue;
     // A dynamic zone keeps its stored order across component types; a component field may be sorted.
     const options = dynamic ? { fields: sub?.fields } : spec;
@@ -361,16 +424,44 @@ function componentsJob(
       if (!dynamic) return attach(rows, key, 'id', groupBy(all, parents), single, spec);
       // The rows of several component types interleave by their stored order (a stable sort keeps ties as read).
       const index = all.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]!);
-      attach(rows, key, 'id', groupBy(index.map((i) => all[i]!), index.map((i) => parents[i])), single, spec);
+      attach(
+        rows,
+        key,
+        'id',
+        groupBy(
+          index.map((i) => all[i]!),
+          index.map((i) => parents[i]),
+        ),
+        single,
+        spec,
+      );
     },
   };
 }
 
-function mediaJob(db: Queryable, registry: Registry, owner: AnyModel, field: string, multiple: boolean, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string): Job {
+function mediaJob(
+  db: Queryable,
+  registry: Registry,
+  owner: AnyModel,
+  field: string,
+  multiple: boolean,
+  rows: Row[],
+  spec: PopulateSpec,
+  scope: PopulateScope,
+  key: string,
+): Job {
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
   const filter = spec.filters || spec.sort?.length ? { dialect: db.dialect, registry, file: FILE_MODEL, spec, scope } : undefined;
   return {
-    selects: [mediaSelect(owner, field, rows.map((r) => r.id as number), columns, filter)],
+    selects: [
+      mediaSelect(
+        owner,
+        field,
+        rows.map((r) => r.id as number),
+        columns,
+        filter,
+      ),
+    ],
     async finish([fetched]) {
       const found = named(fetched!).map(parseFileRow);
       const meta = fetched!.meta;
@@ -383,7 +474,15 @@ function mediaJob(db: Queryable, registry: Registry, owner: AnyModel, field: str
 /** The other locales of the same document, in the same status. */
 function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string): Job {
   const distinct = new Set(rows.map((r) => r.documentId)).size === rows.length;
-  const { select, reader } = localizationsStatement(db.dialect, registry, ct, rows.map((r) => r.documentId as string), distinct ? rows.map((r) => r.id as number) : [], spec, scope);
+  const { select, reader } = localizationsStatement(
+    db.dialect,
+    registry,
+    ct,
+    rows.map((r) => r.documentId as string),
+    distinct ? rows.map((r) => r.id as number) : [],
+    spec,
+    scope,
+  );
   return {
     selects: [select],
     async finish([{ raws, keys, meta }]) {

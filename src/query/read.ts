@@ -48,7 +48,10 @@ const searchOf = ({ filters: f }: ReadQuery) => (f?.kind === 'search' ? f : f?.k
 async function chooseSearchGrams(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
   const search = searchOf(query);
   if (!ctx.searchGrams || search?.kind !== 'search' || search.others.length > 0 || search.text.length === 0) return;
-  const frequencies = await ctx.searchGrams.frequencies(ct.tableName, search.text.map((field) => field.name));
+  const frequencies = await ctx.searchGrams.frequencies(
+    ct.tableName,
+    search.text.map((field) => field.name),
+  );
   if (frequencies) search.grams = rarestTrigrams(search.value.toLowerCase(), frequencies);
 }
 

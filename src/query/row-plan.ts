@@ -38,7 +38,10 @@ function sortOf(orderBy: unknown): PlanParams['sort'] {
 /** `select` without the keys every row has anyway (a plan's rows always carry id and documentId). */
 export function selectOf(select: unknown): string[] | undefined {
   if (select === undefined || select === null || select === '*') return undefined;
-  const list = (Array.isArray(select) ? select : [select]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+  const list = (Array.isArray(select) ? select : [select])
+    .flatMap((s) => String(s).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.includes('*')) return undefined;
   return list;
 }
@@ -87,16 +90,21 @@ export function buildRowPlan(registry: Registry, ct: ContentType, params: RowPar
   if (where !== undefined && !isObject(where)) throw new ValidationError('Invalid where: expected an object');
   const fields = selectOf(params.select)?.filter((f) => f !== 'id' && f !== 'documentId');
   const { limit } = options.window;
-  const plan = buildReadPlan(registry, ct, {
-    ...(where && Object.keys(where).length ? { filters: where as PlanParams['filters'] } : {}),
-    ...(fields ? { fields } : {}),
-    ...(params.orderBy !== undefined ? { sort: sortOf(params.orderBy) } : {}),
-    ...(params.populate !== undefined ? { populate: populateOf(params.populate) } : {}),
-    ...(typeof params._q === 'string' ? { _q: params._q } : {}),
-    ...(ct.draftAndPublish ? { status: options.status ?? 'draft' } : {}),
-    locale: '*',
-    pagination: { start: options.window.start, limit, withCount: options.window.withCount ?? false },
-  }, { defaultLocale: options.defaultLocale, limits: { defaultLimit: limit, maxLimit: limit }, canRead: options.canRead });
+  const plan = buildReadPlan(
+    registry,
+    ct,
+    {
+      ...(where && Object.keys(where).length ? { filters: where as PlanParams['filters'] } : {}),
+      ...(fields ? { fields } : {}),
+      ...(params.orderBy !== undefined ? { sort: sortOf(params.orderBy) } : {}),
+      ...(params.populate !== undefined ? { populate: populateOf(params.populate) } : {}),
+      ...(typeof params._q === 'string' ? { _q: params._q } : {}),
+      ...(ct.draftAndPublish ? { status: options.status ?? 'draft' } : {}),
+      locale: '*',
+      pagination: { start: options.window.start, limit, withCount: options.window.withCount ?? false },
+    },
+    { defaultLocale: options.defaultLocale, limits: { defaultLimit: limit, maxLimit: limit }, canRead: options.canRead },
+  );
   if (!options.status) plan.everyStatus = true;
   // `locale: '*'` lists every locale; a `where` on locale picks some (no default locale applies).
   plan.localeInFilters = ct.localized ? true : plan.localeInFilters;

@@ -25,8 +25,16 @@ export interface SortItem {
 export type CanRead = (uid: string) => boolean;
 
 export type TextOperator =
-  | '$eqi' | '$nei' | '$contains' | '$notContains' | '$containsi' | '$notContainsi'
-  | '$startsWith' | '$startsWithi' | '$endsWith' | '$endsWithi';
+  | '$eqi'
+  | '$nei'
+  | '$contains'
+  | '$notContains'
+  | '$containsi'
+  | '$notContainsi'
+  | '$startsWith'
+  | '$startsWithi'
+  | '$endsWith'
+  | '$endsWithi';
 
 /**
  * A checked filter tree over one model (query/filters.ts parses it, query/where.ts compiles
@@ -45,7 +53,10 @@ export type Condition =
    * db/search-index.ts, when it is long enough) or of `others` (id and numbers, read as text).
    */
   | {
-      kind: 'search'; value: string; text: ScalarField[]; others: ScalarField[];
+      kind: 'search';
+      value: string;
+      text: ScalarField[];
+      others: ScalarField[];
       /** PostgreSQL: the trigrams its indexes should look up (db/search-grams.ts), chosen by the reader from a sample. */
       grams?: string[];
     }
@@ -60,12 +71,24 @@ export type Condition =
  * (`-document`) in any locale.
  */
 export type PublicationFilter =
-  | 'never-published' | 'has-published-version' | 'modified' | 'unmodified'
-  | 'never-published-document' | 'has-published-version-document' | 'published-without-draft' | 'published-with-draft';
+  | 'never-published'
+  | 'has-published-version'
+  | 'modified'
+  | 'unmodified'
+  | 'never-published-document'
+  | 'has-published-version-document'
+  | 'published-without-draft'
+  | 'published-with-draft';
 
 export const PUBLICATION_FILTERS: readonly PublicationFilter[] = [
-  'never-published', 'has-published-version', 'modified', 'unmodified',
-  'never-published-document', 'has-published-version-document', 'published-without-draft', 'published-with-draft',
+  'never-published',
+  'has-published-version',
+  'modified',
+  'unmodified',
+  'never-published-document',
+  'has-published-version-document',
+  'published-without-draft',
+  'published-with-draft',
 ];
 
 export interface PopulateSpec {

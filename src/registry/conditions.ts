@@ -63,21 +63,33 @@ export function evaluate(rule: unknown, data: Record<string, unknown>): unknown 
   const args = raw.map((a) => evaluate(a, data));
   const [a, b, c] = args as [any, any, any];
   switch (name) {
-    case 'var': return lookup(data, a, b === undefined ? null : b);
+    case 'var':
+      return lookup(data, a, b === undefined ? null : b);
     // Loose equality is what json-logic-js applies ("1" == 1, null == undefined).
-    // biome-ignore lint/suspicious/noDoubleEquals: JSON Logic's == is JavaScript's loose equality
-    case '==': return a == b;
-    // biome-ignore lint/suspicious/noDoubleEquals: JSON Logic's != is JavaScript's loose inequality
-    case '!=': return a != b;
-    case '===': return a === b;
-    case '!==': return a !== b;
-    case '!': return !truthy(a);
-    case '!!': return truthy(a);
-    case 'in': return (typeof b === 'string' || Array.isArray(b)) ? (b as unknown[]).indexOf(a) !== -1 : false;
-    case '<': return c === undefined ? a < b : a < b && b < c;
-    case '<=': return c === undefined ? a <= b : a <= b && b <= c;
-    case '>': return a > b;
-    case '>=': return a >= b;
+    case '==':
+      // biome-ignore lint/suspicious/noDoubleEquals: JSON Logic's == is JavaScript's loose equality
+      return a == b;
+    case '!=':
+      // biome-ignore lint/suspicious/noDoubleEquals: JSON Logic's != is JavaScript's loose inequality
+      return a != b;
+    case '===':
+      return a === b;
+    case '!==':
+      return a !== b;
+    case '!':
+      return !truthy(a);
+    case '!!':
+      return truthy(a);
+    case 'in':
+      return typeof b === 'string' || Array.isArray(b) ? (b as unknown[]).indexOf(a) !== -1 : false;
+    case '<':
+      return c === undefined ? a < b : a < b && b < c;
+    case '<=':
+      return c === undefined ? a <= b : a <= b && b <= c;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
   }
   return rule;
 }

@@ -45,8 +45,10 @@ export function dropDanglingInverses(models: ContentType[], ignored: IgnoredAttr
       delete model.attributes[a.name];
       delete model.fields[a.name];
       ignored.push({ uid: model.uid, file: model.file, attribute: a.name, target: a.target, dangling: true });
-      warnings.push(`${model.file} (attribute "${a.name}"): mappedBy "${a.mappedBy}": ${why}, so this side has no links to read. ` +
-        'It is left out as Strapi leaves it out: never populated, a value written to it is ignored, filters and sorts cannot use it');
+      warnings.push(
+        `${model.file} (attribute "${a.name}"): mappedBy "${a.mappedBy}": ${why}, so this side has no links to read. ` +
+          'It is left out as Strapi leaves it out: never populated, a value written to it is ignored, filters and sorts cannot use it',
+      );
     }
   }
 }

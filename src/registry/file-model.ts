@@ -9,7 +9,14 @@ import type { ContentType, MediaAttribute, ScalarAttribute, ScalarType } from '.
 export const FILE_UID = 'plugin::upload.file';
 
 const scalar = (name: string, type: ScalarType): ScalarAttribute => ({
-  name, kind: 'scalar', type, unique: false, required: false, private: false, localized: false, writable: true,
+  name,
+  kind: 'scalar',
+  type,
+  unique: false,
+  required: false,
+  private: false,
+  localized: false,
+  writable: true,
 });
 
 /**
@@ -33,9 +40,20 @@ export const FILE_MODEL: ContentType = {
   attributes: Object.fromEntries(
     (
       [
-        ['name', 'string'], ['alternativeText', 'string'], ['caption', 'string'], ['focalPoint', 'json'],
-        ['width', 'integer'], ['height', 'integer'], ['formats', 'json'], ['hash', 'string'], ['ext', 'string'],
-        ['mime', 'string'], ['size', 'decimal'], ['url', 'string'], ['previewUrl', 'string'], ['provider', 'string'],
+        ['name', 'string'],
+        ['alternativeText', 'string'],
+        ['caption', 'string'],
+        ['focalPoint', 'json'],
+        ['width', 'integer'],
+        ['height', 'integer'],
+        ['formats', 'json'],
+        ['hash', 'string'],
+        ['ext', 'string'],
+        ['mime', 'string'],
+        ['size', 'decimal'],
+        ['url', 'string'],
+        ['previewUrl', 'string'],
+        ['provider', 'string'],
         ['provider_metadata', 'json'],
       ] as [string, ScalarType][]
     ).map(([name, type]) => [name, scalar(name, type)]),

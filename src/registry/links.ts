@@ -34,7 +34,11 @@ export function linkModels(contentTypes: ContentType[], components: Component[])
           link(attribute, 'componentModel', parts.get(attribute.component)!);
           break;
         case 'dynamiczone':
-          link(attribute, 'componentModels', attribute.components.map((uid) => parts.get(uid)!));
+          link(
+            attribute,
+            'componentModels',
+            attribute.components.map((uid) => parts.get(uid)!),
+          );
           break;
       }
     }

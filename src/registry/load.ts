@@ -13,8 +13,18 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   SchemaError,
-  type Attribute, type Component, type ContentType, type IgnoredAttribute, type Registry, type RelationKind,
-  type ScalarType, type RelationAttribute, type MorphAttribute, type MorphKind, type ComponentAttribute, type DynamicZoneAttribute,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type IgnoredAttribute,
+  type Registry,
+  type RelationKind,
+  type ScalarType,
+  type RelationAttribute,
+  type MorphAttribute,
+  type MorphKind,
+  type ComponentAttribute,
+  type DynamicZoneAttribute,
 } from './types.ts';
 // Stored names are fitted to PostgreSQL's 63 bytes (db/layout.ts re-exports the helpers).
 import { fitIdentifier, linkTableName, morphTableName } from './stored-names';
@@ -24,9 +34,7 @@ import { CUSTOM_FIELDS_FILE, CUSTOM_FIELD_TYPES, UNKNOWN_CUSTOM_FIELD_TYPE, cust
 import { unknownKeyWarnings } from './known-keys.ts';
 import { findLayout } from './strapi-layout.ts';
 import { BUILT_IN_USER_ATTRIBUTES, USERS_TABLE, USER_UID, systemTypes, userModel } from './system-models.ts';
-import {
-  checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, MORPH_KINDS, parseSchema, type Json,
-} from './validate.ts';
+import { checkComponentFile, checkContentTypeFile, checkRegistry, checkUserExtensionFile, MORPH_KINDS, parseSchema, type Json } from './validate.ts';
 
 /**
  * Strapi's own types that Folio does not hold as relation targets. A relation to one of them
@@ -34,9 +42,7 @@ import {
  * documents, upload folders or locale documents. Users, roles, upload files and admin users are
  * real targets (system-models.ts).
  */
-export const IGNORED_TARGETS = new Set([
-  'admin::role', 'plugin::upload.folder', 'plugin::i18n.locale',
-]);
+export const IGNORED_TARGETS = new Set(['admin::role', 'plugin::upload.folder', 'plugin::i18n.locale']);
 
 /** What every model file of one folder is read with. */
 interface LoadContext {
@@ -73,11 +79,8 @@ export function loadRegistry(dir: string, registered: Readonly<Record<string, Sc
     ignored: [],
   };
   const contentTypes = layout.contentTypes.map((f) => toContentType(display(...f.parts), read(f.parts), context, f.uid));
-  const components = layout.components.map((c) =>
-    toComponent(display(...c.parts), c.category, c.name, read(c.parts), context));
-  const user = layout.userExtension
-    ? toUserModel(display(...layout.userExtension), read(layout.userExtension), context)
-    : userModel();
+  const components = layout.components.map((c) => toComponent(display(...c.parts), c.category, c.name, read(c.parts), context));
+  const user = layout.userExtension ? toUserModel(display(...layout.userExtension), read(layout.userExtension), context) : userModel();
 
   const byUid = (a: { uid: string }, b: { uid: string }) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
   contentTypes.sort(byUid);
@@ -125,9 +128,11 @@ function withCustomFieldTypes(file: string, raw: Json, context: LoadContext): Js
     let type = customFieldType(uid, context.customFields);
     if (!type) {
       type = UNKNOWN_CUSTOM_FIELD_TYPE;
-      context.warnings.push(`${file} (attribute "${name}"): custom field "${uid}" is registered by a plugin Folio does not know; ` +
-        `its values are kept as JSON, as sent. To check, filter and sort them as the plugin stores them, name its type in ` +
-        `${context.customFieldsFile}, e.g. { "${uid}": "string" } (types: ${CUSTOM_FIELD_TYPES.join(', ')})`);
+      context.warnings.push(
+        `${file} (attribute "${name}"): custom field "${uid}" is registered by a plugin Folio does not know; ` +
+          `its values are kept as JSON, as sent. To check, filter and sort them as the plugin stores them, name its type in ` +
+          `${context.customFieldsFile}, e.g. { "${uid}": "string" } (types: ${CUSTOM_FIELD_TYPES.join(', ')})`,
+      );
     }
     attributes[name] = { ...a, type };
   }
@@ -182,8 +187,7 @@ function toComponent(file: string, category: string, name: string, source: Json,
   const raw = withCustomFieldTypes(file, source, context);
   checkComponentFile(file, category, name, raw);
   const displayName = dig(raw, 'info', 'displayName');
-  const tableName = fitIdentifier((raw.collectionName as string | undefined) ??
-    `components_${category.replace(/-/g, '_')}_${name.replace(/-/g, '_')}s`);
+  const tableName = fitIdentifier((raw.collectionName as string | undefined) ?? `components_${category.replace(/-/g, '_')}_${name.replace(/-/g, '_')}s`);
   // Components take the locale of the entry that holds them, so their own fields are never localized.
   const attributes = toAttributes(raw.attributes as Json, { uid: `${category}.${name}`, tableName, file }, false, context);
   return {
@@ -201,7 +205,10 @@ function toComponent(file: string, category: string, name: string, source: Json,
 
 /** `morphs`: the model may hold polymorphic relations (project content types; not components or users). */
 function toAttributes(
-  raw: Json, model: { uid: string; tableName: string; file: string; morphs?: boolean }, modelLocalized: boolean, context: LoadContext,
+  raw: Json,
+  model: { uid: string; tableName: string; file: string; morphs?: boolean },
+  modelLocalized: boolean,
+  context: LoadContext,
 ): Record<string, Attribute> {
   const out: Record<string, Attribute> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -210,8 +217,10 @@ function toAttributes(
     if (ignored) {
       // Left out of the model, so nothing stores, accepts or shows it.
       context.ignored.push({ uid: model.uid, file: model.file, attribute: name, target: ignored.target });
-      context.warnings.push(`${model.file} (attribute "${name}"): ${ignored.what} is ignored: ` +
-        `Folio does not store it${ignored.yet ? ' yet' : ''}, accepts no value for it and never returns it`);
+      context.warnings.push(
+        `${model.file} (attribute "${name}"): ${ignored.what} is ignored: ` +
+          `Folio does not store it${ignored.yet ? ' yet' : ''}, accepts no value for it and never returns it`,
+      );
       continue;
     }
     out[name] = toAttribute(name, a, model.tableName, modelLocalized);
@@ -230,8 +239,10 @@ function conditionsOf(a: Json, where: string, context: LoadContext): { visible: 
   const visible = a.conditions.visible;
   const unsupported = unsupportedOperator(visible);
   if (unsupported) {
-    context.warnings.push(`${where}: its visibility condition uses the JSON Logic operator "${unsupported}", which Folio does not evaluate; ` +
-      'the attribute is checked as if it had no condition');
+    context.warnings.push(
+      `${where}: its visibility condition uses the JSON Logic operator "${unsupported}", which Folio does not evaluate; ` +
+        'the attribute is checked as if it had no condition',
+    );
     return undefined;
   }
   return { visible };
@@ -254,14 +265,15 @@ function ignoredRelation(a: Json, morphs: boolean): { target: string; what: stri
 function toAttribute(name: string, a: Json, tableName: string, modelLocalized: boolean): Attribute {
   const type = a.type as string;
   // Relations and uids are always per locale in Strapi's i18n model: each locale links and slugs on its own.
-  const localized = modelLocalized &&
-    (dig(a, 'pluginOptions', 'i18n', 'localized') !== false || type === 'relation' || type === 'uid');
+  const localized = modelLocalized && (dig(a, 'pluginOptions', 'i18n', 'localized') !== false || type === 'relation' || type === 'uid');
   const base = { name, required: a.required === true, private: a.private === true, localized, writable: true };
   const bounds = pick(a, ['min', 'max']) as { min?: number; max?: number };
   switch (type) {
     case 'media':
       return {
-        ...base, kind: 'media', multiple: a.multiple === true,
+        ...base,
+        kind: 'media',
+        multiple: a.multiple === true,
         ...(a.allowedTypes ? { allowedTypes: a.allowedTypes as string[] } : {}),
       };
     case 'relation': {
@@ -269,7 +281,10 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
       const relation = a.relation as RelationKind;
       const mappedBy = a.mappedBy as string | undefined;
       return {
-        ...base, kind: 'relation', relation, target: a.target as string,
+        ...base,
+        kind: 'relation',
+        relation,
+        target: a.target as string,
         ...pick(a, ['inversedBy', 'mappedBy']),
         toMany: relation === 'oneToMany' || relation === 'manyToMany',
         owner: mappedBy === undefined,
@@ -286,7 +301,10 @@ function toAttribute(name: string, a: Json, tableName: string, modelLocalized: b
       return { ...base, kind: 'dynamiczone', components: [...(a.components as string[])], ...bounds } as DynamicZoneAttribute;
     default:
       return {
-        ...base, kind: 'scalar', type: type as ScalarType, unique: a.unique === true,
+        ...base,
+        kind: 'scalar',
+        type: type as ScalarType,
+        unique: a.unique === true,
         ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField', 'customField', 'searchable']),
       };
   }
@@ -297,7 +315,10 @@ function toMorph(base: Omit<MorphAttribute, 'kind' | 'relation' | 'toMany' | 'ow
   const relation = a.relation as MorphKind;
   const owner = relation === 'morphToOne' || relation === 'morphToMany';
   return {
-    ...base, kind: 'morph', relation, owner,
+    ...base,
+    kind: 'morph',
+    relation,
+    owner,
     toMany: relation === 'morphToMany' || relation === 'morphMany',
     // The other side reads the morphTo side's table; filled in once every table name is known.
     linkTable: owner ? morphTableName(tableName, base.name) : '',

@@ -36,8 +36,18 @@ export const USER_EXTENSION = ['extensions', 'users-permissions', 'content-types
 const entries = (dir: string): Dirent[] => readdirSync(dir, { withFileTypes: true });
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
-const jsonFiles = (list: Dirent[]) => list.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort();
-const folders = (dir: string) => (isDir(dir) ? entries(dir).filter((e) => e.isDirectory()).map((e) => e.name).sort() : []);
+const jsonFiles = (list: Dirent[]) =>
+  list
+    .filter((e) => e.isFile() && e.name.endsWith('.json'))
+    .map((e) => e.name)
+    .sort();
+const folders = (dir: string) =>
+  isDir(dir)
+    ? entries(dir)
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort()
+    : [];
 
 export function findLayout(root: string, display: (...parts: string[]) => string): Layout {
   const top = entries(root);
@@ -61,10 +71,14 @@ export function findLayout(root: string, display: (...parts: string[]) => string
   layout.components = componentFiles(root, layout.base, display);
 
   if (layout.contentTypes.length === 0) {
-    throw new SchemaError(display(), undefined, layout.kind === 'strapi'
-      ? 'holds a Strapi project but no content type: expected api/<name>/content-types/<name>/schema.json files'
-      : 'holds no content type. Point --content-types at a folder of schema files (<name>.json, components/<category>/<name>.json) ' +
-        'or at a Strapi project (its root or its src folder, with api/<name>/content-types/<name>/schema.json)');
+    throw new SchemaError(
+      display(),
+      undefined,
+      layout.kind === 'strapi'
+        ? 'holds a Strapi project but no content type: expected api/<name>/content-types/<name>/schema.json files'
+        : 'holds no content type. Point --content-types at a folder of schema files (<name>.json, components/<category>/<name>.json) ' +
+            'or at a Strapi project (its root or its src folder, with api/<name>/content-types/<name>/schema.json)',
+    );
   }
   const extension = [...layout.base, ...USER_EXTENSION];
   if (isFile(join(root, ...extension))) layout.userExtension = extension;
@@ -82,8 +96,11 @@ function componentFiles(root: string, base: string[], display: (...parts: string
   if (!isDir(dir)) return [];
   const stray = jsonFiles(entries(dir))[0];
   if (stray) {
-    throw new SchemaError(display(...base, 'components', stray), undefined,
-      'component files must live in a category folder: components/<category>/<name>.json (e.g. components/shared/seo.json)');
+    throw new SchemaError(
+      display(...base, 'components', stray),
+      undefined,
+      'component files must live in a category folder: components/<category>/<name>.json (e.g. components/shared/seo.json)',
+    );
   }
   const out: Layout['components'] = [];
   for (const category of folders(dir)) {

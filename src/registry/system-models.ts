@@ -23,34 +23,74 @@ export { FILE_UID };
 
 /** Attributes every user has; the extension schema repeats them (Strapi's file lists them all) and cannot change them. */
 export const BUILT_IN_USER_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked', 'role',
+  'username',
+  'email',
+  'provider',
+  'password',
+  'resetPasswordToken',
+  'confirmationToken',
+  'confirmed',
+  'blocked',
+  'role',
 ]);
 
 const scalar = (name: string, type: ScalarType, isPrivate = false): ScalarAttribute => ({
-  name, kind: 'scalar', type, unique: false, required: false, private: isPrivate, localized: false, writable: true,
+  name,
+  kind: 'scalar',
+  type,
+  unique: false,
+  required: false,
+  private: isPrivate,
+  localized: false,
+  writable: true,
 });
 
-function systemType(uid: string, tableName: string, singularName: string, pluralName: string, displayName: string, file: string,
-  attributes: Attribute[]): ContentType {
+function systemType(
+  uid: string,
+  tableName: string,
+  singularName: string,
+  pluralName: string,
+  displayName: string,
+  file: string,
+  attributes: Attribute[],
+): ContentType {
   const byName = Object.fromEntries(attributes.map((a) => [a.name, a]));
   return {
-    uid, modelType: 'contentType', kind: 'collectionType', tableName, singularName, pluralName, displayName,
-    draftAndPublish: false, localized: false, file, attributes: byName, fields: compileFields(byName), system: true,
+    uid,
+    modelType: 'contentType',
+    kind: 'collectionType',
+    tableName,
+    singularName,
+    pluralName,
+    displayName,
+    draftAndPublish: false,
+    localized: false,
+    file,
+    attributes: byName,
+    fields: compileFields(byName),
+    system: true,
   };
 }
 
 /** The users-permissions user, with the extension's attributes after the built-in ones. */
 export function userModel(extension: Record<string, Attribute> = {}, file = '(users-permissions plugin)'): ContentType {
   return systemType(USER_UID, USERS_TABLE, 'user', 'users', 'User', file, [
-    scalar('username', 'string'), scalar('email', 'email'), scalar('provider', 'string'),
-    scalar('password', 'password', true), scalar('resetPasswordToken', 'string', true), scalar('confirmationToken', 'string', true),
-    scalar('confirmed', 'boolean'), scalar('blocked', 'boolean'),
+    scalar('username', 'string'),
+    scalar('email', 'email'),
+    scalar('provider', 'string'),
+    scalar('password', 'password', true),
+    scalar('resetPasswordToken', 'string', true),
+    scalar('confirmationToken', 'string', true),
+    scalar('confirmed', 'boolean'),
+    scalar('blocked', 'boolean'),
     ...Object.values(extension),
   ]);
 }
 
 export const ROLE_MODEL: ContentType = systemType(ROLE_UID, ROLES_TABLE, 'role', 'roles', 'Role', '(users-permissions plugin)', [
-  scalar('name', 'string'), scalar('description', 'string'), scalar('type', 'string'),
+  scalar('name', 'string'),
+  scalar('description', 'string'),
+  scalar('type', 'string'),
 ]);
 
 /**
@@ -59,7 +99,10 @@ export const ROLE_MODEL: ContentType = systemType(ROLE_UID, ROLES_TABLE, 'role',
  * serve the row-id checks of writes; the password hash is private all the same.
  */
 export const ADMIN_USER_MODEL: ContentType = systemType(ADMIN_USER_UID, ADMIN_USERS_TABLE, 'user', 'users', 'User', '(admin)', [
-  scalar('email', 'email'), scalar('role', 'string'), scalar('blocked', 'boolean'), scalar('password', 'password', true),
+  scalar('email', 'email'),
+  scalar('role', 'string'),
+  scalar('blocked', 'boolean'),
+  scalar('password', 'password', true),
 ]);
 
 /**

@@ -27,8 +27,24 @@ export type ScalarType =
   | 'json';
 
 export const SCALAR_TYPES: readonly ScalarType[] = [
-  'string', 'text', 'richtext', 'blocks', 'email', 'password', 'uid', 'enumeration', 'integer',
-  'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp', 'json',
+  'string',
+  'text',
+  'richtext',
+  'blocks',
+  'email',
+  'password',
+  'uid',
+  'enumeration',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+  'json',
 ];
 
 export type RelationKind = 'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany';
@@ -139,13 +155,7 @@ export interface DynamicZoneAttribute extends AttributeBase {
   readonly componentModels: Component[];
 }
 
-export type Attribute =
-  | ScalarAttribute
-  | MediaAttribute
-  | RelationAttribute
-  | MorphAttribute
-  | ComponentAttribute
-  | DynamicZoneAttribute;
+export type Attribute = ScalarAttribute | MediaAttribute | RelationAttribute | MorphAttribute | ComponentAttribute | DynamicZoneAttribute;
 
 /** What content types and components have in common: a table and attributes. */
 export interface Model {
@@ -225,7 +235,6 @@ export interface IgnoredAttribute {
    */
   dangling?: true;
 }
-
 
 /**
  * Attribute names no schema may declare: the document model owns them. `status` only on

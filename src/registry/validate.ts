@@ -5,8 +5,14 @@
  * message should let someone new to Strapi schemas fix the file without reading code.
  */
 import {
-  RESERVED_ATTRIBUTE_NAMES, SCALAR_TYPES, SchemaError,
-  type Component, type ContentType, type Model, type RelationAttribute, type RelationKind,
+  RESERVED_ATTRIBUTE_NAMES,
+  SCALAR_TYPES,
+  SchemaError,
+  type Component,
+  type ContentType,
+  type Model,
+  type RelationAttribute,
+  type RelationKind,
 } from './types.ts';
 import { isObject } from '../json';
 
@@ -18,16 +24,17 @@ export const RELATION_KINDS: readonly RelationKind[] = ['oneToOne', 'oneToMany',
 const ATTRIBUTE_TYPES: readonly string[] = [...SCALAR_TYPES, 'media', 'relation', 'component', 'dynamiczone'];
 // Each side of a bidirectional relation sees the other from the opposite end.
 const INVERSE_KIND: Record<RelationKind, RelationKind> = {
-  oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany',
+  oneToOne: 'oneToOne',
+  oneToMany: 'manyToOne',
+  manyToOne: 'oneToMany',
+  manyToMany: 'manyToMany',
 };
 const KEBAB_HINT = 'must be kebab-case: lowercase letters, digits and dashes, starting with a letter (e.g. "blog-post")';
 
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 const aOrAn = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
-const describe = (v: unknown): string =>
-  Array.isArray(v) ? 'an array' : v === null ? 'null' : `${typeof v} ${show(v)}`;
-const isStringArray = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '');
+const describe = (v: unknown): string => (Array.isArray(v) ? 'an array' : v === null ? 'null' : `${typeof v} ${show(v)}`);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '');
 
 export function parseSchema(file: string, text: string): Json {
   let data: unknown;
@@ -58,8 +65,10 @@ export function checkContentTypeFile(file: string, raw: Json): void {
     if (typeof name !== 'string' || !KEBAB_CASE.test(name)) throw fail(`info.${key} ${show(name)} ${KEBAB_HINT}`);
   }
   if (info.singularName === info.pluralName) {
-    throw fail(`info.singularName and info.pluralName are both "${info.singularName}"; they must differ ` +
-      'because collection routes use the plural and single types the singular');
+    throw fail(
+      `info.singularName and info.pluralName are both "${info.singularName}"; they must differ ` +
+        'because collection routes use the plural and single types the singular',
+    );
   }
   checkModelFile(file, raw, false, (raw.options as Json | undefined)?.draftAndPublish === true);
 }
@@ -87,9 +96,11 @@ function checkModelFile(file: string, raw: Json, inComponent: boolean, draftAndP
   const dp = (raw.options as Json | undefined)?.draftAndPublish;
   if (dp !== undefined && typeof dp !== 'boolean') throw fail(`"options.draftAndPublish" must be true or false, got ${show(dp)}`);
   if (!isObject(raw.attributes)) {
-    throw fail(raw.attributes === undefined
-      ? 'is missing "attributes" (an object mapping attribute names to definitions, e.g. { "title": { "type": "string" } })'
-      : `"attributes" must be an object mapping attribute names to definitions, got ${describe(raw.attributes)}`);
+    throw fail(
+      raw.attributes === undefined
+        ? 'is missing "attributes" (an object mapping attribute names to definitions, e.g. { "title": { "type": "string" } })'
+        : `"attributes" must be an object mapping attribute names to definitions, got ${describe(raw.attributes)}`,
+    );
   }
   for (const [name, attr] of Object.entries(raw.attributes)) {
     checkAttribute(file, name, attr, raw.attributes, inComponent, draftAndPublish);
@@ -103,10 +114,12 @@ function checkAttribute(file: string, name: string, a: unknown, siblings: Json, 
   }
   // Strapi accepts an attribute named `status` where no draft & publish status exists.
   if ((RESERVED_ATTRIBUTE_NAMES as readonly string[]).includes(name) && !(name === 'status' && !draftAndPublish)) {
-    throw fail(name === 'status'
-      ? '"status" is reserved on types with draft & publish (the `status` query parameter chooses draft or published there); ' +
-        'rename the attribute, or turn draftAndPublish off'
-      : `"${name}" is reserved for a system field (reserved names: ${RESERVED_ATTRIBUTE_NAMES.join(', ')}); rename the attribute`);
+    throw fail(
+      name === 'status'
+        ? '"status" is reserved on types with draft & publish (the `status` query parameter chooses draft or published there); ' +
+            'rename the attribute, or turn draftAndPublish off'
+        : `"${name}" is reserved for a system field (reserved names: ${RESERVED_ATTRIBUTE_NAMES.join(', ')}); rename the attribute`,
+    );
   }
   if (!isObject(a)) throw fail(`the definition must be an object like { "type": "string" }, got ${describe(a)}`);
   const type = a.type;
@@ -127,7 +140,10 @@ function checkAttribute(file: string, name: string, a: unknown, siblings: Json, 
       throw fail(`"${key}" must be a non-negative integer, got ${describe(a[key])}`);
     }
   }
-  for (const [lo, hi] of [['min', 'max'], ['minLength', 'maxLength']]) {
+  for (const [lo, hi] of [
+    ['min', 'max'],
+    ['minLength', 'maxLength'],
+  ]) {
     if (typeof a[lo] === 'number' && typeof a[hi] === 'number' && a[lo] > a[hi]) {
       throw fail(`"${lo}" (${a[lo]}) is greater than "${hi}" (${a[hi]}), so no value could be valid`);
     }
@@ -244,8 +260,16 @@ function checkDefault(fail: (d: string) => SchemaError, type: string, a: Json): 
     case 'decimal':
       if (typeof d !== 'number' || !Number.isFinite(d)) throw wrong('a number');
       return;
-    case 'string': case 'text': case 'richtext': case 'email': case 'password': case 'uid':
-    case 'date': case 'time': case 'datetime': case 'timestamp':
+    case 'string':
+    case 'text':
+    case 'richtext':
+    case 'email':
+    case 'password':
+    case 'uid':
+    case 'date':
+    case 'time':
+    case 'datetime':
+    case 'timestamp':
       if (typeof d !== 'string') throw wrong('a string');
   }
 }
@@ -257,8 +281,11 @@ export function checkRegistry(contentTypes: ContentType[], components: Component
     for (const id of [ct.singularName, ct.pluralName]) {
       const other = apiIds.get(id);
       if (other) {
-        throw new SchemaError(ct.file, undefined, `API id "${id}" is already used by ${other.file} (${other.uid}); ` +
-          'every singularName and pluralName must be unique across all content types');
+        throw new SchemaError(
+          ct.file,
+          undefined,
+          `API id "${id}" is already used by ${other.file} (${other.uid}); ` + 'every singularName and pluralName must be unique across all content types',
+        );
       }
       apiIds.set(id, ct);
     }
@@ -283,7 +310,8 @@ export function checkRegistry(contentTypes: ContentType[], components: Component
 
   const ctByUid = new Map([...systemTypes, ...contentTypes].map((ct) => [ct.uid, ct]));
   const cmpByUid = new Map(components.map((c) => [c.uid, c]));
-  const knownCts = `known content types: ${contentTypes.map((ct) => ct.uid).join(', ') || '(none)'}` +
+  const knownCts =
+    `known content types: ${contentTypes.map((ct) => ct.uid).join(', ') || '(none)'}` +
     (systemTypes.length ? `, and Strapi's ${systemTypes.map((ct) => ct.uid).join(', ')}` : '');
   const knownCmps = `known components: ${[...cmpByUid.keys()].join(', ') || '(none)'}`;
   for (const m of models) {
@@ -302,8 +330,10 @@ export function checkRegistry(contentTypes: ContentType[], components: Component
         if (!target) throw fail(`${a.relation} target "${a.target}" does not exist; ${knownCts}`);
         const by = target.attributes[a.morphBy!];
         if (by?.kind !== 'morph' || !by.owner) {
-          throw fail(`morphBy "${a.morphBy}": ${target.uid} (${target.file}) has no morphToOne/morphToMany attribute of that name; ` +
-            `add "${a.morphBy}": { "type": "relation", "relation": "morphToMany" } there`);
+          throw fail(
+            `morphBy "${a.morphBy}": ${target.uid} (${target.file}) has no morphToOne/morphToMany attribute of that name; ` +
+              `add "${a.morphBy}": { "type": "relation", "relation": "morphToMany" } there`,
+          );
         }
       } else if (a.kind === 'component' && !cmpByUid.has(a.component)) {
         throw fail(`component "${a.component}" does not exist; ${knownCmps}`);
@@ -331,8 +361,7 @@ function checkInverse(model: Model, a: RelationAttribute, target: ContentType, p
     problems.push(p[backKey] ? `its ${backKey} is "${p[backKey]}"` : `it has no ${backKey}${p[ownKey] ? ` (it has ${ownKey} "${p[ownKey]}")` : ''}`);
   }
   if (problems.length) {
-    throw fail(`the other side ${there} does not point back to ${model.uid} attribute "${a.name}": ` +
-      `${problems.join(' and ')}; it should be ${expected}`);
+    throw fail(`the other side ${there} does not point back to ${model.uid} attribute "${a.name}": ` + `${problems.join(' and ')}; it should be ${expected}`);
   }
   if (p.relation !== INVERSE_KIND[a.relation]) {
     throw fail(`relation kinds do not match: this side is ${a.relation}, so ${there} must be ${INVERSE_KIND[a.relation]}, but it is ${p.relation}`);

@@ -21,7 +21,14 @@ export function knownTimeZone(zone: string): boolean {
 /** The zone's offset from UTC at `utcMs`, in milliseconds (east positive). */
 function offsetAt(zone: string, utcMs: number): number {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   }).formatToParts(new Date(utcMs));
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
@@ -30,9 +37,15 @@ function offsetAt(zone: string, utcMs: number): number {
 
 /** `at` (ISO-8601, with or without an offset) in `zone` → the UTC instant, as ISO text; a 400 naming the flag otherwise. */
 export function scheduledInstant(at: string, zone = 'UTC'): string {
-  if (!knownTimeZone(zone)) throw new ValidationError(`Unknown time zone "${zone}" (an IANA name such as Europe/Paris or UTC)`, { errors: [{ path: ['timezone'], message: 'unknown time zone' }] });
+  if (!knownTimeZone(zone))
+    throw new ValidationError(`Unknown time zone "${zone}" (an IANA name such as Europe/Paris or UTC)`, {
+      errors: [{ path: ['timezone'], message: 'unknown time zone' }],
+    });
   const text = at.trim();
-  const bad = () => new ValidationError(`"${at}" is not an ISO-8601 time (2025-06-01T09:00, 2025-06-01T09:00:00Z, 2025-06-01T09:00+02:00)`, { errors: [{ path: ['scheduledAt'], message: 'not an ISO-8601 time' }] });
+  const bad = () =>
+    new ValidationError(`"${at}" is not an ISO-8601 time (2025-06-01T09:00, 2025-06-01T09:00:00Z, 2025-06-01T09:00+02:00)`, {
+      errors: [{ path: ['scheduledAt'], message: 'not an ISO-8601 time' }],
+    });
   if (OFFSET.test(text)) {
     const ms = Date.parse(text);
     if (!Number.isFinite(ms) || !/^\d{4}-\d{2}-\d{2}/.test(text)) throw bad();

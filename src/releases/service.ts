@@ -15,8 +15,22 @@
  */
 import type { Database } from '../db/database';
 import {
-  claimRelease, deleteRelease, deleteReleaseEntries, findRelease, findReleaseById, insertRelease, listReleases, markReleaseFailed,
-  releaseEntries, releasesOfDocument, setSchedule, upsertReleaseEntry, dueReleases, type ReleaseEntryRow, type ReleaseRow, type ReleaseStatus,
+  claimRelease,
+  deleteRelease,
+  deleteReleaseEntries,
+  findRelease,
+  findReleaseById,
+  insertRelease,
+  listReleases,
+  markReleaseFailed,
+  releaseEntries,
+  releasesOfDocument,
+  setSchedule,
+  upsertReleaseEntry,
+  dueReleases,
+  type ReleaseEntryRow,
+  type ReleaseRow,
+  type ReleaseStatus,
 } from '../db/store/releases';
 import { existingVersions } from '../db/store/versions';
 import type { DocumentService } from '../documents/service';
@@ -108,7 +122,14 @@ function failureOf(entry: ReleaseEntryRow, error: unknown): ReleaseFailure {
   const field = path?.length ? path.map(String).join('.') : undefined;
   const message = error instanceof Error ? error.message : String(error);
   const where = `${entry.action} ${entry.uid} "${entry.documentId}"${entry.locale ? ` (${entry.locale})` : ''}`;
-  return { message: `${where}: ${message}`, type: entry.uid, documentId: entry.documentId, locale: entry.locale, action: entry.action, ...(field ? { field } : {}) };
+  return {
+    message: `${where}: ${message}`,
+    type: entry.uid,
+    documentId: entry.documentId,
+    locale: entry.locale,
+    action: entry.action,
+    ...(field ? { field } : {}),
+  };
 }
 
 export class Releases {
@@ -133,7 +154,9 @@ export class Releases {
   private static checkName(name: string): string {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 200 || unstorableText(trimmed)) {
-      throw new ValidationError('A release name is 1 to 200 characters of text', { errors: [{ path: ['name'], message: 'A release name is 1 to 200 characters of text' }] });
+      throw new ValidationError('A release name is 1 to 200 characters of text', {
+        errors: [{ path: ['name'], message: 'A release name is 1 to 200 characters of text' }],
+      });
     }
     return trimmed;
   }
@@ -142,16 +165,20 @@ export class Releases {
   private due(at: string, timezone: string | undefined): string {
     const instant = scheduledInstant(at, timezone ?? 'UTC');
     if (Date.parse(instant) <= this.now()) {
-      throw new ValidationError(`The scheduled time ${instant} has passed: schedule a release in the future`, { errors: [{ path: ['scheduledAt'], message: 'must be in the future' }] });
+      throw new ValidationError(`The scheduled time ${instant} has passed: schedule a release in the future`, {
+        errors: [{ path: ['scheduledAt'], message: 'must be in the future' }],
+      });
     }
     return instant;
   }
 
   async create(input: { name: string; at?: string; timezone?: string }, by: Actor = BY_SYSTEM): Promise<ReleaseView> {
     const name = Releases.checkName(input.name);
-    if (input.timezone !== undefined && input.at === undefined) throw new ValidationError('A time zone goes with a scheduled time (--at)', { errors: [{ path: ['timezone'], message: 'needs a scheduled time' }] });
+    if (input.timezone !== undefined && input.at === undefined)
+      throw new ValidationError('A time zone goes with a scheduled time (--at)', { errors: [{ path: ['timezone'], message: 'needs a scheduled time' }] });
     const scheduledAt = input.at === undefined ? null : this.due(input.at, input.timezone);
-    if (await findRelease(this.db, name)) throw new ValidationError(`A release named "${name}" already exists`, { errors: [{ path: ['name'], message: 'name is already taken' }] });
+    if (await findRelease(this.db, name))
+      throw new ValidationError(`A release named "${name}" already exists`, { errors: [{ path: ['name'], message: 'name is already taken' }] });
     await insertRelease(this.db, { name, scheduledAt, timezone: scheduledAt ? (input.timezone ?? 'UTC') : null, now: this.iso() });
     await this.audit.record({ action: 'release.create', actor: by, type: 'release', details: { name, scheduledAt } });
     return this.show(name);
@@ -167,7 +194,14 @@ export class Releases {
   }
 
   async list(): Promise<ReleaseSummary[]> {
-    return (await listReleases(this.db, RELEASE_LIST_LIMIT)).map(({ name, status, scheduledAt, timezone, releasedAt, entries }) => ({ name, status, scheduledAt, timezone, releasedAt, entries }));
+    return (await listReleases(this.db, RELEASE_LIST_LIMIT)).map(({ name, status, scheduledAt, timezone, releasedAt, entries }) => ({
+      name,
+      status,
+      scheduledAt,
+      timezone,
+      releasedAt,
+      entries,
+    }));
   }
 
   async show(name: string): Promise<ReleaseView> {
@@ -198,10 +232,15 @@ export class Releases {
 
   /** The type and locale an entry names, checked: a draft & publish type, an existing locale version of the document. */
   private async target(type: ContentType, documentId: string, locale: string | undefined): Promise<{ locale: string }> {
-    if (type.system || !type.draftAndPublish) throw new ValidationError(`${type.uid} has no draft & publish: its documents cannot be in a release`, { errors: [{ path: ['type'], message: 'not a draft & publish type' }] });
-    if (unstorableText(documentId) || !documentId) throw new ValidationError('Invalid documentId', { errors: [{ path: ['documentId'], message: 'invalid documentId' }] });
+    if (type.system || !type.draftAndPublish)
+      throw new ValidationError(`${type.uid} has no draft & publish: its documents cannot be in a release`, {
+        errors: [{ path: ['type'], message: 'not a draft & publish type' }],
+      });
+    if (unstorableText(documentId) || !documentId)
+      throw new ValidationError('Invalid documentId', { errors: [{ path: ['documentId'], message: 'invalid documentId' }] });
     const code = type.localized ? (locale ?? (await this.documents.locales.defaultCode())) : '';
-    if (locale !== undefined && unstorableText(locale)) throw new ValidationError('Invalid locale', { errors: [{ path: ['locale'], message: 'invalid locale' }] });
+    if (locale !== undefined && unstorableText(locale))
+      throw new ValidationError('Invalid locale', { errors: [{ path: ['locale'], message: 'invalid locale' }] });
     const versions = await existingVersions(this.db, type, [documentId]);
     if (!versions.some((v) => v.locale === code)) {
       throw new NotFoundError(`Document "${documentId}" of ${type.uid} not found${code ? ` in locale "${code}"` : ''}`);
@@ -211,14 +250,22 @@ export class Releases {
 
   /** Adds a document's action (or changes the one it has in that locale). */
   async add(name: string, entry: { type: ContentType; documentId: string; locale?: string; action: string }, by: Actor = BY_SYSTEM): Promise<ReleaseView> {
-    if (entry.action !== 'publish' && entry.action !== 'unpublish') throw new ValidationError('action must be publish or unpublish', { errors: [{ path: ['action'], message: 'must be publish or unpublish' }] });
+    if (entry.action !== 'publish' && entry.action !== 'unpublish')
+      throw new ValidationError('action must be publish or unpublish', { errors: [{ path: ['action'], message: 'must be publish or unpublish' }] });
     const row = await this.pending(name);
     const { locale } = await this.target(entry.type, entry.documentId, entry.locale);
     const entries = await releaseEntries(this.db, row.id);
     const known = entries.some((e) => e.uid === entry.type.uid && e.documentId === entry.documentId && e.locale === locale);
     if (!known && entries.length >= RELEASE_ENTRY_LIMIT) throw new ValidationError(`A release holds at most ${RELEASE_ENTRY_LIMIT} entries`);
     await upsertReleaseEntry(this.db, row.id, { uid: entry.type.uid, documentId: entry.documentId, locale, action: entry.action }, this.iso());
-    await this.audit.record({ action: 'release.entry.add', actor: by, type: entry.type.uid, documentId: entry.documentId, locale, details: { release: row.name, action: entry.action } });
+    await this.audit.record({
+      action: 'release.entry.add',
+      actor: by,
+      type: entry.type.uid,
+      documentId: entry.documentId,
+      locale,
+      details: { release: row.name, action: entry.action },
+    });
     return this.show(row.name);
   }
 
@@ -227,8 +274,16 @@ export class Releases {
     const row = await this.pending(name);
     const locale = entry.type.localized ? entry.locale : entry.locale === undefined ? undefined : '';
     const removed = await deleteReleaseEntries(this.db, row.id, entry.type.uid, entry.documentId, locale);
-    if (removed === 0) throw new NotFoundError(`Release "${row.name}" holds no entry for ${entry.type.uid} "${entry.documentId}"${locale ? ` (${locale})` : ''}`);
-    await this.audit.record({ action: 'release.entry.remove', actor: by, type: entry.type.uid, documentId: entry.documentId, locale: locale ?? '*', details: { release: row.name } });
+    if (removed === 0)
+      throw new NotFoundError(`Release "${row.name}" holds no entry for ${entry.type.uid} "${entry.documentId}"${locale ? ` (${locale})` : ''}`);
+    await this.audit.record({
+      action: 'release.entry.remove',
+      actor: by,
+      type: entry.type.uid,
+      documentId: entry.documentId,
+      locale: locale ?? '*',
+      details: { release: row.name },
+    });
     return this.show(row.name);
   }
 
@@ -279,7 +334,12 @@ export class Releases {
     for (const e of entries) {
       const ct = this.registry.contentType(e.uid);
       if (!ct) {
-        await this.fail(initial, from, { message: `${e.uid} is no longer a content type`, type: e.uid, documentId: e.documentId, locale: e.locale, action: e.action }, by);
+        await this.fail(
+          initial,
+          from,
+          { message: `${e.uid} is no longer a content type`, type: e.uid, documentId: e.documentId, locale: e.locale, action: e.action },
+          by,
+        );
       }
       types.set(e.uid, ct!);
     }
@@ -298,7 +358,10 @@ export class Releases {
             const ct = types.get(entry.uid)!;
             const options = { within: ctx, locale: ct.localized ? entry.locale : undefined };
             try {
-              const written = entry.action === 'publish' ? await this.documents.publish(ct, entry.documentId, options) : await this.documents.unpublish(ct, entry.documentId, options);
+              const written =
+                entry.action === 'publish'
+                  ? await this.documents.publish(ct, entry.documentId, options)
+                  : await this.documents.unpublish(ct, entry.documentId, options);
               if (!written) throw new NotFoundError(`the document does not exist${entry.locale ? ` in locale "${entry.locale}"` : ''} any more`);
             } catch (error) {
               failed = { entry, error };
@@ -320,7 +383,11 @@ export class Releases {
   private async fail(row: ReleaseRow, from: ReleaseStatus[], failure: ReleaseFailure, by: Actor): Promise<never> {
     await this.documents.pipeline.run({ actor: by }, async (ctx) => {
       if (await markReleaseFailed(ctx.tx, row.id, from, failure as unknown as Record<string, unknown>, this.iso())) {
-        await ctx.release({ isPublished: false, release: payloadOf({ ...row, status: 'failed' }), error: { name: 'ValidationError', message: failure.message } });
+        await ctx.release({
+          isPublished: false,
+          release: payloadOf({ ...row, status: 'failed' }),
+          error: { name: 'ValidationError', message: failure.message },
+        });
       }
     });
     throw new ReleaseFailedError(row.name, failure);

@@ -99,7 +99,8 @@ async function readsBackAs(path: string, expected: { name: string; size: number 
   const fail = (detail: string) => new ArchiveError(`The archive did not read back as it was written (${detail}); it was not kept`);
   for await (const entry of readArchive(path)) {
     const want = expected[at++];
-    if (!want || want.name !== entry.name || want.size !== entry.size) throw fail(`entry ${at}: ${entry.name} (${entry.size} bytes) instead of ${want ? `${want.name} (${want.size} bytes)` : 'the end'}`);
+    if (!want || want.name !== entry.name || want.size !== entry.size)
+      throw fail(`entry ${at}: ${entry.name} (${entry.size} bytes) instead of ${want ? `${want.name} (${want.size} bytes)` : 'the end'}`);
     let size = 0;
     for await (const chunk of entry.body) size += chunk.length;
     if (size !== want.size) throw fail(`${entry.name} holds ${size} bytes, its header says ${want.size}`);

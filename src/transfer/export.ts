@@ -113,7 +113,10 @@ export async function exportInstallation(source: Source, file: string, progress:
     const run = async (snapshot: TableSnapshot) => {
       const tables = await describeTables(snapshot, source.db, source.registry);
       const files = await uploadedFiles(source.uploadsDir, source.bucket);
-      await writer.addText('manifest.json', JSON.stringify(manifestFor('export', snapshot.engine, await appliedMigrations(snapshot), tables, files.length), null, 2));
+      await writer.addText(
+        'manifest.json',
+        JSON.stringify(manifestFor('export', snapshot.engine, await appliedMigrations(snapshot), tables, files.length), null, 2),
+      );
       await writer.addText('secrets.json', JSON.stringify(source.secrets));
       for (const table of tables) {
         const path = join(scratch, 'table.jsonl');

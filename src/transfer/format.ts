@@ -39,15 +39,18 @@ export function parseManifest(text: string): Manifest {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ArchiveError('The archive\'s manifest.json is not valid JSON');
+    throw new ArchiveError("The archive's manifest.json is not valid JSON");
   }
   if (value?.format !== FORMAT) throw new ArchiveError('Not a Folio archive (its manifest.json names no "folio-archive" format)');
-  if (value.formatVersion !== FORMAT_VERSION) throw new ArchiveError(`Archive format version ${value.formatVersion} is not supported (this Folio reads version ${FORMAT_VERSION})`);
+  if (value.formatVersion !== FORMAT_VERSION)
+    throw new ArchiveError(`Archive format version ${value.formatVersion} is not supported (this Folio reads version ${FORMAT_VERSION})`);
   if (value.kind !== 'export' && value.kind !== 'sqlite-backup') throw new ArchiveError(`Unknown archive kind "${value.kind}"`);
   const tablesOk =
     Array.isArray(value.tables) &&
-    value.tables.every((t) => typeof t?.name === 'string' && Number.isInteger(t.rows) && Array.isArray(t.columns) && t.columns.every((c) => typeof c === 'string'));
-  if (!tablesOk || !Array.isArray(value.migrations)) throw new ArchiveError('The archive\'s manifest.json is incomplete (tables, migrations)');
+    value.tables.every(
+      (t) => typeof t?.name === 'string' && Number.isInteger(t.rows) && Array.isArray(t.columns) && t.columns.every((c) => typeof c === 'string'),
+    );
+  if (!tablesOk || !Array.isArray(value.migrations)) throw new ArchiveError("The archive's manifest.json is incomplete (tables, migrations)");
   return value as Manifest;
 }
 

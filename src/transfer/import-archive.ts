@@ -13,7 +13,16 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Secrets } from '../auth/secrets';
 import {
-  advanceIdentity, carriedTables, clearTables, countRows, dropCreatedSince, insertRows, installationTables, schemaObjects, tablesInCreationOrder, targetIsEmpty,
+  advanceIdentity,
+  carriedTables,
+  clearTables,
+  countRows,
+  dropCreatedSince,
+  insertRows,
+  installationTables,
+  schemaObjects,
+  tablesInCreationOrder,
+  targetIsEmpty,
   type SchemaObjects,
 } from '../db/copy';
 import type { Database, Queryable, SqlValue } from '../db/database';
@@ -44,10 +53,12 @@ function parseRow(table: TableEntry, line: string, number: number): Record<strin
   } catch {
     throw new ArchiveError(`${tableEntryName(table.name)} line ${number} is not valid JSON`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ArchiveError(`${tableEntryName(table.name)} line ${number} is not a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ArchiveError(`${tableEntryName(table.name)} line ${number} is not a JSON object`);
   const row: Record<string, SqlValue> = {};
   for (const [key, raw] of Object.entries(value)) {
-    if (!table.columns.includes(key)) throw new ArchiveError(`${tableEntryName(table.name)} line ${number} has column "${key}", which the manifest does not list`);
+    if (!table.columns.includes(key))
+      throw new ArchiveError(`${tableEntryName(table.name)} line ${number} has column "${key}", which the manifest does not list`);
     try {
       row[key] = decodeValue(raw);
     } catch (error) {
@@ -93,7 +104,8 @@ async function checkTables(db: Database, target: Target, manifest: Manifest): Pr
     }
     const columns = schema.columns.get(table.name.toLowerCase())!;
     const missing = table.columns.find((c) => !columns.has(c));
-    if (missing) throw new Error(`The archive's table "${table.name}" has a column "${missing}" this installation does not have (are --content-types the source's?)`);
+    if (missing)
+      throw new Error(`The archive's table "${table.name}" has a column "${missing}" this installation does not have (are --content-types the source's?)`);
   }
   return carried;
 }

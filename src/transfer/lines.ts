@@ -22,11 +22,7 @@ export interface Line {
  * The non-blank lines of `input`, a chunk's worth at a time (one await per chunk, not per
  * line). `tooLong(number)` makes the error thrown for a line over `limit` bytes.
  */
-export async function* splitLines(
-  input: AsyncIterable<Uint8Array | string>,
-  tooLong: (number: number) => Error,
-  limit = LINE_LIMIT,
-): AsyncGenerator<Line[]> {
+export async function* splitLines(input: AsyncIterable<Uint8Array | string>, tooLong: (number: number) => Error, limit = LINE_LIMIT): AsyncGenerator<Line[]> {
   let pieces: Buffer[] = [];
   let pending = 0;
   let number = 0;

@@ -28,7 +28,8 @@ export function checkManifest(manifest: Manifest): void {
   const listed = new Set(manifest.tables.map((t) => t.name));
   const missing = FIRST_TABLES.find((t) => !listed.has(t));
   if (missing) throw new ArchiveError(`The archive's manifest does not list Folio's table ${missing}: ${NOT_FOLIO}`);
-  if (!manifest.migrations.includes(FIRST_MIGRATION)) throw new ArchiveError(`The archive's manifest does not list Folio's first migration (${FIRST_MIGRATION}): ${NOT_FOLIO}`);
+  if (!manifest.migrations.includes(FIRST_MIGRATION))
+    throw new ArchiveError(`The archive's manifest does not list Folio's first migration (${FIRST_MIGRATION}): ${NOT_FOLIO}`);
   const unknown = manifest.migrations.find((m) => !known.has(m));
   if (unknown) throw new Error(`The archive comes from a newer Folio (${manifest.folioVersion}, migration ${unknown}); restore it with that version or later`);
 }
@@ -58,7 +59,8 @@ export function verifyDatabaseFile(path: string, manifest: Manifest, expect: Dat
   if (report.check !== 'ok') throw new ArchiveError(`${what} is damaged (${report.check})`);
   if (!report.migrations) throw new ArchiveError(`${what} is not a Folio installation (it has no ${SYSTEM.migrations} table)`);
   const unknown = report.migrations.find((m) => !known.has(m));
-  if (unknown) throw new ArchiveError(`${what} records migration "${unknown}", which this Folio does not know: it is not a Folio installation this version can open`);
+  if (unknown)
+    throw new ArchiveError(`${what} records migration "${unknown}", which this Folio does not know: it is not a Folio installation this version can open`);
   if (expect.backup) {
     const recorded = new Set(report.migrations);
     const differ = report.migrations.length !== manifest.migrations.length || manifest.migrations.some((m) => !recorded.has(m));
@@ -66,6 +68,7 @@ export function verifyDatabaseFile(path: string, manifest: Manifest, expect: Dat
   }
   for (const table of manifest.tables) {
     const n = report.counts.get(table.name);
-    if (n !== table.rows) throw new ArchiveError(`Count check failed for ${table.name}: the manifest says ${table.rows} rows, the database holds ${n ?? 'no such table'}`);
+    if (n !== table.rows)
+      throw new ArchiveError(`Count check failed for ${table.name}: the manifest says ${table.rows} rows, the database holds ${n ?? 'no such table'}`);
   }
 }

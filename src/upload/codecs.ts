@@ -41,7 +41,9 @@ const modules = new Map<string, Promise<WebAssembly.Module>>();
 const compiled = (path: string) => {
   let module = modules.get(path);
   if (!module) {
-    module = Bun.file(path).arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+    module = Bun.file(path)
+      .arrayBuffer()
+      .then((bytes) => WebAssembly.compile(bytes));
     // A failed read is not cached: the next upload tries again.
     module.catch(() => modules.delete(path));
     modules.set(path, module);
@@ -59,10 +61,15 @@ async function fresh<T extends { init: (module: WebAssembly.Module) => unknown }
 /** The encoder build matching the glue jsquash picks (it loads the SIMD one when the runtime has SIMD). */
 const webpEncoderWasm = async () => ((await (await import('wasm-feature-detect')).simd()) ? webpEncSimdWasm : webpEncWasm);
 
-const bitmapOf = (image: { data: Uint8ClampedArray; width: number; height: number }): Bitmap => ({ data: image.data, width: image.width, height: image.height });
+const bitmapOf = (image: { data: Uint8ClampedArray; width: number; height: number }): Bitmap => ({
+  data: image.data,
+  width: image.width,
+  height: image.height,
+});
 /** The codecs take ImageData; Bun has no such global, and they read only these fields. */
 const imageData = (bitmap: Bitmap) => ({ ...bitmap, colorSpace: 'srgb' }) as never;
-const exact = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+const exact = (bytes: Uint8Array) =>
+  (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
 
 export const webp: Codec = {
   async decode(bytes) {

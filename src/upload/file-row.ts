@@ -8,7 +8,6 @@
 export { FILE_COLUMNS } from '../db/layout';
 import { parseFileRow } from '../db/store/files';
 
-
 export { FILE_MODEL, FILE_UID } from '../registry/file-model';
 
 export interface FileFormat {
@@ -25,7 +24,6 @@ export interface FileFormat {
 }
 
 export type FileObject = Record<string, unknown> & { id: number; documentId: string; hash: string; ext: string; formats: Record<string, FileFormat> | null };
-
 
 /**
  * A row as the upload API answers it. `isUrlSigned` is what Strapi's signFileUrls adds to

@@ -119,7 +119,8 @@ export class ImagePool {
     const size = headerSize(bytes, mime);
     const cost = size ? imageCost(bytes, mime, size, optimize) : bytes.byteLength;
     // Not decoded: the header's size, no formats, and why (for an image that would have had formats).
-    const undecoded = (skipped: SkippedFormats) => Promise.resolve({ ...size!, formats: [], ...(getsFormats(mime, size!.width, size!.height) ? { skipped } : {}) });
+    const undecoded = (skipped: SkippedFormats) =>
+      Promise.resolve({ ...size!, formats: [], ...(getsFormats(mime, size!.width, size!.height) ? { skipped } : {}) });
     if (size && size.width * size.height > MAX_DECODED_PIXELS) {
       return undecoded({ reason: 'pixels', message: `${size.width}×${size.height} is over ${MAX_DECODED_PIXELS / 1e6} megapixels, which are never decoded` });
     }

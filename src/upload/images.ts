@@ -46,7 +46,6 @@ export const LARGE_IMAGE_PIXELS = 4_000_000;
 /** The quality Strapi's sizeOptimization re-encodes with (sharp's `quality: 80`); also the formats' quality. */
 const QUALITY = 80;
 
-
 // Loaded with the first image: importing jimp up front cost every process (the server's
 // cold start, each CLI command) ~70 ms and ~23 MiB of RSS from source, ~4 MiB in dist/folio.
 let jimp: Promise<typeof import('jimp')> | undefined;
@@ -82,7 +81,8 @@ export interface SkippedFormats {
 export const isProcessable = (mime: string) => WASM_TYPES.has(mime) || DECODABLE.has(mime);
 
 /** Whether an image of this type and size gets formats when it is decoded (GIF and BMP never do). */
-export const getsFormats = (mime: string, width: number, height: number) => (WASM_TYPES.has(mime) || RESIZABLE.has(mime)) && plannedFormats(width, height).length > 0;
+export const getsFormats = (mime: string, width: number, height: number) =>
+  (WASM_TYPES.has(mime) || RESIZABLE.has(mime)) && plannedFormats(width, height).length > 0;
 
 export const invalidImage = () => new FolioError(400, 'ApplicationError', 'File is not a valid image');
 
@@ -141,7 +141,14 @@ async function processWasmImage(bytes: Uint8Array, mime: string, optimize: boole
   const Image = await loadJimp();
   const image = new Image({ width, height, data: Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength) }) as unknown as JimpImage;
   const formats = await makeFormats(image, plan, (resized) =>
-    encode({ data: new Uint8ClampedArray(resized.bitmap.data.buffer, resized.bitmap.data.byteOffset, resized.bitmap.data.byteLength), width: resized.width, height: resized.height }, QUALITY),
+    encode(
+      {
+        data: new Uint8ClampedArray(resized.bitmap.data.buffer, resized.bitmap.data.byteOffset, resized.bitmap.data.byteLength),
+        width: resized.width,
+        height: resized.height,
+      },
+      QUALITY,
+    ),
   );
   return { width, height, formats, ...(optimized ? { optimized } : {}) };
 }
@@ -172,7 +179,8 @@ export async function processImage(bytes: Uint8Array, mime: string, { optimize =
   if (!width || !height) throw invalidImage();
   if (!RESIZABLE.has(mime)) return { width, height, formats: [] };
   // JPEG at quality 80, sharp's default.
-  const encode = async (img: JimpImage) => new Uint8Array(await img.getBuffer(mime as 'image/png', mime === 'image/jpeg' ? ({ quality: QUALITY } as object) : undefined));
+  const encode = async (img: JimpImage) =>
+    new Uint8Array(await img.getBuffer(mime as 'image/png', mime === 'image/jpeg' ? ({ quality: QUALITY } as object) : undefined));
   const optimized = optimize && mime !== 'image/tiff' ? smaller(await encode(image), bytes) : undefined;
   const formats = await makeFormats(image, plannedFormats(width, height), encode);
   return { width, height, formats, ...(optimized ? { optimized } : {}) };

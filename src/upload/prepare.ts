@@ -111,7 +111,11 @@ export async function inspectFile(file: File, info: FileInfo, sizeLimit: number,
 }
 
 /** Names an inspected file; images get dimensions and formats, made by the pool's workers. */
-export async function prepareFile({ filename, info, bytes, mime, sniffedExt }: InspectedFile, images: ImagePool, options: { optimize?: boolean } = {}): Promise<PreparedFile> {
+export async function prepareFile(
+  { filename, info, bytes, mime, sniffedExt }: InspectedFile,
+  images: ImagePool,
+  options: { optimize?: boolean } = {},
+): Promise<PreparedFile> {
   const ext = extensionOf(filename, mime, sniffedExt);
   // NFC may lengthen a name a little; the stored name stays within the limit too.
   const name = (info.name || filename).normalize();

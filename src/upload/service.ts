@@ -33,8 +33,23 @@ export interface UploadDeps {
   registry: Registry;
   locales: Locales;
   pipeline: WritePipeline;
-  config: { uploadsDir: string; uploadsS3?: S3Location; uploadsPublicUrl?: string; uploadLimit: number; defaultLimit: number; maxLimit: number; uploadAllowedTypes?: string[]; uploadDeniedTypes?: string[]; imageOptimize?: boolean;
-    imageWorkers?: number; imageQueueLimit?: number; imageTimeoutMs?: number; imageMemoryBytes?: number; logLevel?: LogLevel; logFormat?: LogFormat };
+  config: {
+    uploadsDir: string;
+    uploadsS3?: S3Location;
+    uploadsPublicUrl?: string;
+    uploadLimit: number;
+    defaultLimit: number;
+    maxLimit: number;
+    uploadAllowedTypes?: string[];
+    uploadDeniedTypes?: string[];
+    imageOptimize?: boolean;
+    imageWorkers?: number;
+    imageQueueLimit?: number;
+    imageTimeoutMs?: number;
+    imageMemoryBytes?: number;
+    logLevel?: LogLevel;
+    logFormat?: LogFormat;
+  };
   /** Where a skipped image's warning and storage failures (with their cause) go; default: a logger as the config says. */
   log?: Logger;
 }
@@ -66,7 +81,12 @@ export class UploadService {
     this.storage = deps.config.uploadsS3 ? new S3Storage(deps.config.uploadsS3, this.log) : new LocalStorage(deps.config.uploadsDir, this.log);
     this.policy = typePolicy(deps.config);
     const { imageWorkers, imageQueueLimit, imageTimeoutMs, imageMemoryBytes } = deps.config;
-    this.images = new ImagePool({ size: imageWorkers ?? defaultImageWorkers(), queueLimit: imageQueueLimit ?? 32, timeoutMs: imageTimeoutMs ?? 60_000, memoryBytes: imageMemoryBytes });
+    this.images = new ImagePool({
+      size: imageWorkers ?? defaultImageWorkers(),
+      queueLimit: imageQueueLimit ?? 32,
+      timeoutMs: imageTimeoutMs ?? 60_000,
+      memoryBytes: imageMemoryBytes,
+    });
   }
 
   /**
@@ -141,7 +161,11 @@ export class UploadService {
     if (files.some((f) => f.size > this.deps.config.uploadLimit)) throw tooBig();
     const inspected: InspectedFile[] = [];
     for (let i = 0; i < files.length; i++) inspected.push(await inspectFile(files[i]!, infos[i] ?? {}, this.deps.config.uploadLimit, this.policy));
-    if (target) checkAllowedTypes(target, inspected.map((f) => f.mime));
+    if (target)
+      checkAllowedTypes(
+        target,
+        inspected.map((f) => f.mime),
+      );
     const prepared: PreparedFile[] = [];
     for (const file of inspected) prepared.push(await prepareFile(file, this.images, { optimize: this.deps.config.imageOptimize }));
 
@@ -219,7 +243,9 @@ export class UploadService {
   async replace(id: string, file: File, info: FileInfo, actor?: Actor): Promise<FileObject> {
     const existing = await this.findOne(id);
     if (!existing) throw new NotFoundError('Entity not found');
-    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), this.images, { optimize: this.deps.config.imageOptimize });
+    const prepared = await prepareFile(await inspectFile(file, info, this.deps.config.uploadLimit, this.policy), this.images, {
+      optimize: this.deps.config.imageOptimize,
+    });
     const { hash, ext } = existing;
     const kept: PreparedFile = { ...prepared, hash, ext };
     const files = filesToWrite(kept, hash, ext);

@@ -29,15 +29,45 @@ export function declaredType(declared: string): string | undefined {
  * executables a server or a desktop would run. Typed here so the policy can refuse them.
  */
 const RISKY_EXTENSIONS: Record<string, string> = {
-  scr: 'application/x-msdownload', cmd: 'application/x-msdownload', pif: 'application/x-msdownload', cpl: 'application/x-msdownload',
-  ps1: 'application/x-powershell', psm1: 'application/x-powershell',
-  vbs: 'text/vbscript', vbe: 'text/vbscript', jse: 'text/javascript', wsf: 'application/x-wsh', wsh: 'application/x-wsh', hta: 'application/hta',
-  bash: 'application/x-sh', zsh: 'application/x-sh', ksh: 'application/x-sh', csh: 'application/x-csh', command: 'application/x-sh',
-  py: 'text/x-python', pyc: 'text/x-python', pyw: 'text/x-python', rb: 'text/x-ruby', pm: 'application/x-perl',
-  phtml: 'application/x-httpd-php', php3: 'application/x-httpd-php', php4: 'application/x-httpd-php', php5: 'application/x-httpd-php',
-  php7: 'application/x-httpd-php', phar: 'application/x-httpd-php', jsp: 'application/x-jsp', asp: 'application/x-asp',
-  aspx: 'application/x-asp', cgi: 'application/x-cgi', so: 'application/x-sharedlib', dylib: 'application/x-mach-binary',
-  elf: 'application/x-elf', app: 'application/x-executable', mht: 'message/rfc822', mhtml: 'message/rfc822', chm: 'application/vnd.ms-htmlhelp',
+  scr: 'application/x-msdownload',
+  cmd: 'application/x-msdownload',
+  pif: 'application/x-msdownload',
+  cpl: 'application/x-msdownload',
+  ps1: 'application/x-powershell',
+  psm1: 'application/x-powershell',
+  vbs: 'text/vbscript',
+  vbe: 'text/vbscript',
+  jse: 'text/javascript',
+  wsf: 'application/x-wsh',
+  wsh: 'application/x-wsh',
+  hta: 'application/hta',
+  bash: 'application/x-sh',
+  zsh: 'application/x-sh',
+  ksh: 'application/x-sh',
+  csh: 'application/x-csh',
+  command: 'application/x-sh',
+  py: 'text/x-python',
+  pyc: 'text/x-python',
+  pyw: 'text/x-python',
+  rb: 'text/x-ruby',
+  pm: 'application/x-perl',
+  phtml: 'application/x-httpd-php',
+  php3: 'application/x-httpd-php',
+  php4: 'application/x-httpd-php',
+  php5: 'application/x-httpd-php',
+  php7: 'application/x-httpd-php',
+  phar: 'application/x-httpd-php',
+  jsp: 'application/x-jsp',
+  asp: 'application/x-asp',
+  aspx: 'application/x-asp',
+  cgi: 'application/x-cgi',
+  so: 'application/x-sharedlib',
+  dylib: 'application/x-mach-binary',
+  elf: 'application/x-elf',
+  app: 'application/x-executable',
+  mht: 'message/rfc822',
+  mhtml: 'message/rfc822',
+  chm: 'application/vnd.ms-htmlhelp',
 };
 
 /** Longest extension taken as one (`.` included); a longer tail is part of the name, not a type. */
@@ -78,7 +108,10 @@ export function sniffText(bytes: Uint8Array): string | undefined {
   }
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]/.test(text)) return undefined;
-  const lower = text.replace(/^\ufeff/, '').trimStart().toLowerCase();
+  const lower = text
+    .replace(/^\ufeff/, '')
+    .trimStart()
+    .toLowerCase();
   if (lower.startsWith('#!')) return 'application/x-sh';
   if (lower.startsWith('<')) {
     if (lower.startsWith('<svg') || lower.startsWith('<!doctype svg')) return 'image/svg+xml';

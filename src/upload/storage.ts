@@ -110,6 +110,9 @@ export class LocalStorage implements Storage {
 
   async list(): Promise<string[]> {
     const entries = await readdir(this.dir, { withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isFile() && isStorableName(e.name)).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isFile() && isStorableName(e.name))
+      .map((e) => e.name)
+      .sort();
   }
 }

@@ -53,7 +53,8 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
   let articleId: string;
   beforeAll(async () => {
     [server, showcase] = await Promise.all([startServer(), startServer({ contentTypes: ALL_TYPES_CONTENT_TYPES })]);
-    for (const s of [server, showcase]) await new AdminAccounts(s.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
+    for (const s of [server, showcase])
+      await new AdminAccounts(s.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
     const auth = { authorization: `Bearer ${server.tokens.fullAccess}` };
     const form = new FormData();
     form.append('files', new File([PNG], 'cover.png', { type: 'image/png' }));
@@ -62,8 +63,19 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
     const tag = (await server.call('POST', '/api/tags', { body: { data: { name: 'Tag A' } } })).body.data.documentId;
     const body = [{ type: 'paragraph', children: [{ type: 'text', text: 'Hello' }] }];
     const data = {
-      title: 'Accessible article', summary: 'Short', body, views: 3, rating: 4.5, featured: true, publishDate: '2026-01-02', meta: { a: 1 },
-      cover: files[0]!.id, gallery: [files[0]!.id], tags: [tag], seo: { metaTitle: 'Meta' }, links: [{ label: 'Home', url: 'https://example.com' }],
+      title: 'Accessible article',
+      summary: 'Short',
+      body,
+      views: 3,
+      rating: 4.5,
+      featured: true,
+      publishDate: '2026-01-02',
+      meta: { a: 1 },
+      cover: files[0]!.id,
+      gallery: [files[0]!.id],
+      tags: [tag],
+      seo: { metaTitle: 'Meta' },
+      links: [{ label: 'Home', url: 'https://example.com' }],
       blocks: [{ __component: 'shared.quote', title: 'Ann', body: 'Quoted' }],
     };
     const made = await server.call('POST', '/api/articles?status=draft', { body: { data } });
@@ -151,10 +163,11 @@ describe.skipIf(!executable)('Folio Admin accessibility', () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const focused = () => page.evaluate(() => {
-      const el = (globalThis as any).document.activeElement;
-      return `${el?.tagName ?? ''} ${el?.getAttribute('aria-label') ?? el?.id ?? ''} ${el?.textContent?.trim().slice(0, 40) ?? ''}`;
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const el = (globalThis as any).document.activeElement;
+        return `${el?.tagName ?? ''} ${el?.getAttribute('aria-label') ?? el?.id ?? ''} ${el?.textContent?.trim().slice(0, 40) ?? ''}`;
+      });
     /** Tab until `test` holds for the focused element, at most `max` presses. */
     async function tabTo(match: RegExp, max = 60) {
       for (let i = 0; i < max; i++) {

@@ -11,7 +11,11 @@ const ARTICLE = `/admin/api/content/${encodeURIComponent('api::article.article')
 
 /** Logs in; returns the cookie to send and the session's CSRF token. */
 async function login(server: TestServer, email: string, password: string) {
-  const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${server.url}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(response.status).toBe(200);
   const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
   const { data } = (await response.json()) as { data: { csrfToken: string } };
@@ -47,7 +51,10 @@ describe('admin access', () => {
     try {
       const session = await other.call('GET', '/admin/api/session', { headers: { 'x-forwarded-for': '203.0.113.9' } });
       expect(session.body.data.setupNeedsCode).toBe(true);
-      const refused = await other.call('POST', '/admin/api/setup', { body: { email: 'a@example.com', password: 'correct horse', code: 'wrong' }, headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const refused = await other.call('POST', '/admin/api/setup', {
+        body: { email: 'a@example.com', password: 'correct horse', code: 'wrong' },
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
       expect(refused.status).toBe(403);
       expect(refused.body.error.details.errors[0].path).toEqual(['code']);
       expect(await new AdminAccounts(other.instance.db).count()).toBe(0);
@@ -205,7 +212,13 @@ describe('folio admin create', () => {
   test('creates an admin who can log in, an editor with --role editor; a bad role is an error', async () => {
     const server = await startServer({ publicAccess: false });
     try {
-      const args = ['--data', server.dataDir, '--content-types', server.instance.config.contentTypesDir, ...(server.instance.config.databaseUrl ? ['--database', server.instance.config.databaseUrl] : [])];
+      const args = [
+        '--data',
+        server.dataDir,
+        '--content-types',
+        server.instance.config.contentTypesDir,
+        ...(server.instance.config.databaseUrl ? ['--database', server.instance.config.databaseUrl] : []),
+      ];
       expect(await main(['admin', 'create', '--email', 'ed@example.com', '--password', 'editor password', '--role', 'editor', ...args])).toBe(0);
       expect(await main(['admin', 'create', '--email', 'x@example.com', '--password', 'editor password', '--role', 'owner', ...args])).toBe(1);
       expect(await main(['admin', 'create', '--email', 'x@example.com', ...args])).toBe(2);
@@ -235,7 +248,11 @@ describe('the first load', () => {
       expect(compressed).toBeGreaterThan(1000);
       // What every page loads first stays small: the rich-text editor is a chunk of its own.
       expect(compressed).toBeLessThan(60 * 1024);
-      const text = Bun.gunzipSync(new Uint8Array(await (await fetch(`${server.url}${scripts[0]}`, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit)).arrayBuffer()));
+      const text = Bun.gunzipSync(
+        new Uint8Array(
+          await (await fetch(`${server.url}${scripts[0]}`, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit)).arrayBuffer(),
+        ),
+      );
       const chunks = [...new TextDecoder().decode(text).matchAll(/"\.\/([\w.-]+\.js)"/g)].map((m) => m[1]!).filter((name) => !scripts[0]!.endsWith(name));
       expect(chunks.some((name) => name.startsWith('rich-editor-'))).toBe(true);
       let total = compressed;

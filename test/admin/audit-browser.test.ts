@@ -22,7 +22,10 @@ describe.skipIf(!executable)('Folio Admin audit log', () => {
     await new AdminAccounts(server.instance.db).create({ email: 'ann@example.com', password: 'correct horse' }, { first: true });
     // 25 tags made through the REST API with a token, and one failed admin login.
     for (let i = 1; i <= 25; i++) {
-      const made = await server.call('POST', '/api/tags', { body: { data: { name: `Tag ${i}` } }, headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+      const made = await server.call('POST', '/api/tags', {
+        body: { data: { name: `Tag ${i}` } },
+        headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
+      });
       expect(made.status).toBe(201);
     }
     expect((await server.call('POST', '/admin/api/login', { body: { email: 'mallory@example.com', password: 'guess' } })).status).toBe(401);
@@ -48,9 +51,14 @@ describe.skipIf(!executable)('Folio Admin audit log', () => {
 
   /** The rows shown, each as its cells' text. */
   const rowsOf = (page: Page) =>
-    page.locator('table.audit-table tbody tr').evaluateAll((rows) => rows.map((tr: any) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent.replace(/\s+/g, ' ').trim())));
+    page
+      .locator('table.audit-table tbody tr')
+      .evaluateAll((rows) => rows.map((tr: any) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent.replace(/\s+/g, ' ').trim())));
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     const size = `${viewport.width}x${viewport.height}`;
     test(`at ${viewport.width}×${viewport.height}: the audit log lists who did what, filters by action, who and since, and pages`, async () => {
       const { page, requests } = await open(viewport);
@@ -96,7 +104,9 @@ describe.skipIf(!executable)('Folio Admin audit log', () => {
       await filters.getByLabel('Action').selectOption('');
       await filters.getByLabel('Who').fill('public');
       await filters.getByRole('button', { name: 'Filter', exact: true }).click();
-      await page.waitForFunction(() => (globalThis as any).document.querySelector('table.audit-table tbody tr td:nth-child(3)')?.textContent.startsWith('Admin login failed'));
+      await page.waitForFunction(() =>
+        (globalThis as any).document.querySelector('table.audit-table tbody tr td:nth-child(3)')?.textContent.startsWith('Admin login failed'),
+      );
       const failed = await rowsOf(page);
       expect(failed).toHaveLength(1);
       expect(failed[0]!.slice(1, 5)).toEqual(['Not logged in (public)', 'Admin login failed admin.login-failed', 'admin-user', 'email: mallory@example.com']);

@@ -17,7 +17,11 @@ describe('admin bulk actions', () => {
   const accounts = () => new AdminAccounts(server.instance.db);
 
   async function login(email: string) {
-    const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+    const response = await fetch(`${server.url}/admin/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse' }),
+    });
     const { data } = (await response.json()) as { data: { csrfToken: string } };
     return { cookie: response.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken };
   }
@@ -30,7 +34,8 @@ describe('admin bulk actions', () => {
   afterAll(() => server.stop(), 30_000);
 
   const call = (method: string, path: string, body?: unknown, as = headers) => server.call(method, path, { body, headers: as });
-  const draft = async (title: string | null) => (await call('POST', ARTICLE, { data: title === null ? { summary: 'no title' } : { title } })).body.data.documentId as string;
+  const draft = async (title: string | null) =>
+    (await call('POST', ARTICLE, { data: title === null ? { summary: 'no title' } : { title } })).body.data.documentId as string;
   const publicTitles = async () => ((await server.call('GET', '/api/articles?sort=title')).body.data as { title: string }[]).map((a) => a.title);
   const draftCount = async () => (await call('GET', ARTICLE)).body.meta.pagination.total as number;
   const outbox = async () => (await server.instance.db.all<{ event: string }>('SELECT "event" FROM folio_outbox ORDER BY "id"')).map((r) => r.event);
@@ -89,7 +94,16 @@ describe('admin bulk actions', () => {
     const id = await draft('Stays');
     const count = await draftCount();
     const tooMany = Array.from({ length: 101 }, (_, i) => `doc${i}`);
-    for (const body of [{}, { documentIds: 'x' }, { documentIds: [] }, { documentIds: [1] }, { documentIds: [id, 'a\u0000b'] }, { documentIds: tooMany }, { documentIds: [id], locale: 5 }, { documentIds: [id], locale: 'not a locale' }]) {
+    for (const body of [
+      {},
+      { documentIds: 'x' },
+      { documentIds: [] },
+      { documentIds: [1] },
+      { documentIds: [id, 'a\u0000b'] },
+      { documentIds: tooMany },
+      { documentIds: [id], locale: 5 },
+      { documentIds: [id], locale: 'not a locale' },
+    ]) {
       const response = await call('POST', `${ARTICLE}/actions/bulk-delete`, body);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError' } });

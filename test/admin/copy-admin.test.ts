@@ -31,7 +31,11 @@ const dir = () => {
 
 async function login(server: TestServer, email: string, password: string) {
   const response = await server.call('POST', '/admin/api/login', { body: { email, password } });
-  return { status: response.status, role: response.body.data?.user?.role as string | undefined, cookie: response.headers.get('set-cookie')?.split(';')[0] ?? '' };
+  return {
+    status: response.status,
+    role: response.body.data?.user?.role as string | undefined,
+    cookie: response.headers.get('set-cookie')?.split(';')[0] ?? '',
+  };
 }
 
 /** What the settings pages show, read through /admin/api as a Super Admin sees it. */
@@ -87,7 +91,9 @@ describe.skipIf(!ADMIN_URL)('folio copy and Folio Admin data', () => {
       const again = await login(onPostgres, 'root@example.com', 'correct horse');
       expect(await settingsOf(onPostgres, again.cookie)).toEqual(before);
       // A new admin gets a fresh id after the copied ones.
-      expect((await new AdminAccounts(onPostgres.instance.db).create({ email: 'new@example.com', password: 'correct horse', role: 'editor' })).id).toBeGreaterThan(gone.id);
+      expect(
+        (await new AdminAccounts(onPostgres.instance.db).create({ email: 'new@example.com', password: 'correct horse', role: 'editor' })).id,
+      ).toBeGreaterThan(gone.id);
       await onPostgres.stop({ keepData: true });
     } catch (error) {
       await onPostgres.stop({ keepData: true });
@@ -106,7 +112,10 @@ describe.skipIf(!ADMIN_URL)('folio copy and Folio Admin data', () => {
       const rootBack = await login(back, 'root@example.com', 'correct horse');
       expect(rootBack.role).toBe('super-admin');
       const after = await settingsOf(back, rootBack.cookie);
-      expect(after).toEqual({ ...before, admins: [...before.admins, { email: 'new@example.com', role: 'editor' }].sort((a, b) => a.email.localeCompare(b.email)) });
+      expect(after).toEqual({
+        ...before,
+        admins: [...before.admins, { email: 'new@example.com', role: 'editor' }].sort((a, b) => a.email.localeCompare(b.email)),
+      });
     } finally {
       await back.stop();
     }

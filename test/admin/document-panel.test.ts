@@ -17,7 +17,11 @@ describe('the edit view side panel over /admin/api', () => {
   beforeAll(async () => {
     server = await startServer({ publicAccess: false });
     await new AdminAccounts(server.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
-    const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'root@example.com', password: 'correct horse' }) });
+    const response = await fetch(`${server.url}/admin/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'root@example.com', password: 'correct horse' }),
+    });
     const { data } = (await response.json()) as { data: { csrfToken: string } };
     headers = { cookie: response.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken };
   }, 30_000);
@@ -62,7 +66,13 @@ describe('the edit view side panel over /admin/api', () => {
 
     const saved = await call('PUT', `${GLOBAL}/single`, { data: { siteName: 'Site' } });
     expect(saved.status).toBe(200);
-    expect(saved.body.meta).toEqual({ status: null, publishedAt: null, previewUrl: null, createdBy: { kind: 'admin', name: 'root@example.com' }, updatedBy: { kind: 'admin', name: 'root@example.com' } });
+    expect(saved.body.meta).toEqual({
+      status: null,
+      publishedAt: null,
+      previewUrl: null,
+      createdBy: { kind: 'admin', name: 'root@example.com' },
+      updatedBy: { kind: 'admin', name: 'root@example.com' },
+    });
   });
 
   test('a document is read with who created it and who wrote it last, as history keeps them, in each locale', async () => {
@@ -70,12 +80,18 @@ describe('the edit view side panel over /admin/api', () => {
     const id = made.body.data.documentId;
     expect(made.body.meta).toMatchObject({ createdBy: { kind: 'admin', name: 'root@example.com' }, updatedBy: { kind: 'admin', name: 'root@example.com' } });
     // Written since through the content API with a token: the last writer is the token.
-    const put = await server.call('PUT', `/api/articles/${id}?locale=en`, { body: { data: { title: 'By whom, edited' } }, headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    const put = await server.call('PUT', `/api/articles/${id}?locale=en`, {
+      body: { data: { title: 'By whom, edited' } },
+      headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
+    });
     expect(put.status).toBe(200);
     const en = await call('GET', `${ARTICLE}/${id}?locale=en`);
     expect(en.body.meta).toMatchObject({ createdBy: { kind: 'admin', name: 'root@example.com' }, updatedBy: { kind: 'token', name: 'test-full' } });
     // Another locale has its own: created by the token.
-    await server.call('PUT', `/api/articles/${id}?locale=fr`, { body: { data: { title: 'Par qui' } }, headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    await server.call('PUT', `/api/articles/${id}?locale=fr`, {
+      body: { data: { title: 'Par qui' } },
+      headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
+    });
     const fr = await call('GET', `${ARTICLE}/${id}?locale=fr`);
     expect(fr.body.meta).toMatchObject({ createdBy: { kind: 'token', name: 'test-full' }, updatedBy: { kind: 'token', name: 'test-full' } });
   });

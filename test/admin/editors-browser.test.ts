@@ -84,7 +84,10 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     const saved = await draft(documentId);
     expect(saved).toMatchObject({ title: 'Browser Story', slug: 'browser-story', seo: { metaTitle: 'Meta of the story' }, cover: { name: 'cover.png' } });
     expect(linkedTags(saved.tags)).toEqual(['Tag C', 'Tag B', 'Tag A']);
-    expect(saved.blocks).toMatchObject([{ __component: 'shared.rich-text', body: 'Some *markdown*' }, { __component: 'shared.quote', title: 'A quote title' }]);
+    expect(saved.blocks).toMatchObject([
+      { __component: 'shared.rich-text', body: 'Some *markdown*' },
+      { __component: 'shared.quote', title: 'A quote title' },
+    ]);
     expect((await server.call('GET', `/api/articles/${documentId}`)).status).toBe(404);
 
     // Regenerate keeps the entry's own slug (it does not collide with itself).
@@ -96,7 +99,11 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     await page.getByTestId('status').filter({ hasText: 'Published' }).waitFor();
     const published = (await server.call('GET', `/api/articles/${documentId}?${DEEP}`)).body.data;
     expect(linkedTags(published.tags)).toEqual(['Tag C', 'Tag B', 'Tag A']);
-    expect(published).toMatchObject({ seo: { metaTitle: 'Meta of the story' }, cover: { name: 'cover.png' }, blocks: [{ __component: 'shared.rich-text' }, { __component: 'shared.quote' }] });
+    expect(published).toMatchObject({
+      seo: { metaTitle: 'Meta of the story' },
+      cover: { name: 'cover.png' },
+      blocks: [{ __component: 'shared.rich-text' }, { __component: 'shared.quote' }],
+    });
 
     await page.getByRole('button', { name: 'Unpublish' }).click();
     await page.getByTestId('status').filter({ hasText: 'Draft' }).waitFor();
@@ -120,7 +127,8 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     await page.getByLabel('Select all entries on this page').check();
     await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
     await page.getByText('Published 2 entries').waitFor();
-    const titles = async () => (await server.call('GET', '/api/articles?filters[title][$startsWith]=Filter&sort=title')).body.data.map((a: { title: string }) => a.title);
+    const titles = async () =>
+      (await server.call('GET', '/api/articles?filters[title][$startsWith]=Filter&sort=title')).body.data.map((a: { title: string }) => a.title);
     expect(await titles()).toEqual(['Filter one', 'Filter two']);
 
     await page.getByLabel('Select Filter two').check();
@@ -178,8 +186,22 @@ describe.skipIf(!executable)('Folio Admin editors in a browser', () => {
     const fr = (await server.call('GET', `/api/articles/${id}?status=draft&locale=fr&populate[cover]=true`)).body.data;
     expect(fr).toMatchObject({ title: 'En français', summary: 'Summary EN', locale: 'fr', cover: { name: 'cover.png' } });
     expect(fr.body).toEqual([
-      { type: 'heading', level: 2, children: [{ type: 'text', text: 'Un ' }, { type: 'text', text: 'titre', bold: true }] },
-      { type: 'list', format: 'unordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'un' }] }, { type: 'list-item', children: [{ type: 'text', text: 'deux' }] }] },
+      {
+        type: 'heading',
+        level: 2,
+        children: [
+          { type: 'text', text: 'Un ' },
+          { type: 'text', text: 'titre', bold: true },
+        ],
+      },
+      {
+        type: 'list',
+        format: 'unordered',
+        children: [
+          { type: 'list-item', children: [{ type: 'text', text: 'un' }] },
+          { type: 'list-item', children: [{ type: 'text', text: 'deux' }] },
+        ],
+      },
     ]);
     expect((await server.call('GET', `/api/articles/${id}?status=draft&locale=en`)).body.data.title).toBe('In English');
   }, 60_000);

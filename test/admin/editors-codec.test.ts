@@ -11,8 +11,23 @@ import { slugify, uniqueSlug } from '../../src/admin/slug';
 
 const STRAPI_BLOCKS = [
   { type: 'heading', level: 2, children: [{ type: 'text', text: 'Title' }] },
-  { type: 'paragraph', children: [{ type: 'text', text: 'Plain ' }, { type: 'text', text: 'bold', bold: true }, { type: 'text', text: ' and ' }, { type: 'link', url: 'https://example.com/a(b)', children: [{ type: 'text', text: 'a *link*', italic: true }] }] },
-  { type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'one' }] }, { type: 'list', format: 'ordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }] }] },
+  {
+    type: 'paragraph',
+    children: [
+      { type: 'text', text: 'Plain ' },
+      { type: 'text', text: 'bold', bold: true },
+      { type: 'text', text: ' and ' },
+      { type: 'link', url: 'https://example.com/a(b)', children: [{ type: 'text', text: 'a *link*', italic: true }] },
+    ],
+  },
+  {
+    type: 'list',
+    format: 'ordered',
+    children: [
+      { type: 'list-item', children: [{ type: 'text', text: 'one' }] },
+      { type: 'list', format: 'ordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }] },
+    ],
+  },
   { type: 'quote', children: [{ type: 'text', text: 'snake_case ~ [x]' }] },
   { type: 'code', language: 'ts', children: [{ type: 'text', text: 'const a = `b`;\n' }] },
   { type: 'image', image: { name: 'p.png', url: '/uploads/p.png', alternativeText: 'A p', width: 1, height: 1 }, children: [{ type: 'text', text: '' }] },
@@ -66,7 +81,14 @@ describe('blocks codec (Strapi blocks ⇄ the rich-text editor)', () => {
         children: [
           { type: 'text', text: 'a ' },
           { type: 'text', text: 'b', bold: true },
-          { type: 'link', url: 'https://x.test', children: [{ type: 'text', text: 'c', italic: true }, { type: 'text', text: 'd' }] },
+          {
+            type: 'link',
+            url: 'https://x.test',
+            children: [
+              { type: 'text', text: 'c', italic: true },
+              { type: 'text', text: 'd' },
+            ],
+          },
           { type: 'text', text: ' e', underline: true, strikethrough: true, code: true },
         ],
       },

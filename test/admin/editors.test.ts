@@ -18,7 +18,11 @@ describe('admin editors API', () => {
   beforeAll(async () => {
     server = await startServer({ publicAccess: false });
     await new AdminAccounts(server.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
-    const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'root@example.com', password: 'correct horse' }) });
+    const response = await fetch(`${server.url}/admin/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'root@example.com', password: 'correct horse' }),
+    });
     const { data } = (await response.json()) as { data: { csrfToken: string } };
     headers = { cookie: response.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken };
   }, 30_000);
@@ -40,7 +44,11 @@ describe('admin editors API', () => {
     expect(seo.attributes.map((a: { name: string }) => a.name)).toEqual(['metaTitle', 'metaDescription', 'shareImage']);
     const article = body.data.contentTypes.find((c: { uid: string }) => c.uid === 'api::article.article');
     expect(article.mainField).toBe('title');
-    expect(article.attributes.find((a: { name: string }) => a.name === 'gallery')).toMatchObject({ type: 'media', multiple: true, allowedTypes: ['images', 'videos'] });
+    expect(article.attributes.find((a: { name: string }) => a.name === 'gallery')).toMatchObject({
+      type: 'media',
+      multiple: true,
+      allowedTypes: ['images', 'videos'],
+    });
   });
 
   test('an uploaded file is stored unattached, then saving an entry with relations in a chosen order, a component and a dynamic zone reads back whole and in that order', async () => {
@@ -49,13 +57,27 @@ describe('admin editors API', () => {
     const [file] = ((await uploaded.json()) as { data: { id: number; name: string }[] }).data;
     expect(file).toMatchObject({ name: 'cover.png', mime: 'image/png' });
     const [a, b, c] = [await tag('Alpha'), await tag('Beta'), await tag('Gamma')];
-    const created = await call('POST', ARTICLE, { data: { title: 'Whole', tags: { set: [c, a, b] }, cover: file!.id, seo: { metaTitle: 'Meta' }, blocks: [{ __component: 'shared.quote', title: 'Q' }, { __component: 'shared.media', file: file!.id }] } });
+    const created = await call('POST', ARTICLE, {
+      data: {
+        title: 'Whole',
+        tags: { set: [c, a, b] },
+        cover: file!.id,
+        seo: { metaTitle: 'Meta' },
+        blocks: [
+          { __component: 'shared.quote', title: 'Q' },
+          { __component: 'shared.media', file: file!.id },
+        ],
+      },
+    });
     expect(created.status).toBe(201);
     const doc = created.body.data;
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Gamma', 'Alpha', 'Beta']);
     expect(doc.cover).toMatchObject({ id: file!.id, name: 'cover.png' });
     expect(doc.seo).toMatchObject({ metaTitle: 'Meta', shareImage: null });
-    expect(doc.blocks).toMatchObject([{ __component: 'shared.quote', title: 'Q' }, { __component: 'shared.media', file: { id: file!.id } }]);
+    expect(doc.blocks).toMatchObject([
+      { __component: 'shared.quote', title: 'Q' },
+      { __component: 'shared.media', file: { id: file!.id } },
+    ]);
     // A new order through `set` is exactly the saved order.
     const moved = await call('PUT', `${ARTICLE}/${doc.documentId}?locale=en`, { data: { tags: { set: [b, c, a] } } });
     expect(moved.body.data.tags.map((t: { name: string }) => t.name)).toEqual(['Beta', 'Gamma', 'Alpha']);
@@ -93,15 +115,39 @@ describe('admin editors API', () => {
   });
 
   test('a uid is the slug of its target field, suffixed while another entry of the locale holds it, and never counts the entry itself', async () => {
-    const free = await call('POST', '/admin/api/uid', { contentType: 'api::article.article', field: 'slug', data: { title: 'Ça & Über fooBar!' }, locale: 'en' });
+    const free = await call('POST', '/admin/api/uid', {
+      contentType: 'api::article.article',
+      field: 'slug',
+      data: { title: 'Ça & Über fooBar!' },
+      locale: 'en',
+    });
     expect(free.body.data).toBe('ca-and-uber-foo-bar');
     const first = await call('POST', ARTICLE, { data: { title: 'Same', slug: 'same' } });
     await call('POST', ARTICLE, { data: { title: 'Same 1', slug: 'same-1' } });
-    expect((await call('POST', '/admin/api/uid', { contentType: 'api::article.article', field: 'slug', data: { title: 'Same' }, locale: 'en' })).body.data).toBe('same-2');
-    expect((await call('POST', '/admin/api/uid', { contentType: 'api::article.article', field: 'slug', data: { title: 'Same' }, locale: 'en', documentId: first.body.data.documentId })).body.data).toBe('same');
+    expect(
+      (await call('POST', '/admin/api/uid', { contentType: 'api::article.article', field: 'slug', data: { title: 'Same' }, locale: 'en' })).body.data,
+    ).toBe('same-2');
+    expect(
+      (
+        await call('POST', '/admin/api/uid', {
+          contentType: 'api::article.article',
+          field: 'slug',
+          data: { title: 'Same' },
+          locale: 'en',
+          documentId: first.body.data.documentId,
+        })
+      ).body.data,
+    ).toBe('same');
     // Another locale's values do not count.
-    expect((await call('POST', '/admin/api/uid', { contentType: 'api::article.article', field: 'slug', data: { title: 'Same' }, locale: 'fr' })).body.data).toBe('same');
-    for (const body of [{ contentType: 'api::article.article', field: 'title' }, { contentType: 'api::nope.nope', field: 'slug' }, [1], { contentType: 'api::article.article', field: 'slug', data: { title: 'a\u0000b' } }]) {
+    expect(
+      (await call('POST', '/admin/api/uid', { contentType: 'api::article.article', field: 'slug', data: { title: 'Same' }, locale: 'fr' })).body.data,
+    ).toBe('same');
+    for (const body of [
+      { contentType: 'api::article.article', field: 'title' },
+      { contentType: 'api::nope.nope', field: 'slug' },
+      [1],
+      { contentType: 'api::article.article', field: 'slug', data: { title: 'a\u0000b' } },
+    ]) {
       const r = await call('POST', '/admin/api/uid', body);
       expect([400, 404]).toContain(r.status);
       expect(r.body.data).toBeNull();

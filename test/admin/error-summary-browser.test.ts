@@ -37,7 +37,9 @@ describe.skipIf(!executable)('Folio Admin errors in words', () => {
   }, 30_000);
 
   test('publishing with a missing required component field names it in words, at the top and at the field; REST keeps Strapi’s message', async () => {
-    const made = await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Needs SEO', seo: { metaDescription: 'only a description' } } } });
+    const made = await server.call('POST', '/api/articles?status=draft', {
+      body: { data: { title: 'Needs SEO', seo: { metaDescription: 'only a description' } } },
+    });
     expect(made.status).toBe(201);
     await page.goto(`${server.url}${ARTICLE}/${made.body.data.documentId}?locale=en`);
     await page.getByLabel('Meta title', { exact: true }).waitFor();
@@ -69,7 +71,10 @@ describe.skipIf(!executable)('Folio Admin errors in words', () => {
 
     const rest = await server.call('POST', '/api/articles', { body: { data: { title: 'Via REST', seo: { metaDescription: 'x' } } } });
     expect(rest.status).toBe(400);
-    expect(rest.body.error.details.errors[0]).toMatchObject({ path: ['seo', 'metaTitle'], message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.' });
+    expect(rest.body.error.details.errors[0]).toMatchObject({
+      path: ['seo', 'metaTitle'],
+      message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.',
+    });
   }, 60_000);
 
   test('a title over its maximum length is said in words at the field and in the summary', async () => {

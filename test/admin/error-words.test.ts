@@ -9,7 +9,12 @@ import { explain, phrase } from '../../src/admin/ui/errors';
 
 const attr = (name: string, type: string, extra: Partial<AdminAttribute> = {}): AdminAttribute => ({ name, type, required: false, localized: false, ...extra });
 const components: Record<string, AdminComponent> = {
-  'shared.seo': { uid: 'shared.seo', displayName: 'Seo', category: 'shared', attributes: [attr('metaTitle', 'string', { required: true }), attr('metaDescription', 'text')] },
+  'shared.seo': {
+    uid: 'shared.seo',
+    displayName: 'Seo',
+    category: 'shared',
+    attributes: [attr('metaTitle', 'string', { required: true }), attr('metaDescription', 'text')],
+  },
   'shared.link': { uid: 'shared.link', displayName: 'Link', category: 'shared', attributes: [attr('label', 'string'), attr('url', 'string')] },
   'shared.quote': { uid: 'shared.quote', displayName: 'Quote', category: 'shared', attributes: [attr('title', 'string'), attr('body', 'text')] },
 };
@@ -26,7 +31,10 @@ const article = [
 ];
 const values = {
   seo: { key: 'k1', component: 'shared.seo', values: { metaTitle: '', metaDescription: '' } },
-  links: [{ key: 'k2', component: 'shared.link', values: { label: '', url: '' } }, { key: 'k3', component: 'shared.link', values: { label: '', url: '' } }],
+  links: [
+    { key: 'k2', component: 'shared.link', values: { label: '', url: '' } },
+    { key: 'k3', component: 'shared.link', values: { label: '', url: '' } },
+  ],
   blocks: [{ key: 'k4', component: 'shared.quote', values: { title: '', body: '' } }],
 };
 const say = (path: (string | number)[], message: string, value: unknown = null) => explain({ path, message, value }, article, values as never, components);
@@ -38,7 +46,11 @@ describe('validation errors in words', () => {
       text: 'Meta title is required',
       summary: 'Meta title (SEO) is required',
     });
-    expect(say(['title'], 'title must be a `string` type, but the final value was: `null`.')).toEqual({ field: 'title', text: 'Title is required', summary: 'Title is required' });
+    expect(say(['title'], 'title must be a `string` type, but the final value was: `null`.')).toEqual({
+      field: 'title',
+      text: 'Title is required',
+      summary: 'Title is required',
+    });
     expect(say(['seo'], 'seo must be defined.').text).toBe('SEO is required');
   });
 
@@ -62,7 +74,9 @@ describe('validation errors in words', () => {
       text: 'URL is too long: at most 10 characters',
       summary: 'URL (Links 2) is too long: at most 10 characters',
     });
-    expect(say(['blocks', 0, 'title'], 'blocks.0.title must be a `string` type, but the final value was: `null`.').summary).toBe('Title (Quote, Blocks 1) is required');
+    expect(say(['blocks', 0, 'title'], 'blocks.0.title must be a `string` type, but the final value was: `null`.').summary).toBe(
+      'Title (Quote, Blocks 1) is required',
+    );
     expect(say(['links', 0], 'links.0 must be an object', 3).field).toBe('links');
   });
 

@@ -40,7 +40,8 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
   const titles = async () => (await server.call('GET', '/api/articles?sort=title')).body.data.map((a: { title: string }) => a.title);
 
   test('selecting three drafts and pressing Publish selected publishes them with one request; the public API shows them', async () => {
-    for (const title of ['Bulk one', 'Bulk two', 'Bulk three', 'Left alone']) await server.call('POST', '/api/articles?status=draft', { body: { data: { title } } });
+    for (const title of ['Bulk one', 'Bulk two', 'Bulk three', 'Left alone'])
+      await server.call('POST', '/api/articles?status=draft', { body: { data: { title } } });
     await page.goto(`${server.url}${ARTICLE_ADMIN}?sort=title:asc`);
     for (const name of ['Bulk one', 'Bulk three', 'Bulk two']) await page.getByLabel(`Select ${name}`).check();
     const before = requests.length;
@@ -109,7 +110,10 @@ describe.skipIf(!executable)('Folio Admin: bulk actions, Back guard, library pic
 
   test("a media field's library picker pages through more than one page of files, searches and picks from page two", async () => {
     // 30 images (the page holds 24), uploaded oldest first: file-01 is the oldest, on page two.
-    for (const batch of [[1, 15], [16, 30]]) {
+    for (const batch of [
+      [1, 15],
+      [16, 30],
+    ]) {
       const form = new FormData();
       for (let i = batch[0]!; i <= batch[1]!; i++) form.append('files', new File([PNG], `file-${String(i).padStart(2, '0')}.png`, { type: 'image/png' }));
       const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');

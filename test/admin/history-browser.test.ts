@@ -44,7 +44,10 @@ describe.skipIf(!executable)('Folio Admin history', () => {
     const made = await server.call('POST', `${API_ARTICLE}?locale=en`, { headers, body: { data: { title: 'Spring is here', tags: [tagId] } } });
     expect(made.status).toBe(201);
     const id = made.body.data.documentId;
-    const put = await server.call('PUT', `/api/articles/${id}?locale=en&status=draft`, { body: { data: { title: 'Spring has come', summary: 'Longer days', tags: [] } }, headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    const put = await server.call('PUT', `/api/articles/${id}?locale=en&status=draft`, {
+      body: { data: { title: 'Spring has come', summary: 'Longer days', tags: [] } },
+      headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
+    });
     expect(put.status).toBe(200);
     return id;
   }
@@ -62,7 +65,10 @@ describe.skipIf(!executable)('Folio Admin history', () => {
     return { page, requests };
   }
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     const size = `${viewport.width}x${viewport.height}`;
     test(`at ${viewport.width}×${viewport.height}: History lists the versions, shows an older one's differences, and restores it as the draft`, async () => {
       const id = await article();
@@ -96,9 +102,15 @@ describe.skipIf(!executable)('Folio Admin history', () => {
       const details = dialog.getByRole('region', { name: /^Version of / });
       await details.getByRole('heading', { name: 'Differences from the current draft' }).waitFor();
       await details.locator('ul.diff').getByText('Seasons').waitFor();
-      const diffs = await details.locator('ul.diff > li').evaluateAll((items) =>
-        items.map((li: any) => [li.querySelector('.diff-name').textContent, li.querySelector('.diff-old').textContent, li.querySelector('.diff-new').textContent]),
-      );
+      const diffs = await details
+        .locator('ul.diff > li')
+        .evaluateAll((items) =>
+          items.map((li: any) => [
+            li.querySelector('.diff-name').textContent,
+            li.querySelector('.diff-old').textContent,
+            li.querySelector('.diff-new').textContent,
+          ]),
+        );
       expect(diffs).toEqual([
         ['Title', 'This versionSpring is here', 'Current draftSpring has come'],
         ['Summary', 'This version(empty)', 'Current draftLonger days'],

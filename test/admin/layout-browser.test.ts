@@ -26,7 +26,13 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
     server = await startServer();
     await new AdminAccounts(server.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
     const made = await server.call('POST', '/api/articles?status=draft', {
-      body: { data: { title: 'A long article', summary: 'Short', links: Array.from({ length: 8 }, (_, i) => ({ label: `Link ${i}`, url: `https://example.com/${i}` })) } },
+      body: {
+        data: {
+          title: 'A long article',
+          summary: 'Short',
+          links: Array.from({ length: 8 }, (_, i) => ({ label: `Link ${i}`, url: `https://example.com/${i}` })),
+        },
+      },
     });
     articleId = made.body.data.documentId;
     const form = new FormData();
@@ -59,9 +65,16 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
   };
 
   test('the header keeps a small fixed height on the home, Media Library and Roles pages, on a laptop and a large screen', async () => {
-    for (const viewport of [{ width: 1366, height: 768 }, { width: 1920, height: 1080 }]) {
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 1920, height: 1080 },
+    ]) {
       const page = await open(viewport);
-      for (const [path, ready] of [['/admin', 'Home'], ['/admin/media', 'Media Library'], ['/admin/settings/roles', 'Settings']] as const) {
+      for (const [path, ready] of [
+        ['/admin', 'Home'],
+        ['/admin/media', 'Media Library'],
+        ['/admin/settings/roles', 'Settings'],
+      ] as const) {
         await page.goto(`${server.url}${path}`);
         await page.getByRole('heading', { name: ready, level: 1 }).waitFor();
         const header = await box(page, 'header.topbar');
@@ -111,14 +124,19 @@ describe.skipIf(!executable)('Folio Admin layout', () => {
   }, 60_000);
 
   test('on wide screens the side panel stays in view as a whole as the form scrolls: its Save and Publish box covers none of the boxes below it', async () => {
-    for (const viewport of [{ width: 1366, height: 768 }, { width: 1920, height: 1080 }]) {
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 1920, height: 1080 },
+    ]) {
       const page = await open(viewport);
       await page.goto(`${server.url}${ARTICLE}/${articleId}?locale=en`);
       await page.getByLabel('Title', { exact: true }).waitFor();
       await page.getByRole('region', { name: 'Locales' }).getByRole('link', { name: 'French (fr)' }).waitFor();
       const overlaps = () =>
         page.evaluate(() => {
-          const boxes = [...(globalThis as any).document.querySelectorAll('aside.side > .box')].filter((b: any) => b.offsetParent).map((b: any) => ({ name: b.getAttribute('aria-label') ?? b.querySelector('h2')?.textContent, r: b.getBoundingClientRect() }));
+          const boxes = [...(globalThis as any).document.querySelectorAll('aside.side > .box')]
+            .filter((b: any) => b.offsetParent)
+            .map((b: any) => ({ name: b.getAttribute('aria-label') ?? b.querySelector('h2')?.textContent, r: b.getBoundingClientRect() }));
           const found: string[] = [];
           for (let i = 0; i < boxes.length; i++)
             for (let j = i + 1; j < boxes.length; j++) {

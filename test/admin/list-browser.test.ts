@@ -22,8 +22,16 @@ const AUTHOR = `/admin/content/${encodeURIComponent('api::author.author')}`;
 
 async function serious(page: Page, where: string): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })));
-  return (violations as { id: string; impact: string; nodes: string[] }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} at ${v.nodes.join(' | ')}`);
+  const violations = await page.evaluate(async () =>
+    (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')),
+    })),
+  );
+  return (violations as { id: string; impact: string; nodes: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${where}: ${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 describe.skipIf(!executable)('Folio Admin lists and views', () => {
@@ -34,7 +42,9 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
     await new AdminAccounts(server.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
     for (let i = 1; i <= 25; i++) {
       const kind = i % 3 === 0 ? 'opinion' : 'news';
-      const made = await server.call('POST', `/api/articles${i <= 20 ? '' : '?status=draft'}`, { body: { data: { title: `Story ${String(i).padStart(2, '0')}`, kind, views: i } } });
+      const made = await server.call('POST', `/api/articles${i <= 20 ? '' : '?status=draft'}`, {
+        body: { data: { title: `Story ${String(i).padStart(2, '0')}`, kind, views: i } },
+      });
       if (i === 1) await server.call('PUT', `/api/articles/${made.body.data.documentId}?locale=fr`, { body: { data: { title: 'Histoire 01' } } });
     }
     browser = await launchBrowser(executable!);
@@ -57,7 +67,10 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
   const rows = (page: Page) => page.locator('tbody tr');
   const width = (page: Page) => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     test(`at ${viewport.width}×${viewport.height}: search, filter, sort, page size, locale, columns, bulk unpublish and the empty states`, async () => {
       const page = await open(viewport);
       const found: string[] = [];
@@ -93,13 +106,19 @@ describe.skipIf(!executable)('Folio Admin lists and views', () => {
       await page.getByLabel('Filter operator').selectOption('$eq');
       await page.getByLabel('Filter value').fill('opinion');
       // The filter's controls: one row on a laptop; on a phone they wrap, each inside the screen.
-      const controls = await Promise.all(['Filter attribute', 'Filter operator', 'Filter value'].map(async (name) => (await page.getByLabel(name, { exact: true }).boundingBox())!));
+      const controls = await Promise.all(
+        ['Filter attribute', 'Filter operator', 'Filter value'].map(async (name) => (await page.getByLabel(name, { exact: true }).boundingBox())!),
+      );
       await screenshot(page, `list-filters-${viewport.width}`);
       if (viewport.width > 768) expect(new Set(controls.map((b) => Math.round(b.y + b.height / 2))).size).toBe(1);
       for (const b of controls) expect(b.x + b.width).toBeLessThanOrEqual(viewport.width);
       await page.getByRole('button', { name: 'Add filter' }).click();
       await page.getByText('3 entries').waitFor();
-      expect(await rows(page).allTextContents()).toEqual([expect.stringContaining('Story 12'), expect.stringContaining('Story 15'), expect.stringContaining('Story 18')]);
+      expect(await rows(page).allTextContents()).toEqual([
+        expect.stringContaining('Story 12'),
+        expect.stringContaining('Story 15'),
+        expect.stringContaining('Story 18'),
+      ]);
 
       // Bulk unpublish two of them: their badges say Draft.
       await page.getByLabel('Select Story 12').check();

@@ -23,7 +23,10 @@ describe('Media Library', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({ publicAccess: false });
-    await server.instance.roles.grant('public', UPLOAD_ACTIONS.filter((a) => a.endsWith('.find')));
+    await server.instance.roles.grant(
+      'public',
+      UPLOAD_ACTIONS.filter((a) => a.endsWith('.find')),
+    );
     const accounts = new AdminAccounts(server.instance.db);
     await accounts.create({ email: 'root@example.com', password: 'correct horse' });
     await accounts.create({ email: 'ed@example.com', password: 'editor password', role: 'editor' });

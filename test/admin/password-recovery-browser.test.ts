@@ -45,7 +45,10 @@ describe.skipIf(!executable)('Folio Admin password recovery in the new layout', 
     await page.getByRole('button', { name: 'Log out' }).waitFor();
   }
 
-  for (const [email, viewport] of [['wide@example.com', { width: 1366, height: 768 }], ['narrow@example.com', { width: 390, height: 844 }]] as const) {
+  for (const [email, viewport] of [
+    ['wide@example.com', { width: 1366, height: 768 }],
+    ['narrow@example.com', { width: 390, height: 844 }],
+  ] as const) {
     const size = `${viewport.width}x${viewport.height}`;
     test(`at ${viewport.width}×${viewport.height}: Forgot password? mails a link, its page sets a new password and logs in to the new layout, and the profile changes it again`, async () => {
       const page = await (await browser.newContext({ viewport })).newPage();

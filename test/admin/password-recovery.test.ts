@@ -57,7 +57,13 @@ async function mailedToken(email: string) {
 }
 
 describe('folio admin reset-password', () => {
-  const args = () => ['--data', plain.dataDir, '--content-types', plain.instance.config.contentTypesDir, ...(plain.instance.config.databaseUrl ? ['--database', plain.instance.config.databaseUrl] : [])];
+  const args = () => [
+    '--data',
+    plain.dataDir,
+    '--content-types',
+    plain.instance.config.contentTypesDir,
+    ...(plain.instance.config.databaseUrl ? ['--database', plain.instance.config.databaseUrl] : []),
+  ];
 
   test('sets a new password and ends the admin’s sessions; an unknown e-mail, a short password or a missing flag are errors', async () => {
     const before = cookieOf(await login(plain, 'ed@example.com', 'editor password'));
@@ -84,7 +90,9 @@ describe('Forgot password? by mail', () => {
     const rows = await server.instance.db.all<{ tokenHash: string }>('SELECT "tokenHash" FROM folio_admin_password_resets');
     expect(rows.map((r) => r.tokenHash)).toEqual([createHash('sha256').update(token).digest('hex')]);
 
-    expect((await server.call('POST', '/admin/api/reset-password', { body: { token, password: 'short' } })).body.error.details.errors[0].path).toEqual(['password']);
+    expect((await server.call('POST', '/admin/api/reset-password', { body: { token, password: 'short' } })).body.error.details.errors[0].path).toEqual([
+      'password',
+    ]);
     const reset = await server.call('POST', '/admin/api/reset-password', { body: { token, password: 'a brand new password' } });
     expect(reset.status).toBe(200);
     expect(reset.body.data.user).toMatchObject({ email: 'root@example.com', role: 'super-admin' });
@@ -123,14 +131,22 @@ describe('Forgot password? by mail', () => {
     expect((await plain.call('GET', '/admin/api/session')).body.data.mailConfigured).toBe(false);
     expect((await server.call('GET', '/admin/api/session')).body.data.mailConfigured).toBe(true);
     const res = await plain.call('POST', '/admin/api/forgot-password', { body: { email: 'root@example.com' } });
-    expect(res).toMatchObject({ status: 400, body: { error: { message: 'Mail is not configured on this server: run folio admin reset-password --email E --password P' } } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { error: { message: 'Mail is not configured on this server: run folio admin reset-password --email E --password P' } },
+    });
   });
 
   test('limits requests per client and e-mail', async () => {
     const limited = await startServer({ publicAccess: false, config: { smtpUrl: smtp.url(), authRateLimit: { max: 2, windowMs: 60_000 } } });
     try {
       const ask = (email: string) => limited.call('POST', '/admin/api/forgot-password', { body: { email } });
-      expect([(await ask('a@example.com')).status, (await ask('a@example.com')).status, (await ask('a@example.com')).status, (await ask('b@example.com')).status]).toEqual([200, 200, 429, 200]);
+      expect([
+        (await ask('a@example.com')).status,
+        (await ask('a@example.com')).status,
+        (await ask('a@example.com')).status,
+        (await ask('b@example.com')).status,
+      ]).toEqual([200, 200, 429, 200]);
     } finally {
       await limited.stop();
     }

@@ -25,7 +25,8 @@ describe.skipIf(!executable)('Folio Admin preview link', () => {
   beforeAll(async () => {
     withPreview = await startServer({ config: { previewUrl: TEMPLATE } });
     without = await startServer();
-    for (const server of [withPreview, without]) await new AdminAccounts(server.instance.db).create({ email: 'ann@example.com', password: 'correct horse' }, { first: true });
+    for (const server of [withPreview, without])
+      await new AdminAccounts(server.instance.db).create({ email: 'ann@example.com', password: 'correct horse' }, { first: true });
     browser = await launchBrowser(executable!);
   }, 60_000);
   afterAll(async () => {
@@ -37,7 +38,9 @@ describe.skipIf(!executable)('Folio Admin preview link', () => {
   async function open(server: TestServer, viewport: { width: number; height: number }): Promise<{ page: Page; requests: string[] }> {
     const context = await browser.newContext({ viewport });
     // The site a preview opens: answered here, so nothing leaves the machine.
-    await context.route('https://site.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Site preview</title><h1>Site preview</h1>' }));
+    await context.route('https://site.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Site preview</title><h1>Site preview</h1>' }),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const requests: string[] = [];
@@ -50,12 +53,17 @@ describe.skipIf(!executable)('Folio Admin preview link', () => {
     return { page, requests };
   }
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     const size = `${viewport.width}x${viewport.height}`;
     test(`at ${viewport.width}×${viewport.height}: the side panel's Preview link opens the saved draft in a new tab, with the published version beside it`, async () => {
       // Published in French, then changed: a draft that differs from what is published.
       const id = (await withPreview.call('POST', '/api/articles?locale=fr', { body: { data: { title: `Aperçu ${size}` } } })).body.data.documentId;
-      expect((await withPreview.call('PUT', `/api/articles/${id}?locale=fr&status=draft`, { body: { data: { title: `Aperçu changé ${size}` } } })).status).toBe(200);
+      expect((await withPreview.call('PUT', `/api/articles/${id}?locale=fr&status=draft`, { body: { data: { title: `Aperçu changé ${size}` } } })).status).toBe(
+        200,
+      );
       const { page, requests } = await open(withPreview, viewport);
       const found: string[] = [];
       await page.goto(`${withPreview.url}${ARTICLE}/${id}?locale=fr`);

@@ -13,7 +13,11 @@ const TEMPLATE = 'https://site.example/api/preview?secret=s3cret&type={pluralApi
 
 async function editor(server: TestServer) {
   await new AdminAccounts(server.instance.db).create({ email: 'preview@example.com', password: 'correct horse', role: 'editor' });
-  const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'preview@example.com', password: 'correct horse' }) });
+  const response = await fetch(`${server.url}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'preview@example.com', password: 'correct horse' }),
+  });
   return { cookie: response.headers.get('set-cookie')!.split(';')[0]! };
 }
 
@@ -31,14 +35,20 @@ describe('preview', () => {
     const article = (await server.call('POST', '/api/articles?locale=fr', { body: { data: { title: 'Aperçu' } } })).body.data.documentId;
     const read = await server.call('GET', `/admin/api/content/${encodeURIComponent('api::article.article')}/${article}?locale=fr`, { headers });
     expect(read.status).toBe(200);
-    expect(read.body.meta.previewUrl).toBe(`https://site.example/api/preview?secret=s3cret&type=articles&uid=api%3A%3Aarticle.article&id=${article}&locale=fr&status=draft`);
-    const published = await server.call('GET', `/admin/api/preview/${encodeURIComponent('api::article.article')}/${article}?locale=fr&status=published`, { headers });
+    expect(read.body.meta.previewUrl).toBe(
+      `https://site.example/api/preview?secret=s3cret&type=articles&uid=api%3A%3Aarticle.article&id=${article}&locale=fr&status=draft`,
+    );
+    const published = await server.call('GET', `/admin/api/preview/${encodeURIComponent('api::article.article')}/${article}?locale=fr&status=published`, {
+      headers,
+    });
     expect(published.body.data.url).toEndWith('&locale=fr&status=published');
 
     // Without draft & publish or i18n: the only version, no locale.
     const author = (await server.call('POST', '/api/authors', { body: { data: { name: 'Ann' } } })).body.data.documentId;
     const authorRead = await server.call('GET', `/admin/api/content/${encodeURIComponent('api::author.author')}/${author}`, { headers });
-    expect(authorRead.body.meta.previewUrl).toBe(`https://site.example/api/preview?secret=s3cret&type=authors&uid=api%3A%3Aauthor.author&id=${author}&locale=&status=published`);
+    expect(authorRead.body.meta.previewUrl).toBe(
+      `https://site.example/api/preview?secret=s3cret&type=authors&uid=api%3A%3Aauthor.author&id=${author}&locale=&status=published`,
+    );
     const single = await server.call('PUT', '/api/homepage', { body: { data: { headline: 'Home' } } });
     expect(single.status).toBe(200);
     const home = await server.call('GET', `/admin/api/preview/${encodeURIComponent('api::homepage.homepage')}/single`, { headers });
@@ -54,10 +64,15 @@ describe('preview', () => {
     servers.push(server);
     const headers = await editor(server);
     const article = (await server.call('POST', '/api/articles', { body: { data: { title: 'No preview' } } })).body.data.documentId;
-    expect((await server.call('GET', `/admin/api/content/${encodeURIComponent('api::article.article')}/${article}`, { headers })).body.meta.previewUrl).toBeNull();
+    expect(
+      (await server.call('GET', `/admin/api/content/${encodeURIComponent('api::article.article')}/${article}`, { headers })).body.meta.previewUrl,
+    ).toBeNull();
     expect((await server.call('GET', '/admin/api/schema', { headers })).body.data.preview).toEqual({ enabled: false });
 
-    for (const [value, message] of [['ftp://site.example/{documentId}', 'must be an http(s) URL'], ['https://site.example/{slug}', 'unknown placeholder {slug}']]) {
+    for (const [value, message] of [
+      ['ftp://site.example/{documentId}', 'must be an http(s) URL'],
+      ['https://site.example/{slug}', 'unknown placeholder {slug}'],
+    ]) {
       const run = await spawnCli(['locales', 'list'], { env: { FOLIO_PREVIEW_URL: value } });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(message);

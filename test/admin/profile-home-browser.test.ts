@@ -19,8 +19,16 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 async function serious(page: Page, where: string): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })));
-  return (violations as { id: string; impact: string; nodes: string[] }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} at ${v.nodes.join(' | ')}`);
+  const violations = await page.evaluate(async () =>
+    (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')),
+    })),
+  );
+  return (violations as { id: string; impact: string; nodes: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${where}: ${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 describe.skipIf(!executable)('Folio Admin home and profile', () => {
@@ -41,7 +49,10 @@ describe.skipIf(!executable)('Folio Admin home and profile', () => {
     await server?.stop();
   }, 30_000);
 
-  for (const [email, viewport] of [['wide@example.com', { width: 1366, height: 768 }], ['narrow@example.com', { width: 390, height: 844 }]] as const) {
+  for (const [email, viewport] of [
+    ['wide@example.com', { width: 1366, height: 768 }],
+    ['narrow@example.com', { width: 390, height: 844 }],
+  ] as const) {
     test(`at ${viewport.width}×${viewport.height}: the home shows recent drafts and publications; the profile changes the name and the password`, async () => {
       const page = await (await browser.newContext({ viewport })).newPage();
       page.setDefaultTimeout(15_000);

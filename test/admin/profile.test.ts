@@ -8,7 +8,11 @@ import { AdminAccounts } from '../../src/admin/accounts';
 import { startServer, type TestServer } from '../helpers/server';
 
 async function login(server: TestServer, email: string, password: string) {
-  const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${server.url}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   if (response.status !== 200) return { status: response.status, headers: {} as Record<string, string> };
   const { data } = (await response.json()) as { data: { csrfToken: string } };
   return { status: 200, headers: { cookie: response.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken } };
@@ -26,11 +30,21 @@ describe('the admin profile and the home page', () => {
 
   test('an admin (an Editor too) names themselves; the session says so; bad names are 400s naming the field', async () => {
     const { headers } = await login(server, 'ed@example.com', 'editor password');
-    expect((await server.call('GET', '/admin/api/me', { headers })).body.data).toEqual({ id: 2, email: 'ed@example.com', role: 'editor', firstname: null, lastname: null });
+    expect((await server.call('GET', '/admin/api/me', { headers })).body.data).toEqual({
+      id: 2,
+      email: 'ed@example.com',
+      role: 'editor',
+      firstname: null,
+      lastname: null,
+    });
     const put = await server.call('PUT', '/admin/api/me', { body: { firstname: ' Ada ', lastname: 'Lovelace' }, headers });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ firstname: 'Ada', lastname: 'Lovelace' });
-    expect((await server.call('GET', '/admin/api/session', { headers })).body.data.user).toMatchObject({ email: 'ed@example.com', firstname: 'Ada', lastname: 'Lovelace' });
+    expect((await server.call('GET', '/admin/api/session', { headers })).body.data.user).toMatchObject({
+      email: 'ed@example.com',
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+    });
     const bad = await server.call('PUT', '/admin/api/me', { body: { firstname: 'x'.repeat(101), lastname: 3 }, headers });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.errors.map((e: { path: string[] }) => e.path[0]).sort()).toEqual(['firstname', 'lastname']);
@@ -43,12 +57,18 @@ describe('the admin profile and the home page', () => {
   test('a password change needs the current password, keeps this session and ends the others', async () => {
     const mine = await login(server, 'root@example.com', 'correct horse');
     const other = await login(server, 'root@example.com', 'correct horse');
-    const wrong = await server.call('PUT', '/admin/api/me/password', { body: { currentPassword: 'not it', password: 'a new password' }, headers: mine.headers });
+    const wrong = await server.call('PUT', '/admin/api/me/password', {
+      body: { currentPassword: 'not it', password: 'a new password' },
+      headers: mine.headers,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details.errors).toEqual([{ path: ['currentPassword'], message: 'The current password is not right' }]);
     const short = await server.call('PUT', '/admin/api/me/password', { body: { currentPassword: 'correct horse', password: 'short' }, headers: mine.headers });
     expect(short.body.error.details.errors[0].path).toEqual(['password']);
-    expect((await server.call('PUT', '/admin/api/me/password', { body: { currentPassword: 'correct horse', password: 'a new password' }, headers: mine.headers })).status).toBe(204);
+    expect(
+      (await server.call('PUT', '/admin/api/me/password', { body: { currentPassword: 'correct horse', password: 'a new password' }, headers: mine.headers }))
+        .status,
+    ).toBe(204);
     expect((await server.call('GET', '/admin/api/me', { headers: mine.headers })).status).toBe(200);
     expect((await server.call('GET', '/admin/api/me', { headers: other.headers })).status).toBe(401);
     expect((await login(server, 'root@example.com', 'correct horse')).status).toBe(401);
@@ -57,7 +77,8 @@ describe('the admin profile and the home page', () => {
 
   test('the home page lists the latest drafts (draft or modified) and the latest publications, across types and locales', async () => {
     const { headers } = await login(server, 'root@example.com', 'a new password');
-    const article = (title: string, query = '') => server.call('POST', `/admin/api/content/api::article.article${query}`, { body: { data: { title } }, headers });
+    const article = (title: string, query = '') =>
+      server.call('POST', `/admin/api/content/api::article.article${query}`, { body: { data: { title } }, headers });
     const draft = (await article('A fresh draft')).body.data.documentId;
     const live = (await article('Live story')).body.data.documentId;
     await server.call('POST', `/admin/api/content/api::article.article/${live}/actions/publish`, { headers });

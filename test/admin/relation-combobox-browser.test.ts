@@ -20,8 +20,16 @@ const ARTICLE = `/admin/content/${encodeURIComponent('api::article.article')}`;
 
 async function serious(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })));
-  return (violations as { id: string; impact: string; nodes: string[] }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${v.nodes.join(' | ')}`);
+  const violations = await page.evaluate(async () =>
+    (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')),
+    })),
+  );
+  return (violations as { id: string; impact: string; nodes: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 describe.skipIf(!executable)('Folio Admin relation comboboxes', () => {
@@ -39,7 +47,10 @@ describe.skipIf(!executable)('Folio Admin relation comboboxes', () => {
     await server?.stop();
   }, 30_000);
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     test(`at ${viewport.width}×${viewport.height}: tags and category are chosen with the keyboard in comboboxes named by their fields, linked entries open, order is kept`, async () => {
       const page = await (await browser.newContext({ viewport })).newPage();
       page.setDefaultTimeout(15_000);

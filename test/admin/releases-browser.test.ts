@@ -74,7 +74,10 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
     await box.getByRole('link', { name: release }).waitFor();
   }
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     const size = `${viewport.width}x${viewport.height}`;
     test(`at ${viewport.width}×${viewport.height}: create and schedule a release, add entries from their side panel, see a failure in words, remove the entry, publish, delete`, async () => {
       const good = await draft({ title: `Spring is here ${size}` });
@@ -118,7 +121,10 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
 
       // The list: status and schedule.
       await page.getByRole('link', { name: '← Releases' }).click();
-      const row = page.getByRole('table', { name: 'Releases' }).getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+      const row = page
+        .getByRole('table', { name: 'Releases' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name, exact: true }) });
       await row.waitFor();
       expect((await row.getByRole('cell').allTextContents()).slice(1)).toEqual(['Pending', '20 Mar 2030, 09:00 (Europe/Paris)', '0']);
       expect(await pageWidth(page)).toBe(viewport.width);
@@ -166,7 +172,10 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
       await untitled.getByRole('button', { name: /^Remove .+ \(en\) from the release$/ }).click();
       await page.getByRole('region', { name: 'Entries (1)' }).waitFor();
       await page.getByRole('button', { name: 'Publish now' }).click();
-      await page.getByRole('alertdialog', { name: /^Publish the entry of this release now\?/ }).getByRole('button', { name: 'Publish', exact: true }).click();
+      await page
+        .getByRole('alertdialog', { name: /^Publish the entry of this release now\?/ })
+        .getByRole('button', { name: 'Publish', exact: true })
+        .click();
       await page.getByText('Published: every entry of the release is out').waitFor();
       expect(await page.getByTestId('release-status').textContent()).toBe('Done');
       expect(await page.getByRole('button', { name: 'Publish now' }).count()).toBe(0);
@@ -179,7 +188,10 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
 
       // Delete asks first, then the list no longer has it.
       await page.getByRole('button', { name: 'Delete release' }).click();
-      await page.getByRole('alertdialog', { name: 'Delete this release? Its entries stay as they are.' }).getByRole('button', { name: 'Delete release' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Delete this release? Its entries stay as they are.' })
+        .getByRole('button', { name: 'Delete release' })
+        .click();
       await page.getByRole('heading', { level: 1, name: 'Releases' }).waitFor();
       await page.getByRole('form', { name: 'New release' }).waitFor();
       expect(await page.getByRole('link', { name, exact: true }).count()).toBe(0);
@@ -197,7 +209,10 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
     const name = 'Names of entries';
     expect((await server.call('POST', '/admin/api/releases', { headers: headers(), body: { name } })).status).toBe(201);
     for (const documentId of [untitled, titled]) {
-      const added = await server.call('POST', `/admin/api/releases/${encodeURIComponent(name)}/entries`, { headers: headers(), body: { type: 'api::article.article', documentId, action: 'publish' } });
+      const added = await server.call('POST', `/admin/api/releases/${encodeURIComponent(name)}/entries`, {
+        headers: headers(),
+        body: { type: 'api::article.article', documentId, action: 'publish' },
+      });
       expect(added.status).toBe(200);
     }
     const { page } = await open({ width: 1366, height: 768 });
@@ -214,7 +229,8 @@ describe.skipIf(!executable)('Folio Admin releases', () => {
 
   test('an entry without a pending release is told where to make one, and a type without draft & publish has no Releases box', async () => {
     const id = await draft({ title: 'Lonely' });
-    for (const r of (await server.call('GET', '/admin/api/releases', { headers: headers() })).body.data) await server.call('DELETE', `/admin/api/releases/${encodeURIComponent(r.name)}`, { headers: headers() });
+    for (const r of (await server.call('GET', '/admin/api/releases', { headers: headers() })).body.data)
+      await server.call('DELETE', `/admin/api/releases/${encodeURIComponent(r.name)}`, { headers: headers() });
     const { page } = await open({ width: 1366, height: 768 });
     await page.goto(`${server.url}${ARTICLE}/${id}?locale=en`);
     const box = page.getByRole('region', { name: 'Releases' });

@@ -24,7 +24,14 @@ const text = (t: string, marks: Record<string, boolean> = {}) => ({ type: 'text'
 /** Blocks as Strapi's editor writes them, with what Folio's editor does not know. */
 const UNTOUCHED = [
   { type: 'paragraph', children: [text('Kept '), { type: 'link', url: 'https://example.com', children: [text('exactly')] }, text('')] },
-  { type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [text('one')] }, { type: 'list', format: 'unordered', indentLevel: 1, children: [{ type: 'list-item', children: [text('nested')] }] }] },
+  {
+    type: 'list',
+    format: 'ordered',
+    children: [
+      { type: 'list-item', children: [text('one')] },
+      { type: 'list', format: 'unordered', indentLevel: 1, children: [{ type: 'list-item', children: [text('nested')] }] },
+    ],
+  },
   { children: [text('key order differs')], type: 'quote' },
   { type: 'paragraph', children: [text('explicitly not bold', { bold: false })] },
 ];
@@ -34,8 +41,16 @@ const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => (glo
 
 async function serious(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })));
-  return (violations as { id: string; impact: string; nodes: string[] }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${v.nodes.join(' | ')}`);
+  const violations = await page.evaluate(async () =>
+    (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')),
+    })),
+  );
+  return (violations as { id: string; impact: string; nodes: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
@@ -67,7 +82,10 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
 
   const body = async (id: string) => (await server.call('GET', `/api/articles/${id}?status=draft`)).body.data.body;
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     test(`at ${viewport.width}×${viewport.height}: written with the toolbar and the keyboard, saved as Strapi blocks; untouched blocks saved back exactly`, async () => {
       const made = await server.call('POST', '/api/articles?status=draft', { body: { data: { title: `Rich ${viewport.width}`, body: UNTOUCHED } } });
       const id = made.body.data.documentId;
@@ -91,10 +109,11 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
       // Write after the last block: a heading, a paragraph with marks and a link, a list, a quote, code.
       // The caret at the end of the last paragraph. Checked, as the browser moves it: on a phone a click can land
       // while the page still scrolls, and an End pressed meanwhile may not be applied yet.
-      const caretAtEnd = () => page.evaluate(() => {
-        const selection = (globalThis as any).getSelection();
-        return selection.anchorNode?.textContent === 'explicitly not bold' && selection.anchorOffset === 'explicitly not bold'.length;
-      });
+      const caretAtEnd = () =>
+        page.evaluate(() => {
+          const selection = (globalThis as any).getSelection();
+          return selection.anchorNode?.textContent === 'explicitly not bold' && selection.anchorOffset === 'explicitly not bold'.length;
+        });
       for (let i = 0; i < 5 && !(await caretAtEnd()); i++) {
         await editor.getByText('explicitly not bold').click();
         await page.keyboard.press('End');
@@ -183,7 +202,9 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
   }
 
   test('the toolbar is one Tab stop whose controls the arrow keys reach, and a selected word becomes a link with Ctrl+K', async () => {
-    const made = await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Keys', body: [{ type: 'paragraph', children: [text('make this a link')] }] } } });
+    const made = await server.call('POST', '/api/articles?status=draft', {
+      body: { data: { title: 'Keys', body: [{ type: 'paragraph', children: [text('make this a link')] }] } },
+    });
     const id = made.body.data.documentId;
     const page = await open({ width: 1366, height: 768 });
     await page.goto(`${server.url}${ARTICLE}/${id}?locale=en`);
@@ -191,7 +212,9 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
     await editor.waitFor();
     const style = page.getByRole('combobox', { name: 'Text style' });
     // Every heading level Strapi's blocks know, 1 to 6, beside paragraphs, quotes and code.
-    expect(await style.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Heading 1', 'Heading 2', 'Heading 3', 'Heading 4', 'Heading 5', 'Heading 6', 'Quote', 'Code block']));
+    expect(await style.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['Heading 1', 'Heading 2', 'Heading 3', 'Heading 4', 'Heading 5', 'Heading 6', 'Quote', 'Code block']),
+    );
     await style.focus();
     await page.keyboard.press('ArrowRight');
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toBe('Bold');
@@ -206,7 +229,9 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
     for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
     await settle(page);
     await page.getByRole('toolbar', { name: 'Body formatting' }).getByRole('button', { name: 'Strikethrough' }).click();
-    expect(await page.getByRole('toolbar', { name: 'Body formatting' }).getByRole('button', { name: 'Strikethrough' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('toolbar', { name: 'Body formatting' }).getByRole('button', { name: 'Strikethrough' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
 
     // Select "this" (characters 6–9) and link it.
     await editor.click();
@@ -219,7 +244,17 @@ describe.skipIf(!executable)('Folio Admin rich-text editor', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
-    expect(await body(id)).toEqual([{ type: 'paragraph', children: [text('make', { strikethrough: true }), text(' '), { type: 'link', url: 'https://folio.test/this', children: [text('this')] }, text(' a link')] }]);
+    expect(await body(id)).toEqual([
+      {
+        type: 'paragraph',
+        children: [
+          text('make', { strikethrough: true }),
+          text(' '),
+          { type: 'link', url: 'https://folio.test/this', children: [text('this')] },
+          text(' a link'),
+        ],
+      },
+    ]);
     await page.context().close();
   }, 60_000);
 });

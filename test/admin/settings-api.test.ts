@@ -32,14 +32,26 @@ describe('admin settings API', () => {
 
   test('an Editor gets 403 on every settings route, reads and writes alike, and a refused write changes nothing', async () => {
     const calls: [string, string, unknown?][] = [
-      ['GET', `${S}/roles`], ['POST', `${S}/roles`, { name: 'Sneaky' }], ['GET', `${S}/roles/public`],
-      ['PUT', `${S}/roles/public`, { actions: ['api::article.article.find'] }], ['DELETE', `${S}/roles/authenticated`],
-      ['GET', `${S}/tokens`], ['POST', `${S}/tokens`, { name: 'x', type: 'full-access' }], ['DELETE', `${S}/tokens/1`],
-      ['GET', `${S}/locales`], ['POST', `${S}/locales`, { code: 'de' }], ['PUT', `${S}/locales/fr/default`], ['DELETE', `${S}/locales/fr`],
-      ['GET', `${S}/webhooks`], ['POST', `${S}/webhooks`, { name: 'w', url: 'http://127.0.0.1:9/', events: ['entry.create'] }],
-      ['GET', `${S}/users`], ['PUT', `${S}/users/1`, { blocked: true }],
-      ['GET', `${S}/admins`], ['POST', `${S}/admins`, { email: 'new@example.com', password: 'long enough', role: 'super-admin' }],
-      ['PUT', `${S}/admins/2`, { role: 'super-admin' }], ['DELETE', `${S}/admins/1`],
+      ['GET', `${S}/roles`],
+      ['POST', `${S}/roles`, { name: 'Sneaky' }],
+      ['GET', `${S}/roles/public`],
+      ['PUT', `${S}/roles/public`, { actions: ['api::article.article.find'] }],
+      ['DELETE', `${S}/roles/authenticated`],
+      ['GET', `${S}/tokens`],
+      ['POST', `${S}/tokens`, { name: 'x', type: 'full-access' }],
+      ['DELETE', `${S}/tokens/1`],
+      ['GET', `${S}/locales`],
+      ['POST', `${S}/locales`, { code: 'de' }],
+      ['PUT', `${S}/locales/fr/default`],
+      ['DELETE', `${S}/locales/fr`],
+      ['GET', `${S}/webhooks`],
+      ['POST', `${S}/webhooks`, { name: 'w', url: 'http://127.0.0.1:9/', events: ['entry.create'] }],
+      ['GET', `${S}/users`],
+      ['PUT', `${S}/users/1`, { blocked: true }],
+      ['GET', `${S}/admins`],
+      ['POST', `${S}/admins`, { email: 'new@example.com', password: 'long enough', role: 'super-admin' }],
+      ['PUT', `${S}/admins/2`, { role: 'super-admin' }],
+      ['DELETE', `${S}/admins/1`],
     ];
     for (const [method, path, body] of calls) {
       const answer = await server.call(method, path, { body, headers: editor });
@@ -50,7 +62,10 @@ describe('admin settings API', () => {
     expect(await server.instance.roles.find('sneaky')).toBeUndefined();
     expect([...(await server.instance.roles.actions('public'))]).not.toContain('api::article.article.find');
     expect(await server.instance.locales.exists('de')).toBe(false);
-    expect((await new AdminAccounts(server.instance.db).list()).map((a) => [a.email, a.role])).toEqual([['root@example.com', 'super-admin'], ['ed@example.com', 'editor']]);
+    expect((await new AdminAccounts(server.instance.db).list()).map((a) => [a.email, a.role])).toEqual([
+      ['root@example.com', 'super-admin'],
+      ['ed@example.com', 'editor'],
+    ]);
     // Without a session: 401; a Super Admin without the CSRF token: 403.
     expect((await server.call('GET', `${S}/roles`)).status).toBe(401);
     expect((await server.call('POST', `${S}/locales`, { body: { code: 'de' }, headers: { cookie: root.cookie! } })).status).toBe(403);
@@ -60,8 +75,19 @@ describe('admin settings API', () => {
     expect((await server.call('GET', '/api/articles')).status).toBe(403);
     const page = await server.call('GET', `${S}/roles/public`, { headers: root });
     const article = page.body.data.sections.find((s: { label: string }) => s.label === 'Article');
-    expect(article.actions.map((a: { name: string }) => a.name)).toEqual(['find', 'findOne', 'create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft']);
-    const kept = page.body.data.sections.flatMap((s: { actions: { action: string; enabled: boolean }[] }) => s.actions.filter((a) => a.enabled).map((a) => a.action));
+    expect(article.actions.map((a: { name: string }) => a.name)).toEqual([
+      'find',
+      'findOne',
+      'create',
+      'update',
+      'delete',
+      'publish',
+      'unpublish',
+      'discardDraft',
+    ]);
+    const kept = page.body.data.sections.flatMap((s: { actions: { action: string; enabled: boolean }[] }) =>
+      s.actions.filter((a) => a.enabled).map((a) => a.action),
+    );
     const bad = await server.call('PUT', `${S}/roles/public`, { body: { actions: [...kept, 'api::nope.nope.find'] }, headers: root });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.errors[0].path).toEqual(['actions']);
@@ -100,7 +126,10 @@ describe('admin settings API', () => {
       expect([field, answer.status, answer.body.error.details.errors[0].path]).toEqual([field, 400, [field]]);
     }
     expect((await server.instance.tokens.list()).map((t) => t.name).sort()).toEqual(['test-full', 'test-read']);
-    const made = await server.call('POST', `${S}/tokens`, { body: { name: 'ci', type: 'custom', actions: ['api::article.article.find'], lifespanDays: 7 }, headers: root });
+    const made = await server.call('POST', `${S}/tokens`, {
+      body: { name: 'ci', type: 'custom', actions: ['api::article.article.find'], lifespanDays: 7 },
+      headers: root,
+    });
     expect(made.status).toBe(201);
     const key = made.body.data.accessKey as string;
     expect(made.body.data.expiresAt).toBeString();
@@ -151,13 +180,20 @@ describe('admin settings API', () => {
     expect((await server.call('PUT', `${S}/users/999999`, { body: { blocked: true }, headers: root })).status).toBe(404);
   });
 
-  test('admin users: create an Editor, change roles, delete; never the last Super Admin, and a deleted admin\'s session ends', async () => {
+  test("admin users: create an Editor, change roles, delete; never the last Super Admin, and a deleted admin's session ends", async () => {
     const ids = async () => (await server.call('GET', `${S}/admins`, { headers: root })).body.data;
     const [me] = await ids();
     expect((await server.call('PUT', `${S}/admins/${me.id}`, { body: { role: 'editor' }, headers: root })).status).toBe(400);
     expect((await server.call('DELETE', `${S}/admins/${me.id}`, { headers: root })).status).toBe(400);
-    expect((await server.call('POST', `${S}/admins`, { body: { email: 'bad', password: 'x', role: 'owner' }, headers: root })).body.error.details.errors.map((e: { path: string[] }) => e.path[0]).sort()).toEqual(['email', 'password', 'role']);
-    const made = await server.call('POST', `${S}/admins`, { body: { email: 'second@example.com', password: 'second password', role: 'editor' }, headers: root });
+    expect(
+      (await server.call('POST', `${S}/admins`, { body: { email: 'bad', password: 'x', role: 'owner' }, headers: root })).body.error.details.errors
+        .map((e: { path: string[] }) => e.path[0])
+        .sort(),
+    ).toEqual(['email', 'password', 'role']);
+    const made = await server.call('POST', `${S}/admins`, {
+      body: { email: 'second@example.com', password: 'second password', role: 'editor' },
+      headers: root,
+    });
     expect(made.body.data).toMatchObject({ email: 'second@example.com', role: 'editor' });
     const second = await login(server, 'second@example.com', 'second password');
     expect((await server.call('GET', `${S}/roles`, { headers: second })).status).toBe(403);
@@ -172,12 +208,24 @@ describe('admin settings API', () => {
   test('a webhook is edited without losing its log; bad input names its field', async () => {
     const bad = await server.call('POST', `${S}/webhooks`, { body: { name: 'hook', url: 'ftp://x', events: ['entry.create'] }, headers: root });
     expect(bad.body.error.details.errors[0].path).toEqual(['url']);
-    expect((await server.call('POST', `${S}/webhooks`, { body: { name: 'hook', url: 'http://127.0.0.1:9/', events: ['nope'] }, headers: root })).status).toBe(400);
-    expect((await server.call('POST', `${S}/webhooks`, { body: { name: 'hook', url: 'http://127.0.0.1:9/', events: ['entry.create'], secret: 's3cret' }, headers: root })).status).toBe(201);
+    expect((await server.call('POST', `${S}/webhooks`, { body: { name: 'hook', url: 'http://127.0.0.1:9/', events: ['nope'] }, headers: root })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await server.call('POST', `${S}/webhooks`, {
+          body: { name: 'hook', url: 'http://127.0.0.1:9/', events: ['entry.create'], secret: 's3cret' },
+          headers: root,
+        })
+      ).status,
+    ).toBe(201);
     // Port 9 (discard) refuses the connection: a failed attempt in the log.
     const tested = await server.call('POST', `${S}/webhooks/hook/test`, { headers: root });
     expect(tested.body.data.status).toBeNull();
-    const edited = await server.call('PUT', `${S}/webhooks/hook`, { body: { url: 'http://127.0.0.1:9/other', events: ['entry.update', 'media.create'] }, headers: root });
+    const edited = await server.call('PUT', `${S}/webhooks/hook`, {
+      body: { url: 'http://127.0.0.1:9/other', events: ['entry.update', 'media.create'] },
+      headers: root,
+    });
     expect(edited.body.data).toMatchObject({ url: 'http://127.0.0.1:9/other', events: ['entry.update', 'media.create'], signed: true });
     const log = await server.call('GET', `${S}/webhooks/hook/deliveries`, { headers: root });
     expect(log.body.data.map((a: { event: string }) => a.event)).toEqual(['trigger-test']);

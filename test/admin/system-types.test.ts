@@ -21,7 +21,9 @@ describe('system types and the content manager', () => {
     server = await startServer();
     await new AdminAccounts(server.instance.db).create({ email: 'editor@example.com', password: 'correct horse', role: 'editor' } as never, {});
     const response = await fetch(`${server.url}/admin/api/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'editor@example.com', password: 'correct horse' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'editor@example.com', password: 'correct horse' }),
     });
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: { csrfToken: string } };
@@ -38,7 +40,10 @@ describe('system types and the content manager', () => {
 
   test('an editor cannot create, change or delete files, users, roles or admin users through the content routes', async () => {
     for (const uid of [FILE_UID, USER_UID, ROLE_UID, ADMIN_USER_UID]) {
-      const created = await server.call('POST', path(uid), { body: { data: { url: 'javascript:alert(1)', mime: 'text/html', name: 'x', username: 'x', email: 'x@example.com' } }, headers });
+      const created = await server.call('POST', path(uid), {
+        body: { data: { url: 'javascript:alert(1)', mime: 'text/html', name: 'x', username: 'x', email: 'x@example.com' } },
+        headers,
+      });
       expect({ uid, status: created.status }).toEqual({ uid, status: 404 });
       expect(created.body.error.name).toBe('NotFoundError');
       expect((await server.call('GET', path(uid), { headers })).status).toBe(404);
@@ -47,7 +52,9 @@ describe('system types and the content manager', () => {
     expect(changed.status).toBe(404);
     expect((await server.call('DELETE', path(FILE_UID, `/${file.documentId}`), { headers })).status).toBe(404);
     expect((await server.call('POST', path(FILE_UID, '/actions/bulk-delete'), { body: { documentIds: [file.documentId] }, headers })).status).toBe(404);
-    const files = (await server.call('GET', '/api/upload/files', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).body as { url: string }[];
+    const files = (await server.call('GET', '/api/upload/files', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).body as {
+      url: string;
+    }[];
     expect(files.map((f) => f.url)).toEqual([file.url]);
   });
 
@@ -65,7 +72,9 @@ describe('system types and the content manager', () => {
       await expect(documents.update(ct, file.documentId, { url: 'https://evil.example/x.js' })).rejects.toThrow(/written through its own service/);
       await expect(documents.delete(ct, file.documentId)).rejects.toThrow(/written through its own service/);
     }
-    const files = (await server.call('GET', '/api/upload/files', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).body as { url: string }[];
+    const files = (await server.call('GET', '/api/upload/files', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).body as {
+      url: string;
+    }[];
     expect(files.map((f) => f.url)).toEqual([file.url]);
   });
 });

@@ -39,11 +39,21 @@ describe('the settings API', () => {
     const res = await server.call('GET', PAGE, { headers: root });
     expect(res.status).toBe(200);
     expect(res.body.data.advanced).toEqual({
-      unique_email: true, allow_register: true, email_confirmation: false, email_reset_password: null, email_confirmation_redirection: null, default_role: 'authenticated',
+      unique_email: true,
+      allow_register: true,
+      email_confirmation: false,
+      email_reset_password: null,
+      email_confirmation_redirection: null,
+      default_role: 'authenticated',
     });
     expect(res.body.data.email.email_confirmation.object).toBe('Account confirmation');
     expect(res.body.data.providers.map((p: { name: string }) => p.name)).toContain('keycloak');
-    expect(res.body.data.providers.find((p: { name: string }) => p.name === 'keycloak')).toMatchObject({ enabled: false, secretSet: false, subdomain: 'myKeycloakProvider.com/realms/myrealm', redirectUri: 'http://127.0.0.1:1337/api/connect/keycloak/callback' });
+    expect(res.body.data.providers.find((p: { name: string }) => p.name === 'keycloak')).toMatchObject({
+      enabled: false,
+      secretSet: false,
+      subdomain: 'myKeycloakProvider.com/realms/myrealm',
+      redirectUri: 'http://127.0.0.1:1337/api/connect/keycloak/callback',
+    });
     expect(res.body.data.roles).toEqual([{ type: 'authenticated', name: 'Authenticated' }]);
     expect((await server.call('GET', PAGE, { headers: editor })).status).toBe(403);
     expect((await put('/advanced', { allow_register: false }, editor)).status).toBe(403);
@@ -52,7 +62,8 @@ describe('the settings API', () => {
   });
 
   test('saves the advanced settings, which the API follows at once', async () => {
-    const register = (name: string) => server.call('POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.com`, password: 'Passw0rd!' } });
+    const register = (name: string) =>
+      server.call('POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.com`, password: 'Passw0rd!' } });
     expect((await put('/advanced', { allow_register: false })).body.data.advanced.allow_register).toBe(false);
     expect((await register('closed')).body.error.message).toBe('Register action is currently disabled');
     expect((await put('/advanced', { allow_register: true })).status).toBe(200);
@@ -64,11 +75,30 @@ describe('the settings API', () => {
   });
 
   test('stores a provider’s secret without ever answering it, keeps it on a blank one, and checks the subdomain', async () => {
-    const saved = await put('/providers/keycloak', { enabled: true, key: 'kc', secret: 'the-provider-secret', callback: 'https://front.example/kc', scope: 'openid email', subdomain: 'sso.example.com/realms/main' });
+    const saved = await put('/providers/keycloak', {
+      enabled: true,
+      key: 'kc',
+      secret: 'the-provider-secret',
+      callback: 'https://front.example/kc',
+      scope: 'openid email',
+      subdomain: 'sso.example.com/realms/main',
+    });
     expect(saved.status).toBe(200);
     expect(JSON.stringify(saved.body)).not.toContain('the-provider-secret');
-    expect(saved.body.data.providers.find((p: { name: string }) => p.name === 'keycloak')).toMatchObject({ enabled: true, key: 'kc', secretSet: true, scope: ['openid', 'email'] });
-    await put('/providers/keycloak', { enabled: true, key: 'kc2', secret: '', callback: 'https://front.example/kc', scope: 'openid', subdomain: 'sso.example.com/realms/main' });
+    expect(saved.body.data.providers.find((p: { name: string }) => p.name === 'keycloak')).toMatchObject({
+      enabled: true,
+      key: 'kc',
+      secretSet: true,
+      scope: ['openid', 'email'],
+    });
+    await put('/providers/keycloak', {
+      enabled: true,
+      key: 'kc2',
+      secret: '',
+      callback: 'https://front.example/kc',
+      scope: 'openid',
+      subdomain: 'sso.example.com/realms/main',
+    });
     expect((await server.instance.usersPermissions.grant()).keycloak).toMatchObject({ key: 'kc2', secret: 'the-provider-secret' });
     const bad = await put('/providers/keycloak', { subdomain: 'evil.example/\r\nSet-Cookie: x' });
     expect(bad.status).toBe(400);
@@ -76,12 +106,19 @@ describe('the settings API', () => {
     expect((await put('/providers/myspace', { enabled: true })).status).toBe(404);
     // The local login can be turned off.
     expect((await put('/providers/email', { enabled: false })).body.data.localLogin).toBe(false);
-    expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'opened', password: 'Passw0rd!' } })).body.error.message).toBe('This provider is disabled');
+    expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'opened', password: 'Passw0rd!' } })).body.error.message).toBe(
+      'This provider is disabled',
+    );
     await put('/providers/email', { enabled: true });
   });
 
   test('saves an e-mail template, refusing one with unknown code in it', async () => {
-    const template = { from: { name: 'Shop', email: 'shop@example.com' }, response_email: 'help@example.com', object: 'Please confirm', message: '<p><%= URL %>?confirmation=<%= CODE %></p>' };
+    const template = {
+      from: { name: 'Shop', email: 'shop@example.com' },
+      response_email: 'help@example.com',
+      object: 'Please confirm',
+      message: '<p><%= URL %>?confirmation=<%= CODE %></p>',
+    };
     const res = await put('/email', { email_confirmation: template });
     expect(res.body.data.email.email_confirmation).toEqual(template);
     expect((await server.instance.usersPermissions.email()).email_confirmation.options.object).toBe('Please confirm');
@@ -112,7 +149,9 @@ async function violations(page: Page): Promise<string[]> {
     const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 2).map((n: any) => n.target.join(' ')) }));
   });
-  return (found as { id: string; impact: string; nodes: string[] }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${v.nodes.join(' | ')}`);
+  return (found as { id: string; impact: string; nodes: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 describe.skipIf(!executable)('the page in a browser', () => {
@@ -146,7 +185,12 @@ describe.skipIf(!executable)('the page in a browser', () => {
     expect(await violations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save github' }).click();
     await page.getByText('github saved').waitFor();
-    expect((await server.instance.usersPermissions.grant()).github).toMatchObject({ enabled: true, key: 'gh-id', secret: 'gh-secret', callback: 'https://front.example/gh' });
+    expect((await server.instance.usersPermissions.grant()).github).toMatchObject({
+      enabled: true,
+      key: 'gh-id',
+      secret: 'gh-secret',
+      callback: 'https://front.example/gh',
+    });
     expect(await page.content()).not.toContain('gh-secret');
   }, 60_000);
 });

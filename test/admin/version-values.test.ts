@@ -11,8 +11,18 @@ import { blocksText, differences, EMPTY, linkedDocuments, valueText } from '../.
 const attr = (name: string, type: string, extra: Partial<AdminAttribute> = {}): AdminAttribute => ({ name, type, required: false, localized: false, ...extra });
 const components: Record<string, AdminComponent> = {
   'shared.seo': { uid: 'shared.seo', displayName: 'Seo', category: 'shared', attributes: [attr('metaTitle', 'string'), attr('image', 'media')] },
-  'shared.link': { uid: 'shared.link', displayName: 'Link', category: 'shared', attributes: [attr('label', 'string'), attr('page', 'relation', { target: 'api::page.page' })] },
-  'shared.quote': { uid: 'shared.quote', displayName: 'Quote', category: 'shared', attributes: [attr('title', 'string'), attr('author', 'relation', { target: 'api::author.author' })] },
+  'shared.link': {
+    uid: 'shared.link',
+    displayName: 'Link',
+    category: 'shared',
+    attributes: [attr('label', 'string'), attr('page', 'relation', { target: 'api::page.page' })],
+  },
+  'shared.quote': {
+    uid: 'shared.quote',
+    displayName: 'Quote',
+    category: 'shared',
+    attributes: [attr('title', 'string'), attr('author', 'relation', { target: 'api::author.author' })],
+  },
 };
 const article = [
   attr('title', 'string'),
@@ -40,9 +50,29 @@ describe('a version’s values in words', () => {
 
   test('rich text is its words, a line per block, list items marked', () => {
     const blocks = [
-      { type: 'heading', level: 2, children: [{ type: 'text', text: 'Spring ' }, { type: 'text', text: 'is here', bold: true }] },
-      { type: 'paragraph', children: [{ type: 'text', text: 'Read ' }, { type: 'link', url: 'https://x', children: [{ type: 'text', text: 'more' }] }] },
-      { type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'one' }] }, { type: 'list-item', children: [{ type: 'text', text: 'two' }] }] },
+      {
+        type: 'heading',
+        level: 2,
+        children: [
+          { type: 'text', text: 'Spring ' },
+          { type: 'text', text: 'is here', bold: true },
+        ],
+      },
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'text', text: 'Read ' },
+          { type: 'link', url: 'https://x', children: [{ type: 'text', text: 'more' }] },
+        ],
+      },
+      {
+        type: 'list',
+        format: 'ordered',
+        children: [
+          { type: 'list-item', children: [{ type: 'text', text: 'one' }] },
+          { type: 'list-item', children: [{ type: 'text', text: 'two' }] },
+        ],
+      },
       { type: 'image', image: { name: 'a.png', alternativeText: 'A tulip' }, children: [{ type: 'text', text: '' }] },
     ];
     expect(blocksText(blocks)).toBe('Spring is here\nRead more\n1. one\n2. two\n[Image: A tulip]');
@@ -52,12 +82,24 @@ describe('a version’s values in words', () => {
   test('linked entries by their titles (the id when unknown); components and zone items as their fields', () => {
     expect(text('tags', [{ documentId: 't1' }, { documentId: 'gone' }])).toBe('Seasons, an entry (gone)');
     expect(text('seo', { metaTitle: 'Spring', image: null })).toBe('Meta title: Spring');
-    expect(text('links', [{ label: 'About', page: { documentId: 'p1' } }, { label: 'Blank', page: null }])).toBe('1. Label: About\n   Page: About us\n2. Label: Blank');
-    expect(text('blocks', [{ __component: 'shared.quote', title: 'Q', author: { documentId: 'a1' } }, { __component: 'shared.gone' }])).toBe('1. Quote\n   Title: Q\n   Author: Ada\n2. shared.gone');
+    expect(
+      text('links', [
+        { label: 'About', page: { documentId: 'p1' } },
+        { label: 'Blank', page: null },
+      ]),
+    ).toBe('1. Label: About\n   Page: About us\n2. Label: Blank');
+    expect(text('blocks', [{ __component: 'shared.quote', title: 'Q', author: { documentId: 'a1' } }, { __component: 'shared.gone' }])).toBe(
+      '1. Quote\n   Title: Q\n   Author: Ada\n2. shared.gone',
+    );
   });
 
   test('the linked documents to name: relations, inside components and zone items too', () => {
-    const data = { tags: [{ documentId: 't1' }, { documentId: 't2', locale: 'fr' }], links: [{ label: 'x', page: { documentId: 'p1' } }], blocks: [{ __component: 'shared.quote', author: { documentId: 'a1' } }], seo: null };
+    const data = {
+      tags: [{ documentId: 't1' }, { documentId: 't2', locale: 'fr' }],
+      links: [{ label: 'x', page: { documentId: 'p1' } }],
+      blocks: [{ __component: 'shared.quote', author: { documentId: 'a1' } }],
+      seo: null,
+    };
     expect(linkedDocuments(article, data, components)).toEqual([
       { uid: 'api::tag.tag', documentId: 't1', locale: null },
       { uid: 'api::tag.tag', documentId: 't2', locale: 'fr' },

@@ -17,7 +17,11 @@ const VIEW = `/admin/api/views/${encodeURIComponent('api::article.article')}`;
 const { installation } = scratchInstallations({ name: 'folio_views' });
 
 async function login(server: TestServer, email: string, password: string) {
-  const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${server.url}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const { data } = (await response.json()) as { data: { csrfToken: string } };
   return { cookie: response.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken };
 }
@@ -59,7 +63,11 @@ describe('view configuration', () => {
       defaultSort: 'updatedAt:desc',
       pageSize: 20,
       list: ['title', 'slug', 'summary', 'kind', 'updatedAt'],
-      edit: expect.arrayContaining([{ name: 'title', size: 6 }, { name: 'views', size: 4 }, { name: 'body', size: 12 }]),
+      edit: expect.arrayContaining([
+        { name: 'title', size: 6 },
+        { name: 'views', size: 4 },
+        { name: 'body', size: 12 },
+      ]),
       configured: false,
     });
     expect(article.attributes[0].label).toBeUndefined();
@@ -79,7 +87,12 @@ describe('view configuration', () => {
       ['slug', 12],
       ['summary', 6],
     ]);
-    expect(article.attributes[1]).toMatchObject({ name: 'publishDate', label: 'Goes live on', description: 'The day readers see it', placeholder: 'YYYY-MM-DD' });
+    expect(article.attributes[1]).toMatchObject({
+      name: 'publishDate',
+      label: 'Goes live on',
+      description: 'The day readers see it',
+      placeholder: 'YYYY-MM-DD',
+    });
     expect(article.attributes[0].label).toBe('Headline');
     expect(article.attributes).toHaveLength(19);
     expect((await server.call('GET', VIEW, { headers: editor })).body.data).toEqual(CONFIG);
@@ -87,7 +100,16 @@ describe('view configuration', () => {
 
   test('bad input is a 400 naming each problem, and nothing is written', async () => {
     const bad = await server.call('PUT', VIEW, {
-      body: { data: { pageSize: 7, list: ['title', 'nope'], fields: { title: { label: 'x'.repeat(101), colour: 'red' }, ghost: { label: 'Boo' } }, edit: [{ name: 'title', size: 5 }], extra: 1, defaultSort: 'cover:asc' } },
+      body: {
+        data: {
+          pageSize: 7,
+          list: ['title', 'nope'],
+          fields: { title: { label: 'x'.repeat(101), colour: 'red' }, ghost: { label: 'Boo' } },
+          edit: [{ name: 'title', size: 5 }],
+          extra: 1,
+          defaultSort: 'cover:asc',
+        },
+      },
       headers: root,
     });
     expect(bad.status).toBe(400);

@@ -12,14 +12,39 @@ describe('tour', () => {
   beforeAll(async () => {
     server = await startServer();
     await new AdminAccounts(server.instance.db).create({ email: 'root@example.com', password: 'correct horse' }, { first: true });
-    for (let i = 0; i < 6; i++) await server.call('POST', `/api/articles${i % 2 ? '?status=draft' : ''}`, { body: { data: { title: `Story ${i}`, summary: 'A summary' } } });
+    for (let i = 0; i < 6; i++)
+      await server.call('POST', `/api/articles${i % 2 ? '?status=draft' : ''}`, { body: { data: { title: `Story ${i}`, summary: 'A summary' } } });
     await server.call('POST', '/api/articles?status=draft', { body: { data: { summary: 'untitled' } } });
-    const made = await server.call('POST', '/api/articles?status=draft', { body: { data: { title: 'A long article', summary: 'Short', body: [{ type: 'heading', level: 1, children: [{ type: 'text', text: 'Heading' }] }, { type: 'paragraph', children: [{ type: 'text', text: 'Hello ', }, { type: 'text', text: 'bold', bold: true }] }], links: Array.from({ length: 4 }, (_, i) => ({ label: `Link ${i}`, url: `https://example.com/${i}` })) } } });
+    const made = await server.call('POST', '/api/articles?status=draft', {
+      body: {
+        data: {
+          title: 'A long article',
+          summary: 'Short',
+          body: [
+            { type: 'heading', level: 1, children: [{ type: 'text', text: 'Heading' }] },
+            {
+              type: 'paragraph',
+              children: [
+                { type: 'text', text: 'Hello ' },
+                { type: 'text', text: 'bold', bold: true },
+              ],
+            },
+          ],
+          links: Array.from({ length: 4 }, (_, i) => ({ label: `Link ${i}`, url: `https://example.com/${i}` })),
+        },
+      },
+    });
     id = made.body.data.documentId;
     browser = await launchBrowser(findChromium()!);
   }, 60_000);
-  afterAll(async () => { await browser?.close(); await server?.stop(); });
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     test(`tour ${viewport.width}`, async () => {
       const page = await (await browser.newContext({ viewport })).newPage();
       page.setDefaultTimeout(15_000);

@@ -17,7 +17,11 @@ async function folio(server: TestServer, args: string[]) {
 }
 
 async function login(server: TestServer, email: string, password = 'correct horse') {
-  const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${server.url}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   if (response.status !== 200) return { status: response.status, headers: {} as Record<string, string> };
   const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
   const { data } = (await response.json()) as { data: { csrfToken: string } };
@@ -65,7 +69,12 @@ describe('the audit log', () => {
     form.append('files', new File([await makeImage(4, 4)], 'dot.png', { type: 'image/png' }));
     const uploaded = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: token });
     const [file] = (await uploaded.json()) as { id: number; documentId: string }[];
-    expect(await find(server, 'media.create')).toMatchObject({ type: 'plugin::upload.file', documentId: file!.documentId, details: { id: file!.id, name: 'dot.png' }, actor: { kind: 'token', name: 'test-full' } });
+    expect(await find(server, 'media.create')).toMatchObject({
+      type: 'plugin::upload.file',
+      documentId: file!.documentId,
+      details: { id: file!.id, name: 'dot.png' },
+      actor: { kind: 'token', name: 'test-full' },
+    });
   });
 
   it('records settings changes from the admin by the admin, with what changed', async () => {
@@ -74,16 +83,28 @@ describe('the audit log', () => {
     const admin = { kind: 'admin', name: 'root@example.com' };
 
     const role = await server.call('GET', '/admin/api/settings/roles/authenticated', { headers: superAdmin });
-    const enabled = role.body.data.sections.flatMap((s: { actions: { action: string; enabled: boolean }[] }) => s.actions.filter((a) => a.enabled).map((a) => a.action));
+    const enabled = role.body.data.sections.flatMap((s: { actions: { action: string; enabled: boolean }[] }) =>
+      s.actions.filter((a) => a.enabled).map((a) => a.action),
+    );
     expect((await put('/admin/api/settings/roles/authenticated', { actions: [...enabled, 'api::tag.tag.find', 'api::tag.tag.findOne'] })).status).toBe(200);
-    expect(await find(server, 'permissions.grant', (e) => e.actor.name === admin.name)).toMatchObject({ actor: admin, ip: '127.0.0.1', type: 'role', details: { role: 'authenticated', actions: ['api::tag.tag.find', 'api::tag.tag.findOne'] } });
+    expect(await find(server, 'permissions.grant', (e) => e.actor.name === admin.name)).toMatchObject({
+      actor: admin,
+      ip: '127.0.0.1',
+      type: 'role',
+      details: { role: 'authenticated', actions: ['api::tag.tag.find', 'api::tag.tag.findOne'] },
+    });
     expect((await put('/admin/api/settings/roles/authenticated', { actions: [...enabled, 'api::tag.tag.find'] })).status).toBe(200);
-    expect(await find(server, 'permissions.revoke', (e) => e.actor.name === admin.name)).toMatchObject({ details: { role: 'authenticated', actions: ['api::tag.tag.findOne'] } });
+    expect(await find(server, 'permissions.revoke', (e) => e.actor.name === admin.name)).toMatchObject({
+      details: { role: 'authenticated', actions: ['api::tag.tag.findOne'] },
+    });
 
     const token = await post('/admin/api/settings/tokens', { name: 'deploy', type: 'custom', actions: ['api::article.article.find'], lifespanDays: 7 });
     expect(token.status).toBe(201);
     secrets.push(token.body.data.accessKey);
-    expect(await find(server, 'api-token.create')).toMatchObject({ actor: admin, details: { name: 'deploy', tokenType: 'custom', lifespanDays: 7, actions: ['api::article.article.find'] } });
+    expect(await find(server, 'api-token.create')).toMatchObject({
+      actor: admin,
+      details: { name: 'deploy', tokenType: 'custom', lifespanDays: 7, actions: ['api::article.article.find'] },
+    });
     const regenerated = await post(`/admin/api/settings/tokens/${token.body.data.id}/regenerate`, {});
     secrets.push(regenerated.body.data.accessKey);
     expect(await find(server, 'api-token.regenerate')).toMatchObject({ actor: admin, details: { name: 'deploy' } });
@@ -91,11 +112,22 @@ describe('the audit log', () => {
     expect(await find(server, 'api-token.delete')).toMatchObject({ actor: admin, details: { name: 'deploy' } });
 
     secrets.push('webhook-shared-secret', 'Bearer header-credential', 'url-password');
-    const hook = await post('/admin/api/settings/webhooks', { name: 'builds', url: 'https://ci:url-password@ci.example/hook', events: ['entry.publish'], secret: 'webhook-shared-secret', headers: ['Authorization: Bearer header-credential'] });
+    const hook = await post('/admin/api/settings/webhooks', {
+      name: 'builds',
+      url: 'https://ci:url-password@ci.example/hook',
+      events: ['entry.publish'],
+      secret: 'webhook-shared-secret',
+      headers: ['Authorization: Bearer header-credential'],
+    });
     expect(hook.status).toBe(201);
-    expect(await find(server, 'webhook.create')).toMatchObject({ actor: admin, details: { name: 'builds', url: 'https://ci.example/hook', events: ['entry.publish'], signed: true, headers: ['Authorization'] } });
+    expect(await find(server, 'webhook.create')).toMatchObject({
+      actor: admin,
+      details: { name: 'builds', url: 'https://ci.example/hook', events: ['entry.publish'], signed: true, headers: ['Authorization'] },
+    });
     await put('/admin/api/settings/webhooks/builds', { url: 'https://ci.example/other', events: ['entry.create'], secret: 'webhook-shared-secret' });
-    expect(await find(server, 'webhook.update')).toMatchObject({ details: { url: 'https://ci.example/other', events: ['entry.create'], replaced: ['secret'] } });
+    expect(await find(server, 'webhook.update')).toMatchObject({
+      details: { url: 'https://ci.example/other', events: ['entry.create'], replaced: ['secret'] },
+    });
     await server.call('DELETE', '/admin/api/settings/webhooks/builds', { headers: superAdmin });
     expect(await find(server, 'webhook.delete')).toMatchObject({ details: { name: 'builds' } });
 
@@ -103,33 +135,59 @@ describe('the audit log', () => {
     await put('/admin/api/settings/locales/de/default', {});
     await put('/admin/api/settings/locales/en/default', {});
     await server.call('DELETE', '/admin/api/settings/locales/de', { headers: superAdmin });
-    expect((await rows(server)).filter((e) => e.type === 'locale' && e.actor.name === admin.name).map((e) => [e.action, e.locale]).reverse()).toEqual([
-      ['locale.create', 'de'], ['locale.update', 'de'], ['locale.update', 'en'], ['locale.delete', 'de'],
+    expect(
+      (await rows(server))
+        .filter((e) => e.type === 'locale' && e.actor.name === admin.name)
+        .map((e) => [e.action, e.locale])
+        .reverse(),
+    ).toEqual([
+      ['locale.create', 'de'],
+      ['locale.update', 'de'],
+      ['locale.update', 'en'],
+      ['locale.delete', 'de'],
     ]);
 
     secrets.push('editor password 1');
     const editor = await post('/admin/api/settings/admins', { email: 'ed@example.com', password: 'editor password 1', role: 'editor' });
     await put(`/admin/api/settings/admins/${editor.body.data.id}`, { role: 'super-admin' });
     await server.call('DELETE', `/admin/api/settings/admins/${editor.body.data.id}`, { headers: superAdmin });
-    expect((await rows(server)).filter((e) => e.type === 'admin-user' && e.action.startsWith('admin-user.')).map((e) => [e.action, e.details.email, e.details.role]).reverse()).toEqual([
-      ['admin-user.create', 'ed@example.com', 'editor'], ['admin-user.update', 'ed@example.com', 'super-admin'], ['admin-user.delete', 'ed@example.com', undefined],
+    expect(
+      (await rows(server))
+        .filter((e) => e.type === 'admin-user' && e.action.startsWith('admin-user.'))
+        .map((e) => [e.action, e.details.email, e.details.role])
+        .reverse(),
+    ).toEqual([
+      ['admin-user.create', 'ed@example.com', 'editor'],
+      ['admin-user.update', 'ed@example.com', 'super-admin'],
+      ['admin-user.delete', 'ed@example.com', undefined],
     ]);
 
     secrets.push('user password 1');
     const user = await server.instance.users.create({ username: 'blockme', email: 'blockme@example.com', password: 'user password 1' });
     await put(`/admin/api/settings/users/${user.id}`, { blocked: true });
-    expect(await find(server, 'user.update', (e) => e.details.username === 'blockme')).toMatchObject({ actor: admin, details: { fields: ['blocked'], blocked: true } });
+    expect(await find(server, 'user.update', (e) => e.details.username === 'blockme')).toMatchObject({
+      actor: admin,
+      details: { fields: ['blocked'], blocked: true },
+    });
   });
 
-  it('records changes through the content API and the CLI, and an account\'s password changes without the password or the code', async () => {
+  it("records changes through the content API and the CLI, and an account's password changes without the password or the code", async () => {
     const token = { authorization: `Bearer ${server.tokens.fullAccess}` };
     const role = await server.call('POST', '/api/users-permissions/roles', { body: { name: 'Reviewers', description: 'r' }, headers: token });
     expect(role.status).toBe(200);
-    expect(await find(server, 'role.create', (e) => e.details.role === 'reviewers')).toMatchObject({ actor: { kind: 'token', name: 'test-full' }, ip: '127.0.0.1' });
+    expect(await find(server, 'role.create', (e) => e.details.role === 'reviewers')).toMatchObject({
+      actor: { kind: 'token', name: 'test-full' },
+      ip: '127.0.0.1',
+    });
 
     secrets.push('first password 1', 'second password 2', 'third password 3');
-    const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'reg', email: 'reg@example.com', password: 'first password 1' } });
-    expect(await find(server, 'user.create', (e) => e.details.username === 'reg')).toMatchObject({ actor: { kind: 'public', name: null }, type: 'plugin::users-permissions.user' });
+    const registered = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'reg', email: 'reg@example.com', password: 'first password 1' },
+    });
+    expect(await find(server, 'user.create', (e) => e.details.username === 'reg')).toMatchObject({
+      actor: { kind: 'public', name: null },
+      type: 'plugin::users-permissions.user',
+    });
     const changed = await server.call('POST', '/api/auth/change-password', {
       body: { currentPassword: 'first password 1', password: 'second password 2', passwordConfirmation: 'second password 2' },
       headers: { authorization: `Bearer ${registered.body.jwt}` },
@@ -138,7 +196,9 @@ describe('the audit log', () => {
     expect(await find(server, 'user.update', (e) => e.actor.name === 'reg')).toMatchObject({ details: { fields: ['password'] } });
     const code = await server.instance.users.createResetCode((await server.instance.users.findByEmail('reg@example.com'))!.id);
     secrets.push(code);
-    const reset = await server.call('POST', '/api/auth/reset-password', { body: { code, password: 'third password 3', passwordConfirmation: 'third password 3' } });
+    const reset = await server.call('POST', '/api/auth/reset-password', {
+      body: { code, password: 'third password 3', passwordConfirmation: 'third password 3' },
+    });
     expect(reset.status).toBe(200);
 
     const grant = await folio(server, ['permissions', 'grant', 'public', 'plugin::upload.content-api.find']);
@@ -156,7 +216,11 @@ describe('the audit log', () => {
     expect((await login(server, 'root@example.com', 'wrong password 9')).status).toBe(401);
     secrets.push('wrong password 9');
     expect((await rows(server, { action: 'admin.login' }))[0]).toMatchObject({ actor: { kind: 'admin', name: 'root@example.com' }, ip: '127.0.0.1' });
-    expect((await rows(server, { action: 'admin.login-failed' }))[0]).toMatchObject({ actor: { kind: 'public', name: null }, ip: '127.0.0.1', details: { email: 'root@example.com' } });
+    expect((await rows(server, { action: 'admin.login-failed' }))[0]).toMatchObject({
+      actor: { kind: 'public', name: null },
+      ip: '127.0.0.1',
+      details: { email: 'root@example.com' },
+    });
   });
 
   it('never holds a secret: passwords, token keys, reset codes, webhook secrets and header values', async () => {

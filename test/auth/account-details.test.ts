@@ -46,7 +46,10 @@ describe('forgot-password', () => {
     const user = (await register(server, 'blocky')).body.user;
     await server.instance.users.update(user.id, { blocked: true });
     const before = smtp.received.length;
-    expect(await server.call('POST', '/api/auth/forgot-password', { body: { email: 'blocky@example.com' } })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await server.call('POST', '/api/auth/forgot-password', { body: { email: 'blocky@example.com' } })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
     await settle();
     expect(smtp.received.length).toBe(before);
     await server.instance.users.update(user.id, { blocked: false });
@@ -67,7 +70,9 @@ describe('new passwords', () => {
     expect(reset).toMatchObject({ status: 400, body: { error: { name: 'ValidationError', message: 'Password must be less than 73 bytes' } } });
     expect(JSON.stringify(reset.body)).not.toContain('é');
     const fits = 'é'.repeat(36);
-    expect((await server.call('POST', '/api/auth/reset-password', { body: { code: 'not-a-code', password: fits, passwordConfirmation: fits } })).body.error.message).toBe('Incorrect code provided');
+    expect(
+      (await server.call('POST', '/api/auth/reset-password', { body: { code: 'not-a-code', password: fits, passwordConfirmation: fits } })).body.error.message,
+    ).toBe('Incorrect code provided');
     const reg = await server.call('POST', '/api/auth/local/register', { body: { username: 'longpw', email: 'longpw@example.com', password: 'x'.repeat(73) } });
     expect(reg.body.error.message).toBe('Password must be less than 73 bytes');
   });
@@ -84,7 +89,11 @@ describe('rate limits', () => {
     }
     const reg = (name: string, email = `${name}@example.com`) =>
       limited.call('POST', '/api/auth/local/register', { body: { username: name, email, password: 'Passw0rd!' } });
-    expect([(await reg('reg1', 'same@example.com')).status, (await reg('reg2', 'same@example.com')).status, (await reg('reg3', 'same@example.com')).status]).toEqual([200, 400, 429]);
+    expect([
+      (await reg('reg1', 'same@example.com')).status,
+      (await reg('reg2', 'same@example.com')).status,
+      (await reg('reg3', 'same@example.com')).status,
+    ]).toEqual([200, 400, 429]);
     expect((await reg('reg4')).status).toBe(200);
   });
 
@@ -92,7 +101,8 @@ describe('rate limits', () => {
     const limited = await start({ config: { authRateLimit: { max: 2, windowMs: 60_000 } } });
     const login = (identifier: string) => limited.call('POST', '/api/auth/local', { body: { identifier, password: 'x', email: `${identifier}@example.com` } });
     expect([(await login('u1')).status, (await login('u2')).status, (await login('u3')).status]).toEqual([400, 400, 429]);
-    const reset = (email: string) => limited.call('POST', '/api/auth/reset-password', { body: { code: 'c', password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!', email } });
+    const reset = (email: string) =>
+      limited.call('POST', '/api/auth/reset-password', { body: { code: 'c', password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!', email } });
     expect([(await reset('a@x.co')).status, (await reset('b@x.co')).status, (await reset('c@x.co')).status]).toEqual([400, 400, 429]);
   });
 
@@ -138,7 +148,10 @@ describe('register', () => {
     const res = await register(project, 'nick', { nickname: 'Nicky' });
     expect(res.status).toBe(200);
     expect(res.body.user.nickname).toBe('Nicky');
-    expect((await register(project, 'nick2', { favoriteColor: '#ffffff' })).body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid parameters: favoriteColor' });
+    expect((await register(project, 'nick2', { favoriteColor: '#ffffff' })).body.error).toMatchObject({
+      name: 'ValidationError',
+      message: 'Invalid parameters: favoriteColor',
+    });
   });
 
   it('gives advanced.default_role, and refuses when that role does not exist', async () => {
@@ -152,7 +165,9 @@ describe('register', () => {
 
   it('refuses a username that is another account’s e-mail, as Strapi does', async () => {
     await register(server, 'crossed');
-    const res = await server.call('POST', '/api/auth/local/register', { body: { username: 'crossed@example.com', email: 'other-crossed@example.com', password: 'Passw0rd!' } });
+    const res = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'crossed@example.com', email: 'other-crossed@example.com', password: 'Passw0rd!' },
+    });
     expect(res.body.error).toMatchObject({ name: 'ApplicationError', message: 'Email or Username are already taken' });
   });
 });
@@ -162,7 +177,8 @@ describe('the local provider', () => {
     const other = await start({ config: { usersPermissions: { grant: { email: { enabled: false } } } } });
     await register(other, 'local1');
     expect((await other.call('POST', '/api/auth/local', { body: { identifier: 'local1', password: 'Passw0rd!' } })).body.error).toMatchObject({
-      name: 'ApplicationError', message: 'This provider is disabled',
+      name: 'ApplicationError',
+      message: 'This provider is disabled',
     });
   });
 });

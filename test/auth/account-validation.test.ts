@@ -76,15 +76,21 @@ describe('username and password on register', () => {
       [{ username: 'longpw', email: 'longpw@example.com', password: 'p'.repeat(73) }, ['password: Password must be less than 73 bytes']],
       [{ username: 'longpw', email: 'longpw@example.com', password: '€'.repeat(25) }, ['password: Password must be less than 73 bytes']],
       // In the order Strapi's schema reports them.
-      [{ username: 'x'.repeat(300), email: 'y'.repeat(300), password: 'z'.repeat(100_000) }, [
-        'email: email must be at most 254 characters', 'username: username must be at most 254 characters', 'password: Password must be less than 73 bytes',
-      ]],
-      [{ username: 12345, email: ['a@b.co'], password: { $gt: '' } }, ['email: email must be a `string` type', 'username: username must be a `string` type', 'password: password must be a `string` type']],
+      [
+        { username: 'x'.repeat(300), email: 'y'.repeat(300), password: 'z'.repeat(100_000) },
+        ['email: email must be at most 254 characters', 'username: username must be at most 254 characters', 'password: Password must be less than 73 bytes'],
+      ],
+      [
+        { username: 12345, email: ['a@b.co'], password: { $gt: '' } },
+        ['email: email must be a `string` type', 'username: username must be a `string` type', 'password: password must be a `string` type'],
+      ],
     ];
     for (const [body, expected] of cases) expect(fieldErrors(await server.call('POST', '/api/auth/local/register', { body }))).toEqual(expected);
     expect(await userCount()).toBe(before);
     // At the limits, both are fine.
-    const edge = await server.call('POST', '/api/auth/local/register', { body: { username: 'e'.repeat(254), email: 'edge@example.com', password: 'é'.repeat(36) } });
+    const edge = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'e'.repeat(254), email: 'edge@example.com', password: 'é'.repeat(36) },
+    });
     expect(edge.status).toBe(200);
     expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'edge@example.com', password: 'é'.repeat(36) } })).status).toBe(200);
   });
@@ -99,7 +105,10 @@ describe('username and password on register', () => {
 describe('the same caps on the other account routes', () => {
   it('applies them to POST /api/users and PUT /api/users/:id with a full-access token, changing nothing', async () => {
     const before = await userCount();
-    const created = await server.call('POST', '/api/users', { body: { username: 'made', email: 'm'.repeat(40_000) + '@example.com', password: 'Passw0rd!' }, headers: full() });
+    const created = await server.call('POST', '/api/users', {
+      body: { username: 'made', email: 'm'.repeat(40_000) + '@example.com', password: 'Passw0rd!' },
+      headers: full(),
+    });
     expect(fieldErrors(created)).toEqual(['email: email must be at most 254 characters']);
     expect(await userCount()).toBe(before);
     const u = await newUser();
@@ -127,7 +136,9 @@ describe('the same caps on the other account routes', () => {
   });
 
   it('applies them to reset-password and change-password before any password is hashed or checked', async () => {
-    const reset = await server.call('POST', '/api/auth/reset-password', { body: { code: 'c'.repeat(100_000), password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' } });
+    const reset = await server.call('POST', '/api/auth/reset-password', {
+      body: { code: 'c'.repeat(100_000), password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' },
+    });
     expect(fieldErrors(reset)).toEqual(['code: code must be at most 256 characters']);
     const missing = await server.call('POST', '/api/auth/reset-password', { body: { password: 'Passw0rd!' } });
     // In the order Strapi's schema reports them: passwordConfirmation, code, then password (its checks finish last).
@@ -138,9 +149,12 @@ describe('the same caps on the other account routes', () => {
       'currentPassword: currentPassword must be at most 128 characters',
     ]);
     const long = 'p'.repeat(73);
-    expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: long, passwordConfirmation: long }))).toEqual(['password: Password must be less than 73 bytes']);
+    expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: long, passwordConfirmation: long }))).toEqual([
+      'password: Password must be less than 73 bytes',
+    ]);
     expect(fieldErrors(await change({ currentPassword: 'Passw0rd!', password: { $ne: '' }, passwordConfirmation: 'x' }))).toEqual([
-      'passwordConfirmation: Passwords do not match', 'password: password must be a `string` type',
+      'passwordConfirmation: Passwords do not match',
+      'password: password must be a `string` type',
     ]);
     // Nothing changed: the old password still logs in.
     expect((await server.call('POST', '/api/auth/local', { body: { identifier: u.email, password: 'Passw0rd!' } })).status).toBe(200);
@@ -167,10 +181,17 @@ describe('the login body', () => {
     await newUser();
     const one = await login({ identifier: { $ne: '' }, password: 'Passw0rd!' });
     expect(one.body.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'identifier must be a `string` type' });
-    expect(one.body.error.details.errors).toEqual([{ path: ['identifier'], message: 'identifier must be a `string` type', name: 'ValidationError', value: { $ne: '' } }]);
+    expect(one.body.error.details.errors).toEqual([
+      { path: ['identifier'], message: 'identifier must be a `string` type', name: 'ValidationError', value: { $ne: '' } },
+    ]);
     const other = await login({ identifier: 'valid1@example.com', password: { $ne: '' } });
-    expect(other.body.error.details.errors).toEqual([{ path: ['password'], message: 'password must be a `string` type', name: 'ValidationError', value: null }]);
-    expect(fieldErrors(await login({ identifier: ['a'], password: 42 }))).toEqual(['identifier: identifier must be a `string` type', 'password: password must be a `string` type']);
+    expect(other.body.error.details.errors).toEqual([
+      { path: ['password'], message: 'password must be a `string` type', name: 'ValidationError', value: null },
+    ]);
+    expect(fieldErrors(await login({ identifier: ['a'], password: 42 }))).toEqual([
+      'identifier: identifier must be a `string` type',
+      'password: password must be a `string` type',
+    ]);
   });
 
   it('caps the identifier at 254 and the password at 128 characters', async () => {

@@ -33,7 +33,10 @@ let provider: FakeProvider;
 
 /** package.json's build command, with bun at process.execPath and --outfile replaced. */
 function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '').trim().split(/\s+/);
+  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    .scripts.build.replace(/^.*&&\s*/, '')
+    .trim()
+    .split(/\s+/);
   words[words.indexOf('--outfile') + 1] = outfile;
   words[0] = process.execPath;
   return words;
@@ -61,7 +64,12 @@ describe('dist/folio', () => {
     const config = join(tempDir(), 'users-permissions.json');
     writeFileSync(config, JSON.stringify({ advanced: { email_confirmation: true, email_confirmation_redirection: 'https://front.example/welcome' } }));
     const port = await freePort();
-    const server = await serve({ exe: folio, port, ...(await db()), env: { FOLIO_USERS_PERMISSIONS_CONFIG: config, FOLIO_SMTP_URL: smtp.url(), FOLIO_PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    const server = await serve({
+      exe: folio,
+      port,
+      ...(await db()),
+      env: { FOLIO_USERS_PERMISSIONS_CONFIG: config, FOLIO_SMTP_URL: smtp.url(), FOLIO_PUBLIC_URL: `http://127.0.0.1:${port}` },
+    });
     const before = smtp.received.length;
     const reg = await server.call('POST', '/api/auth/local/register', { body: { username: 'binuser', email: 'binuser@example.com', password: 'Passw0rd!' } });
     expect(Object.keys(reg.body)).toEqual(['user']);
@@ -69,7 +77,9 @@ describe('dist/folio', () => {
     const parsed = parseMail(mail!);
     expect(parsed.headers.get('subject')).toBe('Account confirmation');
     const link = parsed.text.match(/http:\/\/127\.0\.0\.1:\d+\/api\/auth\/email-confirmation\?confirmation=[0-9a-f]{40}/)![0];
-    expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'binuser', password: 'Passw0rd!' } })).body.error.message).toBe('Your account email is not confirmed');
+    expect((await server.call('POST', '/api/auth/local', { body: { identifier: 'binuser', password: 'Passw0rd!' } })).body.error.message).toBe(
+      'Your account email is not confirmed',
+    );
     const first = await fetch(link, { redirect: 'manual' });
     expect([first.status, first.headers.get('location')]).toEqual([302, 'https://front.example/welcome']);
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(400);
@@ -84,7 +94,9 @@ describe('dist/folio', () => {
     const env = { FOLIO_USERS_PERMISSIONS_CONFIG: '{"jwtManagement":"refresh"}' };
     const database = await db();
     let server = await serve({ exe: folio, data, env, ...database });
-    const reg = await server.call('POST', '/api/auth/local/register', { body: { username: 'restarter', email: 'restarter@example.com', password: 'Passw0rd!' } });
+    const reg = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'restarter', email: 'restarter@example.com', password: 'Passw0rd!' },
+    });
     expect(Object.keys(reg.body).sort()).toEqual(['jwt', 'refreshToken', 'user']);
     await server.stop();
     server = await serve({ exe: folio, data, env, ...database });

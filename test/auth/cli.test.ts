@@ -93,7 +93,12 @@ describe('folio token', () => {
     const line = list.stdout.split('\n').find((l) => l.startsWith('c\t'))!;
     expect(line).toContain('custom');
     const actions = line.split('\t').at(-1)!.split(',').sort();
-    expect(actions).toEqual(['api::article.article.find', ...['create', 'delete', 'discardDraft', 'find', 'findOne', 'publish', 'unpublish', 'update'].map((a) => `api::tag.tag.${a}`)].sort());
+    expect(actions).toEqual(
+      [
+        'api::article.article.find',
+        ...['create', 'delete', 'discardDraft', 'find', 'findOne', 'publish', 'unpublish', 'update'].map((a) => `api::tag.tag.${a}`),
+      ].sort(),
+    );
     expect(list.stdout).not.toContain(created.lastLine);
   });
 

@@ -55,14 +55,19 @@ describe('configuration', () => {
     const unset = { FOLIO_JWT_EXPIRES_IN: undefined, FOLIO_API_TOKEN_SALT: undefined, FOLIO_JWT_SECRET: undefined };
     expect(withEnv(unset, () => resolveConfig())).toMatchObject({ jwtExpiresIn: '30d', secrets: { apiTokenSalt: undefined, jwtSecret: undefined } });
     const set = { FOLIO_JWT_EXPIRES_IN: '12h', FOLIO_API_TOKEN_SALT: 'salt-from-env', FOLIO_JWT_SECRET: 'secret-from-env' };
-    expect(withEnv(set, () => resolveConfig())).toMatchObject({ jwtExpiresIn: '12h', secrets: { apiTokenSalt: 'salt-from-env', jwtSecret: 'secret-from-env' } });
+    expect(withEnv(set, () => resolveConfig())).toMatchObject({
+      jwtExpiresIn: '12h',
+      secrets: { apiTokenSalt: 'salt-from-env', jwtSecret: 'secret-from-env' },
+    });
   });
 
   it('signs user JWTs with the configured secret and lifetime', async () => {
     const jwtSecret = 'a-configured-secret-of-some-length';
     const server = await start({ config: { jwtExpiresIn: '2h', secrets: { jwtSecret } } });
     expect(server.instance.secrets.jwtSecret).toBe(jwtSecret);
-    const res = await server.call('POST', '/api/auth/local/register', { body: { username: 'configured', email: 'configured@example.com', password: 'Passw0rd!' } });
+    const res = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'configured', email: 'configured@example.com', password: 'Passw0rd!' },
+    });
     expect(res.status).toBe(200);
     await jwtVerify(res.body.jwt, new TextEncoder().encode(jwtSecret), { algorithms: ['HS256'] });
     const { exp, iat } = decodeJwt(res.body.jwt);
@@ -76,7 +81,11 @@ describe('services of the instance', () => {
     const second = createApp(server.instance).listen({ port: 0, hostname: '127.0.0.1' });
     try {
       const forgot = (base: string) =>
-        fetch(`${base}/api/auth/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.com' }) });
+        fetch(`${base}/api/auth/forgot-password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'nobody@example.com' }),
+        });
       expect([(await forgot(server.url)).status, (await forgot(server.url)).status]).toEqual([200, 200]);
       expect((await forgot(`http://127.0.0.1:${second.server!.port}`)).status).toBe(429);
     } finally {

@@ -52,7 +52,11 @@ const open = async (pathAndQuery: string) => {
   const res = await fetch(server.url + pathAndQuery, { redirect: 'manual' });
   const text = await res.text();
   seen.push(text);
-  return { status: res.status, location: res.headers.get('location'), body: text ? (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) : null };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    body: text ? (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) : null,
+  };
 };
 
 /** The next mail to arrive, parsed, and the confirmation link in it. */
@@ -85,7 +89,10 @@ describe('registering with confirmation on', () => {
   });
 
   it('refuses login before confirmation, after checking the password', async () => {
-    expect(await login('alice', 'Wrong-pass1')).toMatchObject({ status: 400, body: { error: { name: 'ValidationError', message: 'Invalid identifier or password' } } });
+    expect(await login('alice', 'Wrong-pass1')).toMatchObject({
+      status: 400,
+      body: { error: { name: 'ValidationError', message: 'Invalid identifier or password' } },
+    });
     expect(await login('alice')).toMatchObject({ status: 400, body: { error: { name: 'ApplicationError', message: 'Your account email is not confirmed' } } });
   });
 
@@ -106,8 +113,14 @@ describe('registering with confirmation on', () => {
 
   it('answers a missing or malformed confirmation as Strapi’s schema does', async () => {
     expect((await open('/api/auth/email-confirmation')).body.error).toMatchObject({ name: 'ValidationError', message: 'confirmation is a required field' });
-    expect((await open('/api/auth/email-confirmation?confirmation=')).body.error).toMatchObject({ name: 'ValidationError', message: 'confirmation is a required field' });
-    expect((await open('/api/auth/email-confirmation?confirmation[0]=a')).body.error).toMatchObject({ name: 'ValidationError', message: 'confirmation must be a `string` type' });
+    expect((await open('/api/auth/email-confirmation?confirmation=')).body.error).toMatchObject({
+      name: 'ValidationError',
+      message: 'confirmation is a required field',
+    });
+    expect((await open('/api/auth/email-confirmation?confirmation[0]=a')).body.error).toMatchObject({
+      name: 'ValidationError',
+      message: 'confirmation must be a `string` type',
+    });
     expect((await open(`/api/auth/email-confirmation?confirmation=${'0'.repeat(40)}`)).status).toBe(400);
   });
 
@@ -165,7 +178,9 @@ describe('registering with confirmation on', () => {
           email: {
             email_confirmation: {
               options: {
-                from: { name: 'Team', email: 'team@example.com' }, response_email: 'help@example.com', object: 'Welcome <%= USER.username %>',
+                from: { name: 'Team', email: 'team@example.com' },
+                response_email: 'help@example.com',
+                object: 'Welcome <%= USER.username %>',
                 message: '<p>Hi <%= USER.username %>, confirm at <%= URL %>?confirmation=<%= CODE %> (<%= SERVER_URL %>, <%= UNKNOWN %>)</p>',
               },
             },
@@ -182,7 +197,9 @@ describe('registering with confirmation on', () => {
       expect(parsed.headers.get('from')).toBe('Team <team@example.com>');
       expect(parsed.headers.get('reply-to')).toBe('help@example.com');
       expect(parsed.headers.get('subject')).toBe('Welcome x<b>y');
-      expect(parsed.text).toMatch(/^Hi x<b>y, confirm at https:\/\/cms\.example\.com\/api\/auth\/email-confirmation\?confirmation=[0-9a-f]{40} \(https:\/\/cms\.example\.com, <%= UNKNOWN %>\)$/);
+      expect(parsed.text).toMatch(
+        /^Hi x<b>y, confirm at https:\/\/cms\.example\.com\/api\/auth\/email-confirmation\?confirmation=[0-9a-f]{40} \(https:\/\/cms\.example\.com, <%= UNKNOWN %>\)$/,
+      );
       expect(parsed.html).toContain('<p>Hi x&#60;b&#62;y, confirm at https://cms.example.com/api/auth/email-confirmation?confirmation=');
       // Redirects to / when no page is configured.
       const token = parsed.text.match(/confirmation=([0-9a-f]{40})/)![1];
@@ -204,7 +221,9 @@ describe('with confirmation off (the default)', () => {
       expect(res.body.user.confirmed).toBe(true);
       await new Promise((r) => setTimeout(r, 200));
       expect(smtp.received.length).toBe(before);
-      expect((await plain.call('POST', '/api/auth/send-email-confirmation', { body: { email: 'frank@example.com' } })).body.error.message).toBe('Already confirmed');
+      expect((await plain.call('POST', '/api/auth/send-email-confirmation', { body: { email: 'frank@example.com' } })).body.error.message).toBe(
+        'Already confirmed',
+      );
     } finally {
       await plain.stop();
     }

@@ -31,7 +31,10 @@ function decodeQp(body: string): string {
 function parseMail(data: string) {
   const split = data.indexOf('\r\n\r\n');
   const headers = new Map<string, string>();
-  for (const line of data.slice(0, split).replace(/\r\n[ \t]/g, ' ').split('\r\n')) {
+  for (const line of data
+    .slice(0, split)
+    .replace(/\r\n[ \t]/g, ' ')
+    .split('\r\n')) {
     const colon = line.indexOf(':');
     headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
@@ -55,7 +58,10 @@ let server: TestServer;
 beforeAll(async () => {
   smtp = await startSmtpServer({ credentials: { user: 'mailer@example.com', pass: 'p@ss:w0rd/secret' } });
   server = await startServer({
-    config: { smtpUrl: smtp.url(`${encodeURIComponent('mailer@example.com')}:${encodeURIComponent('p@ss:w0rd/secret')}`), emailFrom: 'Folio Ünïcode <cms@example.com>' },
+    config: {
+      smtpUrl: smtp.url(`${encodeURIComponent('mailer@example.com')}:${encodeURIComponent('p@ss:w0rd/secret')}`),
+      emailFrom: 'Folio Ünïcode <cms@example.com>',
+    },
   });
 });
 
@@ -68,7 +74,9 @@ afterEach(killSpawned);
 
 describe('password reset mail over SMTP', () => {
   it('delivers the reset mail to the account address with the URL credentials, and its code resets the password', async () => {
-    const created = await server.call('POST', '/api/auth/local/register', { body: { username: 'reader', email: 'Reader@Example.com', password: 'First-pw-1' } });
+    const created = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'reader', email: 'Reader@Example.com', password: 'First-pw-1' },
+    });
     expect(created.status).toBe(200);
     const before = smtp.received.length;
     const answer = await server.call('POST', '/api/auth/forgot-password', { body: { email: 'READER@example.com' } });
@@ -123,14 +131,19 @@ describe('password reset mail over SMTP', () => {
 });
 
 describe('SMTP limits', () => {
-  it('gives up on a server that accepts the connection but never replies, within the URL\'s timeout', async () => {
+  it("gives up on a server that accepts the connection but never replies, within the URL's timeout", async () => {
     const silent = net.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as net.AddressInfo).port;
     try {
       const { sendMail } = await import('../../src/auth/smtp');
       const { parseSmtpUrl } = await import('../../src/auth/mail-format');
-      const sending = sendMail(parseSmtpUrl(`smtp://127.0.0.1:${port}?timeout=300`), { from: { address: 'a@example.com' }, to: 'b@example.com', subject: 's', text: 't' });
+      const sending = sendMail(parseSmtpUrl(`smtp://127.0.0.1:${port}?timeout=300`), {
+        from: { address: 'a@example.com' },
+        to: 'b@example.com',
+        subject: 's',
+        text: 't',
+      });
       expect(sending).rejects.toThrow('greeting: no reply within 300 ms');
       await sending.catch(() => {});
     } finally {
@@ -160,7 +173,10 @@ describe('mail failures and the log, from `folio serve`', () => {
   async function logLine(read: () => string, match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const entries = read().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const entries = read()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const found = entries.find(match);
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no matching log line in:\n${read()}`);
@@ -202,7 +218,7 @@ describe('mail failures and the log, from `folio serve`', () => {
     }
   }, 60_000);
 
-  it('writes the log sender\'s mail as one JSON line when no SMTP URL is set, its reset code redacted', async () => {
+  it("writes the log sender's mail as one JSON line when no SMTP URL is set, its reset code redacted", async () => {
     const { folio, drop } = await served({});
     try {
       expect((await folio.call('POST', '/api/auth/forgot-password', { body: { email: 'victim@example.com' } })).status).toBe(200);

@@ -100,7 +100,10 @@ describe('SMTP over TLS', () => {
     expect(JSON.stringify(lines)).not.toContain(credentials.pass);
   });
 
-  for (const [what, ca] of [['the system CAs', undefined], ['another CA', OTHER_CA]] as const) {
+  for (const [what, ca] of [
+    ['the system CAs', undefined],
+    ['another CA', OTHER_CA],
+  ] as const) {
     it(`logs an untrusted certificate (checked against ${what}) as a clear error, answers 200 and delivers nothing`, async () => {
       for (const implicit of [true, false]) {
         const smtp = await smtpWith({ tls: { ...tlsFiles, implicit }, credentials });

@@ -72,7 +72,12 @@ describe('password changes take back earlier JWTs', () => {
   it('lets a second change take back the JWT of the first', async () => {
     const u = await newUser();
     const change = async (jwt: string, from: string, to: string) =>
-      (await server.call('POST', '/api/auth/change-password', { body: { currentPassword: from, password: to, passwordConfirmation: to }, headers: bearer(jwt) })).body.jwt as string;
+      (
+        await server.call('POST', '/api/auth/change-password', {
+          body: { currentPassword: from, password: to, passwordConfirmation: to },
+          headers: bearer(jwt),
+        })
+      ).body.jwt as string;
     const first = await change(u.jwt, 'Passw0rd!', 'Second-pw1');
     const second = await change(first, 'Second-pw1', 'Third-pw1');
     expect([await me(u.jwt), await me(first), await me(second)]).toEqual([401, 401, 200]);

@@ -10,7 +10,13 @@ import { DEFAULT_ROLE_ACTIONS } from '../../src/auth/actions';
 import { startServer, type TestServer } from '../helpers/server';
 
 type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
-interface Type { name: string; singular: string; single: boolean; field: string; extra?: Record<string, unknown> }
+interface Type {
+  name: string;
+  singular: string;
+  single: boolean;
+  field: string;
+  extra?: Record<string, unknown>;
+}
 
 const SECRET = 'TOP-SECRET-NOTE';
 const PASSWORD = 'Matrix-Passw0rd!';
@@ -28,8 +34,26 @@ const ALL_CONTENT = TYPES.flatMap((t) => actionsOf(t).map((a) => uid(t, a)));
 const SUCCESS: Record<Action, number> = { find: 200, findOne: 200, create: 201, update: 200, delete: 204 };
 
 // What the custom role and the custom token hold: a few actions spread over the types.
-const EDITOR_ACTIONS = ['api::article.article.find', 'api::article.article.findOne', 'api::article.article.update', 'api::tag.tag.create', 'api::tag.tag.delete', 'api::category.category.findOne', 'api::homepage.homepage.find', 'api::global.global.update'];
-const CUSTOM_TOKEN_ACTIONS = ['api::author.author.find', 'api::author.author.create', 'api::category.category.delete', 'api::tag.tag.findOne', 'api::article.article.delete', 'api::homepage.homepage.update', 'api::homepage.homepage.delete', 'api::global.global.find'];
+const EDITOR_ACTIONS = [
+  'api::article.article.find',
+  'api::article.article.findOne',
+  'api::article.article.update',
+  'api::tag.tag.create',
+  'api::tag.tag.delete',
+  'api::category.category.findOne',
+  'api::homepage.homepage.find',
+  'api::global.global.update',
+];
+const CUSTOM_TOKEN_ACTIONS = [
+  'api::author.author.find',
+  'api::author.author.create',
+  'api::category.category.delete',
+  'api::tag.tag.findOne',
+  'api::article.article.delete',
+  'api::homepage.homepage.update',
+  'api::homepage.homepage.delete',
+  'api::global.global.find',
+];
 
 setDefaultTimeout(30_000);
 
@@ -107,7 +131,10 @@ const PRINCIPALS: Principal[] = [
     headers: () => bearer(cred.user!),
     expect: () => 403,
     around: async (action) => {
-      await server.instance.roles.grant('authenticated', ALL_CONTENT.filter((a) => a !== action));
+      await server.instance.roles.grant(
+        'authenticated',
+        ALL_CONTENT.filter((a) => a !== action),
+      );
       return resetAuthenticated;
     },
   },
@@ -158,7 +185,10 @@ beforeAll(async () => {
   const [header, payload, signature] = powerJwt.split('.') as [string, string, string];
   const i = signature.length - 10;
   cred.tampered = `${header}.${payload}.${signature.slice(0, i)}${signature[i] === 'A' ? 'B' : 'A'}${signature.slice(i + 1)}`;
-  cred.otherSecret = await new SignJWT({ id: power.id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setExpirationTime('1h')
+  cred.otherSecret = await new SignJWT({ id: power.id })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
     .sign(new TextEncoder().encode('not-the-installation-secret'));
   cred.algNone = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ id: power.id, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}.`;
 
@@ -209,7 +239,9 @@ describe('the access matrix', () => {
           }
           expect(res.status).toBe(outcome);
           expect(res.json.data).toBeNull();
-          expect(res.json.error).toMatchObject(outcome === 403 ? { status: 403, name: 'ForbiddenError', message: 'Forbidden' } : { status: 401, name: 'UnauthorizedError' });
+          expect(res.json.error).toMatchObject(
+            outcome === 403 ? { status: 403, name: 'ForbiddenError', message: 'Forbidden' } : { status: 401, name: 'UnauthorizedError' },
+          );
           // A refused write leaves the document as it was.
           if (action === 'delete' || action === 'update') {
             const after = await send('GET', path, full());
@@ -244,7 +276,11 @@ describe('secrets in responses', () => {
     await server.instance.roles.grant('authenticated', ['api::article.article.find', 'api::article.article.findOne', 'api::author.author.find']);
     try {
       for (const headers of [full(), bearer(server.tokens.readOnly), bearer(cred.user!)]) {
-        for (const path of [`/api/articles?filters[documentId][$eq]=${articleId}&populate=*`, `/api/articles/${articleId}?populate=*`, `/api/articles/${articleId}?populate[author][populate]=*`]) {
+        for (const path of [
+          `/api/articles?filters[documentId][$eq]=${articleId}&populate=*`,
+          `/api/articles/${articleId}?populate=*`,
+          `/api/articles/${articleId}?populate[author][populate]=*`,
+        ]) {
           const res = await send('GET', path, headers);
           expect(res.status).toBe(200);
           const doc = Array.isArray(res.json.data) ? res.json.data.find((d: any) => d.documentId === articleId) : res.json.data;

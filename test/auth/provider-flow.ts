@@ -32,7 +32,10 @@ export interface FolioWithProvider {
  * `folio serve` (or `exe serve`) with keycloak enabled against `provider`, its certificate
  * trusted through NODE_EXTRA_CA_CERTS unless `trust` is false, FOLIO_PUBLIC_URL its own URL.
  */
-export async function serveWithProvider(provider: FakeProvider, options: CliOptions & { trust?: boolean; extraConfig?: Record<string, unknown> } = {}): Promise<FolioWithProvider> {
+export async function serveWithProvider(
+  provider: FakeProvider,
+  options: CliOptions & { trust?: boolean; extraConfig?: Record<string, unknown> } = {},
+): Promise<FolioWithProvider> {
   const port = await freePort();
   const data = options.data ?? tempDir();
   const grant = { keycloak: { enabled: true, key: CLIENT.clientId, secret: CLIENT.clientSecret, subdomain: provider.subdomain, callback: FRONT_CALLBACK } };
@@ -54,7 +57,11 @@ export async function serveWithProvider(provider: FakeProvider, options: CliOpti
 /** GET without following redirects, with the cookie jar given (updated from Set-Cookie). */
 export async function get(url: string, jar: Map<string, string>, headers: Record<string, string> = {}) {
   const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const response = await fetch(url, { redirect: 'manual', headers: { ...(cookie ? { cookie } : {}), ...headers }, tls: { rejectUnauthorized: false } } as RequestInit);
+  const response = await fetch(url, {
+    redirect: 'manual',
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+    tls: { rejectUnauthorized: false },
+  } as RequestInit);
   const set = response.headers.get('set-cookie');
   if (set) {
     const [pair] = set.split(';');

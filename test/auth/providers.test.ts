@@ -52,7 +52,10 @@ describe('the provider flow', () => {
     const authorize = new URL(start.location!);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`https://${provider.subdomain}/protocol/openid-connect/auth`);
     expect(Object.fromEntries(authorize.searchParams)).toEqual({
-      client_id: CLIENT.clientId, response_type: 'code', redirect_uri: `${served.folio.url}/api/connect/keycloak/callback`, scope: 'openid email profile',
+      client_id: CLIENT.clientId,
+      response_type: 'code',
+      redirect_uri: `${served.folio.url}/api/connect/keycloak/callback`,
+      scope: 'openid email profile',
       state: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
     // The session cookie: httpOnly, for the API only, holding a random key (its state stays on the server).
@@ -60,7 +63,12 @@ describe('the provider flow', () => {
     expect(back.location).toBe(FRONT_CALLBACK);
     // The code was traded with the secret, at the token endpoint only.
     const token = provider.requests.slice(before).find((r) => r.path.endsWith('/token'))!;
-    expect(token.form).toMatchObject({ grant_type: 'authorization_code', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, redirect_uri: `${served.folio.url}/api/connect/keycloak/callback` });
+    expect(token.form).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: CLIENT.clientId,
+      client_secret: CLIENT.clientSecret,
+      redirect_uri: `${served.folio.url}/api/connect/keycloak/callback`,
+    });
 
     const signedIn = await frontEndCallback(served.folio, jar);
     expect(signedIn.status).toBe(200);
@@ -101,12 +109,18 @@ describe('the provider flow', () => {
     const user = (await frontEndCallback(served.folio, flow.jar)).body.user;
     expect((await call('PUT', `/api/users/${user.id}`, { headers: asToken(), body: { blocked: true } })).status).toBe(200);
     flow = await browserSignIn(served.folio);
-    expect((await frontEndCallback(served.folio, flow.jar)).body.error).toMatchObject({ name: 'ApplicationError', message: 'Your account has been blocked by an administrator' });
+    expect((await frontEndCallback(served.folio, flow.jar)).body.error).toMatchObject({
+      name: 'ApplicationError',
+      message: 'Your account has been blocked by an administrator',
+    });
   });
 
   it('answers ?access_token= without the provider session with 400', async () => {
     const res = await get(`${served.folio.url}/api/auth/keycloak/callback?access_token=${provider.accessTokens[0]}`, new Map());
-    expect(res.body).toEqual({ data: null, error: { status: 400, name: 'ApplicationError', message: 'OAuth authentication requires a completed provider session', details: {} } });
+    expect(res.body).toEqual({
+      data: null,
+      error: { status: 400, name: 'ApplicationError', message: 'OAuth authentication requires a completed provider session', details: {} },
+    });
   });
 
   it('answers a disabled or unknown provider with "This provider is disabled"', async () => {
@@ -143,7 +157,10 @@ describe('the provider flow', () => {
     // Strapi replaces the callback's query with the flow's (empty on success).
     expect(flow.back.location).toBe(FRONT_CALLBACK);
     const refused = await get(`${served.folio.url}/api/connect/keycloak?callback=${encodeURIComponent('https://evil.example/x')}`, new Map());
-    expect(refused.body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid callback URL provided', details: { callback: 'https://evil.example/x' } } });
+    expect(refused.body).toEqual({
+      data: null,
+      error: { status: 400, name: 'ValidationError', message: 'Invalid callback URL provided', details: { callback: 'https://evil.example/x' } },
+    });
   });
 
   it('never shows the provider’s secret or tokens in an answer, a cookie or a log line', async () => {

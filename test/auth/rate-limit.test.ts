@@ -39,7 +39,12 @@ describe('windows on an injected clock', () => {
     expect([await hit(limits), await hit(limits)]).toEqual(['ok', 'ok']);
     const refusal = await hit(limits);
     expect(refusal).toBeInstanceOf(FolioError);
-    expect(refusal).toMatchObject({ status: 429, name: 'RateLimitError', message: 'Too many requests, please try again later.', headers: { 'retry-after': '60' } });
+    expect(refusal).toMatchObject({
+      status: 429,
+      name: 'RateLimitError',
+      message: 'Too many requests, please try again later.',
+      headers: { 'retry-after': '60' },
+    });
     clock.t += 30_000;
     expect(await hit(limits)).toMatchObject({ status: 429, headers: { 'retry-after': '30' } });
     clock.t += 29_500;
@@ -77,7 +82,10 @@ describe('windows on an injected clock', () => {
 describe('the client address', () => {
   // forgot-password for an unknown address: counted, cheap, and sends no mail.
   const forgot = (on: TestServer, forwardedFor?: string) =>
-    on.call('POST', '/api/auth/forgot-password', { body: { email: 'nobody@example.com' }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
+    on.call('POST', '/api/auth/forgot-password', {
+      body: { email: 'nobody@example.com' },
+      headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+    });
 
   it('ignores X-Forwarded-For by default: a client cannot dodge the limit by sending it', async () => {
     const limited = await startServer({ publicAccess: false, config: { authRateLimit: { max: 2, windowMs: 60_000 } } });
@@ -107,7 +115,11 @@ describe('the client address', () => {
       // Several headers count as one list, in order.
       const twoHeaders = await fetch(`${limited.url}/api/auth/forgot-password`, {
         method: 'POST',
-        headers: [['content-type', 'application/json'], ['x-forwarded-for', '198.51.100.200'], ['x-forwarded-for', '203.0.113.1']],
+        headers: [
+          ['content-type', 'application/json'],
+          ['x-forwarded-for', '198.51.100.200'],
+          ['x-forwarded-for', '203.0.113.1'],
+        ],
         body: JSON.stringify({ email: 'nobody@example.com' }),
       });
       expect(twoHeaders.status).toBe(429);

@@ -13,7 +13,10 @@ import { killSpawned, removeTempDirs, spawnCli } from '../helpers/spawn';
 /** The body of a received message, quoted-printable undone. */
 function bodyOf(data: string): string {
   const body = data.slice(data.indexOf('\r\n\r\n') + 4).replace(/=\r\n/g, '');
-  return Buffer.from(body.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    body.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 let smtp: TestSmtpServer;
@@ -60,7 +63,9 @@ describe('reset password page', () => {
 
   it('takes only absolute http(s) URLs without credentials, and replaces a code the page URL already has', () => {
     expect(parseResetPasswordUrl('https://site.example/reset')).toBe('https://site.example/reset');
-    expect(() => parseResetPasswordUrl('/reset-password')).toThrow('FOLIO_RESET_PASSWORD_URL must be an http(s) URL like https://example.com/reset-password, got "/reset-password"');
+    expect(() => parseResetPasswordUrl('/reset-password')).toThrow(
+      'FOLIO_RESET_PASSWORD_URL must be an http(s) URL like https://example.com/reset-password, got "/reset-password"',
+    );
     expect(() => parseResetPasswordUrl('javascript:alert(1)')).toThrow('FOLIO_RESET_PASSWORD_URL must start with http:// or https://, got "javascript://"');
     expect(() => parseResetPasswordUrl('https://u:p@site.example/reset')).toThrow('FOLIO_RESET_PASSWORD_URL must not carry credentials');
     expect(resetLink('https://site.example/reset?code=old#top', 'abc')).toBe('https://site.example/reset?code=abc#top');

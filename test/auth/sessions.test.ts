@@ -35,7 +35,10 @@ let seq = 0;
 const bearer = (jwt: string) => ({ authorization: `Bearer ${jwt}` });
 async function signUp(s: TestServer, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const name = `sess${++seq}`;
-  const res = await s.call('POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.com`, password: 'Passw0rd!', ...extra }, headers });
+  const res = await s.call('POST', '/api/auth/local/register', {
+    body: { username: name, email: `${name}@example.com`, password: 'Passw0rd!', ...extra },
+    headers,
+  });
   expect(res.status).toBe(200);
   return { name, ...res.body, headers: res.headers } as { name: string; jwt: string; refreshToken: string; user: { id: number }; headers: Headers };
 }
@@ -49,7 +52,11 @@ describe('legacy-support mode (the default)', () => {
   it('answers a plain JWT, and 404 on refresh, logout and sessions, as Strapi', async () => {
     const legacy = await start();
     const u = await signUp(legacy);
-    expect(Object.keys(u).filter((k) => k !== 'headers' && k !== 'name').sort()).toEqual(['jwt', 'user']);
+    expect(
+      Object.keys(u)
+        .filter((k) => k !== 'headers' && k !== 'name')
+        .sort(),
+    ).toEqual(['jwt', 'user']);
     expect(decodeJwt(u.jwt)).toMatchObject({ id: u.user.id });
     expect((await refresh(legacy, 'x')).body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
     expect((await legacy.call('POST', '/api/auth/logout', { headers: bearer(u.jwt) })).status).toBe(404);
@@ -95,7 +102,10 @@ describe('refresh mode', () => {
     expect(Object.keys(first.body).sort()).toEqual(['jwt', 'refreshToken']);
     expect(first.body.refreshToken).not.toBe(u.refreshToken);
     expect(decodeJwt(first.body.jwt).sessionId).not.toBe(decodeJwt(u.jwt).sessionId);
-    expect(await refresh(server, u.refreshToken)).toMatchObject({ status: 401, body: { error: { name: 'UnauthorizedError', message: 'Invalid refresh token' } } });
+    expect(await refresh(server, u.refreshToken)).toMatchObject({
+      status: 401,
+      body: { error: { name: 'UnauthorizedError', message: 'Invalid refresh token' } },
+    });
     expect((await me(server, first.body.jwt)).status).toBe(200);
     expect((await me(server, u.jwt)).status).toBe(200);
     expect((await refresh(server, first.body.refreshToken)).status).toBe(200);
@@ -103,7 +113,10 @@ describe('refresh mode', () => {
 
   it('answers a missing refresh token with 400 and anything else with 401', async () => {
     const u = await signUp(server);
-    expect((await refresh(server)).body).toEqual({ data: null, error: { status: 400, name: 'BadRequestError', message: 'Missing refresh token', details: {} } });
+    expect((await refresh(server)).body).toEqual({
+      data: null,
+      error: { status: 400, name: 'BadRequestError', message: 'Missing refresh token', details: {} },
+    });
     expect((await server.call('POST', '/api/auth/refresh')).status).toBe(400);
     for (const token of ['abc', u.jwt, `${u.refreshToken}x`, 'a\u0000b']) expect((await refresh(server, token)).status).toBe(401);
   });
@@ -119,7 +132,8 @@ describe('refresh mode', () => {
     expect(current).not.toHaveProperty('deviceName');
     expect(other).toMatchObject({ id: decodeJwt(u.jwt).sessionId, deviceName: 'Chrome on Linux', current: false });
     expect(other.deviceId).toMatch(/^[0-9a-f-]{36}$/);
-    for (const entry of list.body.data) expect(Object.keys(entry).sort()).toEqual(['current', 'deviceId', ...(entry.deviceName ? ['deviceName'] : []), 'id', 'lastActiveAt', 'loginAt'].sort());
+    for (const entry of list.body.data)
+      expect(Object.keys(entry).sort()).toEqual(['current', 'deviceId', ...(entry.deviceName ? ['deviceName'] : []), 'id', 'lastActiveAt', 'loginAt'].sort());
     expect(JSON.stringify(list.body)).not.toContain(u.refreshToken);
   });
 
@@ -127,7 +141,10 @@ describe('refresh mode', () => {
     const u = await signUp(server);
     const other = await signUp(server);
     const id = decodeJwt(u.jwt).sessionId as string;
-    expect(await server.call('DELETE', `/api/auth/sessions/${id}`, { headers: bearer(other.jwt) })).toMatchObject({ status: 404, body: { error: { message: 'Session not found' } } });
+    expect(await server.call('DELETE', `/api/auth/sessions/${id}`, { headers: bearer(other.jwt) })).toMatchObject({
+      status: 404,
+      body: { error: { message: 'Session not found' } },
+    });
     expect(await server.call('DELETE', '/api/auth/sessions/nope', { headers: bearer(other.jwt) })).toMatchObject({ status: 404 });
     const second = await login(server, u.name);
     expect(await server.call('DELETE', `/api/auth/sessions/${id}`, { headers: bearer(second.body.jwt) })).toMatchObject({ status: 200, body: { data: {} } });
@@ -159,7 +176,8 @@ describe('refresh mode', () => {
     const u = await signUp(server);
     const other = await login(server, u.name);
     const change = await server.call('POST', '/api/auth/change-password', {
-      headers: { ...bearer(u.jwt), 'x-strapi-refresh-cookie': 'httpOnly' }, body: { currentPassword: 'Passw0rd!', password: 'Passw0rd!2', passwordConfirmation: 'Passw0rd!2' },
+      headers: { ...bearer(u.jwt), 'x-strapi-refresh-cookie': 'httpOnly' },
+      body: { currentPassword: 'Passw0rd!', password: 'Passw0rd!2', passwordConfirmation: 'Passw0rd!2' },
     });
     expect(change.status).toBe(200);
     expect(Object.keys(change.body).sort()).toEqual(['jwt', 'refreshToken', 'user']);
@@ -184,7 +202,9 @@ describe('refresh mode', () => {
 
 describe('lifespans', () => {
   it('refuses a refresh token past its idle window, and any after the session’s absolute end', async () => {
-    const s = await start({ usersPermissions: { jwtManagement: 'refresh', sessions: { accessTokenLifespan: 60, idleRefreshTokenLifespan: 3600, maxRefreshTokenLifespan: 7200 } } });
+    const s = await start({
+      usersPermissions: { jwtManagement: 'refresh', sessions: { accessTokenLifespan: 60, idleRefreshTokenLifespan: 3600, maxRefreshTokenLifespan: 7200 } },
+    });
     const clock = { t: Date.now() };
     s.instance.sessions.now = () => clock.t;
     const u = await signUp(s);
@@ -222,7 +242,9 @@ describe('the httpOnly cookie mode', () => {
     expect(next).not.toContain(token);
     // The cookie wins over a body's token.
     const newToken = next.slice('strapi_up_refresh='.length, next.indexOf(';'));
-    const out = await server.call('POST', '/api/auth/logout', { headers: { ...cookieMode, ...bearer(rotated.body.jwt), cookie: `strapi_up_refresh=${newToken}` } });
+    const out = await server.call('POST', '/api/auth/logout', {
+      headers: { ...cookieMode, ...bearer(rotated.body.jwt), cookie: `strapi_up_refresh=${newToken}` },
+    });
     expect(out.body).toEqual({ ok: true });
     expect(out.headers.get('set-cookie')).toBe('strapi_up_refresh=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax; HttpOnly');
     expect((await refresh(server, newToken)).status).toBe(401);
@@ -230,7 +252,10 @@ describe('the httpOnly cookie mode', () => {
 
   it('uses the cookie for every login with sessions.httpOnly, with sessions.cookie’s name, path, sameSite, maxAge and secure (register answers in the body, as Strapi’s)', async () => {
     const s = await start({
-      usersPermissions: { jwtManagement: 'refresh', sessions: { httpOnly: true, cookie: { name: 'rt', path: '/api/auth', sameSite: 'strict', maxAge: 3_600_000, secure: true } } },
+      usersPermissions: {
+        jwtManagement: 'refresh',
+        sessions: { httpOnly: true, cookie: { name: 'rt', path: '/api/auth', sameSite: 'strict', maxAge: 3_600_000, secure: true } },
+      },
     });
     const u = await signUp(s);
     expect(u.refreshToken).toBeString();

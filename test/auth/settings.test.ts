@@ -52,11 +52,18 @@ const register = (server: TestServer, name: string) =>
 
 describe('FOLIO_USERS_PERMISSIONS_CONFIG', () => {
   it('reads JSON text, or the path of a JSON file, with Strapi’s names', () => {
-    const json = { advanced: { email_confirmation: true, email_confirmation_redirection: 'https://front.example/confirmed' }, jwtManagement: 'refresh' as const, sessions: { httpOnly: true } };
+    const json = {
+      advanced: { email_confirmation: true, email_confirmation_redirection: 'https://front.example/confirmed' },
+      jwtManagement: 'refresh' as const,
+      sessions: { httpOnly: true },
+    };
     expect(configWith({ FOLIO_USERS_PERMISSIONS_CONFIG: JSON.stringify(json) }).usersPermissions).toEqual(json);
     const file = join(tempDir(), 'users-permissions.json');
     writeFileSync(file, JSON.stringify({ ratelimit: { interval: { min: 5 }, max: 3 }, register: { allowedFields: ['nickname'] } }));
-    expect(configWith({ FOLIO_USERS_PERMISSIONS_CONFIG: file }).usersPermissions).toEqual({ ratelimit: { interval: 300_000, max: 3 }, register: { allowedFields: ['nickname'] } });
+    expect(configWith({ FOLIO_USERS_PERMISSIONS_CONFIG: file }).usersPermissions).toEqual({
+      ratelimit: { interval: 300_000, max: 3 },
+      register: { allowedFields: ['nickname'] },
+    });
   });
 
   it('refuses malformed JSON, a missing file, unknown keys and wrong values, naming the variable and the key', () => {
@@ -69,14 +76,18 @@ describe('FOLIO_USERS_PERMISSIONS_CONFIG', () => {
       return 'no error';
     };
     expect(error('{"advanced":')).toStartWith('FOLIO_USERS_PERMISSIONS_CONFIG is not valid JSON');
-    expect(error('/nowhere/up.json')).toBe('FOLIO_USERS_PERMISSIONS_CONFIG: cannot read "/nowhere/up.json" (ENOENT); give JSON text or the path of a JSON file');
+    expect(error('/nowhere/up.json')).toBe(
+      'FOLIO_USERS_PERMISSIONS_CONFIG: cannot read "/nowhere/up.json" (ENOENT); give JSON text or the path of a JSON file',
+    );
     expect(error('{"advanced":{"allow_registration":true}}')).toStartWith('FOLIO_USERS_PERMISSIONS_CONFIG advanced: unknown key "allow_registration"');
     expect(error('{"jwtManagement":"sessions"}')).toBe('FOLIO_USERS_PERMISSIONS_CONFIG jwtManagement: must be "legacy-support" or "refresh", got "sessions"');
     expect(error('{"advanced":{"email_confirmation":"yes"}}')).toBe('FOLIO_USERS_PERMISSIONS_CONFIG advanced.email_confirmation: must be true or false');
     expect(error('{"advanced":{"email_confirmation_redirection":"javascript:alert(1)"}}')).toBe(
       'FOLIO_USERS_PERMISSIONS_CONFIG advanced.email_confirmation_redirection: must start with http:// or https://, got "javascript://"',
     );
-    expect(error('{"sessions":{"accessTokenLifespan":-5}}')).toBe('FOLIO_USERS_PERMISSIONS_CONFIG sessions.accessTokenLifespan: must be a positive whole number of seconds');
+    expect(error('{"sessions":{"accessTokenLifespan":-5}}')).toBe(
+      'FOLIO_USERS_PERMISSIONS_CONFIG sessions.accessTokenLifespan: must be a positive whole number of seconds',
+    );
     expect(error('{"grant":{"myspace":{"enabled":true}}}')).toStartWith('FOLIO_USERS_PERMISSIONS_CONFIG grant: unknown key "myspace"');
     expect(error('{"email":{"reset_password":{"options":{"message":"<% process.exit() %>"}}}}')).toStartWith(
       'FOLIO_USERS_PERMISSIONS_CONFIG email.reset_password.options.message: is not a valid template',
@@ -93,7 +104,9 @@ describe('FOLIO_USERS_PERMISSIONS_CONFIG', () => {
 describe('FOLIO_PUBLIC_URL', () => {
   it('is Strapi’s server.url: the base of mail links and provider callbacks, http://<host>:<port> when unset', async () => {
     expect(configWith({ FOLIO_PUBLIC_URL: 'https://cms.example.com/' }).publicUrl).toBe('https://cms.example.com');
-    expect(() => configWith({ FOLIO_PUBLIC_URL: 'cms.example.com' })).toThrow('FOLIO_PUBLIC_URL must be an http(s) URL such as https://cms.example.com, got "cms.example.com"');
+    expect(() => configWith({ FOLIO_PUBLIC_URL: 'cms.example.com' })).toThrow(
+      'FOLIO_PUBLIC_URL must be an http(s) URL such as https://cms.example.com, got "cms.example.com"',
+    );
     const server = await start({ publicUrl: 'https://cms.example.com' });
     expect(server.instance.usersPermissions.publicUrl).toBe('https://cms.example.com');
     expect((await server.instance.usersPermissions.grant()).github!.callbackUrl).toBe('https://cms.example.com/api/auth/github/callback');
@@ -107,18 +120,45 @@ describe('defaults', () => {
     const server = await start();
     const settings = server.instance.usersPermissions;
     expect(await settings.advanced()).toEqual({
-      unique_email: true, allow_register: true, email_confirmation: false, email_reset_password: null, email_confirmation_redirection: null, default_role: 'authenticated',
+      unique_email: true,
+      allow_register: true,
+      email_confirmation: false,
+      email_reset_password: null,
+      email_confirmation_redirection: null,
+      default_role: 'authenticated',
     });
     expect(await settings.email()).toEqual(DEFAULT_EMAIL);
     expect((await settings.email()).email_confirmation.options.object).toBe('Account confirmation');
     expect(await settings.grant()).toEqual(defaultGrant('http://127.0.0.1:1337/api/auth'));
     expect(Object.keys(await settings.grant())).toEqual([
-      'email', 'discord', 'facebook', 'google', 'github', 'microsoft', 'twitter', 'instagram', 'vk', 'twitch', 'linkedin', 'cognito', 'reddit', 'auth0', 'cas', 'patreon', 'keycloak',
+      'email',
+      'discord',
+      'facebook',
+      'google',
+      'github',
+      'microsoft',
+      'twitter',
+      'instagram',
+      'vk',
+      'twitch',
+      'linkedin',
+      'cognito',
+      'reddit',
+      'auth0',
+      'cas',
+      'patreon',
+      'keycloak',
     ]);
     expect(settings.plugin).toEqual({
       jwtManagement: 'legacy-support',
       sessions: {
-        accessTokenLifespan: 600, maxRefreshTokenLifespan: 2_592_000, idleRefreshTokenLifespan: 1_209_600, maxSessionLifespan: 86_400, idleSessionLifespan: 7_200, httpOnly: false, cookie: {},
+        accessTokenLifespan: 600,
+        maxRefreshTokenLifespan: 2_592_000,
+        idleRefreshTokenLifespan: 1_209_600,
+        maxSessionLifespan: 86_400,
+        idleSessionLifespan: 7_200,
+        httpOnly: false,
+        cookie: {},
       },
       ratelimit: { enabled: true, interval: 60_000, max: 10 },
       jwt: { expiresIn: '30d' },
@@ -157,7 +197,9 @@ describe('which source wins', () => {
     expect((await register(server, 'before')).status).toBe(200);
     // Written straight into the table, as another instance or the CLI would.
     await server.instance.db.transaction((tx) =>
-      tx.run(`INSERT INTO folio_plugin_store ("key", "value", "updatedAt") VALUES ('users-permissions_advanced', '{"allow_register":false}', '2020-01-01T00:00:00.000Z')`),
+      tx.run(
+        `INSERT INTO folio_plugin_store ("key", "value", "updatedAt") VALUES ('users-permissions_advanced', '{"allow_register":false}', '2020-01-01T00:00:00.000Z')`,
+      ),
     );
     expect((await register(server, 'after')).status).toBe(400);
   });
@@ -165,14 +207,20 @@ describe('which source wins', () => {
   it('ignores a stored value that does not pass the checks (the defaults apply), and refuses to store one', async () => {
     const server = await start();
     await server.instance.db.transaction((tx) =>
-      tx.run(`INSERT INTO folio_plugin_store ("key", "value", "updatedAt") VALUES ('users-permissions_advanced', '{"allow_register":"nope"}', '2020-01-01T00:00:00.000Z')`),
+      tx.run(
+        `INSERT INTO folio_plugin_store ("key", "value", "updatedAt") VALUES ('users-permissions_advanced', '{"allow_register":"nope"}', '2020-01-01T00:00:00.000Z')`,
+      ),
     );
     expect((await server.instance.usersPermissions.advanced()).allow_register).toBe(true);
     expect(server.instance.usersPermissions.write('advanced', { default_role: 42 })).rejects.toThrow('advanced.default_role: must be a string');
   });
 
   it('takes ratelimit and jwt.expiresIn from FOLIO_USERS_PERMISSIONS_CONFIG over FOLIO_AUTH_RATE_LIMIT and FOLIO_JWT_EXPIRES_IN', async () => {
-    const server = await start({ authRateLimit: { max: 100, windowMs: 60_000 }, jwtExpiresIn: '30d', usersPermissions: { ratelimit: { max: 2 }, jwt: { expiresIn: 3600 } } });
+    const server = await start({
+      authRateLimit: { max: 100, windowMs: 60_000 },
+      jwtExpiresIn: '30d',
+      usersPermissions: { ratelimit: { max: 2 }, jwt: { expiresIn: 3600 } },
+    });
     const first = await register(server, 'limited');
     const { exp, iat } = decodeJwt(first.body.jwt);
     expect(exp! - iat!).toBe(3600);

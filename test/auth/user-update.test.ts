@@ -26,7 +26,9 @@ let seq = 0;
 
 async function newUser() {
   const n = ++seq;
-  const res = await server.call('POST', '/api/auth/local/register', { body: { username: `member${n}`, email: `member${n}@example.com`, password: 'Passw0rd!' } });
+  const res = await server.call('POST', '/api/auth/local/register', {
+    body: { username: `member${n}`, email: `member${n}@example.com`, password: 'Passw0rd!' },
+  });
   expect(res.status).toBe(200);
   return { id: res.body.user.id as number, username: `member${n}`, email: `member${n}@example.com`, jwt: res.body.jwt as string };
 }
@@ -65,7 +67,14 @@ describe('a user JWT with user.update', () => {
   it('may not change its own role, blocked, confirmed or provider: 403, and nothing changes', async () => {
     const u = await newUser();
     const before = await stored(u.id);
-    for (const body of [{ role: 'staff' }, { role: 1 }, { blocked: false }, { confirmed: false }, { provider: 'github' }, { username: `${u.username}-x`, role: 'staff' }]) {
+    for (const body of [
+      { role: 'staff' },
+      { role: 1 },
+      { blocked: false },
+      { confirmed: false },
+      { provider: 'github' },
+      { username: `${u.username}-x`, role: 'staff' },
+    ]) {
       expect((await put(u.id, body, bearer(u.jwt))).body).toEqual(FORBIDDEN);
     }
     expect(await stored(u.id)).toEqual(before);
@@ -78,7 +87,12 @@ describe('a user JWT with user.update', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.name).toBe('ValidationError');
     expect(res.body.error.details.errors).toEqual([
-      { path: ['password'], message: 'password cannot be changed here: use /api/auth/change-password or /api/auth/reset-password', name: 'ValidationError', value: null },
+      {
+        path: ['password'],
+        message: 'password cannot be changed here: use /api/auth/change-password or /api/auth/reset-password',
+        name: 'ValidationError',
+        value: null,
+      },
     ]);
     expect((await login(u.email, 'Brand-new-pw1')).status).toBe(400);
     expect((await login(u.email, 'Passw0rd!')).status).toBe(200);
@@ -130,12 +144,21 @@ describe('an API token with user.update', () => {
   it('answers values of the wrong type with 400 naming the field, and changes nothing', async () => {
     const u = await newUser();
     const before = await stored(u.id);
-    for (const [body, path] of [[{ blocked: 'yes' }, 'blocked'], [{ confirmed: 1 }, 'confirmed'], [{ role: { $ne: null } }, 'role'], [{ provider: '' }, 'provider']] as const) {
+    for (const [body, path] of [
+      [{ blocked: 'yes' }, 'blocked'],
+      [{ confirmed: 1 }, 'confirmed'],
+      [{ role: { $ne: null } }, 'role'],
+      [{ provider: '' }, 'provider'],
+    ] as const) {
       const res = await put(u.id, body, full());
       expect(res.status).toBe(400);
       expect(res.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([[path]]);
     }
-    expect((await put(u.id, { role: 'no-such-role' }, full())).body.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'Unknown role "no-such-role"' });
+    expect((await put(u.id, { role: 'no-such-role' }, full())).body.error).toMatchObject({
+      status: 400,
+      name: 'ValidationError',
+      message: 'Unknown role "no-such-role"',
+    });
     expect(await stored(u.id)).toEqual(before);
   });
 });

@@ -14,7 +14,12 @@ const full = () => ({ authorization: `Bearer ${server.tokens.fullAccess}` });
 
 beforeAll(async () => {
   server = await startServer();
-  for (const [username, blocked] of [['carol', false], ['alice', true], ['bob', false], ['dave', false]] as const) {
+  for (const [username, blocked] of [
+    ['carol', false],
+    ['alice', true],
+    ['bob', false],
+    ['dave', false],
+  ] as const) {
     await server.instance.users.create({ username, email: `${username}@example.com`, password: 'Passw0rd!', blocked });
   }
 });
@@ -41,7 +46,12 @@ describe('GET /api/users query parameters', () => {
 
   it('refuses private fields as filters, sort keys and fields with 400 Invalid key, the password first', async () => {
     for (const key of ['password', 'resetPasswordToken', 'confirmationToken']) {
-      for (const query of [{ filters: { [key]: { $null: false } } }, { filters: { $or: [{ username: 'bob' }, { [key]: { $startsWith: '$' } }] } }, { sort: `${key}:asc` }, { fields: [key] }]) {
+      for (const query of [
+        { filters: { [key]: { $null: false } } },
+        { filters: { $or: [{ username: 'bob' }, { [key]: { $startsWith: '$' } }] } },
+        { sort: `${key}:asc` },
+        { fields: [key] },
+      ]) {
         const response = await list(query);
         expect({ key, query, status: response.status }).toEqual({ key, query, status: 400 });
         expect(response.body).toMatchObject({ data: null, error: { name: 'ValidationError', message: `Invalid key ${key}` } });

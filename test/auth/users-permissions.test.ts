@@ -23,7 +23,15 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const full = () => bearer(server.tokens.fullAccess);
 const envelope = (status: number, name: string, message: string) => ({ data: null, error: { status, name, message, details: {} } });
 /** Strapi's answer to a confirmation that differs: yup's field error (the value never echoed here). */
-const mismatch = { data: null, error: { status: 400, name: 'ValidationError', message: 'Passwords do not match', details: { errors: [{ path: ['passwordConfirmation'], message: 'Passwords do not match', name: 'ValidationError', value: null }] } } };
+const mismatch = {
+  data: null,
+  error: {
+    status: 400,
+    name: 'ValidationError',
+    message: 'Passwords do not match',
+    details: { errors: [{ path: ['passwordConfirmation'], message: 'Passwords do not match', name: 'ValidationError', value: null }] },
+  },
+};
 const USER_KEYS = ['blocked', 'confirmed', 'createdAt', 'documentId', 'email', 'id', 'provider', 'publishedAt', 'updatedAt', 'username'];
 let seq = 0;
 
@@ -66,20 +74,30 @@ describe('register, login and the current user', () => {
   it('changes the password: the old one stops working, the new one works', async () => {
     const u = await newUser('Old-passw0rd');
     const change = (body: Record<string, unknown>, jwt = u.jwt) => server.call('POST', '/api/auth/change-password', { body, headers: bearer(jwt) });
-    expect((await change({ currentPassword: 'wrong-one', password: 'New-passw0rd', passwordConfirmation: 'New-passw0rd' })).body).toEqual(envelope(400, 'ValidationError', 'The provided current password is invalid'));
+    expect((await change({ currentPassword: 'wrong-one', password: 'New-passw0rd', passwordConfirmation: 'New-passw0rd' })).body).toEqual(
+      envelope(400, 'ValidationError', 'The provided current password is invalid'),
+    );
     expect((await change({ currentPassword: 'Old-passw0rd', password: 'New-passw0rd', passwordConfirmation: 'Other-passw0rd' })).body).toEqual(mismatch);
     expect((await change({ currentPassword: 'Old-passw0rd', password: 'Old-passw0rd', passwordConfirmation: 'Old-passw0rd' })).status).toBe(400);
     const ok = await change({ currentPassword: 'Old-passw0rd', password: 'New-passw0rd', passwordConfirmation: 'New-passw0rd' });
     expect(ok).toMatchObject({ status: 200, body: { user: { id: u.id } } });
     expect((await login(u.email, 'Old-passw0rd')).body).toEqual(envelope(400, 'ValidationError', 'Invalid identifier or password'));
     expect((await login(u.email, 'New-passw0rd')).status).toBe(200);
-    expect((await server.call('POST', '/api/auth/change-password', { body: { currentPassword: 'New-passw0rd', password: 'x-passw0rd', passwordConfirmation: 'x-passw0rd' } })).status).toBe(403);
+    expect(
+      (
+        await server.call('POST', '/api/auth/change-password', {
+          body: { currentPassword: 'New-passw0rd', password: 'x-passw0rd', passwordConfirmation: 'x-passw0rd' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('refuses bad registrations with 400', async () => {
     const cases: Record<string, unknown>[] = [
-      { username: 'nomail', password: 'Passw0rd!' }, { username: 'badmail', email: 'not-an-email', password: 'Passw0rd!' },
-      { username: 'shortpw', email: 'shortpw@example.com', password: '12345' }, { username: 'nopw', email: 'nopw@example.com' },
+      { username: 'nomail', password: 'Passw0rd!' },
+      { username: 'badmail', email: 'not-an-email', password: 'Passw0rd!' },
+      { username: 'shortpw', email: 'shortpw@example.com', password: '12345' },
+      { username: 'nopw', email: 'nopw@example.com' },
       { email: 'nouser@example.com', password: 'Passw0rd!' },
     ];
     const seen: string[] = [];
@@ -92,7 +110,10 @@ describe('register, login and the current user', () => {
 
   it('refuses a duplicate email (any case) or username with "Email or Username are already taken"', async () => {
     const u = await newUser();
-    for (const body of [{ username: 'someone-else', email: u.email.toUpperCase(), password: 'Passw0rd!' }, { username: u.username, email: 'fresh@example.com', password: 'Passw0rd!' }]) {
+    for (const body of [
+      { username: 'someone-else', email: u.email.toUpperCase(), password: 'Passw0rd!' },
+      { username: u.username, email: 'fresh@example.com', password: 'Passw0rd!' },
+    ]) {
       expect((await register(body)).body).toEqual(envelope(400, 'ApplicationError', 'Email or Username are already taken'));
     }
   });
@@ -108,7 +129,11 @@ describe('register, login and the current user', () => {
 
   it('answers a wrong password or an unknown identifier with 400 "Invalid identifier or password"', async () => {
     const u = await newUser();
-    for (const [identifier, password] of [[u.email, 'wrong-password'], ['nobody@example.com', 'Passw0rd!'], [u.username, '']]) {
+    for (const [identifier, password] of [
+      [u.email, 'wrong-password'],
+      ['nobody@example.com', 'Passw0rd!'],
+      [u.username, ''],
+    ]) {
       expect((await login(identifier!, password!)).body).toEqual(envelope(400, 'ValidationError', 'Invalid identifier or password'));
     }
   });
@@ -141,9 +166,9 @@ describe('password reset', () => {
     const original = server.instance.email;
     server.instance.email = { send: async (message) => void sent.push(message) };
     try {
-      expect((await forgot('nobody@example.com'))).toMatchObject({ status: 200, body: { ok: true } });
+      expect(await forgot('nobody@example.com')).toMatchObject({ status: 200, body: { ok: true } });
       expect(sent).toEqual([]);
-      expect((await forgot(u.email.toUpperCase()))).toMatchObject({ status: 200, body: { ok: true } });
+      expect(await forgot(u.email.toUpperCase())).toMatchObject({ status: 200, body: { ok: true } });
     } finally {
       server.instance.email = original;
     }
@@ -183,9 +208,17 @@ describe('password reset', () => {
     const u = await newUser();
     const key = new TextEncoder().encode(server.instance.secrets.jwtSecret);
     const now = Math.floor(Date.now() / 1000);
-    const sign = (exp: number) => new SignJWT({ id: u.id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now - 7200).setExpirationTime(exp).sign(key);
+    const sign = (exp: number) =>
+      new SignJWT({ id: u.id })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt(now - 7200)
+        .setExpirationTime(exp)
+        .sign(key);
     expect((await server.call('GET', '/api/users/me', { headers: bearer(await sign(now + 3600)) })).status).toBe(200);
-    expect((await server.call('GET', '/api/users/me', { headers: bearer(await sign(now - 60)) })).body.error).toMatchObject({ status: 401, name: 'UnauthorizedError' });
+    expect((await server.call('GET', '/api/users/me', { headers: bearer(await sign(now - 60)) })).body.error).toMatchObject({
+      status: 401,
+      name: 'UnauthorizedError',
+    });
   });
 });
 
@@ -198,7 +231,10 @@ describe('the users API', () => {
     for (const user of list.body) expect(Object.keys(user).sort()).toEqual(USER_KEYS);
     expect((await server.call('GET', '/api/users/count', { headers: full() })).body).toBe(list.body.length);
     expect((await server.call('GET', `/api/users/${u.id}`, { headers: full() })).body).toMatchObject({ id: u.id, username: u.username });
-    expect(await server.call('PUT', `/api/users/${u.id}`, { body: { username: `${u.username}-renamed` }, headers: full() })).toMatchObject({ status: 200, body: { id: u.id, username: `${u.username}-renamed` } });
+    expect(await server.call('PUT', `/api/users/${u.id}`, { body: { username: `${u.username}-renamed` }, headers: full() })).toMatchObject({
+      status: 200,
+      body: { id: u.id, username: `${u.username}-renamed` },
+    });
     expect(await server.call('DELETE', `/api/users/${u.id}`, { headers: full() })).toMatchObject({ status: 200, body: { id: u.id } });
     expect((await server.call('GET', `/api/users/${u.id}`, { headers: full() })).status).toBe(404);
     expect((await server.call('GET', '/api/users/count', { headers: full() })).body).toBe(list.body.length - 1);
@@ -206,7 +242,10 @@ describe('the users API', () => {
   });
 
   it('creates a user with POST /api/users (201) and refuses one without an email with 400', async () => {
-    const made = await server.call('POST', '/api/users', { body: { username: 'made-by-token', email: 'made@example.com', password: 'Passw0rd!' }, headers: full() });
+    const made = await server.call('POST', '/api/users', {
+      body: { username: 'made-by-token', email: 'made@example.com', password: 'Passw0rd!' },
+      headers: full(),
+    });
     expect(made).toMatchObject({ status: 201, body: { username: 'made-by-token', email: 'made@example.com', blocked: false } });
     const bad = await server.call('POST', '/api/users', { body: { username: 'no-email', password: 'Passw0rd!' }, headers: full() });
     expect(`${bad.status} ${bad.body?.error?.name}`).toBe('400 ValidationError');
@@ -215,7 +254,13 @@ describe('the users API', () => {
   it('forbids the users API to a plain user and to anonymous callers', async () => {
     const u = await newUser();
     for (const headers of [bearer(u.jwt), {}]) {
-      for (const [method, path, body] of [['GET', '/api/users'], ['GET', '/api/users/count'], ['GET', `/api/users/${u.id}`], ['PUT', `/api/users/${u.id}`, { username: 'hijack' }], ['DELETE', `/api/users/${u.id}`]] as const) {
+      for (const [method, path, body] of [
+        ['GET', '/api/users'],
+        ['GET', '/api/users/count'],
+        ['GET', `/api/users/${u.id}`],
+        ['PUT', `/api/users/${u.id}`, { username: 'hijack' }],
+        ['DELETE', `/api/users/${u.id}`],
+      ] as const) {
         expect((await server.call(method, path, { body, headers })).body).toEqual(envelope(403, 'ForbiddenError', 'Forbidden'));
       }
     }
@@ -228,7 +273,8 @@ describe('the roles API', () => {
     for (const [api, controller, action] of entries) ((out[api] ??= { controllers: {} }).controllers[controller] ??= {})[action] = { enabled: true };
     return out;
   };
-  const roleByName = async (name: string) => (await server.call('GET', '/api/users-permissions/roles', { headers: full() })).body.roles.find((r: any) => r.name === name);
+  const roleByName = async (name: string) =>
+    (await server.call('GET', '/api/users-permissions/roles', { headers: full() })).body.roles.find((r: any) => r.name === name);
 
   it('lists roles with nb_users and shows one role with its permission tree', async () => {
     await newUser();
@@ -242,13 +288,30 @@ describe('the roles API', () => {
     expect(one.body.role.permissions['plugin::users-permissions'].controllers.user.me.enabled).toBe(true);
     expect(one.body.role.permissions['api::article'].controllers.article.find.enabled).toBe(false);
     const perms = await server.call('GET', '/api/users-permissions/permissions', { headers: full() });
-    expect(Object.keys(perms.body.permissions['api::tag'].controllers.tag).sort()).toEqual(['create', 'delete', 'discardDraft', 'find', 'findOne', 'publish', 'unpublish', 'update']);
+    expect(Object.keys(perms.body.permissions['api::tag'].controllers.tag).sort()).toEqual([
+      'create',
+      'delete',
+      'discardDraft',
+      'find',
+      'findOne',
+      'publish',
+      'unpublish',
+      'update',
+    ]);
     expect(perms.body.permissions['api::global'].controllers.global).toHaveProperty('update');
   });
 
   it('creates a role from a permission tree, updates it, and on delete moves its users to authenticated', async () => {
     const created = await server.call('POST', '/api/users-permissions/roles', {
-      body: { name: 'Readers', description: 'read articles', permissions: tree([['api::article', 'article', 'find'], ['api::article', 'article', 'findOne'], ['plugin::users-permissions', 'user', 'me']]) },
+      body: {
+        name: 'Readers',
+        description: 'read articles',
+        permissions: tree([
+          ['api::article', 'article', 'find'],
+          ['api::article', 'article', 'findOne'],
+          ['plugin::users-permissions', 'user', 'me'],
+        ]),
+      },
       headers: full(),
     });
     expect(created.body).toEqual({ ok: true });
@@ -261,9 +324,20 @@ describe('the roles API', () => {
     expect(await can('GET', '/api/articles/nonexistent000000000000')).toBe(404);
     expect(await can('POST', '/api/articles', { data: { title: 'no' } })).toBe(403);
     expect(await can('GET', '/api/tags')).toBe(403);
-    expect(await can('POST', '/api/auth/change-password', { currentPassword: u.password, password: 'Other-pw-1', passwordConfirmation: 'Other-pw-1' })).toBe(403);
+    expect(await can('POST', '/api/auth/change-password', { currentPassword: u.password, password: 'Other-pw-1', passwordConfirmation: 'Other-pw-1' })).toBe(
+      403,
+    );
 
-    const updated = await server.call('PUT', `/api/users-permissions/roles/${role.id}`, { body: { name: 'Tag readers', permissions: tree([['api::tag', 'tag', 'find'], ['plugin::users-permissions', 'user', 'me']]) }, headers: full() });
+    const updated = await server.call('PUT', `/api/users-permissions/roles/${role.id}`, {
+      body: {
+        name: 'Tag readers',
+        permissions: tree([
+          ['api::tag', 'tag', 'find'],
+          ['plugin::users-permissions', 'user', 'me'],
+        ]),
+      },
+      headers: full(),
+    });
     expect(updated.body).toEqual({ ok: true });
     expect(await roleByName('Tag readers')).toMatchObject({ id: role.id, nb_users: 1 });
     expect(await can('GET', '/api/tags')).toBe(200);
@@ -281,7 +355,12 @@ describe('the roles API', () => {
       const role = (await server.call('GET', '/api/users-permissions/roles', { headers: full() })).body.roles.find((r: any) => r.type === type);
       expect((await server.call('DELETE', `/api/users-permissions/roles/${role.id}`, { headers: full() })).status).toBe(400);
     }
-    for (const [method, path] of [['GET', '/api/users-permissions/roles'], ['GET', '/api/users-permissions/roles/1'], ['DELETE', '/api/users-permissions/roles/1'], ['GET', '/api/users-permissions/permissions']]) {
+    for (const [method, path] of [
+      ['GET', '/api/users-permissions/roles'],
+      ['GET', '/api/users-permissions/roles/1'],
+      ['DELETE', '/api/users-permissions/roles/1'],
+      ['GET', '/api/users-permissions/permissions'],
+    ]) {
       expect((await server.call(method!, path!, { headers: bearer(u.jwt) })).status).toBe(403);
     }
     expect((await server.call('POST', '/api/users-permissions/roles', { body: { name: 'Sneaky' }, headers: bearer(u.jwt) })).status).toBe(403);
@@ -348,7 +427,9 @@ describe('headers', () => {
   });
 
   it('allows any origin by default and answers a preflight with 204 and the allowed methods and headers', async () => {
-    expect((await server.call('GET', '/api/articles', { headers: { ...full(), origin: 'https://any.example' } })).headers.get('access-control-allow-origin')).toBe('*');
+    expect(
+      (await server.call('GET', '/api/articles', { headers: { ...full(), origin: 'https://any.example' } })).headers.get('access-control-allow-origin'),
+    ).toBe('*');
     const preflight = await fetch(`${server.url}/api/articles`, {
       method: 'OPTIONS',
       headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
@@ -382,7 +463,10 @@ describe('configuration', () => {
     const other = await closed.call('GET', '/api/articles', { headers: { ...bearer(closed.tokens.fullAccess), origin: 'https://evil.example' } });
     expect(other.status).toBe(200);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await fetch(`${closed.url}/api/articles`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${closed.url}/api/articles`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -11,7 +11,23 @@ import { evaluate, type Target } from '../../bench/targets';
 const cold: ColdStart = { runs: 10, healthMs: [], listMs: [], healthMedianMs: 40, listMedianMs: 45 };
 
 function result(key: string, fields: Partial<ScenarioResult>): ScenarioResult {
-  return { key, label: key, method: 'GET', path: '/api/articles', requests: 1000, seconds: 1, rps: 1000, p50Ms: 10, p99Ms: 12, non2xx: 0, errors: 0, rssBeforeMiB: 50, rssAfterMiB: 60, rssPeakMiB: 60, ...fields };
+  return {
+    key,
+    label: key,
+    method: 'GET',
+    path: '/api/articles',
+    requests: 1000,
+    seconds: 1,
+    rps: 1000,
+    p50Ms: 10,
+    p99Ms: 12,
+    non2xx: 0,
+    errors: 0,
+    rssBeforeMiB: 50,
+    rssAfterMiB: 60,
+    rssPeakMiB: 60,
+    ...fields,
+  };
 }
 
 const results = [
@@ -47,7 +63,11 @@ describe('bench targets', () => {
   });
 
   it('judges every scenario against 40 × Strapi when the peer ran', () => {
-    const withPeer = results.map((r) => ({ ...r, peer: { rps: r.rps / 50, p50Ms: 1, p99Ms: 2, non2xx: 0, errors: 0, rssPeakMiB: 300, path: r.path }, peerRatio: r.key === 'create' ? 12 : 50 }));
+    const withPeer = results.map((r) => ({
+      ...r,
+      peer: { rps: r.rps / 50, p50Ms: 1, p99Ms: 2, non2xx: 0, errors: 0, rssPeakMiB: 300, path: r.path },
+      peerRatio: r.key === 'create' ? 12 : 50,
+    }));
     const targets = evaluate({ results: withPeer, cold, scale: null, rssPeakMiB: 70, peer: { ran: true }, short: false });
     expect(row(targets, 'list vs Strapi')).toMatchObject({ target: '≥ 40 × Strapi', pass: true });
     expect(row(targets, 'create vs Strapi').pass).toBe(false);

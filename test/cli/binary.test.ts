@@ -71,7 +71,16 @@ describe('the compiled binary', () => {
   it('writes the embedded example content types with ./folio init ./content-types', () => {
     const init = run(['init', './content-types']);
     expect(init.code).toBe(0);
-    for (const file of ['article.json', 'author.json', 'category.json', 'global.json', 'homepage.json', 'tag.json', 'components/shared/seo.json', 'components/shared/link.json']) {
+    for (const file of [
+      'article.json',
+      'author.json',
+      'category.json',
+      'global.json',
+      'homepage.json',
+      'tag.json',
+      'components/shared/seo.json',
+      'components/shared/link.json',
+    ]) {
       expect(readFileSync(join(work, 'content-types', file), 'utf8')).toBe(readFileSync(join(CONTENT_TYPES, file), 'utf8'));
     }
   });
@@ -92,167 +101,195 @@ describe('the compiled binary', () => {
     expect(run(['permissions', 'list', 'public']).stdout).toMatch(/^public\tapi::article\.article\.find$/m);
   });
 
-  it('serves the API on port 0 from the folder: empty article list, the OpenAPI document, then stops on SIGTERM', async () => {
-    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
-    const url = server.url;
-    expect(server.port).toBeGreaterThan(0);
-    try {
-      // The process that serves is the one started, re-executed once with its collector sized
-      // by FOLIO_MEMORY_HINT_MB's default (src/cli/memory-hint.ts); /proc shows its environment.
-      if (existsSync(`/proc/${server.proc.pid}/environ`)) {
-        expect(readFileSync(`/proc/${server.proc.pid}/environ`, 'utf8').split('\0')).toContain(`BUN_JSC_forceRAMSize=${256 * 1024 * 1024}`);
-      }
-      const articles = await fetch(`${url}/api/articles`);
-      expect(articles.status).toBe(200);
-      const body = (await articles.json()) as { data: unknown[]; meta: { pagination: { total: number } } };
-      expect(body.data).toEqual([]);
-      expect(body.meta.pagination.total).toBe(0);
-
-      const openapi = await fetch(`${url}/api/openapi.json`);
-      expect(openapi.status).toBe(200);
-      const doc = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> };
-      expect(doc.openapi).toMatch(/^3\.1\./);
-      expect(Object.keys(doc.paths)).toContain('/api/articles');
-
-      // Not granted: still private.
-      expect((await fetch(`${url}/api/tags`)).status).toBe(403);
-
-      // The empty list was kept (answer cache); another process's commit is seen by the next read.
-      expect(((await (await fetch(`${url}/api/articles`)).json()) as { data: unknown[] }).data).toEqual([]);
-      writeFileSync(join(work, 'one.jsonl'), `${JSON.stringify({ title: 'From the CLI' })}\n`);
-      expect(run(['import', join(work, 'one.jsonl'), '--type', 'articles']).code).toBe(0);
-      const after = (await (await fetch(`${url}/api/articles`)).json()) as { data: { title: string }[] };
-      expect(after.data.map((a) => a.title)).toEqual(['From the CLI']);
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-  }, SLOW);
-
-  it('serves GraphQL from the binary (graphql-request as a front end) and prints its SDL with ./folio graphql-schema', async () => {
-    const sdl = run(['graphql-schema']);
-    expect(sdl.code).toBe(0);
-    expect(sdl.stdout).toContain('articles_connection(');
-    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
-    try {
-      const client = new GraphQLClient(`${server.url}/graphql`);
-      const answer = await client.request<{ articles: { title: string }[] }>('{ articles { title } }');
-      expect(answer.articles.map((a) => a.title)).toEqual(['From the CLI']);
-      const ide = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
-      expect(ide.status).toBe(200);
-      expect(await ide.text()).toContain('Folio GraphQL');
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-  }, SLOW);
-
   it(
-    'keeps content history and the audit log, and its servers publish a scheduled release once (two on one database: PostgreSQL with FOLIO_TEST_DATABASE_URL, else one SQLite file)',
+    'serves the API on port 0 from the folder: empty article list, the OpenAPI document, then stops on SIGTERM',
     async () => {
-      const dir = tempDir('folio-bin-editorial-');
-      const database = process.env.FOLIO_TEST_DATABASE_URL ? await createDatabase(process.env.FOLIO_TEST_DATABASE_URL, 'folio_bin') : undefined;
-      const at = { exe: folio, cwd: dir, data: null, contentTypes: null, ...(database ? { database } : {}) } as const;
+      const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+      const url = server.url;
+      expect(server.port).toBeGreaterThan(0);
       try {
-        expect(runCli(['init', './content-types'], at).code).toBe(0);
-        expect(runCli(['permissions', 'grant', 'public', 'api::article.article.*'], at).code).toBe(0);
-        const servers = [await serve(at), await serve(at)];
-        try {
-          const created = await servers[0]!.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Scheduled from the binary' } } });
-          expect(created.status).toBe(201);
-          const id = created.body.data.documentId;
-          await servers[1]!.call('PUT', `/api/articles/${id}?status=draft`, { body: { data: { summary: 'edited' } } });
-          expect(runCli(['release', 'create', 'bin', '--at', new Date(Date.now() + 2500).toISOString()], at).code).toBe(0);
-          expect(runCli(['release', 'add', 'bin', '--type', 'articles', '--document', id, '--action', 'publish'], at).code).toBe(0);
-          const deadline = Date.now() + 15_000;
-          while ((await servers[1]!.call('GET', `/api/articles/${id}`)).status !== 200) {
-            if (Date.now() > deadline) throw new Error('the scheduled release was not published');
-            await Bun.sleep(100);
-          }
-          expect(JSON.parse(runCli(['release', 'show', 'bin', '--json'], at).stdout)).toMatchObject({ name: 'bin', status: 'done' });
-          const history = JSON.parse(runCli(['history', 'list', 'articles', id, '--json'], at).stdout);
-          expect(history.map((v: { status: string; actor: { kind: string } }) => [v.status, v.actor.kind])).toEqual([['published', 'system'], ['draft', 'public'], ['draft', 'public']]);
-          const audit = JSON.parse(runCli(['audit', '--json'], at).stdout) as { action: string }[];
-          expect(audit.filter((r) => r.action === 'releases.publish')).toHaveLength(1);
-          expect(audit.filter((r) => r.action === 'entry.publish')).toHaveLength(1);
-        } finally {
-          for (const server of servers) expect(await server.stop()).toBe(0);
+        // The process that serves is the one started, re-executed once with its collector sized
+        // by FOLIO_MEMORY_HINT_MB's default (src/cli/memory-hint.ts); /proc shows its environment.
+        if (existsSync(`/proc/${server.proc.pid}/environ`)) {
+          expect(readFileSync(`/proc/${server.proc.pid}/environ`, 'utf8').split('\0')).toContain(`BUN_JSC_forceRAMSize=${256 * 1024 * 1024}`);
         }
+        const articles = await fetch(`${url}/api/articles`);
+        expect(articles.status).toBe(200);
+        const body = (await articles.json()) as { data: unknown[]; meta: { pagination: { total: number } } };
+        expect(body.data).toEqual([]);
+        expect(body.meta.pagination.total).toBe(0);
+
+        const openapi = await fetch(`${url}/api/openapi.json`);
+        expect(openapi.status).toBe(200);
+        const doc = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> };
+        expect(doc.openapi).toMatch(/^3\.1\./);
+        expect(Object.keys(doc.paths)).toContain('/api/articles');
+
+        // Not granted: still private.
+        expect((await fetch(`${url}/api/tags`)).status).toBe(403);
+
+        // The empty list was kept (answer cache); another process's commit is seen by the next read.
+        expect(((await (await fetch(`${url}/api/articles`)).json()) as { data: unknown[] }).data).toEqual([]);
+        writeFileSync(join(work, 'one.jsonl'), `${JSON.stringify({ title: 'From the CLI' })}\n`);
+        expect(run(['import', join(work, 'one.jsonl'), '--type', 'articles']).code).toBe(0);
+        const after = (await (await fetch(`${url}/api/articles`)).json()) as { data: { title: string }[] };
+        expect(after.data.map((a) => a.title)).toEqual(['From the CLI']);
       } finally {
-        if (database) await dropDatabases(process.env.FOLIO_TEST_DATABASE_URL!, [database]);
+        expect(await server.stop()).toBe(0);
       }
     },
-    60_000,
+    SLOW,
   );
-  it('serves Strapi projects Strapi starts: a dangling mappedBy in the user extension, a local plugin\'s custom fields', async () => {
-    const dir = tempDir('folio-bin-projects-');
-    for (const project of ['food-guide', 'example-app']) cpSync(join(ROOT, 'test/fixtures/public-projects', project), join(dir, project), { recursive: true });
-    const flags = (project: string) => ({ exe: folio, cwd: dir, contentTypes: join(dir, project), data: join(dir, `${project}-data`) });
-    const grant = (project: string, actions: string[]) => expect(runCli(['permissions', 'grant', 'public', ...actions], flags(project)).code).toBe(0);
 
-    grant('food-guide', ['api::category.category.find', 'api::category.category.create', 'api::article.article.find']);
-    const food = await serve(flags('food-guide'));
-    try {
-      expect(food.stderr()).toContain('(attribute "articles"): mappedBy "author": api::article.article');
-      const created = await food.call('POST', '/api/categories', { body: { data: { name: 'French', restaurants: [] } } });
-      expect(created.status).toBe(201);
-      const read = await food.call('GET', '/api/categories?populate=*');
-      expect(read.status).toBe(200);
-      expect(read.body.data[0]).toMatchObject({ name: 'French', articles: [] });
-      expect('restaurants' in read.body.data[0]).toBe(false);
-    } finally {
-      expect(await food.stop()).toBe(0);
-    }
+  it(
+    'serves GraphQL from the binary (graphql-request as a front end) and prints its SDL with ./folio graphql-schema',
+    async () => {
+      const sdl = run(['graphql-schema']);
+      expect(sdl.code).toBe(0);
+      expect(sdl.stdout).toContain('articles_connection(');
+      const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+      try {
+        const client = new GraphQLClient(`${server.url}/graphql`);
+        const answer = await client.request<{ articles: { title: string }[] }>('{ articles { title } }');
+        expect(answer.articles.map((a) => a.title)).toEqual(['From the CLI']);
+        const ide = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+        expect(ide.status).toBe(200);
+        expect(await ide.text()).toContain('Folio GraphQL');
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    },
+    SLOW,
+  );
 
-    grant('example-app', ['api::address.address.find', 'api::address.address.create']);
-    const example = await serve(flags('example-app'));
+  it('keeps content history and the audit log, and its servers publish a scheduled release once (two on one database: PostgreSQL with FOLIO_TEST_DATABASE_URL, else one SQLite file)', async () => {
+    const dir = tempDir('folio-bin-editorial-');
+    const database = process.env.FOLIO_TEST_DATABASE_URL ? await createDatabase(process.env.FOLIO_TEST_DATABASE_URL, 'folio_bin') : undefined;
+    const at = { exe: folio, cwd: dir, data: null, contentTypes: null, ...(database ? { database } : {}) } as const;
     try {
-      expect(example.stderr()).toContain('custom field "plugin::mycustomfields.color" is registered by a plugin Folio does not know');
-      const created = await example.call('POST', '/api/addresses', { body: { data: { city: 'Paris', color: '#4945ff', map: { lat: 48.85 } } } });
-      expect(created.status).toBe(201);
-      expect(created.body.data).toMatchObject({ color: '#4945ff', map: { lat: 48.85 } });
+      expect(runCli(['init', './content-types'], at).code).toBe(0);
+      expect(runCli(['permissions', 'grant', 'public', 'api::article.article.*'], at).code).toBe(0);
+      const servers = [await serve(at), await serve(at)];
+      try {
+        const created = await servers[0]!.call('POST', '/api/articles?status=draft', { body: { data: { title: 'Scheduled from the binary' } } });
+        expect(created.status).toBe(201);
+        const id = created.body.data.documentId;
+        await servers[1]!.call('PUT', `/api/articles/${id}?status=draft`, { body: { data: { summary: 'edited' } } });
+        expect(runCli(['release', 'create', 'bin', '--at', new Date(Date.now() + 2500).toISOString()], at).code).toBe(0);
+        expect(runCli(['release', 'add', 'bin', '--type', 'articles', '--document', id, '--action', 'publish'], at).code).toBe(0);
+        const deadline = Date.now() + 15_000;
+        while ((await servers[1]!.call('GET', `/api/articles/${id}`)).status !== 200) {
+          if (Date.now() > deadline) throw new Error('the scheduled release was not published');
+          await Bun.sleep(100);
+        }
+        expect(JSON.parse(runCli(['release', 'show', 'bin', '--json'], at).stdout)).toMatchObject({ name: 'bin', status: 'done' });
+        const history = JSON.parse(runCli(['history', 'list', 'articles', id, '--json'], at).stdout);
+        expect(history.map((v: { status: string; actor: { kind: string } }) => [v.status, v.actor.kind])).toEqual([
+          ['published', 'system'],
+          ['draft', 'public'],
+          ['draft', 'public'],
+        ]);
+        const audit = JSON.parse(runCli(['audit', '--json'], at).stdout) as { action: string }[];
+        expect(audit.filter((r) => r.action === 'releases.publish')).toHaveLength(1);
+        expect(audit.filter((r) => r.action === 'entry.publish')).toHaveLength(1);
+      } finally {
+        for (const server of servers) expect(await server.stop()).toBe(0);
+      }
     } finally {
-      expect(await example.stop()).toBe(0);
+      if (database) await dropDatabases(process.env.FOLIO_TEST_DATABASE_URL!, [database]);
     }
-  }, 2 * SLOW);
-  it('runs a GraphQL mutation with a token and answers each error transport as Strapi does, from the binary', async () => {
-    const created = run(['token', 'create', '--name', 'gql-writer', '--type', 'custom', '--actions', 'api::tag.tag.create,api::tag.tag.find']);
-    expect(created.code).toBe(0);
-    const key = created.stdout.trim().split('\n').at(-1)!;
-    const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
-    try {
-      const endpoint = `${server.url}/graphql`;
-      const writer = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${key}` } });
-      const made = await writer.request<{ createTag: { name: string; publishedAt: string | null } }>(
-        'mutation($data: TagInput!) { createTag(data: $data) { name publishedAt } }', { data: { name: 'from-graphql', color: '#00ff00' } },
-      );
-      expect(made.createTag.name).toBe('from-graphql');
-      expect(made.createTag.publishedAt).toEqual(expect.any(String));
-      expect((await writer.request<{ tags: { name: string }[] }>('{ tags { name } }')).tags).toEqual([{ name: 'from-graphql' }]);
-      // A resolver's error: HTTP 200, the field null, extensions.code and extensions.error.
-      const lenient = new GraphQLClient(endpoint, { errorPolicy: 'all', headers: { authorization: `Bearer ${key}` } });
-      const invalid = await lenient.rawRequest<{ createTag: null }>('mutation { createTag(data: { name: "bad", color: "red" }) { name } }');
-      expect(invalid.data).toEqual({ createTag: null });
-      expect(invalid.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', error: { name: 'ValidationError' } });
-      const forbidden = await new GraphQLClient(endpoint, { errorPolicy: 'all' }).rawRequest('mutation { createTag(data: { name: "public" }) { name } }');
-      expect(forbidden.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      // A validation error: HTTP 400 without data.
-      const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tags { nope } }' }) });
-      expect(refused.status).toBe(400);
-      const refusedBody = (await refused.json()) as { data?: unknown; errors: { extensions: { code: string } }[] };
-      expect(refusedBody.data).toBeUndefined();
-      expect(refusedBody.errors[0]!.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-      // A bad token and malformed JSON: the REST envelope; a GET mutation: 405.
-      const badToken = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer nope' }, body: '{"query":"{ tags { name } }"}' });
-      expect(badToken.status).toBe(401);
-      expect(((await badToken.json()) as { error: { name: string } }).error.name).toBe('UnauthorizedError');
-      const malformed = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
-      expect(malformed.status).toBe(400);
-      expect(((await malformed.json()) as { data: null; error: { name: string } })).toMatchObject({ data: null, error: { name: 'SyntaxError' } });
-      const getMutation = await fetch(`${endpoint}?query=${encodeURIComponent('mutation { deleteTag(documentId: "x") { documentId } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
-      expect(getMutation.status).toBe(405);
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-  }, SLOW);
+  }, 60_000);
+  it(
+    "serves Strapi projects Strapi starts: a dangling mappedBy in the user extension, a local plugin's custom fields",
+    async () => {
+      const dir = tempDir('folio-bin-projects-');
+      for (const project of ['food-guide', 'example-app'])
+        cpSync(join(ROOT, 'test/fixtures/public-projects', project), join(dir, project), { recursive: true });
+      const flags = (project: string) => ({ exe: folio, cwd: dir, contentTypes: join(dir, project), data: join(dir, `${project}-data`) });
+      const grant = (project: string, actions: string[]) => expect(runCli(['permissions', 'grant', 'public', ...actions], flags(project)).code).toBe(0);
+
+      grant('food-guide', ['api::category.category.find', 'api::category.category.create', 'api::article.article.find']);
+      const food = await serve(flags('food-guide'));
+      try {
+        expect(food.stderr()).toContain('(attribute "articles"): mappedBy "author": api::article.article');
+        const created = await food.call('POST', '/api/categories', { body: { data: { name: 'French', restaurants: [] } } });
+        expect(created.status).toBe(201);
+        const read = await food.call('GET', '/api/categories?populate=*');
+        expect(read.status).toBe(200);
+        expect(read.body.data[0]).toMatchObject({ name: 'French', articles: [] });
+        expect('restaurants' in read.body.data[0]).toBe(false);
+      } finally {
+        expect(await food.stop()).toBe(0);
+      }
+
+      grant('example-app', ['api::address.address.find', 'api::address.address.create']);
+      const example = await serve(flags('example-app'));
+      try {
+        expect(example.stderr()).toContain('custom field "plugin::mycustomfields.color" is registered by a plugin Folio does not know');
+        const created = await example.call('POST', '/api/addresses', { body: { data: { city: 'Paris', color: '#4945ff', map: { lat: 48.85 } } } });
+        expect(created.status).toBe(201);
+        expect(created.body.data).toMatchObject({ color: '#4945ff', map: { lat: 48.85 } });
+      } finally {
+        expect(await example.stop()).toBe(0);
+      }
+    },
+    2 * SLOW,
+  );
+  it(
+    'runs a GraphQL mutation with a token and answers each error transport as Strapi does, from the binary',
+    async () => {
+      const created = run(['token', 'create', '--name', 'gql-writer', '--type', 'custom', '--actions', 'api::tag.tag.create,api::tag.tag.find']);
+      expect(created.code).toBe(0);
+      const key = created.stdout.trim().split('\n').at(-1)!;
+      const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
+      try {
+        const endpoint = `${server.url}/graphql`;
+        const writer = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${key}` } });
+        const made = await writer.request<{ createTag: { name: string; publishedAt: string | null } }>(
+          'mutation($data: TagInput!) { createTag(data: $data) { name publishedAt } }',
+          { data: { name: 'from-graphql', color: '#00ff00' } },
+        );
+        expect(made.createTag.name).toBe('from-graphql');
+        expect(made.createTag.publishedAt).toEqual(expect.any(String));
+        expect((await writer.request<{ tags: { name: string }[] }>('{ tags { name } }')).tags).toEqual([{ name: 'from-graphql' }]);
+        // A resolver's error: HTTP 200, the field null, extensions.code and extensions.error.
+        const lenient = new GraphQLClient(endpoint, { errorPolicy: 'all', headers: { authorization: `Bearer ${key}` } });
+        const invalid = await lenient.rawRequest<{ createTag: null }>('mutation { createTag(data: { name: "bad", color: "red" }) { name } }');
+        expect(invalid.data).toEqual({ createTag: null });
+        expect(invalid.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', error: { name: 'ValidationError' } });
+        const forbidden = await new GraphQLClient(endpoint, { errorPolicy: 'all' }).rawRequest('mutation { createTag(data: { name: "public" }) { name } }');
+        expect(forbidden.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        // A validation error: HTTP 400 without data.
+        const refused = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ tags { nope } }' }),
+        });
+        expect(refused.status).toBe(400);
+        const refusedBody = (await refused.json()) as { data?: unknown; errors: { extensions: { code: string } }[] };
+        expect(refusedBody.data).toBeUndefined();
+        expect(refusedBody.errors[0]!.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+        // A bad token and malformed JSON: the REST envelope; a GET mutation: 405.
+        const badToken = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer nope' },
+          body: '{"query":"{ tags { name } }"}',
+        });
+        expect(badToken.status).toBe(401);
+        expect(((await badToken.json()) as { error: { name: string } }).error.name).toBe('UnauthorizedError');
+        const malformed = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+        expect(malformed.status).toBe(400);
+        expect((await malformed.json()) as { data: null; error: { name: string } }).toMatchObject({ data: null, error: { name: 'SyntaxError' } });
+        const getMutation = await fetch(`${endpoint}?query=${encodeURIComponent('mutation { deleteTag(documentId: "x") { documentId } }')}`, {
+          headers: { 'apollo-require-preflight': 'true' },
+        });
+        expect(getMutation.status).toBe(405);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    },
+    SLOW,
+  );
   it('serves Folio Admin from the binary: its script carries the rich-text editor, with which an editor writes Strapi blocks in a browser', async () => {
     expect(run(['admin', 'create', '--email', 'bin@example.com', '--password', 'correct horse']).code).toBe(0);
     const server = await serve({ exe: folio, cwd: work, data: null, contentTypes: null });
@@ -285,55 +322,76 @@ describe('the compiled binary', () => {
         await browser.close();
       }
       const listed = await fetch(`${server.url}/api/articles?status=draft&filters[title][$eq]=Written with the binary`);
-      expect(((await listed.json()) as { data: { body: unknown }[] }).data[0]!.body).toEqual([{ type: 'paragraph', children: [{ type: 'text', text: 'Bold words', bold: true }] }]);
+      expect(((await listed.json()) as { data: { body: unknown }[] }).data[0]!.body).toEqual([
+        { type: 'paragraph', children: [{ type: 'text', text: 'Bold words', bold: true }] },
+      ]);
     } finally {
       expect(await server.stop()).toBe(0);
     }
   }, 60_000);
 
-  it("answers round three's REST causes as Strapi does: populate fragments given as true, conditional fields, a relation to users the caller may not find", async () => {
-    const dir = tempDir('folio-bin-causes-');
-    for (const project of ['course-site', 'starter', 'store']) cpSync(join(ROOT, 'test/fixtures/public-projects', project), join(dir, project), { recursive: true });
-    const flags = (project: string) => ({ exe: folio, cwd: dir, contentTypes: join(dir, project), data: join(dir, `${project}-data`) });
-    const grant = (project: string, role: string, actions: string[]) => expect(runCli(['permissions', 'grant', role, ...actions], flags(project)).code).toBe(0);
+  it(
+    "answers round three's REST causes as Strapi does: populate fragments given as true, conditional fields, a relation to users the caller may not find",
+    async () => {
+      const dir = tempDir('folio-bin-causes-');
+      for (const project of ['course-site', 'starter', 'store'])
+        cpSync(join(ROOT, 'test/fixtures/public-projects', project), join(dir, project), { recursive: true });
+      const flags = (project: string) => ({ exe: folio, cwd: dir, contentTypes: join(dir, project), data: join(dir, `${project}-data`) });
+      const grant = (project: string, role: string, actions: string[]) =>
+        expect(runCli(['permissions', 'grant', role, ...actions], flags(project)).code).toBe(0);
 
-    grant('course-site', 'public', ['api::page.page.find', 'api::page.page.create']);
-    const course = await serve(flags('course-site'));
-    try {
-      const blocks = [{ __component: 'blocks.heading', heading: 'Our story', linkId: 'story' }, { __component: 'blocks.subscribe', headline: 'News', placeholder: 'you@example.com', buttonText: 'Join' }];
-      expect((await course.call('POST', '/api/pages', { body: { data: { title: 'About', blocks } } })).status).toBe(201);
-      const read = await course.call('GET', '/api/pages?fields[0]=title&populate[blocks][on][blocks.heading]=true');
-      expect(read.status).toBe(200);
-      expect(read.body.data[0].blocks.map((b: { __component: string }) => b.__component)).toEqual(['blocks.heading']);
-    } finally {
-      expect(await course.stop()).toBe(0);
-    }
+      grant('course-site', 'public', ['api::page.page.find', 'api::page.page.create']);
+      const course = await serve(flags('course-site'));
+      try {
+        const blocks = [
+          { __component: 'blocks.heading', heading: 'Our story', linkId: 'story' },
+          { __component: 'blocks.subscribe', headline: 'News', placeholder: 'you@example.com', buttonText: 'Join' },
+        ];
+        expect((await course.call('POST', '/api/pages', { body: { data: { title: 'About', blocks } } })).status).toBe(201);
+        const read = await course.call('GET', '/api/pages?fields[0]=title&populate[blocks][on][blocks.heading]=true');
+        expect(read.status).toBe(200);
+        expect(read.body.data[0].blocks.map((b: { __component: string }) => b.__component)).toEqual(['blocks.heading']);
+      } finally {
+        expect(await course.stop()).toBe(0);
+      }
 
-    grant('starter', 'public', ['api::page.page.create']);
-    const starter = await serve(flags('starter'));
-    try {
-      const page = (links: unknown[]) => starter.call('POST', '/api/pages?populate=links', { body: { data: { title: 'p', links } } });
-      const hidden = await page([{ label: 'Docs', note: 'n', type: 'page', slug: 'home' }]);
-      expect(hidden.status).toBe(201);
-      expect(hidden.body.data.links[0]).toMatchObject({ type: 'page', slug: 'home', url: null });
-      const shown = await page([{ label: 'Docs', note: 'n', type: 'url' }]);
-      expect(shown.status).toBe(400);
-    } finally {
-      expect(await starter.stop()).toBe(0);
-    }
+      grant('starter', 'public', ['api::page.page.create']);
+      const starter = await serve(flags('starter'));
+      try {
+        const page = (links: unknown[]) => starter.call('POST', '/api/pages?populate=links', { body: { data: { title: 'p', links } } });
+        const hidden = await page([{ label: 'Docs', note: 'n', type: 'page', slug: 'home' }]);
+        expect(hidden.status).toBe(201);
+        expect(hidden.body.data.links[0]).toMatchObject({ type: 'page', slug: 'home', url: null });
+        const shown = await page([{ label: 'Docs', note: 'n', type: 'url' }]);
+        expect(shown.status).toBe(400);
+      } finally {
+        expect(await starter.stop()).toBe(0);
+      }
 
-    grant('store', 'authenticated', ['api::cart.cart.create', 'api::cart.cart.find']);
-    const store = await serve(flags('store'));
-    try {
-      const registered = await store.call('POST', '/api/auth/local/register', { body: { username: 'shopper', email: 'shopper@example.com', password: 'secret123' } });
-      expect(registered.status).toBe(200);
-      const refused = await store.call('POST', '/api/carts', { body: { data: { total: 10, user: registered.body.user.id } }, headers: { authorization: `Bearer ${registered.body.jwt}` } });
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key user', details: { key: 'user', path: 'user', source: 'body' } });
-    } finally {
-      expect(await store.stop()).toBe(0);
-    }
-  }, 2 * SLOW);
+      grant('store', 'authenticated', ['api::cart.cart.create', 'api::cart.cart.find']);
+      const store = await serve(flags('store'));
+      try {
+        const registered = await store.call('POST', '/api/auth/local/register', {
+          body: { username: 'shopper', email: 'shopper@example.com', password: 'secret123' },
+        });
+        expect(registered.status).toBe(200);
+        const refused = await store.call('POST', '/api/carts', {
+          body: { data: { total: 10, user: registered.body.user.id } },
+          headers: { authorization: `Bearer ${registered.body.jwt}` },
+        });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error).toEqual({
+          status: 400,
+          name: 'ValidationError',
+          message: 'Invalid key user',
+          details: { key: 'user', path: 'user', source: 'body' },
+        });
+      } finally {
+        expect(await store.stop()).toBe(0);
+      }
+    },
+    2 * SLOW,
+  );
 
   it('needed nothing beside it: the folder holds only the binary, the content types, ./data and the imported file', () => {
     expect(readdirSync(work).sort()).toEqual(['content-types', 'data', 'folio', 'one.jsonl']);

@@ -17,7 +17,12 @@ beforeAll(() => {
   const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['build:all'].replace(/^.*&&\s*/, '');
   const [bun, ...args] = script.trim().split(/\s+/);
   expect(bun).toBe('bun');
-  const build = Bun.spawnSync([process.execPath, ...args, '--outdir', outdir], { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+  const build = Bun.spawnSync([process.execPath, ...args, '--outdir', outdir], {
+    cwd: ROOT,
+    env: cleanEnv({}, { binary: true }),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   log = `${build.stdout}\n${build.stderr}`;
   if (build.exitCode !== 0) throw new Error(`build:all failed (exit ${build.exitCode}):\n${log}`);
 }, 300_000);
@@ -37,7 +42,13 @@ function elf(path: string): { machine: number; interpreter: string } {
     if (bytes.readUInt32LE(at) !== 3) continue; // PT_INTERP
     const offset = Number(bytes.readBigUInt64LE(at + 8));
     const size = Number(bytes.readBigUInt64LE(at + 32));
-    return { machine, interpreter: bytes.subarray(offset, offset + size).toString('latin1').replace(/\0+$/, '') };
+    return {
+      machine,
+      interpreter: bytes
+        .subarray(offset, offset + size)
+        .toString('latin1')
+        .replace(/\0+$/, ''),
+    };
   }
   return { machine, interpreter: '' };
 }

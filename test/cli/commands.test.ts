@@ -20,8 +20,7 @@ afterEach(killSpawned);
 afterAll(removeTempDirs);
 
 /** Like cli() but with no flags at all. */
-const bare = (args: string[], options: Omit<CliOptions, 'data' | 'contentTypes'> = {}) =>
-  cli(args, { ...options, data: null, contentTypes: null });
+const bare = (args: string[], options: Omit<CliOptions, 'data' | 'contentTypes'> = {}) => cli(args, { ...options, data: null, contentTypes: null });
 
 // ---------------------------------------------------------------------------------------
 
@@ -167,7 +166,12 @@ describe('schema evolution', () => {
     const now = new Date().toISOString();
     withDb(data, (db) =>
       db.run('INSERT INTO articles ("documentId", "locale", "createdAt", "updatedAt", "publishedAt", "title") VALUES (?, ?, ?, ?, ?, ?)', [
-        documentId, 'en', now, now, now, 'Written before',
+        documentId,
+        'en',
+        now,
+        now,
+        now,
+        'Written before',
       ]),
     );
 
@@ -219,19 +223,23 @@ describe('schema evolution', () => {
     expect(row).toEqual({ title: 'Written before', subtitle: 'A subtitle' });
   });
 
-  it('lets the server start and serve the old rows after the attribute was removed', async () => {
-    const server = await serve({ data, contentTypes: types });
-    try {
-      expect(cli(['permissions', 'grant', 'public', 'api::article.article.find'], { data, contentTypes: types }).code).toBe(0);
-      const response = await fetch(`${server.url}/api/articles`);
-      expect(response.status).toBe(200);
-      const body = (await response.json()) as { data: Record<string, unknown>[] };
-      expect(body.data.map((a) => a.title)).toEqual(['Written before']);
-      expect(body.data[0]).not.toHaveProperty('subtitle');
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-  }, SLOW);
+  it(
+    'lets the server start and serve the old rows after the attribute was removed',
+    async () => {
+      const server = await serve({ data, contentTypes: types });
+      try {
+        expect(cli(['permissions', 'grant', 'public', 'api::article.article.find'], { data, contentTypes: types }).code).toBe(0);
+        const response = await fetch(`${server.url}/api/articles`);
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { data: Record<string, unknown>[] };
+        expect(body.data.map((a) => a.title)).toEqual(['Written before']);
+        expect(body.data[0]).not.toHaveProperty('subtitle');
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    },
+    SLOW,
+  );
 });
 
 describe('environment variables', () => {

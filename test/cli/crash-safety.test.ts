@@ -25,7 +25,16 @@ const ENGINE = ADMIN_URL ? 'postgres' : 'sqlite';
 const TRIALS = Number(process.env.FOLIO_CRASH_TRIALS ?? 3);
 const SEED = Number(process.env.FOLIO_CRASH_SEED ?? 7331);
 const WRITERS = 4;
-const GRANTS = ['api::article.article.find', 'api::article.article.findOne', 'api::article.article.create', 'api::article.article.update', 'api::tag.tag.find', 'api::tag.tag.create', 'api::category.category.find', 'api::category.category.create'];
+const GRANTS = [
+  'api::article.article.find',
+  'api::article.article.findOne',
+  'api::article.article.create',
+  'api::article.article.update',
+  'api::tag.tag.find',
+  'api::tag.tag.create',
+  'api::category.category.find',
+  'api::category.category.create',
+];
 
 const databases: string[] = [];
 afterEach(killSpawned);
@@ -68,8 +77,7 @@ async function install(): Promise<Installation> {
   return { flags, ...(database ? { secondData: tempDir('folio-crash-b-') } : {}) };
 }
 
-const startAll = (inst: Installation) =>
-  Promise.all([serve(inst.flags), ...(inst.secondData ? [serve({ ...inst.flags, data: inst.secondData })] : [])]);
+const startAll = (inst: Installation) => Promise.all([serve(inst.flags), ...(inst.secondData ? [serve({ ...inst.flags, data: inst.secondData })] : [])]);
 
 async function post(server: SpawnedServer, path: string, data: Record<string, unknown>): Promise<string> {
   const r = await server.call('POST', path, { body: { data } });
@@ -111,7 +119,9 @@ async function write(g: Gen, servers: SpawnedServer[], run: Run, tags: string[],
         let status: number;
         let body: any;
         try {
-          ({ status, body } = await server.call(doc ? 'PUT' : 'POST', doc ? `/api/articles/${doc.documentId}` : '/api/articles', { body: { data: next.data } }));
+          ({ status, body } = await server.call(doc ? 'PUT' : 'POST', doc ? `/api/articles/${doc.documentId}` : '/api/articles', {
+            body: { data: next.data },
+          }));
         } catch {
           return; // the server is gone: an update stays in flight, a create is simply unknown
         }
@@ -153,7 +163,10 @@ async function readAll(server: SpawnedServer, status: 'published' | 'draft'): Pr
   const rows = new Map<string, Row>();
   let total = -1;
   for (let page = 1; page < 1000; page++) {
-    const r = await server.call('GET', `/api/articles?status=${status}&sort=id:asc&pagination[page]=${page}&pagination[pageSize]=100&fields[0]=title&fields[1]=views&populate[category][fields][0]=name&populate[tags][fields][0]=name`);
+    const r = await server.call(
+      'GET',
+      `/api/articles?status=${status}&sort=id:asc&pagination[page]=${page}&pagination[pageSize]=100&fields[0]=title&fields[1]=views&populate[category][fields][0]=name&populate[tags][fields][0]=name`,
+    );
     expect(r.status).toBe(200);
     total = r.body.meta.pagination.total;
     for (const row of r.body.data as Row[]) {
@@ -181,7 +194,8 @@ async function danglingLinks(inst: Installation): Promise<string[]> {
   }
   const found: string[] = [];
   if (inst.flags.database) {
-    for (const sql of checks) for (const r of await queryOnce<{ link: string; n: number | string }>(inst.flags.database, sql)) if (Number(r.n)) found.push(`${r.link}: ${r.n}`);
+    for (const sql of checks)
+      for (const r of await queryOnce<{ link: string; n: number | string }>(inst.flags.database, sql)) if (Number(r.n)) found.push(`${r.link}: ${r.n}`);
     return found;
   }
   const db = new Database(join(inst.flags.data, 'folio.db'), { readonly: true });
@@ -246,15 +260,25 @@ async function trial(seed: number) {
 
   const lost: string[] = [];
   for (const doc of run.tracked) {
-    for (const [status, rows] of [['published', published], ['draft', drafts]] as const) {
+    for (const [status, rows] of [
+      ['published', published],
+      ['draft', drafts],
+    ] as const) {
       const row = rows.get(doc.documentId);
       if (!row) {
         lost.push(`${doc.documentId} (${status}): missing, acknowledged ${JSON.stringify(doc.acked)}`);
         continue;
       }
-      const stored: Values = { title: row.title, views: row.views, category: row.category ? [...run.names].find(([, n]) => n === row.category!.name)![0] : null, tags: row.tags.map((t) => [...run.names].find(([, n]) => n === t.name)![0]) };
+      const stored: Values = {
+        title: row.title,
+        views: row.views,
+        category: row.category ? [...run.names].find(([, n]) => n === row.category!.name)![0] : null,
+        tags: row.tags.map((t) => [...run.names].find(([, n]) => n === t.name)![0]),
+      };
       if (!same(stored, doc.acked) && !(doc.inFlight && same(stored, doc.inFlight))) {
-        lost.push(`${doc.documentId} (${status}): stored ${JSON.stringify(stored)}, acknowledged ${JSON.stringify(doc.acked)}${doc.inFlight ? `, in flight ${JSON.stringify(doc.inFlight)}` : ''}`);
+        lost.push(
+          `${doc.documentId} (${status}): stored ${JSON.stringify(stored)}, acknowledged ${JSON.stringify(doc.acked)}${doc.inFlight ? `, in flight ${JSON.stringify(doc.inFlight)}` : ''}`,
+        );
       }
     }
   }
@@ -267,11 +291,17 @@ async function trial(seed: number) {
 }
 
 describe(`folio serve killed with SIGKILL during concurrent writes (${ENGINE}${ADMIN_URL ? ', two instances on one database' : ''})`, () => {
-  it(`keeps every acknowledged write with its acknowledged values and comes back consistent, over ${TRIALS} seeded trial(s)`, async () => {
-    for (let t = 0; t < TRIALS; t++) {
-      const result = await trial(SEED + t);
-      console.log(`crash trial ${t} (seed ${SEED + t}, ${ENGINE}): ${result.acks} acknowledged writes, ${result.tracked} documents tracked, ${result.rows} articles after restart`);
-      await killSpawned();
-    }
-  }, 60_000 + TRIALS * 30_000);
+  it(
+    `keeps every acknowledged write with its acknowledged values and comes back consistent, over ${TRIALS} seeded trial(s)`,
+    async () => {
+      for (let t = 0; t < TRIALS; t++) {
+        const result = await trial(SEED + t);
+        console.log(
+          `crash trial ${t} (seed ${SEED + t}, ${ENGINE}): ${result.acks} acknowledged writes, ${result.tracked} documents tracked, ${result.rows} articles after restart`,
+        );
+        await killSpawned();
+      }
+    },
+    60_000 + TRIALS * 30_000,
+  );
 });

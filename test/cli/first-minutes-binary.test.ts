@@ -15,7 +15,10 @@ const SLOW = 60_000;
 
 /** package.json's build command, with bun at process.execPath and --outfile replaced. */
 function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '').trim().split(/\s+/);
+  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    .scripts.build.replace(/^.*&&\s*/, '')
+    .trim()
+    .split(/\s+/);
   words[words.indexOf('--outfile') + 1] = outfile;
   words[0] = process.execPath;
   return words;

@@ -27,22 +27,26 @@ describe('one way to name a type', () => {
     async () => {
       const where = await installation();
       ok(['permissions', 'grant', 'public', 'articles.find', 'article.findOne', 'api::tag.tag.find', 'categories.*'], where);
-      expect(contentGrants(where)).toEqual([
-        'public\tapi::article.article.find',
-        'public\tapi::article.article.findOne',
-        'public\tapi::category.category.create',
-        'public\tapi::category.category.delete',
-        'public\tapi::category.category.find',
-        'public\tapi::category.category.findOne',
-        'public\tapi::category.category.update',
-        'public\tapi::tag.tag.find',
-      ].sort());
+      expect(contentGrants(where)).toEqual(
+        [
+          'public\tapi::article.article.find',
+          'public\tapi::article.article.findOne',
+          'public\tapi::category.category.create',
+          'public\tapi::category.category.delete',
+          'public\tapi::category.category.find',
+          'public\tapi::category.category.findOne',
+          'public\tapi::category.category.update',
+          'public\tapi::tag.tag.find',
+        ].sort(),
+      );
       ok(['permissions', 'revoke', 'public', 'category.*', 'tags.find'], where);
       expect(contentGrants(where)).toEqual(['public\tapi::article.article.find', 'public\tapi::article.article.findOne']);
 
       const typo = runCli(['permissions', 'grant', 'public', 'articles.fnd'], where);
       expect(typo.code).toBe(1);
-      expect(typo.stderr).toBe('Error: Unknown action "articles.fnd" (articles has: find, findOne, create, update, delete, publish, unpublish, discardDraft)\n');
+      expect(typo.stderr).toBe(
+        'Error: Unknown action "articles.fnd" (articles has: find, findOne, create, update, delete, publish, unpublish, discardDraft)\n',
+      );
       const bare = runCli(['permissions', 'grant', 'public', 'articles'], where);
       expect(bare.code).toBe(1);
       expect(bare.stderr).toContain('"articles" is a content type, not an action: name one as articles.find, articles.findOne… or articles.*');

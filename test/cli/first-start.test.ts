@@ -37,14 +37,23 @@ describe('the first start of the example content types', () => {
       let revoke: string;
       try {
         const banner = server.stdout();
-        expect(banner).toContain('New installation of the example content types: wrote example content (2 authors, 2 categories, 3 tags, 4 articles, global, homepage; English and French) and let the public role read it (find, findOne)');
+        expect(banner).toContain(
+          'New installation of the example content types: wrote example content (2 authors, 2 categories, 3 tags, 4 articles, global, homepage; English and French) and let the public role read it (find, findOne)',
+        );
         expect(banner).not.toContain('No role grants any content action');
         revoke = /^ {2}Take the public grants back: {2}(.+)$/m.exec(banner)![1]!;
-        expect(revoke).toMatch(/^npx bun (\S+\/)?src\/cli\.ts permissions revoke public articles\.find articles\.findOne authors\.find authors\.findOne categories\.find categories\.findOne global\.find homepage\.find tags\.find tags\.findOne --data /);
+        expect(revoke).toMatch(
+          /^npx bun (\S+\/)?src\/cli\.ts permissions revoke public articles\.find articles\.findOne authors\.find authors\.findOne categories\.find categories\.findOne global\.find homepage\.find tags\.find tags\.findOne --data /,
+        );
 
         expect(await titles(server)).toEqual(['Moving a Strapi project in', 'Welcome to Folio', 'Write your first article']);
         const welcome = (await server.call('GET', '/api/articles?filters[slug][$eq]=welcome-to-folio&populate=*')).body.data[0];
-        expect(welcome).toMatchObject({ title: 'Welcome to Folio', author: { name: 'Ada Lovelace' }, category: { name: 'Guides' }, seo: { metaTitle: 'Welcome to Folio' } });
+        expect(welcome).toMatchObject({
+          title: 'Welcome to Folio',
+          author: { name: 'Ada Lovelace' },
+          category: { name: 'Guides' },
+          seo: { metaTitle: 'Welcome to Folio' },
+        });
         expect(welcome.tags.map((t: { name: string }) => t.name).sort()).toEqual(['REST API', 'getting started']);
         expect(welcome.body[0]).toMatchObject({ type: 'paragraph' });
         expect(welcome.body.map((b: { type: string }) => b.type)).toContain('heading');
@@ -56,8 +65,13 @@ describe('the first start of the example content types', () => {
         expect(await titles(server, '&locale=fr')).toEqual(['Bienvenue dans Folio', 'Écrire votre premier article']);
         const french = await server.call('GET', `/api/articles/${welcome.documentId}?locale=fr&populate=category`);
         expect(french.body.data).toMatchObject({ title: 'Bienvenue dans Folio', locale: 'fr' });
-        expect((await server.call('GET', '/api/categories?locale=fr&sort=position')).body.data.map((c: { name: string }) => c.name)).toEqual(['Guides', 'Actualités']);
-        expect((await server.call('GET', '/api/homepage?populate=featuredArticles')).body.data.featuredArticles.map((a: { title: string }) => a.title)).toEqual(['Welcome to Folio', 'Write your first article']);
+        expect((await server.call('GET', '/api/categories?locale=fr&sort=position')).body.data.map((c: { name: string }) => c.name)).toEqual([
+          'Guides',
+          'Actualités',
+        ]);
+        expect((await server.call('GET', '/api/homepage?populate=featuredArticles')).body.data.featuredArticles.map((a: { title: string }) => a.title)).toEqual(
+          ['Welcome to Folio', 'Write your first article'],
+        );
         expect((await server.call('GET', '/api/homepage?locale=fr')).body.data.headline).toBe('Un CMS headless qui parle Strapi 5');
         expect((await server.call('GET', '/api/global')).body.data.siteName).toBe('Folio example blog');
         // Drafts stay out of public reads; writing stays closed.

@@ -55,7 +55,9 @@ function stored(at: Installation) {
     const count = async (table: string) => Number((await instance.db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM "${table}"`))!.n);
     const tables = ['articles', 'components_shared_seos', 'components_shared_quotes', 'articles_category_lnk', 'articles_tags_lnk'];
     const counts = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await count(t)])));
-    const titles = (await instance.db.all<{ title: string }>(`SELECT "title" FROM "articles" WHERE "publishedAt" IS NOT NULL ORDER BY "id"`)).map((r) => r.title);
+    const titles = (await instance.db.all<{ title: string }>(`SELECT "title" FROM "articles" WHERE "publishedAt" IS NOT NULL ORDER BY "id"`)).map(
+      (r) => r.title,
+    );
     return { counts, titles };
   });
 }
@@ -90,7 +92,9 @@ describe('folio import, batch by batch', () => {
     lines[14] = { ...lines[14]!, category: 'nosuchcategory00000000000' };
     const run = folioImport(at, jsonl(lines), 'articles', '--batch', '10');
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('line 15: Document with id "nosuchcategory00000000000" not found in locale "en": the relation category points at api::category.category');
+    expect(run.stderr).toContain(
+      'line 15: Document with id "nosuchcategory00000000000" not found in locale "en": the relation category points at api::category.category',
+    );
     expect(run.stderr).toContain('10 document(s) imported before the failing batch were kept; none of that batch was.');
     const { counts, titles } = await stored(at);
     expect(titles).toEqual(FIRST_BATCH);
@@ -127,11 +131,15 @@ function searchState(at: Installation) {
   return opened(at, async (instance) => {
     const ct = instance.registry.contentType('api::article.article')!;
     const { defaultLimit, maxLimit } = instance.config;
-    const query = parseReadQuery(instance.registry, ct, { _q: 'line', pagination: { pageSize: 100 } }, await instance.locales.defaultCode(), { defaultLimit, maxLimit });
+    const query = parseReadQuery(instance.registry, ct, { _q: 'line', pagination: { pageSize: 100 } }, await instance.locales.defaultCode(), {
+      defaultLimit,
+      maxLimit,
+    });
     const { data } = await instance.documents.findMany(ct, query);
-    const stored = instance.db.dialect.name === 'sqlite'
-      ? await instance.db.get<{ v: number }>(`SELECT v FROM "folio_search_articles_fts_config" WHERE k = 'automerge'`)
-      : { v: 4 };
+    const stored =
+      instance.db.dialect.name === 'sqlite'
+        ? await instance.db.get<{ v: number }>(`SELECT v FROM "folio_search_articles_fts_config" WHERE k = 'automerge'`)
+        : { v: 4 };
     return { automerge: stored?.v, found: data.length };
   });
 }

@@ -51,7 +51,12 @@ async function startUntil(args: string[], options: CliOptions, ready: RegExp) {
 }
 
 const WRITING = /^imported folio_roles: /m;
-const workFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).filter((f) => /importing-|restoring-|folio-replaced-|folio-discard-|folio-staging-/.test(f)) : []);
+const workFiles = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => /importing-|restoring-|folio-replaced-|folio-discard-|folio-staging-/.test(f))
+    : [];
 
 /** A pid no process has: a child that has already exited. */
 async function deadPid(): Promise<number> {
@@ -98,7 +103,7 @@ describe('an interrupted folio import ARCHIVE', () => {
   );
 
   it(
-    "killed with SIGKILL leaves work files that the next import, and the next opening of the installation, remove",
+    'killed with SIGKILL leaves work files that the next import, and the next opening of the installation, remove',
     async () => {
       for (const next of ['import', 'token list'] as const) {
         const target: CliOptions = { data: join(tempDir('folio-interrupt-target-'), 'data') };

@@ -55,7 +55,11 @@ describe('folio import', () => {
       expect(categories.stdout).toMatch(/^done: imported 1 categories in [\d.]+ s \([\d,]+\/s\)$/m);
       const [{ documentId: category }] = query<{ documentId: string }>(data, 'SELECT documentId FROM categories');
 
-      const file = jsonl(dir, 'articles.jsonl', Array.from({ length: 2500 }, (_, i) => article(i, category)));
+      const file = jsonl(
+        dir,
+        'articles.jsonl',
+        Array.from({ length: 2500 }, (_, i) => article(i, category)),
+      );
       // The singular API id works too.
       const run = folioImport(data, [file, '--type', 'article', '--batch', '1000']);
       expect(run.stderr).toBe('');
@@ -135,7 +139,9 @@ describe('folio import', () => {
       writeFileSync(file, `{"name":"short"}\n{"name":"${'n'.repeat(72 * 1024 * 1024)}"}\n{"name":"after"}\n`);
       const run = folioImport(data, [file, '--type', 'tags']);
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe('Error: line 2: longer than the 64 MiB allowed for one line\n0 document(s) imported before the failing batch were kept; none of that batch was.\n');
+      expect(run.stderr).toBe(
+        'Error: line 2: longer than the 64 MiB allowed for one line\n0 document(s) imported before the failing batch were kept; none of that batch was.\n',
+      );
       expect(count(data, 'SELECT COUNT(*) AS n FROM tags')).toBe(0);
     },
     SLOW,
@@ -144,7 +150,13 @@ describe('folio import', () => {
   it('names the line whose data is invalid or whose relation target does not exist', () => {
     const dir = tempDir();
     const data = join(dir, 'data');
-    const invalid = folioImport(data, [jsonl(dir, 'invalid.jsonl', [article(1), article(2), article(3), { views: 4 }, article(5)]), '--type', 'articles', '--batch', '2']);
+    const invalid = folioImport(data, [
+      jsonl(dir, 'invalid.jsonl', [article(1), article(2), article(3), { views: 4 }, article(5)]),
+      '--type',
+      'articles',
+      '--batch',
+      '2',
+    ]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/^Error: line 4: .*title/m);
     expect(count(data, 'SELECT COUNT(DISTINCT documentId) AS n FROM articles')).toBe(2);

@@ -9,7 +9,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_DATABASE_URL } from '../helpers/server';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
-import { cleanEnv, cliCommand, cliSpawnOptions, copyContentTypes, killSpawned, lines, removeTempDirs, ROOT, runCli, serve, spawnServer, tempDir, type ServeOptions } from '../helpers/spawn';
+import {
+  cleanEnv,
+  cliCommand,
+  cliSpawnOptions,
+  copyContentTypes,
+  killSpawned,
+  lines,
+  removeTempDirs,
+  ROOT,
+  runCli,
+  serve,
+  spawnServer,
+  tempDir,
+  type ServeOptions,
+} from '../helpers/spawn';
 
 afterEach(killSpawned);
 const databases: string[] = [];
@@ -30,7 +44,9 @@ async function installation(): Promise<{ data: string; database?: string }> {
 /** Polls (bounded) until the output holds a line matching `pattern`: a log line is written after its answer. */
 async function lineMatching(read: () => string, pattern: RegExp): Promise<string> {
   for (let i = 0; i < 500; i++) {
-    const line = read().split('\n').find((l) => pattern.test(l));
+    const line = read()
+      .split('\n')
+      .find((l) => pattern.test(l));
     if (line) return line;
     await Bun.sleep(10);
   }
@@ -59,7 +75,9 @@ describe('request log lines', () => {
     const where = await installation();
     const key = lines(runCli(['token', 'create', '--name', 'logs', '--type', 'read-only'], where).stdout).at(-1)!;
     const server = await serve(where);
-    const res = await fetch(`${server.url}/api/articles?filters[title][$eq]=private-words&pagination[pageSize]=5`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${server.url}/api/articles?filters[title][$eq]=private-words&pagination[pageSize]=5`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const body = await res.arrayBuffer();
     expect(res.status).toBe(200);
     const line = await lineMatching(server.stdout, /^GET \/api\/articles /);
@@ -79,10 +97,17 @@ describe('request log lines', () => {
     const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
     const port = probe.port;
     probe.stop(true);
-    const proc = Bun.spawn(cliCommand(['serve', '--port', String(port)], where), { ...cliSpawnOptions({ env: { FOLIO_LOG_LEVEL: 'warn' } }), stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn(cliCommand(['serve', '--port', String(port)], where), {
+      ...cliSpawnOptions({ env: { FOLIO_LOG_LEVEL: 'warn' } }),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     let status = 0;
     for (let i = 0; i < 1000 && status !== 204; i++) {
-      status = await fetch(`http://127.0.0.1:${port}/_health`).then((r) => r.status, () => 0);
+      status = await fetch(`http://127.0.0.1:${port}/_health`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status !== 204) await Bun.sleep(20);
     }
     expect(status).toBe(204);
@@ -118,10 +143,19 @@ describe('JSON logs', () => {
       expect(Number.isNaN(Date.parse(entry.time))).toBe(false);
     }
     expect(err.some((e) => e.level === 'warn' && /unknown key "requierd"/.test(e.msg))).toBe(true);
-    expect(out.find((e) => e.msg === 'content type' && e.uid === 'api::tag.tag')).toMatchObject({ routes: ['GET|POST /api/tags', 'GET|PUT|DELETE /api/tags/:documentId'] });
+    expect(out.find((e) => e.msg === 'content type' && e.uid === 'api::tag.tag')).toMatchObject({
+      routes: ['GET|POST /api/tags', 'GET|PUT|DELETE /api/tags/:documentId'],
+    });
     expect(out.find((e) => e.msg.startsWith('Folio listening on'))).toMatchObject({ url: server.url });
     const request = out.find((e) => e.msg === 'request')!;
-    expect(request).toMatchObject({ level: 'info', method: 'GET', path: '/api/tags', status: 403, requestId: 'trace-42', bytes: Number(res.headers.get('content-length')) });
+    expect(request).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      path: '/api/tags',
+      status: 403,
+      requestId: 'trace-42',
+      bytes: Number(res.headers.get('content-length')),
+    });
     expect(request.durationMs).toBeGreaterThanOrEqual(0);
   });
 

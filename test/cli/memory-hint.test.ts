@@ -38,28 +38,40 @@ const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').sp
 const onLinux = existsSync('/proc/self/environ');
 
 describe.if(onLinux)('folio serve with the memory hint', () => {
-  it('serves from the process it started, its collector sized for 256 MiB by default', async () => {
-    const server = await serve();
-    expect(environ(server.proc.pid)).toContain(`${RUNTIME_OPTION}=${256 * MiB}`);
-    expect((await fetch(`${server.url}/_health`)).status).toBe(204);
-    expect(await server.stop()).toBe(0);
-  }, SLOW);
+  it(
+    'serves from the process it started, its collector sized for 256 MiB by default',
+    async () => {
+      const server = await serve();
+      expect(environ(server.proc.pid)).toContain(`${RUNTIME_OPTION}=${256 * MiB}`);
+      expect((await fetch(`${server.url}/_health`)).status).toBe(204);
+      expect(await server.stop()).toBe(0);
+    },
+    SLOW,
+  );
 
-  it('sizes it for FOLIO_MEMORY_HINT_MB, and leaves the runtime alone with 0', async () => {
-    const hinted = await serve({ env: { FOLIO_MEMORY_HINT_MB: '64' } });
-    expect(environ(hinted.proc.pid)).toContain(`${RUNTIME_OPTION}=${64 * MiB}`);
-    expect(await hinted.stop()).toBe(0);
-    const off = await serve({ env: { FOLIO_MEMORY_HINT_MB: '0' } });
-    expect(environ(off.proc.pid).some((v) => v.startsWith(`${RUNTIME_OPTION}=`))).toBe(false);
-    expect((await fetch(`${off.url}/_health`)).status).toBe(204);
-    expect(await off.stop()).toBe(0);
-  }, SLOW);
+  it(
+    'sizes it for FOLIO_MEMORY_HINT_MB, and leaves the runtime alone with 0',
+    async () => {
+      const hinted = await serve({ env: { FOLIO_MEMORY_HINT_MB: '64' } });
+      expect(environ(hinted.proc.pid)).toContain(`${RUNTIME_OPTION}=${64 * MiB}`);
+      expect(await hinted.stop()).toBe(0);
+      const off = await serve({ env: { FOLIO_MEMORY_HINT_MB: '0' } });
+      expect(environ(off.proc.pid).some((v) => v.startsWith(`${RUNTIME_OPTION}=`))).toBe(false);
+      expect((await fetch(`${off.url}/_health`)).status).toBe(204);
+      expect(await off.stop()).toBe(0);
+    },
+    SLOW,
+  );
 
-  it('keeps an operator’s own BUN_JSC_forceRAMSize', async () => {
-    const server = await serve({ env: { [RUNTIME_OPTION]: String(512 * MiB) } });
-    expect(environ(server.proc.pid)).toContain(`${RUNTIME_OPTION}=${512 * MiB}`);
-    expect(await server.stop()).toBe(0);
-  }, SLOW);
+  it(
+    'keeps an operator’s own BUN_JSC_forceRAMSize',
+    async () => {
+      const server = await serve({ env: { [RUNTIME_OPTION]: String(512 * MiB) } });
+      expect(environ(server.proc.pid)).toContain(`${RUNTIME_OPTION}=${512 * MiB}`);
+      expect(await server.stop()).toBe(0);
+    },
+    SLOW,
+  );
 
   it('refuses a hint that is not a number of MiB with a usage error, before opening anything', () => {
     const run = runCli(['serve', '--port', '0'], { env: { FOLIO_MEMORY_HINT_MB: 'lots' } });

@@ -32,7 +32,10 @@ async function seedFolder(seed: unknown): Promise<string> {
 const BLOG = {
   authors: [{ $key: 'jane', name: 'Jane Doe' }],
   'api::category.category': [{ $key: 'news', name: 'News' }],
-  tag: [{ $key: 'bun', name: 'Bun' }, { $key: 'sqlite', name: 'SQLite' }],
+  tag: [
+    { $key: 'bun', name: 'Bun' },
+    { $key: 'sqlite', name: 'SQLite' },
+  ],
   articles: [
     {
       $key: 'hello',
@@ -72,7 +75,21 @@ describe('folio seed FILE.json', () => {
     async () => {
       const where = await installation();
       ok(['locales', 'add', 'fr'], where);
-      ok(['permissions', 'grant', 'public', 'articles.find', 'articles.findOne', 'authors.find', 'categories.find', 'tags.find', 'homepage.find', 'plugin::upload.content-api.find'], where);
+      ok(
+        [
+          'permissions',
+          'grant',
+          'public',
+          'articles.find',
+          'articles.findOne',
+          'authors.find',
+          'categories.find',
+          'tags.find',
+          'homepage.find',
+          'plugin::upload.content-api.find',
+        ],
+        where,
+      );
       const dir = await seedFolder(BLOG);
       const out = ok(['seed', join(dir, 'seed.json')], where);
       expect(out).toStartWith(`seeded 1 authors, 1 categories, 2 tags, 2 articles, 1 homepage from ${join(dir, 'seed.json')}\n`);
@@ -85,7 +102,13 @@ describe('folio seed FILE.json', () => {
         expect(list.status).toBe(200);
         expect(list.body.data).toHaveLength(1);
         const article = list.body.data[0];
-        expect(article).toMatchObject({ documentId: hello, title: 'Hello, Folio', author: { name: 'Jane Doe' }, category: { name: 'News' }, seo: { metaTitle: 'Hello' } });
+        expect(article).toMatchObject({
+          documentId: hello,
+          title: 'Hello, Folio',
+          author: { name: 'Jane Doe' },
+          category: { name: 'News' },
+          seo: { metaTitle: 'Hello' },
+        });
         expect(article.tags.map((t: { name: string }) => t.name).sort()).toEqual(['Bun', 'SQLite']);
         expect(article.cover).toMatchObject({ alternativeText: 'The cover', mime: 'image/png', width: 40, height: 30 });
         expect((await fetch(`${server.url}${article.cover.url}`)).status).toBe(200);
@@ -125,8 +148,14 @@ describe('folio seed FILE.json', () => {
       const cases: [string, string][] = [
         ['{ "posts": [] }', 'seed.json: "posts" is no content type\'s API id (known: articles, authors, categories, global, homepage, tags)'],
         ['{ "authors": [{ "name": "A", "$publish": true }] }', 'seed.json: authors[0]: unknown key "$publish"'],
-        ['{ "articles": [{ "$document": "$nope", "$locale": "fr", "title": "x" }] }', 'seed.json: articles[0].$document: "$nope" names no item seeded before it'],
-        ['{ "authors": [{ "name": "A" }], "articles": [{ "title": "x", "author": "$a" }] }', 'seed.json: articles[0].author: "$a" names no item seeded before it'],
+        [
+          '{ "articles": [{ "$document": "$nope", "$locale": "fr", "title": "x" }] }',
+          'seed.json: articles[0].$document: "$nope" names no item seeded before it',
+        ],
+        [
+          '{ "authors": [{ "name": "A" }], "articles": [{ "title": "x", "author": "$a" }] }',
+          'seed.json: articles[0].author: "$a" names no item seeded before it',
+        ],
         ['{ "articles": [{ "title": "x", "cover": { "$file": "missing.png" } }] }', 'seed.json: articles[0].cover: cannot read the file "missing.png"'],
         ['{ "articles": { "title": "x" } }', 'seed.json: "articles" must be an array of objects'],
         ['[1, 2', '"seed.json" is not valid JSON'],

@@ -17,13 +17,22 @@ const TSC = join(ROOT, 'node_modules/.bin/tsc');
 /** tsc --strict over the files of a folder, where node_modules (for @strapi/client) links to the project's. */
 function compile(dir: string, files: string[]): { code: number; output: string } {
   if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [],
-      skipLibCheck: true,
-    },
-    files,
-  }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        skipLibCheck: true,
+      },
+      files,
+    }),
+  );
   const run = Bun.spawnSync([TSC, '-p', dir], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
   return { code: run.exitCode ?? -1, output: `${run.stdout.toString()}${run.stderr.toString()}` };
 }
@@ -119,11 +128,23 @@ describe('folio types', () => {
     const showcase = printed.stdout.slice(printed.stdout.indexOf('export type Showcase = {'));
     const body = showcase.slice(0, showcase.indexOf('\n};'));
     for (const line of [
-      'aString: string | null;', 'aBlocks: BlocksNode[] | null;', 'anEnumeration: "alpha" | "beta" | "gamma" | null;', 'anInteger: number | null;',
-      'aBigInteger: string | null;', 'aDecimal: number | null;', 'aBoolean: boolean | null;', 'aJson: JsonValue | null;',
-      'aSingleMedia?: UploadFile | null;', 'aMultipleMedia?: UploadFile[];', 'aOneToOne?: Showcase | null;', 'aManyToMany?: Showcase[];',
-      'aComponent?: PartsCard | null;', 'aRepeatableComponent?: PartsCard[];', 'aDynamicZone?: ZoneEntry<"parts.card" | "parts.note">[];',
-    ]) expect(body).toContain(`  ${line}`);
+      'aString: string | null;',
+      'aBlocks: BlocksNode[] | null;',
+      'anEnumeration: "alpha" | "beta" | "gamma" | null;',
+      'anInteger: number | null;',
+      'aBigInteger: string | null;',
+      'aDecimal: number | null;',
+      'aBoolean: boolean | null;',
+      'aJson: JsonValue | null;',
+      'aSingleMedia?: UploadFile | null;',
+      'aMultipleMedia?: UploadFile[];',
+      'aOneToOne?: Showcase | null;',
+      'aManyToMany?: Showcase[];',
+      'aComponent?: PartsCard | null;',
+      'aRepeatableComponent?: PartsCard[];',
+      'aDynamicZone?: ZoneEntry<"parts.card" | "parts.note">[];',
+    ])
+      expect(body).toContain(`  ${line}`);
     expect(body).not.toContain('aPassword');
     const dir = tempDir('folio-types-');
     writeFileSync(join(dir, 'all-types.ts'), printed.stdout);

@@ -13,7 +13,10 @@ const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf
 
 /** package.json's build command, with bun at process.execPath and --outfile replaced (as binary.test.ts). */
 function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '').trim().split(/\s+/);
+  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    .scripts.build.replace(/^.*&&\s*/, '')
+    .trim()
+    .split(/\s+/);
   words[words.indexOf('--outfile') + 1] = outfile;
   words[0] = process.execPath;
   return words;

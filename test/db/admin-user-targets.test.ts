@@ -30,7 +30,8 @@ DELETE FROM folio_migrations WHERE "name" = '0010_admin_user_targets';`);
 
   expect(await migrateSystem(db)).toEqual(['0010_admin_user_targets']);
   const rows = await db.all<{ documentId: string; locale: string; publishedAt: string }>(
-    sql`SELECT "documentId", "locale", "publishedAt" FROM ${sql.id('folio_admin_users')} ORDER BY "id"`);
+    sql`SELECT "documentId", "locale", "publishedAt" FROM ${sql.id('folio_admin_users')} ORDER BY "id"`,
+  );
   expect(rows).toHaveLength(2);
   for (const row of rows) {
     expect(row.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
@@ -40,7 +41,9 @@ DELETE FROM folio_migrations WHERE "name" = '0010_admin_user_targets';`);
 
   // Accounts made afterwards get theirs from the document id generator.
   const made = await new AdminAccounts(db).create({ email: 'three@example.com', password: 'correct horse battery' });
-  const [row] = await db.all<{ documentId: string; publishedAt: string | null }>(sql`SELECT "documentId", "publishedAt" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${made.id}`);
+  const [row] = await db.all<{ documentId: string; publishedAt: string | null }>(
+    sql`SELECT "documentId", "publishedAt" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${made.id}`,
+  );
   expect(row!.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
   expect(row!.publishedAt).not.toBeNull();
 });

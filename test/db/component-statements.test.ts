@@ -97,7 +97,7 @@ test('deleting what a version owns reads its component tables once and clears on
   expect(value.deleting).toBe(4);
 });
 
-test('a seo component holding an image is copied row by row with its media link, and the owner\'s own media links are reported', async () => {
+test("a seo component holding an image is copied row by row with its media link, and the owner's own media links are reported", async () => {
   const { registry } = server.instance;
   await server.instance.roles.grant('public', UPLOAD_ACTIONS);
   const uploaded = await upload(server.url, { files: [{ bytes: await makeImage(4, 4), filename: 'dot.png', type: 'image/png' }] });
@@ -124,7 +124,7 @@ test('a seo component holding an image is copied row by row with its media link,
   expect(value).toEqual({ ownerMedia: true, copying: 3, links: 1 });
 });
 
-test('deleting what fourteen thousand rows own stays within PostgreSQL\'s limit of 65,535 bound values per statement', async () => {
+test("deleting what fourteen thousand rows own stays within PostgreSQL's limit of 65,535 bound values per statement", async () => {
   const { registry } = server.instance;
   const many = Array.from({ length: 14_000 }, (_, i) => ELSEWHERE + i);
   const value = await rolledBack(async (tx) => {

@@ -20,7 +20,12 @@ type Attributes = Record<string, Record<string, unknown>>;
 const writeType = (file: string, singular: string, plural: string, attributes: Attributes) =>
   writeFileSync(
     join(types, file),
-    JSON.stringify({ kind: 'collectionType', info: { singularName: singular, pluralName: plural, displayName: singular }, options: { draftAndPublish: false }, attributes }),
+    JSON.stringify({
+      kind: 'collectionType',
+      info: { singularName: singular, pluralName: plural, displayName: singular },
+      options: { draftAndPublish: false },
+      attributes,
+    }),
   );
 const writeSeo = (attributes: Attributes) =>
   writeFileSync(join(types, 'components/shared/seo.json'), JSON.stringify({ info: { displayName: 'Seo' }, attributes }));
@@ -84,7 +89,15 @@ describe('safe schema changes', () => {
     };
     ids.tag = await create('tags', { name: 'dup' });
     ids.tag2 = await create('tags', { name: 'dup' });
-    ids.first = await create('posts', { title: 'First', summary: 'kept summary', views: 5, note: { a: 1 }, tags: [ids.tag], seo: { metaTitle: 'kept meta' }, cover: fileId });
+    ids.first = await create('posts', {
+      title: 'First',
+      summary: 'kept summary',
+      views: 5,
+      note: { a: 1 },
+      tags: [ids.tag],
+      seo: { metaTitle: 'kept meta' },
+      cover: fileId,
+    });
     ids.second = await create('posts', { title: 'Second', views: 7 });
     await s.stop({ keepData: true });
     server = undefined;
@@ -123,8 +136,16 @@ describe('safe schema changes', () => {
     expect(started.stdout).toMatch(/^add column posts\.abstract$/m);
     expect(started.stdout).toMatch(/^create table posts_labels_lnk$/m);
     const renamed = migrate(
-      '--rename', 'post.summary=abstract', '--rename', 'api::post.post.tags=labels', '--rename', 'post.seo=meta',
-      '--rename', 'post.cover=image', '--rename', 'shared.seo.metaTitle=headline',
+      '--rename',
+      'post.summary=abstract',
+      '--rename',
+      'api::post.post.tags=labels',
+      '--rename',
+      'post.seo=meta',
+      '--rename',
+      'post.cover=image',
+      '--rename',
+      'shared.seo.metaTitle=headline',
     );
     expect(renamed.stderr).toBe('');
     expect(renamed.code).toBe(0);

@@ -96,17 +96,25 @@ const rowsIn = (file: string) => {
   }
 };
 
-sqliteOnly('close stops the background thread and its connection first: the WAL goes into the file and is removed, whenever it comes', async () => {
-  const files = await closedAtEveryMoment((db) => db.close());
-  expect(files.map((f) => readdirSync(join(f, '..')).sort().join(' '))).toEqual(files.map(() => 'closing.db'));
-  for (const file of files) expect(rowsIn(file)).toBe(15_000);
-}, 60_000);
+sqliteOnly(
+  'close stops the background thread and its connection first: the WAL goes into the file and is removed, whenever it comes',
+  async () => {
+    const files = await closedAtEveryMoment((db) => db.close());
+    expect(files.map((f) => readdirSync(join(f, '..')).sort().join(' '))).toEqual(files.map(() => 'closing.db'));
+    for (const file of files) expect(rowsIn(file)).toBe(15_000);
+  },
+  60_000,
+);
 
-sqliteOnly('closeToOneFile leaves the whole database in its main file alone, which holds every row wherever it is moved', async () => {
-  const files = await closedAtEveryMoment((db) => db.closeToOneFile());
-  for (const file of files) {
-    expect(readdirSync(join(file, '..'))).toEqual(['closing.db']);
-    renameSync(file, `${file}.moved`);
-    expect(rowsIn(`${file}.moved`)).toBe(15_000);
-  }
-}, 60_000);
+sqliteOnly(
+  'closeToOneFile leaves the whole database in its main file alone, which holds every row wherever it is moved',
+  async () => {
+    const files = await closedAtEveryMoment((db) => db.closeToOneFile());
+    for (const file of files) {
+      expect(readdirSync(join(file, '..'))).toEqual(['closing.db']);
+      renameSync(file, `${file}.moved`);
+      expect(rowsIn(`${file}.moved`)).toBe(15_000);
+    }
+  },
+  60_000,
+);

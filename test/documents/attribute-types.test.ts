@@ -23,7 +23,13 @@ const SCALARS = {
   aJson: { nested: { list: [1, 'two', { three: [true, null] }] }, empty: {}, zero: 0 },
   aBlocks: [
     { type: 'heading', level: 2, children: [{ type: 'text', text: 'Heading' }] },
-    { type: 'paragraph', children: [{ type: 'text', text: 'Hello ', bold: true }, { type: 'text', text: 'blocks' }] },
+    {
+      type: 'paragraph',
+      children: [
+        { type: 'text', text: 'Hello ', bold: true },
+        { type: 'text', text: 'blocks' },
+      ],
+    },
   ],
 };
 
@@ -107,7 +113,16 @@ describe('scalar attributes', () => {
   });
 
   it('clears every attribute with null on update', async () => {
-    const created = await create({ ...SCALARS, aUid: 'to-be-cleared', aTime: '10:00:00', aDateTime: '2024-01-01T00:00:00Z', aTimestamp: '2024-01-01T00:00:00Z', aComponent: CARD, aRepeatableComponent: [CARD], aDynamicZone: [{ __component: 'parts.note', body: 'x' }] });
+    const created = await create({
+      ...SCALARS,
+      aUid: 'to-be-cleared',
+      aTime: '10:00:00',
+      aDateTime: '2024-01-01T00:00:00Z',
+      aTimestamp: '2024-01-01T00:00:00Z',
+      aComponent: CARD,
+      aRepeatableComponent: [CARD],
+      aDynamicZone: [{ __component: 'parts.note', body: 'x' }],
+    });
     const nulls = Object.fromEntries([...Object.keys(SCALARS), 'aTime', 'aDateTime', 'aTimestamp'].map((k) => [k, null]));
     const updated = await server.call('PUT', `/api/showcases/${created.documentId}`, {
       body: { data: { ...nulls, aComponent: null, aRepeatableComponent: [], aDynamicZone: [] } },
@@ -145,10 +160,7 @@ describe('password attributes', () => {
 
   it('stores a password hashed with Bun.password, never in clear text', async () => {
     const created = await create({ aPassword: 's3cret-Passw0rd' });
-    const row = await server.instance.db.get<{ aPassword: string | null }>(
-      'SELECT "aPassword" FROM "showcases" WHERE "documentId" = ?',
-      [created.documentId],
-    );
+    const row = await server.instance.db.get<{ aPassword: string | null }>('SELECT "aPassword" FROM "showcases" WHERE "documentId" = ?', [created.documentId]);
     expect(row?.aPassword).toEqual(expect.any(String));
     expect(row!.aPassword).not.toContain('s3cret-Passw0rd');
     expect(await Bun.password.verify('s3cret-Passw0rd', row!.aPassword!)).toBe(true);
@@ -160,8 +172,14 @@ describe('components, dynamic zones and media', () => {
     const created = await create({
       aString: 'composed',
       aComponent: CARD,
-      aRepeatableComponent: [{ label: 'first', count: 1 }, { label: 'second', count: 2 }],
-      aDynamicZone: [{ __component: 'parts.note', body: 'A note' }, { __component: 'parts.card', label: 'In zone', count: 9 }],
+      aRepeatableComponent: [
+        { label: 'first', count: 1 },
+        { label: 'second', count: 2 },
+      ],
+      aDynamicZone: [
+        { __component: 'parts.note', body: 'A note' },
+        { __component: 'parts.card', label: 'In zone', count: 9 },
+      ],
     });
     const found = await read(created.documentId, '?populate=*');
     expect(found.aComponent).toEqual({ id: expect.any(Number), ...CARD });
@@ -256,7 +274,16 @@ describe('default values', () => {
   it('applies each default on create when the attribute is omitted', async () => {
     const created = await withDefaults.call('POST', '/api/presets?populate=*', { body: { data: { note: 'n' } } });
     expect(created.status).toBe(201);
-    const expected = { title: 'Untitled', count: 7, ratio: 1.5, active: true, hidden: false, level: 'high', settings: { theme: 'dark', sizes: [1, 2] }, note: 'n' };
+    const expected = {
+      title: 'Untitled',
+      count: 7,
+      ratio: 1.5,
+      active: true,
+      hidden: false,
+      level: 'high',
+      settings: { theme: 'dark', sizes: [1, 2] },
+      note: 'n',
+    };
     expect(created.body.data).toMatchObject(expected);
     expect(created.body.data.cards).toEqual([]);
     const found = await withDefaults.call('GET', `/api/presets/${created.body.data.documentId}`);

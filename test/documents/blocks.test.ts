@@ -104,7 +104,10 @@ describe('node rules (as Strapi)', () => {
   });
 
   it('points into the value: a bad second child of the second block is body[1].children[1]', async () => {
-    const error = await refusedAt([paragraph(text('fine')), paragraph(text('fine'), { type: 'image', image: IMAGE, children: [] })], ['body', 1, 'children', 1]);
+    const error = await refusedAt(
+      [paragraph(text('fine')), paragraph(text('fine'), { type: 'image', image: IMAGE, children: [] })],
+      ['body', 1, 'children', 1],
+    );
     expect(error.message).toBe('body[1].children[1] must be a text or link node');
     expect(error.value).toEqual({ type: 'image', image: IMAGE, children: [] });
   });
@@ -119,7 +122,10 @@ describe('node rules (as Strapi)', () => {
     await refusedAt([{ type: 'list', format: 'bulleted', children: [{ type: 'list-item', children: [] }] }], ['body', 0, 'format']);
     await refusedAt([{ type: 'list', format: 'ordered', children: [paragraph(text('not an item'))] }], ['body', 0, 'children', 0]);
     await refusedAt([{ type: 'list', format: 'ordered', children: [] }], ['body', 0, 'children'], /at least 1/);
-    await refusedAt([{ type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [paragraph(text('x'))] }] }], ['body', 0, 'children', 0, 'children', 0]);
+    await refusedAt(
+      [{ type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [paragraph(text('x'))] }] }],
+      ['body', 0, 'children', 0, 'children', 0],
+    );
   });
 
   it('requires non-empty children for paragraphs, headings, quotes and code, and an array everywhere', async () => {
@@ -151,7 +157,7 @@ describe('node rules (as Strapi)', () => {
     await refusedAt([paragraph({ type: 'link', url: '', children: [text('x')] })], ['body', 0, 'children', 0, 'url']);
   });
 
-  it('requires the image node\'s file object with its required keys', async () => {
+  it("requires the image node's file object with its required keys", async () => {
     await refusedAt([{ type: 'image', children: [] }], ['body', 0, 'image']);
     const { url: _, ...noUrl } = IMAGE;
     await refusedAt([{ type: 'image', image: noUrl, children: [] }], ['body', 0, 'image', 'url']);
@@ -162,7 +168,11 @@ describe('node rules (as Strapi)', () => {
   });
 
   it('refuses a value that is not an array with the type message', async () => {
-    await refusedAt(paragraph(text('not in a list')), ['body'], 'body must be a `array` type, but the final value was: `{"type":"paragraph","children":[{"type":"text","text":"not in a list"}]}`.');
+    await refusedAt(
+      paragraph(text('not in a list')),
+      ['body'],
+      'body must be a `array` type, but the final value was: `{"type":"paragraph","children":[{"type":"text","text":"not in a list"}]}`.',
+    );
   });
 
   it('checks updates and drafts too, and keeps the stored value when refused', async () => {
@@ -193,7 +203,11 @@ describe('script-running URLs', () => {
 
   it('refuses a link whose url runs script, however it is cased, padded or split by tabs and newlines', async () => {
     for (const url of DANGEROUS) {
-      await refusedAt([paragraph(text('click '), { type: 'link', url, children: [text('me')] })], ['body', 0, 'children', 1, 'url'], /javascript:, vbscript: or data:/);
+      await refusedAt(
+        [paragraph(text('click '), { type: 'link', url, children: [text('me')] })],
+        ['body', 0, 'children', 1, 'url'],
+        /javascript:, vbscript: or data:/,
+      );
     }
   });
 
@@ -236,6 +250,10 @@ describe('a bounded walk', () => {
   it(`refuses more than ${BLOCKS_MAX_NODES} nodes in one value and accepts exactly that many`, () => {
     const many = (count: number) => [paragraph(...Array.from({ length: count - 1 }, () => text('x')))];
     expect(checkBlocks(many(BLOCKS_MAX_NODES), 'body')).toBeUndefined();
-    expect(checkBlocks(many(BLOCKS_MAX_NODES + 1), 'body')).toEqual({ path: [], message: `body has too many nodes (at most ${BLOCKS_MAX_NODES})`, value: null });
+    expect(checkBlocks(many(BLOCKS_MAX_NODES + 1), 'body')).toEqual({
+      path: [],
+      message: `body has too many nodes (at most ${BLOCKS_MAX_NODES})`,
+      value: null,
+    });
   });
 });

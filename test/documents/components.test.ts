@@ -31,8 +31,20 @@ async function create(data: Record<string, unknown>, query = '') {
 
 describe('components and dynamic zones', () => {
   it('round-trips a single component, a repeatable one and a dynamic zone with all three allowed components', async () => {
-    const doc = await create({ seo: { metaTitle: 'S', shareImage: fileId }, links: [{ label: 'a', url: 'https://a' }, { label: 'b', url: 'https://b', newTab: true }], blocks: blocks() });
-    const read = (await server.call('GET', `/api/articles/${doc.documentId}?populate[seo][populate]=*&populate[links]=true&populate[blocks][on][shared.media][populate]=file&populate[blocks][on][shared.quote]=true&populate[blocks][on][shared.rich-text]=true`)).body.data;
+    const doc = await create({
+      seo: { metaTitle: 'S', shareImage: fileId },
+      links: [
+        { label: 'a', url: 'https://a' },
+        { label: 'b', url: 'https://b', newTab: true },
+      ],
+      blocks: blocks(),
+    });
+    const read = (
+      await server.call(
+        'GET',
+        `/api/articles/${doc.documentId}?populate[seo][populate]=*&populate[links]=true&populate[blocks][on][shared.media][populate]=file&populate[blocks][on][shared.quote]=true&populate[blocks][on][shared.rich-text]=true`,
+      )
+    ).body.data;
     expect(read.seo).toMatchObject({ id: expect.any(Number), metaTitle: 'S', metaDescription: null, shareImage: { id: fileId, name: 'dot.png' } });
     expect(read.links).toEqual([
       { id: expect.any(Number), label: 'a', url: 'https://a', newTab: false },
@@ -94,7 +106,10 @@ describe('components and dynamic zones', () => {
     });
     expect(response.status).toBe(400);
     const paths = response.body.error.details.errors.map((e: any) => e.path);
-    expect(paths).toEqual([['seo', 'metaTitle'], ['links', 1, 'url']]);
+    expect(paths).toEqual([
+      ['seo', 'metaTitle'],
+      ['links', 1, 'url'],
+    ]);
   });
 
   it('refuses an unknown __component, a component not allowed in the zone, an id inside a component and unknown keys', async () => {
@@ -143,7 +158,9 @@ describe('publishing a draft checks the components it holds', () => {
   // A draft may hold components that miss required values (drafts skip those checks).
   const incompleteDraft = async () => {
     const response = await server.call('POST', '/api/articles?status=draft', {
-      body: { data: { title: 'incomplete', seo: { metaDescription: 'no title yet' }, blocks: [{ __component: 'shared.quote', body: 'q' }], links: [{ label: 'a' }] } },
+      body: {
+        data: { title: 'incomplete', seo: { metaDescription: 'no title yet' }, blocks: [{ __component: 'shared.quote', body: 'q' }], links: [{ label: 'a' }] },
+      },
     });
     expect(response.status).toBe(201);
     return response.body.data.documentId as string;
@@ -163,7 +180,9 @@ describe('publishing a draft checks the components it holds', () => {
 
   it('the publish action refuses the same draft', async () => {
     const documentId = await incompleteDraft();
-    const response = await server.call('POST', `/api/articles/${documentId}/actions/publish`, { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    const response = await server.call('POST', `/api/articles/${documentId}/actions/publish`, {
+      headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.details.errors.map((e: any) => e.path.join('.'))).toContain('seo.metaTitle');
     expect(await isPublished(documentId)).toBe(false);

@@ -72,7 +72,11 @@ describe('64 concurrent creates from two instances on one database', () => {
       // Every target's inverse list: a link from each version (draft and published, which share
       // their document's key), and 64 keys, one per document: no two writers took the same key.
       const article = a.instance.registry.contentType('api::article.article')!;
-      for (const [name, targets] of [['category', [category]], ['author', [author]], ['tags', tags]] as const) {
+      for (const [name, targets] of [
+        ['category', [category]],
+        ['author', [author]],
+        ['tags', tags],
+      ] as const) {
         const table = (article.attributes[name] as RelationAttribute).linkTable;
         for (const target of targets) {
           const links = await db.all<{ k: string; d: string }>(
@@ -99,7 +103,9 @@ describe('64 concurrent creates from two instances on one database', () => {
         expect(new Set(inverse.body.data.articles.map((x: { documentId: string }) => x.documentId))).toEqual(new Set(ids));
       }
       const [first, second] = await Promise.all(
-        [a, b].map(async (s) => (await s.call('GET', `/api/tags/${tags[1]}?populate[articles][fields][0]=title`)).body.data.articles.map((x: { documentId: string }) => x.documentId)),
+        [a, b].map(async (s) =>
+          (await s.call('GET', `/api/tags/${tags[1]}?populate[articles][fields][0]=title`)).body.data.articles.map((x: { documentId: string }) => x.documentId),
+        ),
       );
       expect(second).toEqual(first);
     },

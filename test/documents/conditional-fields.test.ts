@@ -124,20 +124,26 @@ describe('a condition Folio cannot evaluate', () => {
   it('starts with a warning naming the file, the attribute and the operator, and the attribute is always checked', () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-conditions-'));
     try {
-      writeFileSync(join(dir, 'offer.json'), JSON.stringify({
-        kind: 'collectionType', info: { singularName: 'offer', pluralName: 'offers' },
-        attributes: {
-          kind: { type: 'string' },
-          code: { type: 'string', required: true, conditions: { visible: { cat: [{ var: 'kind' }, 'x'] } } },
-          note: { type: 'string', conditions: { visible: { '==': [{ var: 'kind' }, 'x'] } } },
-        },
-      }));
+      writeFileSync(
+        join(dir, 'offer.json'),
+        JSON.stringify({
+          kind: 'collectionType',
+          info: { singularName: 'offer', pluralName: 'offers' },
+          attributes: {
+            kind: { type: 'string' },
+            code: { type: 'string', required: true, conditions: { visible: { cat: [{ var: 'kind' }, 'x'] } } },
+            note: { type: 'string', conditions: { visible: { '==': [{ var: 'kind' }, 'x'] } } },
+          },
+        }),
+      );
       const registry = loadRegistry(dir);
       const offer = registry.contentType('api::offer.offer')!;
       expect(offer.attributes.code.conditions).toBeUndefined();
       expect(offer.attributes.note.conditions).toEqual({ visible: { '==': [{ var: 'kind' }, 'x'] } });
-      expect(registry.warnings).toContain(`${basename(dir)}/offer.json (attribute "code"): its visibility condition uses the JSON Logic operator "cat", ` +
-        'which Folio does not evaluate; the attribute is checked as if it had no condition');
+      expect(registry.warnings).toContain(
+        `${basename(dir)}/offer.json (attribute "code"): its visibility condition uses the JSON Logic operator "cat", ` +
+          'which Folio does not evaluate; the attribute is checked as if it had no condition',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

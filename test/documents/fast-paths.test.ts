@@ -22,7 +22,11 @@ let rowByRow: TestServer;
 beforeAll(async () => {
   // History and the audit log are listeners with statements of their own (test/history/, test/audit/): these compare the write path's own.
   const config = { historyDays: 0, auditDays: 0 };
-  [one, batch, rowByRow] = await Promise.all([startServer({ config, quiet: true }), startServer({ config, quiet: true }), startServer({ config, quiet: true })]);
+  [one, batch, rowByRow] = await Promise.all([
+    startServer({ config, quiet: true }),
+    startServer({ config, quiet: true }),
+    startServer({ config, quiet: true }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([one?.stop(), batch?.stop(), rowByRow?.stop()]);
@@ -63,10 +67,22 @@ function article(i: number, r: Refs): Record<string, unknown> {
     tags,
     ...(i === 7 ? { related: [r.seed] } : {}),
     ...(i % 2 === 0 ? { seo: { metaTitle: `Seo ${i}` } } : {}),
-    ...(i % 4 === 0 ? { links: [{ label: 'a', url: 'https://a.example' }, { label: 'b', url: 'https://b.example', newTab: true }] } : {}),
+    ...(i % 4 === 0
+      ? {
+          links: [
+            { label: 'a', url: 'https://a.example' },
+            { label: 'b', url: 'https://b.example', newTab: true },
+          ],
+        }
+      : {}),
     blocks: [
       { __component: 'shared.quote', title: 'Q', body: `Quote ${i}` },
-      ...(i % 3 === 0 ? [{ __component: 'shared.rich-text', body: `## ${i}` }, { __component: 'shared.quote', title: 'Q2' }] : []),
+      ...(i % 3 === 0
+        ? [
+            { __component: 'shared.rich-text', body: `## ${i}` },
+            { __component: 'shared.quote', title: 'Q2' },
+          ]
+        : []),
     ],
   };
 }
@@ -93,7 +109,9 @@ async function snapshot(server: TestServer, ids: Map<string, string>): Promise<R
     if (skipped(table)) continue;
     if (table === 'folio_counts') {
       // On PostgreSQL a key's count is spread over slots by backend: compare the sums.
-      const rows = await db.all<Record<string, unknown>>(`SELECT "contentTable", "locale", "published", SUM("n") AS n FROM "folio_counts" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
+      const rows = await db.all<Record<string, unknown>>(
+        `SELECT "contentTable", "locale", "published", SUM("n") AS n FROM "folio_counts" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      );
       out[table] = rows.map((r) => normalise(r, ids));
       continue;
     }
@@ -132,7 +150,12 @@ describe('bulk creates', () => {
       for (const i of numbers) mine.push((await one.instance.documents.create(articles, article(i, r1), { status })).documentId);
     };
     const { documents, db } = batch.instance;
-    const inBatch = (numbers: number[], status?: 'draft') => documents.createMany(typeOf(batch, 'articles'), numbers.map((i) => article(i, r2)), { status });
+    const inBatch = (numbers: number[], status?: 'draft') =>
+      documents.createMany(
+        typeOf(batch, 'articles'),
+        numbers.map((i) => article(i, r2)),
+        { status },
+      );
 
     const first = Array.from({ length: 12 }, (_, i) => i);
     await oneByOne(first);
@@ -144,7 +167,12 @@ describe('bulk creates', () => {
     // A type without draft & publish or i18n (one row per document), a unique email and a to-one relation.
     const writer = (i: number, r: Refs) => ({ name: `Writer ${i}`, email: `w${i}@example.com`, mentor: r.authors[i % 2] });
     for (const i of [0, 1, 2]) mine.push((await one.instance.documents.create(typeOf(one, 'authors'), writer(i, r1))).documentId);
-    written.push(...(await documents.createMany(typeOf(batch, 'authors'), [0, 1, 2].map((i) => writer(i, r2)))));
+    written.push(
+      ...(await documents.createMany(
+        typeOf(batch, 'authors'),
+        [0, 1, 2].map((i) => writer(i, r2)),
+      )),
+    );
 
     // With a webhook listening, each document's events are recorded as its create records them.
     for (const server of [one, batch]) {
@@ -154,7 +182,10 @@ describe('bulk creates', () => {
     await oneByOne([12, 13, 14], 'draft');
     await oneByOne([15, 16]);
     written.push(...(await inBatch([12, 13, 14], 'draft')), ...(await inBatch([15, 16])));
-    pair(mine, written.map((w) => w.documentId));
+    pair(
+      mine,
+      written.map((w) => w.documentId),
+    );
 
     const expected = await snapshot(one, new Map());
     const actual = await snapshot(batch, ids);
@@ -181,7 +212,10 @@ describe('creates with lifecycle subscribers', () => {
     const articles = typeOf(rowByRow, 'articles');
     const made: string[] = [];
     for (const i of Array.from({ length: 12 }, (_, i) => i)) made.push((await documents.create(articles, article(i, r3))).documentId);
-    for (const i of [0, 1, 2]) made.push((await documents.create(typeOf(rowByRow, 'authors'), { name: `Writer ${i}`, email: `w${i}@example.com`, mentor: r3.authors[i % 2] })).documentId);
+    for (const i of [0, 1, 2])
+      made.push(
+        (await documents.create(typeOf(rowByRow, 'authors'), { name: `Writer ${i}`, email: `w${i}@example.com`, mentor: r3.authors[i % 2] })).documentId,
+      );
     await rowByRow.instance.webhooks.create({ name: 'all', url: 'http://127.0.0.1:9/hook', events: ['entry.create', 'entry.publish'] });
     for (const i of [12, 13, 14]) made.push((await documents.create(articles, article(i, r3), { status: 'draft' })).documentId);
     for (const i of [15, 16]) made.push((await documents.create(articles, article(i, r3))).documentId);
@@ -197,9 +231,16 @@ describe('creates with lifecycle subscribers', () => {
   test('keep the maintained totals equal to COUNT', async () => {
     for (const server of [one, batch, rowByRow]) {
       const { db } = server.instance;
-      for (const [published, where] of [[1, '"publishedAt" IS NOT NULL'], [0, '"publishedAt" IS NULL']] as const) {
+      for (const [published, where] of [
+        [1, '"publishedAt" IS NOT NULL'],
+        [0, '"publishedAt" IS NULL'],
+      ] as const) {
         const counted = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM "articles" WHERE ${where}`))!.n);
-        const kept = Number((await db.get<{ n: number }>(`SELECT COALESCE(SUM("n"), 0) AS n FROM "folio_counts" WHERE "contentTable" = 'articles' AND "published" = ${published}`))!.n);
+        const kept = Number(
+          (await db.get<{ n: number }>(
+            `SELECT COALESCE(SUM("n"), 0) AS n FROM "folio_counts" WHERE "contentTable" = 'articles' AND "published" = ${published}`,
+          ))!.n,
+        );
         expect({ published, kept }).toEqual({ published, kept: counted });
       }
     }
@@ -209,7 +250,9 @@ describe('creates with lifecycle subscribers', () => {
 /** The targets seeded in an installation, by creation order (the seed made them first). */
 async function seedRefs(server: TestServer): Promise<Refs> {
   const ids = async (table: string) =>
-    (await server.instance.db.all<{ documentId: string }>(`SELECT "documentId" FROM "${table}" GROUP BY "documentId" ORDER BY MIN("id")`)).map((r) => r.documentId);
+    (await server.instance.db.all<{ documentId: string }>(`SELECT "documentId" FROM "${table}" GROUP BY "documentId" ORDER BY MIN("id")`)).map(
+      (r) => r.documentId,
+    );
   const [categories, authors, tags, articles] = [await ids('categories'), await ids('authors'), await ids('tags'), await ids('articles')];
   return { categories: categories.slice(0, 2), authors: authors.slice(0, 2), tags: tags.slice(0, 4), seed: articles[0]! };
 }
@@ -219,8 +262,14 @@ async function articleIds(server: TestServer): Promise<string[]> {
   const rows = await server.instance.db.all<{ documentId: string; t: string }>(
     `SELECT "documentId", 'a' AS t, MIN("id") AS first FROM "articles" GROUP BY "documentId" UNION ALL SELECT "documentId", 'w' AS t, MIN("id") AS first FROM "authors" GROUP BY "documentId" ORDER BY t, first`,
   );
-  const articles = rows.filter((r) => r.t === 'a').slice(1).map((r) => r.documentId);
-  const writers = rows.filter((r) => r.t === 'w').slice(2).map((r) => r.documentId);
+  const articles = rows
+    .filter((r) => r.t === 'a')
+    .slice(1)
+    .map((r) => r.documentId);
+  const writers = rows
+    .filter((r) => r.t === 'w')
+    .slice(2)
+    .map((r) => r.documentId);
   // Creation order: 12 articles, 3 writers, then 5 more articles.
   return [...articles.slice(0, 12), ...writers, ...articles.slice(12)];
 }

@@ -23,7 +23,10 @@ const RICH = {
   publishDate: '2024-05-01',
   meta: { readingTime: 3, keywords: ['a', 'b'] },
   seo: { metaTitle: 'Rich', metaDescription: 'Rich SEO' },
-  links: [{ label: 'Docs', url: 'https://example.com/docs' }, { label: 'Repo', url: 'https://example.com/repo', newTab: true }],
+  links: [
+    { label: 'Docs', url: 'https://example.com/docs' },
+    { label: 'Repo', url: 'https://example.com/repo', newTab: true },
+  ],
   blocks: [{ __component: 'shared.quote', title: 'Quote', body: 'To be' }],
 };
 const SHARED = { kind: 'guide', views: 5, rating: 4.5, featured: true, publishDate: '2024-05-01', meta: { readingTime: 3, keywords: ['a', 'b'] } };
@@ -139,16 +142,25 @@ describe('creating a locale version with PUT', () => {
   it('lists both versions with ?locale=* and a total of 2', async () => {
     const body = await versionsOf(documentId);
     expect(body.meta.pagination.total).toBe(2);
-    expect(body.data.map((a: any) => [a.locale, a.title])).toEqual([['en', 'Rich article'], ['fr', 'Article riche']]);
+    expect(body.data.map((a: any) => [a.locale, a.title])).toEqual([
+      ['en', 'Rich article'],
+      ['fr', 'Article riche'],
+    ]);
   });
 
   it('populates localizations with the other locale only', async () => {
-    const en = await server.call('GET', `/api/articles/${documentId}?fields[0]=title&populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale`);
+    const en = await server.call(
+      'GET',
+      `/api/articles/${documentId}?fields[0]=title&populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale`,
+    );
     expect(en.body.data.localizations).toEqual([{ id: fr.id, documentId, title: 'Article riche', locale: 'fr' }]);
     const inFr = await server.call('GET', `/api/articles/${documentId}?locale=fr&fields[0]=title&populate[localizations][fields][0]=title`);
     expect(inFr.body.data.localizations).toEqual([{ id: expect.any(Number), documentId, title: 'Rich article' }]);
     // A count asked for localizations is not one: Strapi 5.54.0 answers the other locales themselves.
-    const counted = await server.call('GET', `/api/articles/${documentId}?fields[0]=title&populate[localizations][fields][0]=title&populate[localizations][count]=true`);
+    const counted = await server.call(
+      'GET',
+      `/api/articles/${documentId}?fields[0]=title&populate[localizations][fields][0]=title&populate[localizations][count]=true`,
+    );
     expect(counted.body.data.localizations).toEqual([{ id: fr.id, documentId, title: 'Article riche' }]);
   });
 

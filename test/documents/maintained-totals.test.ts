@@ -14,7 +14,12 @@ import { cliOutput } from '../helpers/spawn';
 
 let server: TestServer;
 
-async function call(method: string, path: string, data?: object, expected = method === 'POST' && !path.includes('/actions/') ? 201 : method === 'DELETE' ? 204 : 200) {
+async function call(
+  method: string,
+  path: string,
+  data?: object,
+  expected = method === 'POST' && !path.includes('/actions/') ? 201 : method === 'DELETE' ? 204 : 200,
+) {
   const headers = { authorization: `Bearer ${server.tokens.fullAccess}` };
   const response = await server.call(method, path, data ? { body: { data }, headers } : { headers });
   if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
@@ -28,7 +33,11 @@ const SCOPES = ['published', 'draft'].flatMap((status) => ['en', 'fr', '*'].map(
 async function totals(target = server) {
   const said: Record<string, number> = {};
   const counted: Record<string, number> = {};
-  for (const [plural, table, draftAndPublish, localized] of [['articles', 'articles', true, true], ['tags', 'tags', true, false], ['categories', 'categories', false, true]] as const) {
+  for (const [plural, table, draftAndPublish, localized] of [
+    ['articles', 'articles', true, true],
+    ['tags', 'tags', true, false],
+    ['categories', 'categories', false, true],
+  ] as const) {
     for (const { status, locale } of SCOPES) {
       const key = `${plural} ${status} ${locale}`;
       const response = await target.call('GET', `/api/${plural}?status=${status}&locale=${encodeURIComponent(locale)}&pagination[pageSize]=1`);
@@ -39,7 +48,9 @@ async function totals(target = server) {
         localized && locale !== '*' ? sql`"locale" = ${locale}` : sql.empty,
       ];
       const where = sql.and(conditions);
-      const row = await target.instance.db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${sql.id(table)}${where.isEmpty ? sql.empty : sql` WHERE ${where}`}`);
+      const row = await target.instance.db.get<{ n: number }>(
+        sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${sql.id(table)}${where.isEmpty ? sql.empty : sql` WHERE ${where}`}`,
+      );
       counted[key] = row!.n;
     }
   }
@@ -110,10 +121,15 @@ describe('maintained totals', () => {
     const { db } = server.instance;
     const triggers =
       db.dialect.name === 'sqlite'
-        ? await db.all<{ name: string; tbl: string }>(sql`SELECT name, tbl_name AS tbl FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'folio_counts_%'`)
-        : await db.all<{ name: string; tbl: string }>(sql`SELECT g.tgname AS name, c.relname AS tbl FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname LIKE 'folio_counts_%'`);
+        ? await db.all<{ name: string; tbl: string }>(
+            sql`SELECT name, tbl_name AS tbl FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'folio_counts_%'`,
+          )
+        : await db.all<{ name: string; tbl: string }>(
+            sql`SELECT g.tgname AS name, c.relname AS tbl FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname LIKE 'folio_counts_%'`,
+          );
     expect(triggers.length).toBeGreaterThan(0);
-    for (const t of triggers) await db.run(db.dialect.name === 'sqlite' ? sql`DROP TRIGGER ${sql.id(t.name)}` : sql`DROP TRIGGER ${sql.id(t.name)} ON ${sql.id(t.tbl)}`);
+    for (const t of triggers)
+      await db.run(db.dialect.name === 'sqlite' ? sql`DROP TRIGGER ${sql.id(t.name)}` : sql`DROP TRIGGER ${sql.id(t.name)} ON ${sql.id(t.tbl)}`);
     await db.run(sql`DELETE FROM folio_counts`);
     // A write the counts do not see: only counting the table at the next start finds it.
     await db.run(sql`DELETE FROM articles WHERE "id" = (SELECT MAX("id") FROM articles WHERE "publishedAt" IS NOT NULL)`);

@@ -94,12 +94,17 @@ describe('read lifecycles', () => {
     return { seen, params };
   }
 
-  it('fire FindMany then Count for a REST list and FindOne for one document, with Strapi\'s query params', async () => {
+  it("fire FindMany then Count for a REST list and FindOne for one document, with Strapi's query params", async () => {
     const { seen, params } = record(tag.uid);
     const list = await server.call('GET', '/api/tags?filters[name][$startsWith]=a&fields[0]=name&sort=name:desc&pagination[pageSize]=2');
     expect(names(list.body)).toEqual(['alpha']);
     expect(seen).toEqual(['beforeFindMany', 'afterFindMany', 'beforeCount', 'afterCount']);
-    expect(params[0]).toEqual({ where: { publishedAt: { $notNull: true }, name: { $startsWith: 'a' } }, select: ['id', 'documentId', 'name'], orderBy: [{ name: 'desc' }], limit: 2 });
+    expect(params[0]).toEqual({
+      where: { publishedAt: { $notNull: true }, name: { $startsWith: 'a' } },
+      select: ['id', 'documentId', 'name'],
+      orderBy: [{ name: 'desc' }],
+      limit: 2,
+    });
     seen.length = 0;
     await server.call('GET', `/api/tags/${list.body.data[0].documentId}`);
     expect(seen).toEqual(['beforeFindOne', 'afterFindOne']);
@@ -131,13 +136,16 @@ describe('read lifecycles', () => {
   });
 });
 
-describe('the document service\'s reads', () => {
+describe("the document service's reads", () => {
   it('read drafts unless told, and every match without a limit', async () => {
     const { reads } = server.instance.documents;
     expect((await reads.findMany(tag)).map((t) => t.name).sort()).toEqual(['alpha', 'beta', 'draft only', 'gamma']);
     expect(await reads.count(tag, { status: 'published' })).toBe(3);
     expect((await reads.findFirst(tag, { filters: { name: 'beta' }, status: 'published' }))!.publishedAt).not.toBeNull();
-    await server.instance.documents.createMany(author, Array.from({ length: 1_205 }, (_, i) => ({ name: `Author ${i}` })));
+    await server.instance.documents.createMany(
+      author,
+      Array.from({ length: 1_205 }, (_, i) => ({ name: `Author ${i}` })),
+    );
     expect((await reads.findMany(author)).length).toBe(1_205);
     expect((await reads.findMany(author, { start: 1_200 })).length).toBe(5);
     expect((await reads.findMany(author, { limit: 1_001, sort: 'id:desc' })).length).toBe(1_001);

@@ -13,10 +13,15 @@ const types = join(tempDir('folio-required-ct-'), 'content-types');
 const data = tempDir('folio-required-data-');
 mkdirSync(types, { recursive: true });
 const writeNote = (attributes: Record<string, unknown>) =>
-  writeFileSync(join(types, 'note.json'), JSON.stringify({
-    kind: 'collectionType', info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
-    options: { draftAndPublish: true }, attributes,
-  }));
+  writeFileSync(
+    join(types, 'note.json'),
+    JSON.stringify({
+      kind: 'collectionType',
+      info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+      options: { draftAndPublish: true },
+      attributes,
+    }),
+  );
 
 let server: TestServer;
 const ids: Record<string, string> = {};
@@ -24,7 +29,8 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   writeNote({ title: { type: 'string', required: true }, body: { type: 'text' } });
   server = await startServer({ contentTypes: types, dataDir: data });
-  const create = async (query: string, body: object) => (await server.call('POST', `/api/notes${query}`, { body: { data: body } })).body.data.documentId as string;
+  const create = async (query: string, body: object) =>
+    (await server.call('POST', `/api/notes${query}`, { body: { data: body } })).body.data.documentId as string;
   ids.published = await create('', { title: 'published before the change' });
   ids.draftOnly = await create('?status=draft', { title: 'never published' });
   ids.emptied = await create('', { title: 'will lose its title in a draft' });

@@ -41,7 +41,11 @@ beforeAll(async () => {
   author = await created('/api/authors', { name: 'Ada' });
   for (const name of ['one', 'two', 'three']) tags.push(await created('/api/tags', { name }));
   article = await created('/api/articles', {
-    title: 'Read together', category, author, tags, seo: { metaTitle: 'Seo title' },
+    title: 'Read together',
+    category,
+    author,
+    tags,
+    seo: { metaTitle: 'Seo title' },
   });
 });
 afterAll(() => server.stop());
@@ -79,9 +83,13 @@ describe.if(onPostgres)('statements of one read in flight together (PostgreSQL)'
 describe('the same answers on either engine', () => {
   test('a create naming a missing target is refused with the same error, and nothing of it is written', async () => {
     const before = (await server.call('GET', '/api/articles?filters[title][$eq]=Never written')).body.meta.pagination.total;
-    const response = await server.call('POST', '/api/articles', { body: { data: { title: 'Never written', category, tags: [tags[0], 'missing0000000000000000000'] } } });
+    const response = await server.call('POST', '/api/articles', {
+      body: { data: { title: 'Never written', category, tags: [tags[0], 'missing0000000000000000000'] } },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.error.message).toBe('Document with id "missing0000000000000000000" not found: the relation tags points at api::tag.tag, which has no such document');
+    expect(response.body.error.message).toBe(
+      'Document with id "missing0000000000000000000" not found: the relation tags points at api::tag.tag, which has no such document',
+    );
     expect((await server.call('GET', '/api/articles?filters[title][$eq]=Never written')).body.meta.pagination.total).toBe(before);
   });
 
@@ -127,7 +135,8 @@ describe.if(onPostgres)('statements of one write in flight together (PostgreSQL)
 
   test('an update sends its first read while the listeners check is still unanswered', async () => {
     const { result: response, sent } = await watch(server.instance.db, () =>
-      server.call('PUT', `/api/articles/${article}`, { body: { data: { title: 'Read together, again' } } }));
+      server.call('PUT', `/api/articles/${article}`, { body: { data: { title: 'Read together, again' } } }),
+    );
     expect(response.status).toBe(200);
     const check = sent.findIndex((s) => s.text.includes('folio_webhooks'));
     expect(check).toBeGreaterThanOrEqual(0);

@@ -65,8 +65,7 @@ describe.skipIf(onPostgres)('the SQLite file', () => {
   });
   afterAll(() => server.stop());
 
-  const count = async (sql: string, params: (string | number)[] = []) =>
-    Number((await server.instance.db.get<{ n: number }>(sql, params))?.n);
+  const count = async (sql: string, params: (string | number)[] = []) => Number((await server.instance.db.get<{ n: number }>(sql, params))?.n);
   const versions = (documentId: string) =>
     server.instance.db.all<{ id: number; locale: string; draft: number }>(
       'SELECT id, locale, ("publishedAt" IS NULL) AS draft FROM "articles" WHERE "documentId" = ? ORDER BY locale, draft',
@@ -93,7 +92,12 @@ describe.skipIf(onPostgres)('the SQLite file', () => {
     ]);
     await server.call('PUT', `/api/articles/${created.documentId}?locale=fr`, { body: { data: { title: 'Lignes' } } });
     const rows = await versions(created.documentId);
-    expect(rows.map((r) => [r.locale, r.draft])).toEqual([['en', 0], ['en', 1], ['fr', 0], ['fr', 1]]);
+    expect(rows.map((r) => [r.locale, r.draft])).toEqual([
+      ['en', 0],
+      ['en', 1],
+      ['fr', 0],
+      ['fr', 1],
+    ]);
   });
 
   it('republishes on PUT by replacing the published row, leaving no extra row and no orphan component', async () => {
@@ -108,15 +112,16 @@ describe.skipIf(onPostgres)('the SQLite file', () => {
     expect(rows[1]!.id).toBe(draft!.id);
     expect(rows[0]!.id).not.toBe(published!.id);
     const ids = rows.map((r) => r.id);
-    expect(await count(`SELECT count(*) AS n FROM "components_shared_seos" WHERE "__ownerType" = 'api::article.article' AND "__ownerId" IN (?, ?)`, ids)).toBe(2);
+    expect(await count(`SELECT count(*) AS n FROM "components_shared_seos" WHERE "__ownerType" = 'api::article.article' AND "__ownerId" IN (?, ?)`, ids)).toBe(
+      2,
+    );
     expect(await orphanSeos()).toBe(0);
   });
 
   it('deletes the component rows of a deleted document', async () => {
     const created = await post(server, '/api/articles', { title: 'With seo', seo: { metaTitle: 'Gone soon' }, links: [{ label: 'L', url: 'u' }] });
     const ids = (await versions(created.documentId)).map((r) => r.id);
-    const owned = (table: string) =>
-      count(`SELECT count(*) AS n FROM "${table}" WHERE "__ownerType" = 'api::article.article' AND "__ownerId" IN (?, ?)`, ids);
+    const owned = (table: string) => count(`SELECT count(*) AS n FROM "${table}" WHERE "__ownerType" = 'api::article.article' AND "__ownerId" IN (?, ?)`, ids);
     expect(await owned('components_shared_seos')).toBe(2);
     expect(await owned('components_shared_links')).toBe(2);
     expect((await server.call('DELETE', `/api/articles/${created.documentId}`)).status).toBe(204);
@@ -168,7 +173,9 @@ describe('relation writes', () => {
     expect(found.author).toMatchObject({ documentId: author.documentId, name: 'Grace' });
     expect(found.tags.map((t: any) => t.name)).toEqual(['t3', 't1', 't2']);
 
-    await server.call('PUT', `/api/articles/${created.documentId}`, { body: { data: { tags: [tags[1].documentId, tags[2].documentId], category: categories[1].documentId } } });
+    await server.call('PUT', `/api/articles/${created.documentId}`, {
+      body: { data: { tags: [tags[1].documentId, tags[2].documentId], category: categories[1].documentId } },
+    });
     const changed = await populated(created.documentId);
     expect(changed.tags.map((t: any) => t.name)).toEqual(['t2', 't3']);
     expect(changed.category.name).toBe('Two');
@@ -185,7 +192,12 @@ describe('relation writes', () => {
   });
 
   it('clears a to-one relation with null and a to-many relation with []', async () => {
-    const created = await post(server, '/api/articles', { title: 'Clear', category: categories[0].documentId, author: author.documentId, tags: [tags[0].documentId] });
+    const created = await post(server, '/api/articles', {
+      title: 'Clear',
+      category: categories[0].documentId,
+      author: author.documentId,
+      tags: [tags[0].documentId],
+    });
     const put = await server.call('PUT', `/api/articles/${created.documentId}`, { body: { data: { category: null, tags: [] } } });
     expect(put.status).toBe(200);
     const found = await populated(created.documentId);
@@ -228,7 +240,9 @@ describe('relation writes', () => {
     expect(response.status).toBe(400);
     const rows = await server.instance.db.get<{ n: number }>('SELECT count(*) AS n FROM "articles" WHERE "title" = ?', ['Half written']);
     expect(rows?.n).toBe(0);
-    const links = await server.instance.db.get<{ n: number }>('SELECT count(*) AS n FROM "articles_tags_lnk" l WHERE NOT EXISTS (SELECT 1 FROM "articles" a WHERE a.id = l."sourceId")');
+    const links = await server.instance.db.get<{ n: number }>(
+      'SELECT count(*) AS n FROM "articles_tags_lnk" l WHERE NOT EXISTS (SELECT 1 FROM "articles" a WHERE a.id = l."sourceId")',
+    );
     expect(links?.n).toBe(0);
   });
 

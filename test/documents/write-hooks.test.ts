@@ -67,7 +67,14 @@ describe('lifecycle events follow Strapi 5 firing rules', () => {
     const { documentId } = await server.instance.documents.create(tag, { name: 'to update' });
     const seen = recordLifecycles(tag.uid);
     await server.instance.documents.update(tag, documentId, { name: 'updated' });
-    expect(seen).toEqual(['beforeUpdate draft', 'afterUpdate draft', 'beforeDelete row', 'afterDelete published', 'beforeCreate published', 'afterCreate published']);
+    expect(seen).toEqual([
+      'beforeUpdate draft',
+      'afterUpdate draft',
+      'beforeDelete row',
+      'afterDelete published',
+      'beforeCreate published',
+      'afterCreate published',
+    ]);
     seen.length = 0;
     await server.instance.documents.update(tag, documentId, { name: 'draft only' }, { status: 'draft' });
     expect(seen).toEqual(['beforeUpdate draft', 'afterUpdate draft']);
@@ -97,14 +104,20 @@ describe('lifecycle events follow Strapi 5 firing rules', () => {
 
   it('fires nothing for another type, and only the handlers of a subscriber limited to models', async () => {
     const others: string[] = [];
-    removals.push(server.instance.documents.hooks.subscribe({ models: [author.uid], beforeCreate: () => void others.push('author before'), afterCreate: () => void others.push('author after') }));
+    removals.push(
+      server.instance.documents.hooks.subscribe({
+        models: [author.uid],
+        beforeCreate: () => void others.push('author before'),
+        afterCreate: () => void others.push('author after'),
+      }),
+    );
     await server.instance.documents.create(tag, { name: 'not an author' });
     expect(others).toEqual([]);
     await server.instance.documents.create(author, { name: 'An author' });
     expect(others).toEqual(['author before', 'author after']);
   });
 
-  it('writes what a beforeCreate handler leaves in params.data, and shares state between a row\'s before and after', async () => {
+  it("writes what a beforeCreate handler leaves in params.data, and shares state between a row's before and after", async () => {
     const states: unknown[] = [];
     removals.push(
       server.instance.documents.hooks.subscribe({
@@ -129,7 +142,13 @@ describe('the order of every hook point, and what a throw undoes', () => {
   it('runs middlewares outside, lifecycles inside, the listeners before the commit and after-commit work last', async () => {
     const log: string[] = [];
     removals.push(server.instance.documents.pipeline.listen(recordListener(log)));
-    removals.push(server.instance.documents.hooks.subscribe({ models: [tag.uid], beforeCreate: () => void log.push('beforeCreate'), afterCreate: () => void log.push('afterCreate') }));
+    removals.push(
+      server.instance.documents.hooks.subscribe({
+        models: [tag.uid],
+        beforeCreate: () => void log.push('beforeCreate'),
+        afterCreate: () => void log.push('afterCreate'),
+      }),
+    );
     const hooks = server.instance.documents.hooks;
     const middleware = async (context: { action: string; params: Record<string, unknown> }, next: () => Promise<unknown>) => {
       if (context.action !== 'create') return next(); // reads pass through middlewares too
@@ -205,13 +224,13 @@ describe('writes started inside an open write join it, as Strapi nested transact
   const authorsNamed = async (name: string) =>
     Number((await server.instance.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${author.tableName} WHERE name = '${name}'`))!.n);
 
-  it('commits a lifecycle handler\'s write with the write that fired it (no second transaction waiting for the first)', async () => {
+  it("commits a lifecycle handler's write with the write that fired it (no second transaction waiting for the first)", async () => {
     authorFromTagLifecycle();
     await server.instance.documents.create(tag, { name: 'nested ok' });
     expect(await authorsNamed('made for nested ok')).toBe(1); // authors have no draft & publish: one row
   });
 
-  it('undoes a lifecycle handler\'s write when the write that fired it fails later', async () => {
+  it("undoes a lifecycle handler's write when the write that fired it fails later", async () => {
     authorFromTagLifecycle();
     const before = await count(tag);
     await expect(server.instance.documents.create(tag, { name: 'nested refused' })).rejects.toThrow('refused');
@@ -226,7 +245,8 @@ describe('writes started inside an open write join it, as Strapi nested transact
         models: [tag.uid],
         afterCreate(event) {
           const row = event.result as { name: string; publishedAt: string | null };
-          if (!row.publishedAt) later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => server.instance.documents.create(author, { name: `later for ${row.name}` }));
+          if (!row.publishedAt)
+            later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => server.instance.documents.create(author, { name: `later for ${row.name}` }));
         },
       }),
     );

@@ -63,20 +63,23 @@ describe('statements per write', () => {
     await expectSeededLinks(response.body.data.documentId);
   });
 
-  test.if(onPostgres)('on PostgreSQL the links of all three link tables go in one statement: that create runs at most 6 statements, its document lock included', async () => {
-    const body = { data: { title: 'One link statement', category, author, tags } };
-    expect((await server.call('POST', '/api/articles', { body })).status).toBe(201);
-    const { response, used } = await counted('POST', '/api/articles', body);
-    expect(response.status).toBe(201);
-    // The settings version (once per event-loop turn), the lock, both versions, the targets, the links, the webhook check.
-    expect(used).toBeLessThanOrEqual(6);
-    for (const status of ['published', 'draft']) await expectSeededLinks(response.body.data.documentId, status);
-    // The inverse lists got the new article after the earlier ones.
-    const tag = await server.call('GET', `/api/tags/${tags[0]}?populate[articles][fields][0]=title`);
-    expect(tag.body.data.articles.at(-1).title).toBe('One link statement');
-  });
+  test.if(onPostgres)(
+    'on PostgreSQL the links of all three link tables go in one statement: that create runs at most 6 statements, its document lock included',
+    async () => {
+      const body = { data: { title: 'One link statement', category, author, tags } };
+      expect((await server.call('POST', '/api/articles', { body })).status).toBe(201);
+      const { response, used } = await counted('POST', '/api/articles', body);
+      expect(response.status).toBe(201);
+      // The settings version (once per event-loop turn), the lock, both versions, the targets, the links, the webhook check.
+      expect(used).toBeLessThanOrEqual(6);
+      for (const status of ['published', 'draft']) await expectSeededLinks(response.body.data.documentId, status);
+      // The inverse lists got the new article after the earlier ones.
+      const tag = await server.call('GET', `/api/tags/${tags[0]}?populate[articles][fields][0]=title`);
+      expect(tag.body.data.articles.at(-1).title).toBe('One link statement');
+    },
+  );
 
-  test('a publishing update with a positioned connect runs at most 12 statements (14 with PostgreSQL\'s lock calls), its answer included', async () => {
+  test("a publishing update with a positioned connect runs at most 12 statements (14 with PostgreSQL's lock calls), its answer included", async () => {
     const doc = (await server.call('POST', '/api/articles', { body: { data: { title: 'Moved', tags } } })).body.data;
     const move = (i: number) => ({ data: { title: `Moved ${i}`, tags: { connect: [{ documentId: tags[2], position: { before: tags[i % 2] } }] } } });
     expect((await server.call('PUT', `/api/articles/${doc.documentId}`, { body: move(0) })).status).toBe(200);
@@ -92,9 +95,16 @@ describe('statements per write', () => {
   test('republishing an article with a seo component, a two-item dynamic zone, a category, an author and three tags runs at most 20 statements (22 on PostgreSQL)', async () => {
     // The bench's update_connect shape (bench/data.ts): one read finds every component, media link and link table of both versions.
     const data = {
-      title: 'Bench shaped', summary: 'S', category, author, tags,
+      title: 'Bench shaped',
+      summary: 'S',
+      category,
+      author,
+      tags,
       seo: { metaTitle: 'Bench', metaDescription: 'Seo' },
-      blocks: [{ __component: 'shared.quote', title: 'A quote', body: 'Quoted.' }, { __component: 'shared.rich-text', body: '## Rich' }],
+      blocks: [
+        { __component: 'shared.quote', title: 'A quote', body: 'Quoted.' },
+        { __component: 'shared.rich-text', body: '## Rich' },
+      ],
     };
     const doc = await created('/api/articles', data);
     const move = (i: number) => ({ data: { tags: { connect: [{ documentId: tags[2], position: { before: tags[i % 2] } }] } } });
@@ -157,7 +167,7 @@ describe('the answer to a create', () => {
 });
 
 describe('links of a new document', () => {
-  test('connect with positions orders a new document\'s list as it would an existing one, in both versions', async () => {
+  test("connect with positions orders a new document's list as it would an existing one, in both versions", async () => {
     const [a, b, c] = tags as [string, string, string];
     const connect = [{ documentId: a }, { documentId: b, position: { before: a } }, { documentId: c, position: { after: b } }];
     const doc = await created('/api/articles', { title: 'Placed', tags: { connect } });
@@ -167,19 +177,21 @@ describe('links of a new document', () => {
     }
   });
 
-  test('a new document goes at the end of each target\'s inverse list', async () => {
+  test("a new document goes at the end of each target's inverse list", async () => {
     const doc = await created('/api/articles', { title: 'Last in line', category, tags: [tags[0]] });
     const list = await server.call('GET', `/api/tags/${tags[0]}?populate[articles][fields][0]=title&populate[articles][sort]=`);
     expect(list.status).toBe(200);
     expect(list.body.data.articles.at(-1).documentId).toBe(doc.documentId);
   });
 
-  test('a missing target or anchor is refused with Strapi\'s message and leaves nothing behind', async () => {
+  test("a missing target or anchor is refused with Strapi's message and leaves nothing behind", async () => {
     const count = async () => (await server.call('GET', '/api/articles?status=draft&pagination[pageSize]=1')).body.meta.pagination.total;
     const before = await count();
     const missing = await server.call('POST', '/api/articles', { body: { data: { title: 'Broken', tags: [tags[0], 'nosuchdocumentid0000000'] } } });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.message).toBe('Document with id "nosuchdocumentid0000000" not found: the relation tags points at api::tag.tag, which has no such document');
+    expect(missing.body.error.message).toBe(
+      'Document with id "nosuchdocumentid0000000" not found: the relation tags points at api::tag.tag, which has no such document',
+    );
     const anchor = await server.call('POST', '/api/articles', {
       body: { data: { title: 'Broken', tags: { connect: [{ documentId: tags[0], position: { after: tags[1] } }] } } },
     });
@@ -193,10 +205,24 @@ test('a create of every attribute type answers what a read of it answers, byte f
   const showcase = await startServer({ contentTypes: ALL_TYPES_CONTENT_TYPES, config: WRITE_PATH_ONLY, quiet: true });
   try {
     const data = {
-      aString: 'Hello', aText: 'Two\nlines', aRichText: '**b**', anEmail: 'ada@example.com', aPassword: 'secret-123', aUid: 'a-uid',
-      anEnumeration: 'beta', anInteger: 42, aBigInteger: '9007199254740993', aFloat: 3.5, aDecimal: 4.5, aBoolean: false,
-      aDate: '2024-05-01', aTime: '10:20:30.000', aDateTime: '2024-05-01T10:20:30.000Z', aTimestamp: '2024-05-01T10:20:30.000Z',
-      aJson: { nested: [1, 'two', { three: true }] }, aBlocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
+      aString: 'Hello',
+      aText: 'Two\nlines',
+      aRichText: '**b**',
+      anEmail: 'ada@example.com',
+      aPassword: 'secret-123',
+      aUid: 'a-uid',
+      anEnumeration: 'beta',
+      anInteger: 42,
+      aBigInteger: '9007199254740993',
+      aFloat: 3.5,
+      aDecimal: 4.5,
+      aBoolean: false,
+      aDate: '2024-05-01',
+      aTime: '10:20:30.000',
+      aDateTime: '2024-05-01T10:20:30.000Z',
+      aTimestamp: '2024-05-01T10:20:30.000Z',
+      aJson: { nested: [1, 'two', { three: true }] },
+      aBlocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
     };
     for (const body of [data, {}]) {
       const written = await text('POST', `${showcase.url}/api/showcases`, { data: body });
@@ -205,7 +231,10 @@ test('a create of every attribute type answers what a read of it answers, byte f
       const read = await text('GET', `${showcase.url}/api/showcases/${documentId}`);
       expect(written.text).toBe(read.text);
       // An update answers what a read answers too: a big integer it does not send is read back (SELECT * would round it).
-      for (const change of [{ aString: 'Changed', aBoolean: true, aJson: [1] }, { aBigInteger: '9007199254740995', aDecimal: 1.25 }]) {
+      for (const change of [
+        { aString: 'Changed', aBoolean: true, aJson: [1] },
+        { aBigInteger: '9007199254740995', aDecimal: 1.25 },
+      ]) {
         const updated = await text('PUT', `${showcase.url}/api/showcases/${documentId}`, { data: change });
         expect(updated.status).toBe(200);
         expect(updated.text).toBe((await text('GET', `${showcase.url}/api/showcases/${documentId}`)).text);

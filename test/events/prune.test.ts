@@ -22,8 +22,11 @@ afterEach(async () => {
 });
 
 const outbox = async (s: TestServer) =>
-  (await s.instance.db.all<{ event: string; uid: string }>('SELECT "event", "uid" FROM folio_outbox ORDER BY "id"')).map((r) => `${r.event} ${r.uid.split('.').pop()}`);
-const deliveries = (s: TestServer) => s.instance.db.all<{ state: string; attempts: number }>('SELECT "state", "attempts" FROM folio_webhook_deliveries ORDER BY "id"');
+  (await s.instance.db.all<{ event: string; uid: string }>('SELECT "event", "uid" FROM folio_outbox ORDER BY "id"')).map(
+    (r) => `${r.event} ${r.uid.split('.').pop()}`,
+  );
+const deliveries = (s: TestServer) =>
+  s.instance.db.all<{ state: string; attempts: number }>('SELECT "state", "attempts" FROM folio_webhook_deliveries ORDER BY "id"');
 
 describe('outbox pruning', () => {
   it('deletes old events every webhook is done with, keeps pending and recent ones, and keeps their attempt log until it ages out', async () => {

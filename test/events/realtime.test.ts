@@ -100,7 +100,12 @@ describe('realtime feed', () => {
     expect(event!.event).toBe('entry.create');
     expect(Number(event!.id)).toBeGreaterThan(0);
     expect(Object.keys(event!.data).sort()).toEqual(['createdAt', 'entry', 'event', 'model', 'uid']);
-    expect(event!.data).toMatchObject({ event: 'entry.create', model: 'author', uid: 'api::author.author', entry: { documentId: created.body.data.documentId, name: 'Ann' } });
+    expect(event!.data).toMatchObject({
+      event: 'entry.create',
+      model: 'author',
+      uid: 'api::author.author',
+      entry: { documentId: created.body.data.documentId, name: 'Ann' },
+    });
     expect(event!.data.entry.internalNotes).toBeUndefined();
   });
 

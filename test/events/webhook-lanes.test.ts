@@ -18,7 +18,9 @@ afterEach(async () => {
 });
 
 const deliveries = (s: TestServer) =>
-  s.instance.db.all<{ webhookId: number; state: string; attempts: number }>('SELECT "webhookId", "state", "attempts" FROM folio_webhook_deliveries ORDER BY "id"');
+  s.instance.db.all<{ webhookId: number; state: string; attempts: number }>(
+    'SELECT "webhookId", "state", "attempts" FROM folio_webhook_deliveries ORDER BY "id"',
+  );
 
 describe('webhook lanes', () => {
   it('delivers every event to a healthy receiver promptly while another receiver hangs, and that one holds at most 10 sends', async () => {

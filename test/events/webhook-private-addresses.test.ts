@@ -14,7 +14,18 @@ import { startServer, type TestServer } from '../helpers/server';
 import { startReceiver, waitFor, type Receiver } from './receiver';
 
 const S = '/admin/api/settings';
-const REFUSED = ['http://127.0.0.1:9/hook', 'http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/hook', 'http://[::1]:9/hook', 'https://[::ffff:127.0.0.1]/hook', 'http://0x7f.1/', 'http://0/', 'http://[fd00::1]/', 'http://100.64.0.1/', 'http://192.168.0.10/'];
+const REFUSED = [
+  'http://127.0.0.1:9/hook',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://10.1.2.3/hook',
+  'http://[::1]:9/hook',
+  'https://[::ffff:127.0.0.1]/hook',
+  'http://0x7f.1/',
+  'http://0/',
+  'http://[fd00::1]/',
+  'http://100.64.0.1/',
+  'http://192.168.0.10/',
+];
 
 let server: TestServer;
 let root: Record<string, string>;
@@ -58,7 +69,10 @@ describe('FOLIO_WEBHOOK_DENY_PRIVATE', () => {
       expect(answer.body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError', details: { errors: [{ path: ['url'] }] } } });
     }
     expect(await server.instance.webhooks.list()).toEqual([]);
-    expect((await server.call('POST', `${S}/webhooks`, { body: { name: 'out', url: 'https://93.184.215.14/hook', events: ['entry.create'] }, headers: root })).status).toBe(201);
+    expect(
+      (await server.call('POST', `${S}/webhooks`, { body: { name: 'out', url: 'https://93.184.215.14/hook', events: ['entry.create'] }, headers: root }))
+        .status,
+    ).toBe(201);
     const edited = await server.call('PUT', `${S}/webhooks/out`, { body: { url: 'http://[::1]/hook', events: ['entry.create'] }, headers: root });
     expect(edited.status).toBe(400);
     expect(edited.body.error.details.errors[0].path).toEqual(['url']);
@@ -87,7 +101,14 @@ describe('FOLIO_WEBHOOK_DENY_PRIVATE', () => {
   it('does not deliver to an address literal stored before the variable was set', async () => {
     receiver = startReceiver();
     // As an installation that turned the variable on later has it: written without the check.
-    await insertWebhook(server.instance.db, { name: 'older', url: receiver.url, events: ['entry.create'], secret: null, headers: {}, now: new Date().toISOString() });
+    await insertWebhook(server.instance.db, {
+      name: 'older',
+      url: receiver.url,
+      events: ['entry.create'],
+      secret: null,
+      headers: {},
+      now: new Date().toISOString(),
+    });
     await server.call('POST', '/api/authors', { body: { data: { name: 'Also kept inside' } } });
     await waitFor('the delivery to settle', async () => ['failed', 'delivered'].includes((await deliveries())[0]?.state ?? ''));
     expect(receiver.arrived).toBe(0);
@@ -121,7 +142,8 @@ describe('a send with its addresses checked', () => {
       port: 0,
       hostname: '127.0.0.1',
       tls: { cert: Bun.file(join(tls, 'server.pem')), key: Bun.file(join(tls, 'server-key.pem')) },
-      fetch: (request: Request): Response => (request.headers.get('host') === `localhost:${https.port}` ? new Response('ok') : new Response('wrong host', { status: 421 })),
+      fetch: (request: Request): Response =>
+        request.headers.get('host') === `localhost:${https.port}` ? new Response('ok') : new Response('wrong host', { status: 421 }),
     });
     try {
       const script = `
@@ -130,7 +152,11 @@ describe('a send with its addresses checked', () => {
         const result = await sendWebhook({ url: 'https://localhost:${https.port}/hook', secret: null, headers: {} }, 'entry.create', '{"ok":true}',
           { timeoutMs: 5000, refuseAddress: (address) => void seen.push(address) });
         console.log(JSON.stringify({ result, seen }));`;
-      const child = Bun.spawn([process.execPath, '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(tls, 'ca.pem') }, stdout: 'pipe', stderr: 'pipe' });
+      const child = Bun.spawn([process.execPath, '-e', script], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(tls, 'ca.pem') },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
       const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
       expect(err).toBe('');
       const { result, seen } = JSON.parse(out);

@@ -16,7 +16,8 @@ afterEach(async () => {
   receivers = [];
 });
 
-const deliveries = (s: TestServer) => s.instance.db.all<{ state: string; attempts: number }>('SELECT "state", "attempts" FROM folio_webhook_deliveries ORDER BY "id"');
+const deliveries = (s: TestServer) =>
+  s.instance.db.all<{ state: string; attempts: number }>('SELECT "state", "attempts" FROM folio_webhook_deliveries ORDER BY "id"');
 
 describe('webhook redirects', () => {
   it('records a 307 to another local receiver as a failed attempt, retries it, and never sends there', async () => {

@@ -9,7 +9,17 @@ import { startServer, type TestServer } from '../helpers/server';
 import { makeImage, upload } from '../upload/helpers';
 import { startReceiver, validSignature, waitFor, type Receiver } from './receiver';
 
-const ALL_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard', 'media.create', 'media.update', 'media.delete'];
+const ALL_EVENTS = [
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+  'media.create',
+  'media.update',
+  'media.delete',
+];
 const SECRET = 's3cret-shared';
 
 let server: TestServer | undefined;
@@ -48,14 +58,18 @@ describe('webhooks', () => {
     await fetch(`${server.url}/api/upload/files/${file.id}`, { method: 'DELETE', headers: auth });
 
     const expected = [
-      'entry.create', 'entry.publish', // POST: the draft, then its publication
+      'entry.create',
+      'entry.publish', // POST: the draft, then its publication
       'entry.update', // PUT ?status=draft
       'entry.draft-discard',
       'entry.unpublish',
       'entry.publish',
-      'entry.delete', 'entry.delete', // the draft and the published version
+      'entry.delete',
+      'entry.delete', // the draft and the published version
       'entry.create', // an author (no draft & publish)
-      'media.create', 'media.update', 'media.delete',
+      'media.create',
+      'media.update',
+      'media.delete',
     ];
     await waitFor(`${expected.length} deliveries`, () => receiver.received.length >= expected.length);
     // Each delivery was claimed once and is done: nothing can be sent again.
@@ -73,7 +87,11 @@ describe('webhooks', () => {
     const byEvent = (event: string) => receiver.received.filter((r) => r.body.event === event).map((r) => r.body);
     const created = byEvent('entry.create').find((b) => b.model === 'article')!;
     expect(Object.keys(created).sort()).toEqual(['createdAt', 'entry', 'event', 'model', 'uid']);
-    expect(created).toMatchObject({ model: 'article', uid: 'api::article.article', entry: { documentId: article.documentId, title: 'Hello', publishedAt: null, locale: 'en' } });
+    expect(created).toMatchObject({
+      model: 'article',
+      uid: 'api::article.article',
+      entry: { documentId: article.documentId, title: 'Hello', publishedAt: null, locale: 'en' },
+    });
     expect(created.entry.seo).toBeUndefined(); // no populate, as GET answers
     expect(byEvent('entry.publish')[0].entry.publishedAt).toEqual(expect.any(String));
     expect(byEvent('entry.update')[0].entry.title).toBe('Hello again');

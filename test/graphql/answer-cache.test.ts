@@ -39,7 +39,14 @@ afterAll(() => server.stop());
 describe('GraphQL answers kept until the next commit', () => {
   it.skipIf(onPostgres)('answers a repeated content query from the kept bytes, and builds it again after a write', async () => {
     const first = await statementsOf(LIST, { n: 10 });
-    expect(first.body).toEqual({ data: { tags: [{ name: 'alpha', articles: [] }, { name: 'beta', articles: [] }] } });
+    expect(first.body).toEqual({
+      data: {
+        tags: [
+          { name: 'alpha', articles: [] },
+          { name: 'beta', articles: [] },
+        ],
+      },
+    });
     const again = await statementsOf(LIST, { n: 10 });
     expect(again.body).toEqual(first.body);
     expect([first.built, again.built]).toEqual([true, false]);
@@ -73,7 +80,9 @@ describe('GraphQL answers kept until the next commit', () => {
     expect(again.body.errors).toHaveLength(again.body.data.tags.length);
     expect(again.built).toBe(true);
     await server.instance.roles.grant('public', ['api::article.article.find']);
-    const register = await server.call('POST', '/api/auth/local/register', { body: { username: 'cached', email: 'cached@example.com', password: 'Secret123!' } });
+    const register = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'cached', email: 'cached@example.com', password: 'Secret123!' },
+    });
     const headers = { authorization: `Bearer ${register.body.jwt}` };
     await gql(server, '{ me { username } }', undefined, headers);
     const me = await statementsOf('{ me { username } }', undefined, headers);

@@ -23,7 +23,9 @@ beforeAll(async () => {
   const category = await server.call('POST', '/api/categories', { body: { data: { name: 'Cat', slug: 'cat' } } });
   expect(category.status).toBe(201);
   for (const slug of ['alpha', 'hidden', 'gamma']) {
-    const created = await server.call('POST', '/api/articles', { body: { data: { title: slug.toUpperCase(), slug, category: category.body.data.documentId } } });
+    const created = await server.call('POST', '/api/articles', {
+      body: { data: { title: slug.toUpperCase(), slug, category: category.body.data.documentId } },
+    });
     expect(created.status).toBe(201);
     ids[slug] = created.body.data.documentId;
   }
@@ -57,7 +59,7 @@ async function log(): Promise<any[]> {
 }
 
 describe('GraphQL root queries through the document middlewares', () => {
-  test('a list query answers what the middleware makes of it, nested relations included, with Strapi\'s params', async () => {
+  test("a list query answers what the middleware makes of it, nested relations included, with Strapi's params", async () => {
     const data = await gql('{ articles(sort: "slug:asc", pagination: { page: 1, pageSize: 10 }) { title slug category { name } } }');
     expect(data.articles).toEqual([
       { title: 'ALPHA (listed)', slug: 'alpha', category: { name: 'Cat' } },
@@ -67,9 +69,12 @@ describe('GraphQL root queries through the document middlewares', () => {
   });
 
   test('a connection counts through the middleware too: pageInfo leaves out what it hides', async () => {
-    const data = await gql('query ($filters: ArticleFiltersInput) { articles_connection(filters: $filters, pagination: { start: 0, limit: 1 }) { nodes { slug } pageInfo { total page pageSize pageCount } } }', {
-      filters: { slug: { in: ['alpha', 'hidden'] } },
-    });
+    const data = await gql(
+      'query ($filters: ArticleFiltersInput) { articles_connection(filters: $filters, pagination: { start: 0, limit: 1 }) { nodes { slug } pageInfo { total page pageSize pageCount } } }',
+      {
+        filters: { slug: { in: ['alpha', 'hidden'] } },
+      },
+    );
     expect(data.articles_connection).toEqual({ nodes: [{ slug: 'alpha' }], pageInfo: { total: 1, page: 1, pageSize: 1, pageCount: 1 } });
     const seen = await log();
     expect(seen.map((s) => s.action)).toEqual(['findMany', 'count']);
@@ -107,7 +112,16 @@ describe('project code around GraphQL resolvers', () => {
     expect(await raw('{ whoami }')).toEqual({ status: 200, body: { data: { whoami: 'nobody' } } });
     expect(await raw('{ tags { name } }')).toEqual({
       status: 200,
-      body: { errors: [{ message: 'Policy Failed', path: ['tags'], extensions: { code: 'FORBIDDEN', error: { name: 'PolicyError', message: 'Policy Failed', details: {} } } }], data: null },
+      body: {
+        errors: [
+          {
+            message: 'Policy Failed',
+            path: ['tags'],
+            extensions: { code: 'FORBIDDEN', error: { name: 'PolicyError', message: 'Policy Failed', details: {} } },
+          },
+        ],
+        data: null,
+      },
     });
     const registered = await fetch(`${server.url}/api/auth/local/register`, {
       method: 'POST',
@@ -119,4 +133,3 @@ describe('project code around GraphQL resolvers', () => {
     expect(await raw('{ tags { name } }', jwt)).toEqual({ status: 200, body: { data: { tags: [] } } });
   });
 });
-

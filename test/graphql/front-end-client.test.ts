@@ -27,8 +27,15 @@ beforeAll(async () => {
   ids.beta = await post('/api/tags', { name: 'beta' });
   for (let i = 0; i < 5; i++) {
     await post('/api/articles', {
-      title: `Article ${i}`, views: i, category: ids.tech, author: ids.ada, tags: i % 2 ? [ids.alpha, ids.beta] : [ids.beta],
-      blocks: [{ __component: 'shared.quote', title: `q${i}` }, { __component: 'shared.rich-text', body: `b${i}` }],
+      title: `Article ${i}`,
+      views: i,
+      category: ids.tech,
+      author: ids.ada,
+      tags: i % 2 ? [ids.alpha, ids.beta] : [ids.beta],
+      blocks: [
+        { __component: 'shared.quote', title: `q${i}` },
+        { __component: 'shared.rich-text', body: `b${i}` },
+      ],
     });
   }
   client = new GraphQLClient(`${server.url}/graphql`);
@@ -37,7 +44,13 @@ afterAll(() => server.stop());
 
 interface ArticleList {
   articles_connection: {
-    nodes: { documentId: string; title: string; category: { name: string } | null; first: { name: string }[]; blocks: { __typename: string; title?: string; body?: string }[] }[];
+    nodes: {
+      documentId: string;
+      title: string;
+      category: { name: string } | null;
+      first: { name: string }[];
+      blocks: { __typename: string; title?: string; body?: string }[];
+    }[];
     pageInfo: { total: number; page: number; pageSize: number; pageCount: number };
   };
 }
@@ -63,7 +76,10 @@ describe('a front end with graphql-request', () => {
       ['Article 4', 'Tech', ['beta']],
       ['Article 3', 'Tech', ['alpha']],
     ]);
-    expect(page1.articles_connection.nodes[0]!.blocks).toEqual([{ __typename: 'ComponentSharedQuote', title: 'q4' }, { __typename: 'ComponentSharedRichText', body: 'b4' }]);
+    expect(page1.articles_connection.nodes[0]!.blocks).toEqual([
+      { __typename: 'ComponentSharedQuote', title: 'q4' },
+      { __typename: 'ComponentSharedRichText', body: 'b4' },
+    ]);
     const page2 = await client.request(LIST, { filters: { views: { gte: 1 } }, page: 2 });
     expect(page2.articles_connection.nodes.map((n) => n.title)).toEqual(['Article 2', 'Article 1']);
   });
@@ -72,14 +88,20 @@ describe('a front end with graphql-request', () => {
     const query = '{ articles(sort: "title", pagination: { limit: 2 }) { title author { name } } }';
     const lenient = new GraphQLClient(`${server.url}/graphql`, { errorPolicy: 'all' });
     const { data, errors } = await lenient.rawRequest<{ articles: { title: string; author: null }[] }>(query);
-    expect(data.articles).toEqual([{ title: 'Article 0', author: null }, { title: 'Article 1', author: null }]);
-    expect(errors?.map((e) => [e.path, e.extensions?.code])).toEqual([[['articles', 0, 'author'], 'FORBIDDEN'], [['articles', 1, 'author'], 'FORBIDDEN']]);
+    expect(data.articles).toEqual([
+      { title: 'Article 0', author: null },
+      { title: 'Article 1', author: null },
+    ]);
+    expect(errors?.map((e) => [e.path, e.extensions?.code])).toEqual([
+      [['articles', 0, 'author'], 'FORBIDDEN'],
+      [['articles', 1, 'author'], 'FORBIDDEN'],
+    ]);
     const strict = await client.request(query).catch((e) => e);
     expect(strict).toBeInstanceOf(ClientError);
     expect((strict as ClientError).response.status).toBe(200);
   });
 
-  it('surfaces a validation error as a ClientError with the 400 and Strapi\'s code', async () => {
+  it("surfaces a validation error as a ClientError with the 400 and Strapi's code", async () => {
     const error = (await client.request('{ articles { nope } }').catch((e) => e)) as ClientError;
     expect(error).toBeInstanceOf(ClientError);
     expect(error.response.status).toBe(400);
@@ -93,7 +115,9 @@ describe('a front end with graphql-request', () => {
   });
 
   it('is refused a batch of operations, as Apollo Server refuses it', async () => {
-    const error = (await batchRequests(`${server.url}/graphql`, [{ document: '{ tags { name } }' }, { document: '{ categories { name } }' }]).catch((e) => e)) as ClientError;
+    const error = (await batchRequests(`${server.url}/graphql`, [{ document: '{ tags { name } }' }, { document: '{ categories { name } }' }]).catch(
+      (e) => e,
+    )) as ClientError;
     expect(error).toBeInstanceOf(ClientError);
     expect(error.response.status).toBe(400);
     expect(JSON.stringify(error.response)).toContain('Operation batching disabled.');

@@ -31,15 +31,23 @@ describe('GraphQL introspection', () => {
   });
 
   it('names a content type, its inputs, filters, enumerations, zones and collections as Strapi does', async () => {
-    const { body } = await gql(server, `{
+    const { body } = await gql(
+      server,
+      `{
       article: __type(name: "Article") { fields { name } }
       kind: __type(name: "ENUM_ARTICLE_KIND") { enumValues { name } }
       zone: __type(name: "ArticleBlocksDynamicZone") { possibleTypes { name } }
       me: __type(name: "UsersPermissionsMe") { name }
-    }`);
+    }`,
+    );
     expect(body.data.article.fields.map((f: { name: string }) => f.name)).toContain('tags_connection');
     expect(body.data.kind.enumValues.map((v: { name: string }) => v.name)).toEqual(['news', 'guide', 'opinion']);
-    expect(body.data.zone.possibleTypes.map((t: { name: string }) => t.name)).toEqual(['ComponentSharedQuote', 'ComponentSharedRichText', 'ComponentSharedMedia', 'Error']);
+    expect(body.data.zone.possibleTypes.map((t: { name: string }) => t.name)).toEqual([
+      'ComponentSharedQuote',
+      'ComponentSharedRichText',
+      'ComponentSharedMedia',
+      'Error',
+    ]);
     expect(body.data.me.name).toBe('UsersPermissionsMe');
   });
 });

@@ -23,14 +23,30 @@ afterAll(() => server.stop());
 
 describe('GraphQL content mutations', () => {
   it('creates a document with relations, components and a zone, and answers it with the selection', async () => {
-    const data: any = await client.request(`mutation($data: ArticleInput!) {
+    const data: any = await client.request(
+      `mutation($data: ArticleInput!) {
       createArticle(data: $data) { documentId title kind publishedAt author { name } tags { name } seo { metaTitle } blocks { __typename ... on ComponentSharedQuote { title } } }
-    }`, { data: {
-      title: 'Created', kind: 'opinion', author: ids.ada, tags: [ids.gamma, ids.alpha], seo: { metaTitle: 'S' },
-      blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }],
-    } });
+    }`,
+      {
+        data: {
+          title: 'Created',
+          kind: 'opinion',
+          author: ids.ada,
+          tags: [ids.gamma, ids.alpha],
+          seo: { metaTitle: 'S' },
+          blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }],
+        },
+      },
+    );
     const created = data.createArticle;
-    expect(created).toMatchObject({ title: 'Created', kind: 'opinion', author: { name: 'Ada' }, tags: [{ name: 'gamma' }, { name: 'alpha' }], seo: { metaTitle: 'S' }, blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }] });
+    expect(created).toMatchObject({
+      title: 'Created',
+      kind: 'opinion',
+      author: { name: 'Ada' },
+      tags: [{ name: 'gamma' }, { name: 'alpha' }],
+      seo: { metaTitle: 'S' },
+      blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }],
+    });
     expect(created.publishedAt).not.toBeNull();
     ids.created = created.documentId;
     const rest = await server.call('GET', `/api/articles/${ids.created}?populate=tags`);
@@ -44,16 +60,25 @@ describe('GraphQL content mutations', () => {
   });
 
   it('updates: a relation list replaces the relation, [] clears it; an unknown documentId answers null', async () => {
-    const data: any = await client.request(`mutation($id: ID!) { updateArticle(documentId: $id, data: { title: "Updated", tags: ["${ids.beta}"] }) { title tags { name } } }`, { id: ids.created });
+    const data: any = await client.request(
+      `mutation($id: ID!) { updateArticle(documentId: $id, data: { title: "Updated", tags: ["${ids.beta}"] }) { title tags { name } } }`,
+      { id: ids.created },
+    );
     expect(data.updateArticle).toEqual({ title: 'Updated', tags: [{ name: 'beta' }] });
-    const cleared: any = await client.request(`mutation($id: ID!) { updateArticle(documentId: $id, data: { tags: [], author: null }) { tags { name } author { name } } }`, { id: ids.created });
+    const cleared: any = await client.request(
+      `mutation($id: ID!) { updateArticle(documentId: $id, data: { tags: [], author: null }) { tags { name } author { name } } }`,
+      { id: ids.created },
+    );
     expect(cleared.updateArticle).toEqual({ tags: [], author: null });
     const missing: any = await client.request('mutation { updateArticle(documentId: "nope", data: { title: "x" }) { title } }');
     expect(missing).toEqual({ updateArticle: null });
   });
 
   it('refuses connect/disconnect objects in a relation input as a 400 validation error', async () => {
-    const { status, body } = await gql(server, `mutation { updateArticle(documentId: "${ids.created}", data: { tags: { connect: ["${ids.alpha}"] } }) { title } }`);
+    const { status, body } = await gql(
+      server,
+      `mutation { updateArticle(documentId: "${ids.created}", data: { tags: { connect: ["${ids.alpha}"] } }) { title } }`,
+    );
     expect(status).toBe(400);
     expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors[0].message).toContain('ID cannot represent a non-string and non-integer value');
@@ -69,7 +94,10 @@ describe('GraphQL content mutations', () => {
   });
 
   it('takes zone items named by __typename and refuses one naming no component with a 400', async () => {
-    const { status, body } = await gql(server, 'mutation { createArticle(data: { title: "Z", blocks: [{ __component: "shared.quote", title: "Q" }] }) { title } }');
+    const { status, body } = await gql(
+      server,
+      'mutation { createArticle(data: { title: "Z", blocks: [{ __component: "shared.quote", title: "Q" }] }) { title } }',
+    );
     expect(status).toBe(400);
     expect(body.errors[0].message).toContain('Component not found. expected one of: ComponentSharedQuote, ComponentSharedRichText, ComponentSharedMedia');
     expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -77,7 +105,9 @@ describe('GraphQL content mutations', () => {
   });
 
   it('deletes, echoing the documentId even when it names nothing', async () => {
-    const data: any = await client.request(`mutation { a: deleteArticle(documentId: "${ids.created}") { documentId } b: deleteArticle(documentId: "nope") { documentId } }`);
+    const data: any = await client.request(
+      `mutation { a: deleteArticle(documentId: "${ids.created}") { documentId } b: deleteArticle(documentId: "nope") { documentId } }`,
+    );
     expect(data).toEqual({ a: { documentId: ids.created }, b: { documentId: 'nope' } });
     expect((await server.call('GET', `/api/articles/${ids.created}`)).status).toBe(404);
   });
@@ -100,10 +130,17 @@ describe('GraphQL content mutations', () => {
     const refused = await gql(server, update, { id: String(id) });
     expect(refused.body).toMatchObject({ data: null, errors: [{ path: ['updateUploadFile'], extensions: { code: 'FORBIDDEN' } }] });
     await server.instance.roles.grant('public', ['plugin::upload.content-api.upload', 'plugin::upload.content-api.destroy']);
-    expect((await gql(server, update, { id: String(id) })).body).toEqual({ data: { updateUploadFile: { name: 'pic.png', alternativeText: 'alt', caption: null } } });
+    expect((await gql(server, update, { id: String(id) })).body).toEqual({
+      data: { updateUploadFile: { name: 'pic.png', alternativeText: 'alt', caption: null } },
+    });
     const missing = await gql(server, update, { id: '999999' });
-    expect(missing.body.errors[0]).toMatchObject({ message: 'Entity not found', extensions: { code: 'STRAPI_NOT_FOUND_ERROR', error: { name: 'NotFoundError' } } });
-    const deleted = await gql(server, 'mutation($id: ID!) { deleteUploadFile(id: $id) { name alternativeText } again: deleteUploadFile(id: $id) { name } }', { id: String(id) });
+    expect(missing.body.errors[0]).toMatchObject({
+      message: 'Entity not found',
+      extensions: { code: 'STRAPI_NOT_FOUND_ERROR', error: { name: 'NotFoundError' } },
+    });
+    const deleted = await gql(server, 'mutation($id: ID!) { deleteUploadFile(id: $id) { name alternativeText } again: deleteUploadFile(id: $id) { name } }', {
+      id: String(id),
+    });
     expect(deleted.body).toEqual({ data: { deleteUploadFile: { name: 'pic.png', alternativeText: 'alt' }, again: null } });
     expect((await server.call('GET', `/api/upload/files/${id}`, { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).status).toBe(404);
   });
@@ -119,14 +156,26 @@ describe('GraphQL content mutations', () => {
 
 describe('GraphQL users-permissions', () => {
   it('registers, logs in, answers me with the role, and changes the password', async () => {
-    const registered: any = await client.request('mutation { register(input: { username: "gql", email: "gql@example.com", password: "secret123" }) { jwt user { username email role { name } } } }');
+    const registered: any = await client.request(
+      'mutation { register(input: { username: "gql", email: "gql@example.com", password: "secret123" }) { jwt user { username email role { name } } } }',
+    );
     expect(registered.register.user).toEqual({ username: 'gql', email: 'gql@example.com', role: null });
-    const login: any = await client.request('mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { jwt user { id documentId username } } }', { input: { identifier: 'gql@example.com', password: 'secret123' } });
+    const login: any = await client.request('mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { jwt user { id documentId username } } }', {
+      input: { identifier: 'gql@example.com', password: 'secret123' },
+    });
     expect(login.login.jwt).toEqual(expect.any(String));
     const user = new GraphQLClient(`${server.url}/graphql`, { headers: { authorization: `Bearer ${login.login.jwt}` } });
     const me: any = await user.request('{ me { username email confirmed blocked role { name type } } }');
-    expect(me.me).toEqual({ username: 'gql', email: 'gql@example.com', confirmed: expect.any(Boolean), blocked: false, role: { name: 'Authenticated', type: 'authenticated' } });
-    const changed: any = await user.request('mutation { changePassword(currentPassword: "secret123", password: "secret456", passwordConfirmation: "secret456") { jwt } }');
+    expect(me.me).toEqual({
+      username: 'gql',
+      email: 'gql@example.com',
+      confirmed: expect.any(Boolean),
+      blocked: false,
+      role: { name: 'Authenticated', type: 'authenticated' },
+    });
+    const changed: any = await user.request(
+      'mutation { changePassword(currentPassword: "secret123", password: "secret456", passwordConfirmation: "secret456") { jwt } }',
+    );
     expect(changed.changePassword.jwt).toEqual(expect.any(String));
     const old = await gql(server, '{ me { username } }', undefined, { authorization: `Bearer ${login.login.jwt}` });
     expect(old.status).toBe(401);

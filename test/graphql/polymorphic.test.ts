@@ -22,10 +22,17 @@ describe('GraphQL polymorphic relations', () => {
   it('answers a morphTo field null with an error per row, as Strapi', async () => {
     const { status, body } = await gql(server, '{ comments(sort: "body") { body subject { __typename ... on Video { title } } mentions { __typename } } }');
     expect(status).toBe(200);
-    expect(body.data).toEqual({ comments: [{ body: 'c1', subject: null, mentions: null }, { body: 'c2', subject: null, mentions: null }] });
+    expect(body.data).toEqual({
+      comments: [
+        { body: 'c1', subject: null, mentions: null },
+        { body: 'c2', subject: null, mentions: null },
+      ],
+    });
     const error = (i: number, field: string) => ({
-      message: 'Missing schema in validateQuery', locations: [{ line: 1, column: field === 'subject' ? 33 : 79 }],
-      path: ['comments', i, field], extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      message: 'Missing schema in validateQuery',
+      locations: [{ line: 1, column: field === 'subject' ? 33 : 79 }],
+      path: ['comments', i, field],
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
     });
     expect(body.errors).toEqual([error(0, 'subject'), error(0, 'mentions'), error(1, 'subject'), error(1, 'mentions')]);
   });

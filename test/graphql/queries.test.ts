@@ -23,12 +23,28 @@ beforeAll(async () => {
   ids.alpha = (await post('/api/tags', { name: 'alpha' })).documentId;
   ids.beta = (await post('/api/tags', { name: 'beta' })).documentId;
   ids.gamma = (await post('/api/tags', { name: 'gamma' })).documentId;
-  ids.one = (await post('/api/articles', {
-    title: 'One', kind: 'guide', views: 7, cover: file, gallery: [file],
-    category: ids.tech, author: ids.ada, tags: [ids.alpha, ids.beta, ids.gamma],
-    seo: { metaTitle: 'Seo one' }, links: [{ label: 'a', url: '/a' }, { label: 'b', url: '/b' }],
-    blocks: [{ __component: 'shared.quote', title: 'Q', body: 'quoted' }, { __component: 'shared.rich-text', body: '# hi' }, { __component: 'shared.media', file }],
-  })).documentId;
+  ids.one = (
+    await post('/api/articles', {
+      title: 'One',
+      kind: 'guide',
+      views: 7,
+      cover: file,
+      gallery: [file],
+      category: ids.tech,
+      author: ids.ada,
+      tags: [ids.alpha, ids.beta, ids.gamma],
+      seo: { metaTitle: 'Seo one' },
+      links: [
+        { label: 'a', url: '/a' },
+        { label: 'b', url: '/b' },
+      ],
+      blocks: [
+        { __component: 'shared.quote', title: 'Q', body: 'quoted' },
+        { __component: 'shared.rich-text', body: '# hi' },
+        { __component: 'shared.media', file },
+      ],
+    })
+  ).documentId;
   ids.two = (await post('/api/articles', { title: 'Two', kind: 'news', views: 3 })).documentId;
   await post(`/api/articles`, { title: 'Draft only' }, '?status=draft');
   const fr = await server.call('PUT', `/api/articles/${ids.one}?locale=fr`, { body: { data: { title: 'Un' } } });
@@ -41,10 +57,14 @@ describe('GraphQL queries', () => {
   it('lists documents with filters, sort and pagination', async () => {
     const { status, body } = await gql(server, '{ articles(sort: "title:desc", filters: { views: { gt: 1 } }) { documentId title kind views } }');
     expect(status).toBe(200);
-    expect(body).toEqual({ data: { articles: [
-      { documentId: ids.two, title: 'Two', kind: 'news', views: 3 },
-      { documentId: ids.one, title: 'One', kind: 'guide', views: 7 },
-    ] } });
+    expect(body).toEqual({
+      data: {
+        articles: [
+          { documentId: ids.two, title: 'Two', kind: 'news', views: 3 },
+          { documentId: ids.one, title: 'One', kind: 'guide', views: 7 },
+        ],
+      },
+    });
     const page = await gql(server, '{ articles(sort: ["title:asc"], pagination: { start: 1, limit: 1 }) { title } }');
     expect(page.body.data.articles).toEqual([{ title: 'Two' }]);
     const or = await gql(server, '{ articles(filters: { or: [{ title: { eq: "Two" } }, { tags: { name: { eq: "beta" } } }] }, sort: "title") { title } }');
@@ -52,7 +72,10 @@ describe('GraphQL queries', () => {
   });
 
   it('answers a _connection with nodes and pageInfo', async () => {
-    const { body } = await gql(server, '{ articles_connection(pagination: { page: 2, pageSize: 1 }, sort: "title") { nodes { title } pageInfo { total page pageSize pageCount } } }');
+    const { body } = await gql(
+      server,
+      '{ articles_connection(pagination: { page: 2, pageSize: 1 }, sort: "title") { nodes { title } pageInfo { total page pageSize pageCount } } }',
+    );
     expect(body.data.articles_connection).toEqual({ nodes: [{ title: 'Two' }], pageInfo: { total: 2, page: 2, pageSize: 1, pageCount: 2 } });
   });
 
@@ -71,11 +94,14 @@ describe('GraphQL queries', () => {
   });
 
   it('reads relations, their _connection and nested arguments from one batched read', async () => {
-    const { body } = await gql(server, `{ article(documentId: "${ids.one}") {
+    const { body } = await gql(
+      server,
+      `{ article(documentId: "${ids.one}") {
       category { name } author { name articles { title } }
       tags(sort: "name:desc", pagination: { limit: 2 }) { name }
       tags_connection(filters: { name: { ne: "beta" } }) { nodes { name } }
-    } }`);
+    } }`,
+    );
     expect(body.data.article).toEqual({
       category: { name: 'Tech' },
       author: { name: 'Ada', articles: [{ title: 'One' }] },
@@ -85,7 +111,9 @@ describe('GraphQL queries', () => {
   });
 
   it('reads components, dynamic zones through fragments, and media', async () => {
-    const { body } = await gql(server, `{ article(documentId: "${ids.one}") {
+    const { body } = await gql(
+      server,
+      `{ article(documentId: "${ids.one}") {
       seo { id metaTitle } links(pagination: { limit: 1 }) { label url }
       cover { name url mime } gallery { name } gallery_connection { nodes { url } }
       blocks {
@@ -93,7 +121,8 @@ describe('GraphQL queries', () => {
         ... on ComponentSharedQuote { title body }
         ... on ComponentSharedMedia { file { url } }
       }
-    } }`);
+    } }`,
+    );
     const article = body.data.article;
     expect(article.seo).toEqual({ id: expect.any(String), metaTitle: 'Seo one' });
     expect(article.links).toEqual([{ label: 'a', url: '/a' }]);
@@ -108,10 +137,14 @@ describe('GraphQL queries', () => {
   });
 
   it('takes variables, fragments and aliases', async () => {
-    const { body } = await gql(server, `query Q($id: ID!, $f: TagFiltersInput) {
+    const { body } = await gql(
+      server,
+      `query Q($id: ID!, $f: TagFiltersInput) {
       first: article(documentId: $id) { ...A t1: tags(filters: $f) { name } t2: tags(sort: "name:desc") { name } }
     }
-    fragment A on Article { title }`, { id: ids.one, f: { name: { in: ['alpha', 'gamma'] } } });
+    fragment A on Article { title }`,
+      { id: ids.one, f: { name: { in: ['alpha', 'gamma'] } } },
+    );
     expect(body.data.first).toEqual({ title: 'One', t1: [{ name: 'alpha' }, { name: 'gamma' }], t2: [{ name: 'gamma' }, { name: 'beta' }, { name: 'alpha' }] });
   });
 });

@@ -12,7 +12,9 @@ let server: TestServer;
 let jwt = '';
 
 const forbidden = (path: string, name = 'ForbiddenError', message = 'Forbidden access') => ({
-  message, path: [path], extensions: { code: 'FORBIDDEN', error: { name, message, details: {} } },
+  message,
+  path: [path],
+  extensions: { code: 'FORBIDDEN', error: { name, message, details: {} } },
 });
 
 beforeAll(async () => {
@@ -20,10 +22,16 @@ beforeAll(async () => {
   await server.instance.roles.grant('public', ['api::tag.tag.find', 'api::article.article.find', 'plugin::users-permissions.auth.register']);
   await server.instance.roles.grant('authenticated', ['api::tag.tag.find']);
   const admin = { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } };
-  for (const [path, data] of [['/api/tags', { name: 'alpha' }], ['/api/authors', { name: 'Ada' }], ['/api/categories', { name: 'Tech', slug: 'tech' }]] as const) {
+  for (const [path, data] of [
+    ['/api/tags', { name: 'alpha' }],
+    ['/api/authors', { name: 'Ada' }],
+    ['/api/categories', { name: 'Tech', slug: 'tech' }],
+  ] as const) {
     expect((await server.call('POST', path, { body: { data }, ...admin })).status).toBe(201);
   }
-  const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'reader', email: 'reader@example.com', password: 'Reader123!' } });
+  const registered = await server.call('POST', '/api/auth/local/register', {
+    body: { username: 'reader', email: 'reader@example.com', password: 'Reader123!' },
+  });
   jwt = registered.body.jwt;
   const { extension } = server.instance.graphql;
   const policies: Record<string, (ctx: any, config: any) => unknown> = {
@@ -32,11 +40,17 @@ beforeAll(async () => {
   };
   extension.findPolicy = (name) => policies[name];
   extension.use({
-    typeDefs: 'extend type Query { hello: String, open: String, scoped: String, refused: String, withArgs(name: String): String, wrapped: String, inline: String }',
+    typeDefs:
+      'extend type Query { hello: String, open: String, scoped: String, refused: String, withArgs(name: String): String, wrapped: String, inline: String }',
     resolvers: {
       Query: {
-        hello: () => 'hi', open: () => 'open', scoped: () => 'scoped', refused: () => 'never',
-        withArgs: (_p, args) => `hello ${String(args.name)}`, wrapped: () => 'inner', inline: () => 'inline',
+        hello: () => 'hi',
+        open: () => 'open',
+        scoped: () => 'scoped',
+        refused: () => 'never',
+        withArgs: (_p, args) => `hello ${String(args.name)}`,
+        wrapped: () => 'inner',
+        inline: () => 'inline',
       },
     },
     resolversConfig: {
@@ -57,14 +71,19 @@ afterAll(() => server.stop());
 describe('GraphQL resolversConfig', () => {
   it('lets only a full-access token call an extension root field without auth', async () => {
     expect((await gql(server, '{ hello }')).body).toEqual({ errors: [forbidden('hello')], data: { hello: null } });
-    expect((await gql(server, '{ hello }', undefined, { authorization: `Bearer ${jwt}` })).body).toEqual({ errors: [forbidden('hello')], data: { hello: null } });
+    expect((await gql(server, '{ hello }', undefined, { authorization: `Bearer ${jwt}` })).body).toEqual({
+      errors: [forbidden('hello')],
+      data: { hello: null },
+    });
     expect((await gql(server, '{ hello }', undefined, { authorization: `Bearer ${server.tokens.readOnly}` })).body.errors).toEqual([forbidden('hello')]);
     expect((await gql(server, '{ hello }', undefined, { authorization: `Bearer ${server.tokens.fullAccess}` })).body).toEqual({ data: { hello: 'hi' } });
   });
 
-  it('opens a field with auth: false and asks for the scope instead of the field\'s own action', async () => {
+  it("opens a field with auth: false and asks for the scope instead of the field's own action", async () => {
     expect((await gql(server, '{ open scoped }')).body).toEqual({ data: { open: 'open', scoped: 'scoped' } });
-    expect((await gql(server, '{ authors { name } categories { name } }')).body).toEqual({ data: { authors: [{ name: 'Ada' }], categories: [{ name: 'Tech' }] } });
+    expect((await gql(server, '{ authors { name } categories { name } }')).body).toEqual({
+      data: { authors: [{ name: 'Ada' }], categories: [{ name: 'Tech' }] },
+    });
   });
 
   it("runs named policies with their config and inline ones, refusing with Strapi's PolicyError", async () => {

@@ -17,7 +17,14 @@ const call = async (query: string, path = '/gql') => {
 };
 
 beforeAll(async () => {
-  const graphql = graphqlSettings({ endpoint: '/gql', depthLimit: 7, defaultLimit: 2, maxLimit: 3, landingPage: false, apolloServer: { introspection: false } });
+  const graphql = graphqlSettings({
+    endpoint: '/gql',
+    depthLimit: 7,
+    defaultLimit: 2,
+    maxLimit: 3,
+    landingPage: false,
+    apolloServer: { introspection: false },
+  });
   server = await startServer({ config: { graphql } });
   for (let i = 0; i < 5; i++) await seedCreate(server, '/api/tags', { name: `t${i}` });
 });
@@ -25,9 +32,20 @@ afterAll(() => server.stop());
 
 describe('FOLIO_GRAPHQL_CONFIG', () => {
   it('reads JSON text or a file, with Strapi defaults, and refuses unknown keys', () => {
-    expect(readGraphqlConfig(undefined)).toEqual({ endpoint: '/graphql', shadowCRUD: true, depthLimit: undefined, defaultLimit: 10, maxLimit: -1, landingPage: true, introspection: true });
+    expect(readGraphqlConfig(undefined)).toEqual({
+      endpoint: '/graphql',
+      shadowCRUD: true,
+      depthLimit: undefined,
+      defaultLimit: 10,
+      maxLimit: -1,
+      landingPage: true,
+      introspection: true,
+    });
     expect(readGraphqlConfig(undefined, 'production')).toMatchObject({ landingPage: false, introspection: false });
-    expect(readGraphqlConfig('{"depthLimit": 10, "apolloServer": {"introspection": true}}', 'production')).toMatchObject({ depthLimit: 10, introspection: true });
+    expect(readGraphqlConfig('{"depthLimit": 10, "apolloServer": {"introspection": true}}', 'production')).toMatchObject({
+      depthLimit: 10,
+      introspection: true,
+    });
     const file = join(mkdtempSync(join(tmpdir(), 'folio-gql-')), 'graphql.json');
     writeFileSync(file, JSON.stringify({ maxLimit: 50, endpoint: '/api-gql' }));
     expect(readGraphqlConfig(file)).toMatchObject({ maxLimit: 50, endpoint: '/api-gql' });

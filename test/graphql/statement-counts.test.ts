@@ -42,8 +42,13 @@ beforeAll(async () => {
   for (let i = 0; i < 25; i++) {
     await post('/api/articles', {
       title: `Article ${String(i).padStart(2, '0')}`,
-      category: categories[i % 3], author: authors[i % 3], tags: [tags[i % 5], tags[(i + 1) % 5]],
-      blocks: [{ __component: 'shared.quote', title: `q${i}` }, { __component: 'shared.rich-text', body: `b${i}` }],
+      category: categories[i % 3],
+      author: authors[i % 3],
+      tags: [tags[i % 5], tags[(i + 1) % 5]],
+      blocks: [
+        { __component: 'shared.quote', title: `q${i}` },
+        { __component: 'shared.rich-text', body: `b${i}` },
+      ],
     });
   }
 }, 60_000);
@@ -80,7 +85,8 @@ describe('GraphQL statement counts', () => {
     expect(statements).toBeLessThanOrEqual(perAttribute);
     // SQLite reads the attributes of one level of one parent list as a single UNION ALL.
     if (!onPostgres) expect(statements).toBeLessThanOrEqual(2 + 1 + 2);
-    const rest = '/api/articles?pagination[limit]=25&sort=title&populate[category][populate]=articles&populate[author][populate]=mentor&populate[tags]=true&populate[blocks]=true&pagination[withCount]=false';
+    const rest =
+      '/api/articles?pagination[limit]=25&sort=title&populate[category][populate]=articles&populate[author][populate]=mentor&populate[tags]=true&populate[blocks]=true&pagination[withCount]=false';
     expect((await server.call('GET', rest)).status).toBe(200);
     const before = server.instance.db.statementCount;
     expect((await server.call('GET', rest)).status).toBe(200);
@@ -90,7 +96,8 @@ describe('GraphQL statement counts', () => {
   });
 
   it("reads users' roles and roles' permissions and users a level at a time, whatever the number of users", async () => {
-    const register = (i: number) => server.call('POST', '/api/auth/local/register', { body: { username: `user${i}`, email: `user${i}@example.com`, password: 'Secret123!' } });
+    const register = (i: number) =>
+      server.call('POST', '/api/auth/local/register', { body: { username: `user${i}`, email: `user${i}@example.com`, password: 'Secret123!' } });
     expect((await register(0)).status).toBe(200);
     const one = await userStatements();
     for (let i = 1; i < 6; i++) expect((await register(i)).status).toBe(200);

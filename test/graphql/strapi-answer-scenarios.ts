@@ -49,7 +49,15 @@ export interface Answer {
 }
 
 /** The peer's GraphQL settings (shared/peers/strapi/app/config/plugins.js). */
-export const PEER_GRAPHQL_CONFIG = { endpoint: '/graphql', shadowCRUD: true, landingPage: false, depthLimit: 10, defaultLimit: 25, maxLimit: 100, apolloServer: { introspection: true } };
+export const PEER_GRAPHQL_CONFIG = {
+  endpoint: '/graphql',
+  shadowCRUD: true,
+  landingPage: false,
+  depthLimit: 10,
+  defaultLimit: 25,
+  maxLimit: 100,
+  apolloServer: { introspection: true },
+};
 
 /** The conformance profile's permissions (shared/peers/strapi/app/src/index.js conformanceActions). */
 export function conformanceActions(role: 'public' | 'authenticated'): string[] {
@@ -101,11 +109,27 @@ export async function seed(target: Target): Promise<Seeded> {
   await create('beta', '/api/tags', { name: 'beta' });
   await create('gamma', '/api/tags', { name: 'gamma', color: '#00ff00' });
   await create('one', '/api/articles', {
-    title: 'One', slug: 'one', summary: 'The first', kind: 'guide', views: 7, rating: 4.5, featured: true, publishDate: '2024-01-02',
-    body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Hello' }] }], meta: { reading: 3, tags: ['x'] },
-    cover: file!.id, gallery: [file!.id, another!.id], category: ids.tech, author: ids.ada, tags: [ids.alpha, ids.beta, ids.gamma],
+    title: 'One',
+    slug: 'one',
+    summary: 'The first',
+    kind: 'guide',
+    views: 7,
+    rating: 4.5,
+    featured: true,
+    publishDate: '2024-01-02',
+    body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Hello' }] }],
+    meta: { reading: 3, tags: ['x'] },
+    cover: file!.id,
+    gallery: [file!.id, another!.id],
+    category: ids.tech,
+    author: ids.ada,
+    tags: [ids.alpha, ids.beta, ids.gamma],
     seo: { metaTitle: 'Seo one', metaDescription: 'About one', shareImage: file!.id },
-    links: [{ label: 'a', url: '/a' }, { label: 'b', url: '/b', newTab: true }, { label: 'c', url: '/c' }],
+    links: [
+      { label: 'a', url: '/a' },
+      { label: 'b', url: '/b', newTab: true },
+      { label: 'c', url: '/c' },
+    ],
     blocks: [
       { __component: 'shared.quote', title: 'Q', body: 'quoted' },
       { __component: 'shared.rich-text', body: '# hi' },
@@ -116,7 +140,10 @@ export async function seed(target: Target): Promise<Seeded> {
   await create('three', '/api/articles', { title: 'Three', kind: 'opinion', featured: false, tags: [ids.gamma, ids.alpha] });
   await create('draft', '/api/articles', { title: 'Draft only', kind: 'news' }, '?status=draft');
   await rest(target, 'PUT', `/api/articles/${ids.one}?locale=fr`, {
-    title: 'Un', summary: 'Le premier', seo: { metaTitle: 'Seo un' }, blocks: [{ __component: 'shared.quote', title: 'Citation' }],
+    title: 'Un',
+    summary: 'Le premier',
+    seo: { metaTitle: 'Seo un' },
+    blocks: [{ __component: 'shared.quote', title: 'Citation' }],
   });
   await rest(target, 'PUT', `/api/articles/${ids.two}?status=draft`, { title: 'Two (edited)' });
   await rest(target, 'PUT', `/api/categories/${ids.tech}?locale=fr`, { name: 'Technologie' });
@@ -142,8 +169,13 @@ export const SCENARIOS: Scenario[] = [
   { name: 'list: every scalar, default order', query: `{ articles { ${ARTICLE_SCALARS} } }` },
   { name: 'list: filter gt, sort desc', query: '{ articles(sort: "title:desc", filters: { views: { gt: 1 } }) { title views } }' },
   { name: 'list: sort by several, one ascending by default', query: '{ articles(sort: ["kind", "title:desc"]) { title kind } }' },
-  { name: 'list: or through a relation', query: '{ articles(filters: { or: [{ title: { eq: "Three" } }, { tags: { name: { eq: "beta" } } }] }, sort: "title") { title } }' },
-  { name: 'list: and, not, containsi, in, null, notNull, between', query: `{
+  {
+    name: 'list: or through a relation',
+    query: '{ articles(filters: { or: [{ title: { eq: "Three" } }, { tags: { name: { eq: "beta" } } }] }, sort: "title") { title } }',
+  },
+  {
+    name: 'list: and, not, containsi, in, null, notNull, between',
+    query: `{
     a: articles(filters: { and: [{ title: { containsi: "o" } }, { not: { kind: { eq: "news" } } }] }, sort: "title") { title }
     b: articles(filters: { kind: { in: ["news", "opinion"] } }, sort: "title") { title }
     c: articles(filters: { rating: { null: true } }, sort: "title") { title }
@@ -158,8 +190,13 @@ export const SCENARIOS: Scenario[] = [
     l: articles(filters: { seo: { metaTitle: { eq: "Seo one" } } }) { title }
     m: articles(filters: { title: { eqi: "TWO" } }) { title }
     n: articles(filters: { title: { ne: "One" }, views: { lte: 3 } }, sort: "title") { title }
-  }` },
-  { name: 'list: filter with variables', query: 'query($f: ArticleFiltersInput) { articles(filters: $f, sort: "title") { title } }', variables: () => ({ f: { tags: { name: { in: ['alpha'] } } } }) },
+  }`,
+  },
+  {
+    name: 'list: filter with variables',
+    query: 'query($f: ArticleFiltersInput) { articles(filters: $f, sort: "title") { title } }',
+    variables: () => ({ f: { tags: { name: { in: ['alpha'] } } } }),
+  },
   { name: 'list: page and pageSize', query: '{ articles(sort: "title", pagination: { page: 2, pageSize: 1 }) { title } }' },
   { name: 'list: start and limit', query: '{ articles(sort: "title", pagination: { start: 1, limit: 2 }) { title } }' },
   { name: 'list: limit -1', query: '{ articles(sort: "title", pagination: { limit: -1 }) { title } }' },
@@ -167,151 +204,280 @@ export const SCENARIOS: Scenario[] = [
   { name: 'list: page beyond the end', query: '{ articles(pagination: { page: 9, pageSize: 2 }) { title } }' },
   { name: 'list: page and start mixed', query: '{ articles(pagination: { page: 1, start: 0 }) { title } }' },
   { name: 'list: unknown sort key', query: '{ articles(sort: "nope") { title } }' },
-  { name: 'list: unknown filter key through variables', query: 'query($f: ArticleFiltersInput) { articles(filters: $f) { title } }', variables: () => ({ f: { nope: { eq: 1 } } }) },
+  {
+    name: 'list: unknown filter key through variables',
+    query: 'query($f: ArticleFiltersInput) { articles(filters: $f) { title } }',
+    variables: () => ({ f: { nope: { eq: 1 } } }),
+  },
 
   // _connection and pageInfo.
-  { name: 'connection: nodes and pageInfo', query: '{ articles_connection(sort: "title", pagination: { page: 2, pageSize: 2 }) { nodes { title } pageInfo { total page pageSize pageCount } } }' },
+  {
+    name: 'connection: nodes and pageInfo',
+    query: '{ articles_connection(sort: "title", pagination: { page: 2, pageSize: 2 }) { nodes { title } pageInfo { total page pageSize pageCount } } }',
+  },
   { name: 'connection: pageInfo alone', query: '{ articles_connection(filters: { kind: { eq: "news" } }) { pageInfo { total page pageSize pageCount } } }' },
-  { name: 'connection: start and limit', query: '{ articles_connection(pagination: { start: 1, limit: 1 }, sort: "title") { nodes { title } pageInfo { total page pageSize pageCount } } }' },
+  {
+    name: 'connection: start and limit',
+    query: '{ articles_connection(pagination: { start: 1, limit: 1 }, sort: "title") { nodes { title } pageInfo { total page pageSize pageCount } } }',
+  },
   { name: 'connection: tags', query: '{ tags_connection(sort: "name") { nodes { name color } pageInfo { total pageCount } } }' },
 
   // One document, single types.
   { name: 'one: by documentId', query: 'query($id: ID!) { article(documentId: $id) { title kind locale } }', variables: (s) => ({ id: s.ids.one }) },
   { name: 'one: unknown documentId', query: '{ article(documentId: "nope") { title } }' },
-  { name: 'one: a draft', query: 'query($id: ID!) { published: article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title publishedAt } }', variables: (s) => ({ id: s.ids.draft }) },
-  { name: 'one: the modified draft and its published version', query: 'query($id: ID!) { published: article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title } }', variables: (s) => ({ id: s.ids.two }) },
-  { name: 'single types', query: '{ global { siteName siteDescription contactEmail maintenance defaultSeo { metaTitle } createdAt } homepage { headline intro featuredArticles { title } } }' },
+  {
+    name: 'one: a draft',
+    query: 'query($id: ID!) { published: article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title publishedAt } }',
+    variables: (s) => ({ id: s.ids.draft }),
+  },
+  {
+    name: 'one: the modified draft and its published version',
+    query: 'query($id: ID!) { published: article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title } }',
+    variables: (s) => ({ id: s.ids.two }),
+  },
+  {
+    name: 'single types',
+    query:
+      '{ global { siteName siteDescription contactEmail maintenance defaultSeo { metaTitle } createdAt } homepage { headline intro featuredArticles { title } } }',
+  },
   { name: 'single type in another locale', query: '{ homepage(locale: "fr") { headline } }' },
   { name: 'single type draft', query: '{ homepage(status: DRAFT) { headline publishedAt } }' },
 
   // Relations.
-  { name: 'relations: to-one, to-many, nested arguments', query: `query($id: ID!) { article(documentId: $id) {
+  {
+    name: 'relations: to-one, to-many, nested arguments',
+    query: `query($id: ID!) { article(documentId: $id) {
     category { name slug position articles { title } }
     tags(sort: "name:desc", pagination: { limit: 2 }) { name }
     tags_connection(filters: { name: { ne: "beta" } }) { nodes { name } }
     related { title }
-  } }`, variables: (s) => ({ id: s.ids.one }) },
-  { name: 'relations: nested *_connection and inverse sides', query: `{ categories(sort: "name") { name articles_connection(sort: "title") { nodes { title tags_connection { nodes { name } } } } } }` },
+  } }`,
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'relations: nested *_connection and inverse sides',
+    query: `{ categories(sort: "name") { name articles_connection(sort: "title") { nodes { title tags_connection { nodes { name } } } } } }`,
+  },
   { name: 'relations: lists on every row', query: '{ articles(sort: "title") { title category { name } tags { name } related { title } } }' },
   { name: 'relations: the other side of manyToMany', query: '{ tags(sort: "name") { name articles(sort: "title:desc") { title } } }' },
   { name: 'relations: a forbidden relation', query: '{ articles(sort: "title") { title author { name } } }' },
   { name: 'relations: a forbidden root beside another', query: '{ authors { name } tags { name } }' },
   { name: 'relations: a filter through a forbidden relation', query: '{ articles(filters: { author: { name: { eq: "Ada" } } }) { title } }' },
-  { name: 'relations: a signed-in reader sees authors', as: 'user', query: '{ articles(sort: "title") { title author { name email bio birthday mentor { name } articles { title } } } }' },
+  {
+    name: 'relations: a signed-in reader sees authors',
+    as: 'user',
+    query: '{ articles(sort: "title") { title author { name email bio birthday mentor { name } articles { title } } } }',
+  },
   { name: 'relations: author avatar and mentor', as: 'user', query: '{ authors(sort: "name") { name avatar { name } mentor { name } } }' },
 
   // Components and zones.
-  { name: 'components: single and repeatable with arguments', query: `query($id: ID!) { article(documentId: $id) {
+  {
+    name: 'components: single and repeatable with arguments',
+    query: `query($id: ID!) { article(documentId: $id) {
     seo { id metaTitle metaDescription shareImage { name mime } }
     links { id label url newTab }
     paged: links(pagination: { start: 1, limit: 1 }) { label }
     sorted: links(sort: "label:desc") { label }
     filtered: links(filters: { newTab: { eq: true } }) { label }
-  } }`, variables: (s) => ({ id: s.ids.one }) },
-  { name: 'zones: fragments and __typename', query: `query($id: ID!) { article(documentId: $id) {
+  } }`,
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'zones: fragments and __typename',
+    query: `query($id: ID!) { article(documentId: $id) {
     blocks {
       __typename
       ... on ComponentSharedQuote { id title body }
       ... on ComponentSharedRichText { body }
       ... on ComponentSharedMedia { file { name url } }
     }
-  } }`, variables: (s) => ({ id: s.ids.one }) },
-  { name: 'zones: named fragments on a list', query: `{ articles(sort: "title") { title blocks { __typename ...Q } } }
-    fragment Q on ComponentSharedQuote { title }` },
+  } }`,
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'zones: named fragments on a list',
+    query: `{ articles(sort: "title") { title blocks { __typename ...Q } } }
+    fragment Q on ComponentSharedQuote { title }`,
+  },
   { name: 'zones: only __typename', query: '{ articles(sort: "title") { blocks { __typename } } }' },
 
   // Media.
-  { name: 'media: single, multiple and _connection', query: `query($id: ID!) { article(documentId: $id) {
+  {
+    name: 'media: single, multiple and _connection',
+    query: `query($id: ID!) { article(documentId: $id) {
     cover { documentId name alternativeText caption width height formats hash ext mime size url previewUrl provider provider_metadata createdAt publishedAt }
     gallery { name } gallery_connection { nodes { name mime } }
-  } }`, variables: (s) => ({ id: s.ids.one }) },
-  { name: 'media: nested filters and sort', query: `query($id: ID!) { article(documentId: $id) {
+  } }`,
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'media: nested filters and sort',
+    query: `query($id: ID!) { article(documentId: $id) {
     byName: gallery(sort: "name") { name alternativeText caption }
     byNameDesc: gallery(sort: "name:desc") { name }
     filtered: gallery(filters: { name: { eq: "another.png" } }) { name }
     none: gallery_connection(filters: { mime: { ne: "image/png" } }) { nodes { name } }
     paged: gallery(pagination: { start: 1, limit: 1 }) { name }
-  } }`, variables: (s) => ({ id: s.ids.one }) },
-  { name: 'media: uploadFiles filtered and sorted', query: '{ uploadFiles(sort: "name:desc", filters: { width: { gt: 5 } }) { name width } all: uploadFiles(sort: ["width", "name"]) { name } }' },
+  } }`,
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'media: uploadFiles filtered and sorted',
+    query: '{ uploadFiles(sort: "name:desc", filters: { width: { gt: 5 } }) { name width } all: uploadFiles(sort: ["width", "name"]) { name } }',
+  },
   { name: 'media: articles without media', query: '{ articles(sort: "title") { title cover { name } gallery { name } } }' },
   { name: 'media: uploadFiles', query: '{ uploadFiles { name mime ext width height } uploadFiles_connection { pageInfo { total } } }' },
   { name: 'media: uploadFile by documentId', query: 'query($id: ID!) { uploadFile(documentId: $id) { name url } }', variables: (s) => ({ id: s.ids.pic }) },
-  { name: 'media: UploadFile.related', query: '{ uploadFiles { name related { __typename ... on Article { title } ... on Author { name } ... on ComponentSharedSeo { metaTitle } } } }', as: 'full' },
+  {
+    name: 'media: UploadFile.related',
+    query: '{ uploadFiles { name related { __typename ... on Article { title } ... on Author { name } ... on ComponentSharedSeo { metaTitle } } } }',
+    as: 'full',
+  },
 
   // Localizations, status and locale.
-  { name: 'locale: another locale with its localizations', query: 'query($id: ID!) { article(documentId: $id, locale: "fr") { title summary kind views locale localizations { title locale } seo { metaTitle } blocks { __typename ... on ComponentSharedQuote { title } } } }', variables: (s) => ({ id: s.ids.one }) },
-  { name: 'locale: localizations of the default locale', query: 'query($id: ID!) { article(documentId: $id) { locale localizations { title locale } localizations_connection { nodes { locale } } } }', variables: (s) => ({ id: s.ids.one }) },
+  {
+    name: 'locale: another locale with its localizations',
+    query:
+      'query($id: ID!) { article(documentId: $id, locale: "fr") { title summary kind views locale localizations { title locale } seo { metaTitle } blocks { __typename ... on ComponentSharedQuote { title } } } }',
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'locale: localizations of the default locale',
+    query: 'query($id: ID!) { article(documentId: $id) { locale localizations { title locale } localizations_connection { nodes { locale } } } }',
+    variables: (s) => ({ id: s.ids.one }),
+  },
   { name: 'locale: a list in fr', query: '{ articles(locale: "fr") { title locale category { name locale } } categories(locale: "fr") { name } }' },
   { name: 'locale: every locale', query: '{ articles(locale: "*", sort: ["title"]) { title locale } }' },
   { name: 'locale: a known code without content', query: '{ articles(locale: "de") { title } }' },
   { name: 'locale: an unknown code', query: '{ articles(locale: "xx") { title } }' },
   { name: 'locale: an unknown code through a variable', query: 'query($l: I18NLocaleCode) { articles(locale: $l) { title } }', variables: () => ({ l: 'xx' }) },
-  { name: 'locale: filter on locale and localizations', query: '{ articles(locale: "*", filters: { locale: { eq: "fr" } }) { title } b: articles(filters: { localizations: { title: { eq: "Un" } } }) { title } }' },
-  { name: 'locale: localizations filters count the version itself and drafts', query: `{
+  {
+    name: 'locale: filter on locale and localizations',
+    query: '{ articles(locale: "*", filters: { locale: { eq: "fr" } }) { title } b: articles(filters: { localizations: { title: { eq: "Un" } } }) { title } }',
+  },
+  {
+    name: 'locale: localizations filters count the version itself and drafts',
+    query: `{
     itself: articles(filters: { localizations: { title: { eq: "One" } } }) { title }
     draft: articles(filters: { localizations: { title: { eq: "Two (edited)" } } }) { title }
     notUn: articles(filters: { not: { localizations: { title: { eq: "Un" } } } }, sort: "title") { title }
     fr: articles(locale: "fr", filters: { localizations: { locale: { eq: "en" } } }) { title }
     none: articles(filters: { localizations: { locale: { eq: "de" } } }) { title }
-  }` },
-  { name: 'locale: localizations with arguments', query: 'query($id: ID!) { article(documentId: $id) { localizations(filters: { locale: { eq: "fr" } }, sort: "title:desc") { title } none: localizations(filters: { title: { eq: "nope" } }) { title } } }', variables: (s) => ({ id: s.ids.one }) },
+  }`,
+  },
+  {
+    name: 'locale: localizations with arguments',
+    query:
+      'query($id: ID!) { article(documentId: $id) { localizations(filters: { locale: { eq: "fr" } }, sort: "title:desc") { title } none: localizations(filters: { title: { eq: "nope" } }) { title } } }',
+    variables: (s) => ({ id: s.ids.one }),
+  },
   { name: 'status: drafts', query: '{ articles(status: DRAFT, sort: "title") { title publishedAt } }' },
-  { name: 'status: hasPublishedVersion', query: '{ never: articles(status: DRAFT, hasPublishedVersion: false) { title } has: articles(status: DRAFT, hasPublishedVersion: true, sort: "title") { title } }' },
-  { name: 'status: publicationFilter', query: `{
+  {
+    name: 'status: hasPublishedVersion',
+    query:
+      '{ never: articles(status: DRAFT, hasPublishedVersion: false) { title } has: articles(status: DRAFT, hasPublishedVersion: true, sort: "title") { title } }',
+  },
+  {
+    name: 'status: publicationFilter',
+    query: `{
     a: articles(status: DRAFT, publicationFilter: NEVER_PUBLISHED) { title }
     b: articles(status: DRAFT, publicationFilter: HAS_PUBLISHED_VERSION, sort: "title") { title }
     c: articles(status: DRAFT, publicationFilter: MODIFIED) { title }
     d: articles(status: DRAFT, publicationFilter: UNMODIFIED, sort: "title") { title }
     e: articles(publicationFilter: PUBLISHED_WITH_DRAFT, sort: "title") { title }
     f: articles(publicationFilter: PUBLISHED_WITHOUT_DRAFT) { title }
-  }` },
-  { name: 'status: publicationFilter applies to relations too', query: `{
+  }`,
+  },
+  {
+    name: 'status: publicationFilter applies to relations too',
+    query: `{
     tags(status: DRAFT, publicationFilter: MODIFIED, sort: "name") { name articles(sort: "title") { title } }
     unmodified: tags(status: DRAFT, publicationFilter: UNMODIFIED, sort: "name") { name articles(sort: "title") { title } }
     published: articles(publicationFilter: PUBLISHED_WITH_DRAFT, sort: "title") { title tags(sort: "name") { name } related { title } }
     categories(status: DRAFT, publicationFilter: NEVER_PUBLISHED, sort: "name") { name articles(sort: "title") { title } }
-  }` },
-  { name: 'status: publicationFilter on one document', query: 'query($id: ID!) { a: article(documentId: $id, status: DRAFT, publicationFilter: MODIFIED) { title } b: article(documentId: $id, status: DRAFT, hasPublishedVersion: false) { title } }', variables: (s) => ({ id: s.ids.two }) },
+  }`,
+  },
+  {
+    name: 'status: publicationFilter on one document',
+    query:
+      'query($id: ID!) { a: article(documentId: $id, status: DRAFT, publicationFilter: MODIFIED) { title } b: article(documentId: $id, status: DRAFT, hasPublishedVersion: false) { title } }',
+    variables: (s) => ({ id: s.ids.two }),
+  },
   { name: 'status: drafts of relations', query: '{ tags(status: DRAFT, sort: "name") { name articles(sort: "title") { title } } }' },
 
   // Several aliases of one relation with different arguments.
-  { name: 'aliases: one relation with different arguments on every row', query: `{ articles(sort: "title") {
+  {
+    name: 'aliases: one relation with different arguments on every row',
+    query: `{ articles(sort: "title") {
     title
     first: tags(sort: "name", pagination: { limit: 1 }) { name }
     last: tags(sort: "name:desc") { name }
     noBeta: tags(filters: { name: { ne: "beta" } }, sort: "name") { name }
     links(sort: "label:desc") { label }
     firstLink: links(pagination: { limit: 1 }) { label }
-  } }` },
-  { name: 'aliases: inside a nested level', query: `{ categories(sort: "name") { name
+  } }`,
+  },
+  {
+    name: 'aliases: inside a nested level',
+    query: `{ categories(sort: "name") { name
     articles(sort: "title") { title a: tags(sort: "name") { name } b: tags(sort: "name:desc", pagination: { limit: 1 }) { name } }
-  } }` },
+  } }`,
+  },
 
   // Strapi's plugin types.
   { name: 'plugins: i18NLocales for the public', query: '{ i18NLocales { code name } }' },
   { name: 'plugins: i18NLocales with a token', as: 'full', query: '{ i18NLocales(sort: "code") { code name } i18NLocales_connection { pageInfo { total } } }' },
-  { name: 'plugins: roles with permissions and users', as: 'full', query: `{ usersPermissionsRoles(sort: "name") {
+  {
+    name: 'plugins: roles with permissions and users',
+    as: 'full',
+    query: `{ usersPermissionsRoles(sort: "name") {
     name description type
     permissions(filters: { action: { startsWith: "api::" } }, sort: "action", pagination: { limit: 100 }) { action }
     users { username }
-  } }` },
-  { name: 'plugins: permissions sorted, paged, with their role', as: 'full', query: `{ usersPermissionsRoles(filters: { type: { eq: "public" } }) {
+  } }`,
+  },
+  {
+    name: 'plugins: permissions sorted, paged, with their role',
+    as: 'full',
+    query: `{ usersPermissionsRoles(filters: { type: { eq: "public" } }) {
     first: permissions(filters: { action: { startsWith: "api::" } }, sort: "action:desc", pagination: { limit: 3 }) { action role { type } }
     some: permissions_connection(filters: { or: [{ action: { containsi: "TAG" } }, { action: { endsWith: ".global.find" } }] }, sort: "action") { nodes { action } }
     byRole: permissions(filters: { role: { type: { eq: "nobody" } } }) { action }
-  } }` },
-  { name: 'plugins: role users with their role', as: 'full', query: '{ usersPermissionsRoles(sort: "name") { type users(sort: "username") { username role { type } } } }' },
+  } }`,
+  },
+  {
+    name: 'plugins: role users with their role',
+    as: 'full',
+    query: '{ usersPermissionsRoles(sort: "name") { type users(sort: "username") { username role { type } } } }',
+  },
   { name: 'plugins: users with their role', as: 'full', query: '{ usersPermissionsUsers { username email confirmed blocked provider role { name type } } }' },
-  { name: 'plugins: review workflows', as: 'full', query: '{ reviewWorkflowsWorkflows { name } reviewWorkflowsWorkflowStages { name } reviewWorkflowsWorkflows_connection { pageInfo { total page pageSize pageCount } } reviewWorkflowsWorkflow(documentId: "x") { name } }' },
+  {
+    name: 'plugins: review workflows',
+    as: 'full',
+    query:
+      '{ reviewWorkflowsWorkflows { name } reviewWorkflowsWorkflowStages { name } reviewWorkflowsWorkflows_connection { pageInfo { total page pageSize pageCount } } reviewWorkflowsWorkflow(documentId: "x") { name } }',
+  },
   { name: 'plugins: review workflows for the public', query: '{ reviewWorkflowsWorkflows { name } }' },
-  { name: 'plugins: upload mutations without the upload actions', as: 'user', query: 'mutation($id: ID!) { updateUploadFile(id: $id, info: { alternativeText: "x" }) { name } }', variables: (s) => ({ id: String(s.file) }) },
+  {
+    name: 'plugins: upload mutations without the upload actions',
+    as: 'user',
+    query: 'mutation($id: ID!) { updateUploadFile(id: $id, info: { alternativeText: "x" }) { name } }',
+    variables: (s) => ({ id: String(s.file) }),
+  },
   { name: 'plugins: deleting a file without the upload actions', query: 'mutation { deleteUploadFile(id: "1") { name } }' },
-  { name: 'plugins: role and user mutations without their actions', as: 'user', query: 'mutation { createUsersPermissionsRole(data: { name: "Editors" }) { ok } deleteUsersPermissionsUser(id: "1") { data { username } } }' },
+  {
+    name: 'plugins: role and user mutations without their actions',
+    as: 'user',
+    query: 'mutation { createUsersPermissionsRole(data: { name: "Editors" }) { ok } deleteUsersPermissionsUser(id: "1") { data { username } } }',
+  },
   { name: 'plugins: me without a user', query: '{ me { username } }' },
   { name: 'plugins: me', as: 'user', query: '{ me { id documentId username email confirmed blocked role { id name description type } } }' },
 
   // Mutations (as the signed-in reader: it may write articles and tags).
-  { name: 'create: an article with relations, components and a zone', as: 'user', query: `mutation($cover: ID, $tags: [ID], $category: ID) {
+  {
+    name: 'create: an article with relations, components and a zone',
+    as: 'user',
+    query: `mutation($cover: ID, $tags: [ID], $category: ID) {
     createArticle(data: {
       title: "Created", kind: opinion, views: 2, cover: $cover, gallery: [$cover], category: $category, tags: $tags,
       seo: { metaTitle: "Seo created" }, links: [{ label: "x", url: "/x" }],
@@ -321,15 +487,43 @@ export const SCENARIOS: Scenario[] = [
       seo { metaTitle } links { label newTab } blocks { __typename ... on ComponentSharedQuote { title } ... on ComponentSharedMedia { file { name } } }
       localizations { title }
     }
-  }`, variables: (s) => ({ cover: String(s.file), tags: [s.ids.gamma, s.ids.alpha], category: s.ids.tech }) },
-  { name: 'create: read back through a query', query: 'query($id: ID!) { article(documentId: $id) { title tags { name } category { name } } }', variables: (_s, a) => ({ id: created(a, 'create: an article with relations, components and a zone', 'createArticle') }) },
+  }`,
+    variables: (s) => ({ cover: String(s.file), tags: [s.ids.gamma, s.ids.alpha], category: s.ids.tech }),
+  },
+  {
+    name: 'create: read back through a query',
+    query: 'query($id: ID!) { article(documentId: $id) { title tags { name } category { name } } }',
+    variables: (_s, a) => ({ id: created(a, 'create: an article with relations, components and a zone', 'createArticle') }),
+  },
   { name: 'create: a draft', as: 'user', query: 'mutation { createArticle(status: DRAFT, data: { title: "Drafted" }) { documentId title publishedAt } }' },
-  { name: 'create: the draft is not published', query: 'query($id: ID!) { article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title } }', variables: (_s, a) => ({ id: created(a, 'create: a draft', 'createArticle') }) },
-  { name: 'create: in another locale', as: 'user', query: 'mutation { createArticle(locale: "fr", data: { title: "Créé", publishedAt: "2020-01-01T00:00:00.000Z" }) { title locale publishedAt localizations { title locale } } }' },
+  {
+    name: 'create: the draft is not published',
+    query: 'query($id: ID!) { article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title } }',
+    variables: (_s, a) => ({ id: created(a, 'create: a draft', 'createArticle') }),
+  },
+  {
+    name: 'create: in another locale',
+    as: 'user',
+    query:
+      'mutation { createArticle(locale: "fr", data: { title: "Créé", publishedAt: "2020-01-01T00:00:00.000Z" }) { title locale publishedAt localizations { title locale } } }',
+  },
   { name: 'create: locale in the input of a localized type', as: 'user', query: 'mutation { createArticle(data: { title: "x", locale: "fr" }) { title } }' },
-  { name: 'create: a zone item named by __component', as: 'user', query: 'mutation { createArticle(data: { title: "x", blocks: [{ __component: "shared.quote", title: "q" }] }) { title } }' },
-  { name: 'create: a zone item of an unknown type through a variable', as: 'user', query: 'mutation($b: [ArticleBlocksDynamicZoneInput!]) { createArticle(data: { title: "x", blocks: $b }) { title } }', variables: () => ({ b: [{ __typename: 'ComponentSharedNope', title: 'x' }] }) },
-  { name: 'create: a tag without draft and publish arguments', as: 'user', query: 'mutation { createTag(data: { name: "delta", color: "#123456" }) { name color publishedAt articles { title } } }' },
+  {
+    name: 'create: a zone item named by __component',
+    as: 'user',
+    query: 'mutation { createArticle(data: { title: "x", blocks: [{ __component: "shared.quote", title: "q" }] }) { title } }',
+  },
+  {
+    name: 'create: a zone item of an unknown type through a variable',
+    as: 'user',
+    query: 'mutation($b: [ArticleBlocksDynamicZoneInput!]) { createArticle(data: { title: "x", blocks: $b }) { title } }',
+    variables: () => ({ b: [{ __typename: 'ComponentSharedNope', title: 'x' }] }),
+  },
+  {
+    name: 'create: a tag without draft and publish arguments',
+    as: 'user',
+    query: 'mutation { createTag(data: { name: "delta", color: "#123456" }) { name color publishedAt articles { title } } }',
+  },
   { name: 'create: a tag failing validation', as: 'user', query: 'mutation { createTag(data: { name: "bad", color: "red" }) { name } }' },
   { name: 'create: a tag with a taken name', as: 'user', query: 'mutation { createTag(data: { name: "alpha" }) { name } }' },
   { name: 'create: an empty required string and a bad number', as: 'user', query: 'mutation { createArticle(data: { views: -1, title: "" }) { title } }' },
@@ -338,33 +532,88 @@ export const SCENARIOS: Scenario[] = [
   { name: 'create: an unknown relation documentId', as: 'user', query: 'mutation { createArticle(data: { title: "x", tags: ["nope"] }) { title } }' },
   { name: 'create: forbidden for this role', as: 'user', query: 'mutation { createCategory(data: { name: "No" }) { name } }' },
   { name: 'create: forbidden for the public', query: 'mutation { createTag(data: { name: "public" }) { name } }' },
-  { name: 'update: replace a relation list, clear a to-one', as: 'user', query: `mutation($id: ID!, $tags: [ID]) {
+  {
+    name: 'update: replace a relation list, clear a to-one',
+    as: 'user',
+    query: `mutation($id: ID!, $tags: [ID]) {
     updateArticle(documentId: $id, data: { title: "Created (2)", tags: $tags, category: null, links: [] }) { title tags { name } category { name } links { label } views }
-  }`, variables: (s, a) => ({ id: created(a, 'create: an article with relations, components and a zone', 'createArticle'), tags: [s.ids.beta] }) },
+  }`,
+    variables: (s, a) => ({ id: created(a, 'create: an article with relations, components and a zone', 'createArticle'), tags: [s.ids.beta] }),
+  },
   { name: 'update: an unknown documentId', as: 'user', query: 'mutation { updateArticle(documentId: "nope", data: { title: "x" }) { title } }' },
-  { name: 'update: the draft only', as: 'user', query: 'mutation($id: ID!) { updateArticle(documentId: $id, status: DRAFT, data: { title: "Three (draft)" }) { title publishedAt } }', variables: (s) => ({ id: s.ids.three }) },
-  { name: 'update: the published version stays', query: 'query($id: ID!) { article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title } }', variables: (s) => ({ id: s.ids.three }) },
-  { name: 'update: a locale', as: 'user', query: 'mutation($id: ID!) { updateArticle(documentId: $id, locale: "fr", data: { summary: "Modifié" }) { title summary locale } }', variables: (s) => ({ id: s.ids.one }) },
-  { name: 'update: a tag validation error', as: 'user', query: 'mutation($id: ID!) { updateTag(documentId: $id, data: { color: "nope" }) { name } }', variables: (s) => ({ id: s.ids.alpha }) },
-  { name: 'delete: an article', as: 'user', query: 'mutation($id: ID!) { deleteArticle(documentId: $id) { documentId } }', variables: (_s, a) => ({ id: created(a, 'create: a draft', 'createArticle') }) },
+  {
+    name: 'update: the draft only',
+    as: 'user',
+    query: 'mutation($id: ID!) { updateArticle(documentId: $id, status: DRAFT, data: { title: "Three (draft)" }) { title publishedAt } }',
+    variables: (s) => ({ id: s.ids.three }),
+  },
+  {
+    name: 'update: the published version stays',
+    query: 'query($id: ID!) { article(documentId: $id) { title } draft: article(documentId: $id, status: DRAFT) { title } }',
+    variables: (s) => ({ id: s.ids.three }),
+  },
+  {
+    name: 'update: a locale',
+    as: 'user',
+    query: 'mutation($id: ID!) { updateArticle(documentId: $id, locale: "fr", data: { summary: "Modifié" }) { title summary locale } }',
+    variables: (s) => ({ id: s.ids.one }),
+  },
+  {
+    name: 'update: a tag validation error',
+    as: 'user',
+    query: 'mutation($id: ID!) { updateTag(documentId: $id, data: { color: "nope" }) { name } }',
+    variables: (s) => ({ id: s.ids.alpha }),
+  },
+  {
+    name: 'delete: an article',
+    as: 'user',
+    query: 'mutation($id: ID!) { deleteArticle(documentId: $id) { documentId } }',
+    variables: (_s, a) => ({ id: created(a, 'create: a draft', 'createArticle') }),
+  },
   { name: 'delete: an unknown documentId', as: 'user', query: 'mutation { deleteArticle(documentId: "nope") { documentId } }' },
-  { name: 'delete: locale is ignored', as: 'user', query: 'mutation($id: ID!) { deleteArticle(documentId: $id, locale: "fr") { documentId } }', variables: (_s, a) => ({ id: created(a, 'create: an article with relations, components and a zone', 'createArticle') }) },
+  {
+    name: 'delete: locale is ignored',
+    as: 'user',
+    query: 'mutation($id: ID!) { deleteArticle(documentId: $id, locale: "fr") { documentId } }',
+    variables: (_s, a) => ({ id: created(a, 'create: an article with relations, components and a zone', 'createArticle') }),
+  },
   { name: 'delete: what is left', query: '{ articles(locale: "*", sort: ["title", "locale"]) { title locale } }' },
-  { name: 'single: update and delete with a token', as: 'full', query: `mutation {
+  {
+    name: 'single: update and delete with a token',
+    as: 'full',
+    query: `mutation {
     updateHomepage(locale: "fr", data: { headline: "Bienvenue" }) { headline locale localizations { locale } }
     updateGlobal(data: { siteName: "Renamed", defaultSeo: { metaTitle: "New seo" } }) { siteName defaultSeo { metaTitle } }
-  }` },
+  }`,
+  },
   { name: 'single: delete a locale', as: 'full', query: 'mutation { deleteHomepage(locale: "fr") { documentId } }' },
   { name: 'single: after the delete', query: '{ homepage { headline } fr: homepage(locale: "fr") { headline } }' },
 
   // users-permissions.
-  { name: 'auth: register', query: 'mutation { register(input: { username: "writer", email: "writer@example.com", password: "Writer123!" }) { jwt user { id documentId username email confirmed blocked role { name } } } }' },
-  { name: 'auth: register a taken e-mail', query: 'mutation { register(input: { username: "writer2", email: "writer@example.com", password: "Writer123!" }) { jwt } }' },
-  { name: 'auth: login', query: 'mutation { login(input: { identifier: "writer@example.com", password: "Writer123!" }) { jwt user { username email role { name } } } }' },
+  {
+    name: 'auth: register',
+    query:
+      'mutation { register(input: { username: "writer", email: "writer@example.com", password: "Writer123!" }) { jwt user { id documentId username email confirmed blocked role { name } } } }',
+  },
+  {
+    name: 'auth: register a taken e-mail',
+    query: 'mutation { register(input: { username: "writer2", email: "writer@example.com", password: "Writer123!" }) { jwt } }',
+  },
+  {
+    name: 'auth: login',
+    query: 'mutation { login(input: { identifier: "writer@example.com", password: "Writer123!" }) { jwt user { username email role { name } } } }',
+  },
   { name: 'auth: login with a wrong password', query: 'mutation { login(input: { identifier: "writer", password: "nope" }) { jwt } }' },
   { name: 'auth: changePassword without a user', query: 'mutation { changePassword(currentPassword: "a", password: "b", passwordConfirmation: "b") { jwt } }' },
-  { name: 'auth: changePassword with a wrong current password', as: 'user', query: 'mutation { changePassword(currentPassword: "wrong", password: "Other123!", passwordConfirmation: "Other123!") { jwt } }' },
-  { name: 'auth: resetPassword with a bad code', query: 'mutation { resetPassword(code: "nope", password: "Other123!", passwordConfirmation: "Other123!") { jwt } }' },
+  {
+    name: 'auth: changePassword with a wrong current password',
+    as: 'user',
+    query: 'mutation { changePassword(currentPassword: "wrong", password: "Other123!", passwordConfirmation: "Other123!") { jwt } }',
+  },
+  {
+    name: 'auth: resetPassword with a bad code',
+    query: 'mutation { resetPassword(code: "nope", password: "Other123!", passwordConfirmation: "Other123!") { jwt } }',
+  },
   { name: 'auth: emailConfirmation with a bad code', query: 'mutation { emailConfirmation(confirmation: "nope") { jwt } }' },
 
   // Errors and transports.
@@ -372,7 +621,11 @@ export const SCENARIOS: Scenario[] = [
   { name: 'errors: an unknown field', query: '{ articles { nope } }' },
   { name: 'errors: a variable of the wrong type', query: 'query($n: Int) { articles(pagination: { limit: $n }) { title } }', variables: () => ({ n: 'ten' }) },
   { name: 'errors: a missing required variable', query: 'query($id: ID!) { article(documentId: $id) { title } }' },
-  { name: 'errors: too deep', query: '{ articles { category { articles { category { articles { category { articles { category { articles { category { articles { title } } } } } } } } } } } }' },
+  {
+    name: 'errors: too deep',
+    query:
+      '{ articles { category { articles { category { articles { category { articles { category { articles { category { articles { title } } } } } } } } } } } }',
+  },
   { name: 'errors: an enum value that does not exist', query: 'mutation { createArticle(data: { title: "x", kind: nope }) { title } }', as: 'user' },
   { name: 'errors: an unknown operation name', query: 'query A { tags { name } }', headers: { 'x-operation-name': 'B' } },
   { name: 'errors: a bad bearer token', as: 'bad-token', query: '{ tags { name } }' },
@@ -381,7 +634,12 @@ export const SCENARIOS: Scenario[] = [
   { name: 'errors: a batch of operations', query: '', raw: '[{"query":"{ tags { name } }"},{"query":"{ categories { name } }"}]' },
   { name: 'transport: GET without a preflight header', method: 'GET', query: '{ tags(sort: "name") { name } }', headers: { 'content-type': 'text/plain' } },
   { name: 'transport: GET with a preflight header', method: 'GET', query: '{ tags(sort: "name") { name } }', headers: { 'apollo-require-preflight': 'true' } },
-  { name: 'transport: GET mutation', method: 'GET', query: 'mutation { deleteTag(documentId: "x") { documentId } }', headers: { 'apollo-require-preflight': 'true' } },
+  {
+    name: 'transport: GET mutation',
+    method: 'GET',
+    query: 'mutation { deleteTag(documentId: "x") { documentId } }',
+    headers: { 'apollo-require-preflight': 'true' },
+  },
 ];
 
 /** Plays one scenario against a server. */

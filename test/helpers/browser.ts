@@ -34,9 +34,15 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export async function seriousViolations(page: Page, where: string): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () =>
-    (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
+    (await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })).violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')),
+    })),
   );
-  return (violations as { id: string; impact: string; nodes: string[] }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} at ${v.nodes.join(' | ')}`);
+  return (violations as { id: string; impact: string; nodes: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${where}: ${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 /**

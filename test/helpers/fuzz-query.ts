@@ -42,16 +42,121 @@ export class Gen {
   text = (max = 4) => Array.from({ length: this.range(1, max) }, () => this.word()).join(' ');
 }
 
-const WORDS = ['alpha', 'Bravo', 'news', 'guide', 'Article', 'seed', 'été', 'Straße', 'İstanbul', '日本語', 'emoji 🎉', 'x', 'a_b', '%', '50%', "O'Brien", 'a"b', 'back\\slash', '*', '?', 'NULL', 'ǅ'];
+const WORDS = [
+  'alpha',
+  'Bravo',
+  'news',
+  'guide',
+  'Article',
+  'seed',
+  'été',
+  'Straße',
+  'İstanbul',
+  '日本語',
+  'emoji 🎉',
+  'x',
+  'a_b',
+  '%',
+  '50%',
+  "O'Brien",
+  'a"b',
+  'back\\slash',
+  '*',
+  '?',
+  'NULL',
+  'ǅ',
+];
 export const UNICODE = ['é', 'ß', 'ﬁ', 'İ', '日本', '🎉', '👩‍👩‍👧', '\u202e', 'e\u0301', '\ufeff', '\u200b', 'Ω', '\uffff', '\ud83d\ude00'];
 /** Percent-level fragments spliced into query strings as they are: NUL, CESU-encoded lone surrogates, broken escapes. */
-const RAW_FRAGMENTS = ['%00', '%ED%A0%80', '%ED%B3%BF', '%F0%9F%98', '%C0%80', '%FF', '%uD800', '%', '%zz', '%2', '+', '%2B', '%26', '%3D', '%5B', '%5D', '[', ']', '%E2%80%AE', '%EF%BB%BF', '%0A', '%22'];
+const RAW_FRAGMENTS = [
+  '%00',
+  '%ED%A0%80',
+  '%ED%B3%BF',
+  '%F0%9F%98',
+  '%C0%80',
+  '%FF',
+  '%uD800',
+  '%',
+  '%zz',
+  '%2',
+  '+',
+  '%2B',
+  '%26',
+  '%3D',
+  '%5B',
+  '%5D',
+  '[',
+  ']',
+  '%E2%80%AE',
+  '%EF%BB%BF',
+  '%0A',
+  '%22',
+];
 const NUMBERS = ['0', '1', '2', '3', '5', '10', '25', '100'];
-const BAD_NUMBERS = ['-1', '101', '-0', '1.5', '1e3', '1e400', '0x1f', '2147483648', '9007199254740993', '99999999999999999999', '-9223372036854775809', 'Infinity', 'NaN', ' 7', ''];
+const BAD_NUMBERS = [
+  '-1',
+  '101',
+  '-0',
+  '1.5',
+  '1e3',
+  '1e400',
+  '0x1f',
+  '2147483648',
+  '9007199254740993',
+  '99999999999999999999',
+  '-9223372036854775809',
+  'Infinity',
+  'NaN',
+  ' 7',
+  '',
+];
 export const HUGE_NUMBERS = ['1e308', '99999999999999999999999999', '9007199254740993', '-9223372036854775809', '2147483648', '1e400', '4294967296'];
-const FIELD_OPERATORS = ['$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn', '$contains', '$notContains', '$containsi', '$notContainsi', '$null', '$notNull', '$between', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi'] as const;
+const FIELD_OPERATORS = [
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$notIn',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$null',
+  '$notNull',
+  '$between',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+] as const;
 const SYSTEM_FIELDS = ['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
-export const STRANGE_KEYS = ['foo', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', 'id', 'documentId', 'localizations', 'status', 'locale', '$eq', '$where', 'populate', 'filters', '0', '-1', '1e3'];
+export const STRANGE_KEYS = [
+  'foo',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' ',
+  'id',
+  'documentId',
+  'localizations',
+  'status',
+  'locale',
+  '$eq',
+  '$where',
+  'populate',
+  'filters',
+  '0',
+  '-1',
+  '1e3',
+];
 
 /** What the generators may point at: content ids by type uid, and file ids. */
 export interface Pool {
@@ -114,16 +219,38 @@ export class QueryGen extends GrammarGen {
     const { g } = this;
     if (!this.strict && g.chance(0.08)) return enc(g.pick(UNICODE) + g.word());
     const attribute = model.attributes[name];
-    const type = name === 'id' ? 'integer' : name === 'documentId' ? 'documentId' : ['createdAt', 'updatedAt', 'publishedAt'].includes(name) ? 'datetime' : name === 'locale' ? 'locale' : attribute?.kind === 'scalar' ? attribute.type : 'string';
+    const type =
+      name === 'id'
+        ? 'integer'
+        : name === 'documentId'
+          ? 'documentId'
+          : ['createdAt', 'updatedAt', 'publishedAt'].includes(name)
+            ? 'datetime'
+            : name === 'locale'
+              ? 'locale'
+              : attribute?.kind === 'scalar'
+                ? attribute.type
+                : 'string';
     switch (type) {
-      case 'integer': case 'biginteger': case 'decimal': case 'float': return this.either(NUMBERS, BAD_NUMBERS);
-      case 'boolean': return this.either(['true', 'false', '1', '0', 't', 'f'], ['maybe', '2', '']);
-      case 'date': return this.either(['2024-01-01', '2024-02-29', '2024-06-15'], ['2023-02-29', '2024-13-45', 'yesterday', '0000-00-00']);
-      case 'datetime': return enc(this.either(['2024-01-01T00:00:00.000Z', '2030-01-01', '1970-01-01T00:00:00Z'], ['now', '2024-01-01T25:61:00Z']));
-      case 'enumeration': return enc(this.either((attribute as ScalarAttribute).enum ?? ['x'], ['nope', 'NEWS']));
-      case 'documentId': return enc(this.either(Object.values(this.pool.ids).flat(), ['nope', 'a'.repeat(24)]));
-      case 'locale': return this.either(['en', 'fr'], ['*', 'de', 'EN']);
-      default: return enc(g.chance(0.5) ? g.word() : g.text());
+      case 'integer':
+      case 'biginteger':
+      case 'decimal':
+      case 'float':
+        return this.either(NUMBERS, BAD_NUMBERS);
+      case 'boolean':
+        return this.either(['true', 'false', '1', '0', 't', 'f'], ['maybe', '2', '']);
+      case 'date':
+        return this.either(['2024-01-01', '2024-02-29', '2024-06-15'], ['2023-02-29', '2024-13-45', 'yesterday', '0000-00-00']);
+      case 'datetime':
+        return enc(this.either(['2024-01-01T00:00:00.000Z', '2030-01-01', '1970-01-01T00:00:00Z'], ['now', '2024-01-01T25:61:00Z']));
+      case 'enumeration':
+        return enc(this.either((attribute as ScalarAttribute).enum ?? ['x'], ['nope', 'NEWS']));
+      case 'documentId':
+        return enc(this.either(Object.values(this.pool.ids).flat(), ['nope', 'a'.repeat(24)]));
+      case 'locale':
+        return this.either(['en', 'fr'], ['*', 'de', 'EN']);
+      default:
+        return enc(g.chance(0.5) ? g.word() : g.text());
     }
   }
 
@@ -141,10 +268,19 @@ export class QueryGen extends GrammarGen {
 
   private field(model: AnyModel, prefix: string[], depth: number): void {
     const { g, registry } = this;
-    const names = [...scalars(model).map((a) => a.name), ...nonScalars(model).map((a) => a.name), ...(model.modelType === 'contentType' ? SYSTEM_FIELDS : ['id'])];
+    const names = [
+      ...scalars(model).map((a) => a.name),
+      ...nonScalars(model).map((a) => a.name),
+      ...(model.modelType === 'contentType' ? SYSTEM_FIELDS : ['id']),
+    ];
     const name = g.pick(names);
     const attribute = model.attributes[name];
-    const target = attribute?.kind === 'relation' ? registry.contentType(attribute.target) : attribute?.kind === 'component' ? registry.component(attribute.component) : undefined;
+    const target =
+      attribute?.kind === 'relation'
+        ? registry.contentType(attribute.target)
+        : attribute?.kind === 'component'
+          ? registry.component(attribute.component)
+          : undefined;
     if (target) {
       if (depth > 0 && g.chance(0.8)) this.filters(target, [...prefix, name], depth - 1);
       else this.condition(target, 'id', [...prefix, name, 'id']);
@@ -184,12 +320,15 @@ export class QueryGen extends GrammarGen {
     const order = () => this.either(['', ':asc', ':desc', ':ASC', ':DESC'], [':sideways', ':asc:desc', ':']);
     const items = Array.from({ length: g.range(1, 3) }, () => this.sortPath(model) + order());
     switch (g.int(5)) {
-      case 0: return this.push(['sort'], enc(items.join(',')));
-      case 1: return items.forEach((item, j) => this.push(['sort', String(j)], enc(item)));
-      case 2: return items.forEach((item) => {
-        const [path, dir] = item.split(':');
-        this.push(['sort', ...path!.split('.')], dir ?? 'asc');
-      });
+      case 0:
+        return this.push(['sort'], enc(items.join(',')));
+      case 1:
+        return items.forEach((item, j) => this.push(['sort', String(j)], enc(item)));
+      case 2:
+        return items.forEach((item) => {
+          const [path, dir] = item.split(':');
+          this.push(['sort', ...path!.split('.')], dir ?? 'asc');
+        });
       case 3: {
         // Many repeated sort keys (often through a relation, one join each): the issue saw these stall the server.
         const times = g.pick([5, 50, 200, 1000, 3000]);
@@ -199,7 +338,8 @@ export class QueryGen extends GrammarGen {
         for (let j = 0; j < times; j++) this.push(form === 1 ? ['sort'] : ['sort', String(j)], enc(item));
         return;
       }
-      default: return this.push(['sort'], enc(items[0]!));
+      default:
+        return this.push(['sort'], enc(items[0]!));
     }
   }
 
@@ -208,10 +348,14 @@ export class QueryGen extends GrammarGen {
     const names = [...scalars(model).map((a) => a.name), 'id', 'documentId', 'createdAt'];
     const chosen = Array.from({ length: g.range(1, 3) }, () => this.either(names, ['nope', 'password', '*', '']));
     switch (g.int(4)) {
-      case 0: return this.push([...prefix, 'fields'], enc(chosen.join(',')));
-      case 1: return chosen.forEach((f, j) => this.push([...prefix, 'fields', String(j)], enc(f)));
-      case 2: return this.push([...prefix, 'fields'], '*');
-      default: return this.push([...prefix, 'fields', g.pick(chosen)], enc(g.pick(chosen)));
+      case 0:
+        return this.push([...prefix, 'fields'], enc(chosen.join(',')));
+      case 1:
+        return chosen.forEach((f, j) => this.push([...prefix, 'fields', String(j)], enc(f)));
+      case 2:
+        return this.push([...prefix, 'fields'], '*');
+      default:
+        return this.push([...prefix, 'fields', g.pick(chosen)], enc(g.pick(chosen)));
     }
   }
 
@@ -221,7 +365,8 @@ export class QueryGen extends GrammarGen {
     const names = [...attributes.map((a) => a.name), ...(model.modelType === 'contentType' && model.localized ? ['localizations'] : [])];
     const form = g.int(6);
     if (form === 0 || !attributes.length) return this.push([...prefix, 'populate'], this.either(['*', 'true', 'false'], ['', '**', 'nope']));
-    if (form === 1) return this.push([...prefix, 'populate'], enc(Array.from({ length: g.range(1, 3) }, () => this.either(names, ['title', 'nope'])).join(',')));
+    if (form === 1)
+      return this.push([...prefix, 'populate'], enc(Array.from({ length: g.range(1, 3) }, () => this.either(names, ['title', 'nope'])).join(',')));
     if (form === 2) {
       const a = g.pick(attributes);
       const target = a.kind === 'relation' ? registry.contentType(a.target) : a.kind === 'component' ? registry.component(a.component) : undefined;
@@ -255,7 +400,13 @@ export class QueryGen extends GrammarGen {
 
   pagination(): void {
     const { g } = this;
-    const keys = this.either([['page', 'pageSize'], ['page'], ['pageSize'], ['start', 'limit'], ['start'], ['limit']], [['page', 'limit'], ['start', 'pageSize']]);
+    const keys = this.either(
+      [['page', 'pageSize'], ['page'], ['pageSize'], ['start', 'limit'], ['start'], ['limit']],
+      [
+        ['page', 'limit'],
+        ['start', 'pageSize'],
+      ],
+    );
     for (const key of keys) this.push(['pagination', key], g.chance(0.2) ? g.pick(HUGE_NUMBERS) : this.either(NUMBERS, BAD_NUMBERS));
     if (g.chance(0.3)) this.push(['pagination', 'withCount'], this.either(['true', 'false', 'f', '1'], ['nope', '']));
   }
@@ -276,17 +427,49 @@ export class QueryGen extends GrammarGen {
     const { g, pairs } = this;
     const any = () => (pairs.length ? g.pick(pairs) : (this.push([g.pick(STRANGE_KEYS)], 'x'), pairs[0]!));
     switch (g.int(11)) {
-      case 0: return this.push(g.chance(0.5) ? [g.pick(STRANGE_KEYS)] : [...any().key.slice(0, -1), g.pick(STRANGE_KEYS)], enc(g.word()));
-      case 1: { const p = any(); p.key = g.chance(0.6) ? [...p.key, g.pick(['0', 'x', '$eq', ''])] : p.key.slice(0, Math.max(1, p.key.length - 1)); return; }
-      case 2: any().value = g.pick(HUGE_NUMBERS); return;
-      case 3: any().value = g.pick(['', null]); return;
-      case 4: any().value = enc(Array.from({ length: g.range(1, 5) }, () => g.pick(UNICODE)).join('')); return;
-      case 5: { const p = any(); const v = p.value ?? ''; const at = g.int(v.length + 1); p.value = v.slice(0, at) + g.pick(RAW_FRAGMENTS) + v.slice(at); return; }
-      case 6: any().value = enc(g.word().repeat(g.pick([100, 1000, 5000]))); return;
-      case 7: { const p = any(); for (let n = g.pick([2, 20, 200, 600]); n > 0; n--) pairs.push({ ...p }); return; }
-      case 8: { const p = any(); p.key = [...p.key, ...Array.from({ length: g.pick([5, 21, 40, 100]) }, () => g.pick(['a', '0', '$and', 'populate', 'filters']))]; return; }
-      case 9: { const p = any(); p.key = [p.key.join('') + g.pick(['[', ']', '][', '[[', '[]'])]; return; }
-      default: pairs.reverse();
+      case 0:
+        return this.push(g.chance(0.5) ? [g.pick(STRANGE_KEYS)] : [...any().key.slice(0, -1), g.pick(STRANGE_KEYS)], enc(g.word()));
+      case 1: {
+        const p = any();
+        p.key = g.chance(0.6) ? [...p.key, g.pick(['0', 'x', '$eq', ''])] : p.key.slice(0, Math.max(1, p.key.length - 1));
+        return;
+      }
+      case 2:
+        any().value = g.pick(HUGE_NUMBERS);
+        return;
+      case 3:
+        any().value = g.pick(['', null]);
+        return;
+      case 4:
+        any().value = enc(Array.from({ length: g.range(1, 5) }, () => g.pick(UNICODE)).join(''));
+        return;
+      case 5: {
+        const p = any();
+        const v = p.value ?? '';
+        const at = g.int(v.length + 1);
+        p.value = v.slice(0, at) + g.pick(RAW_FRAGMENTS) + v.slice(at);
+        return;
+      }
+      case 6:
+        any().value = enc(g.word().repeat(g.pick([100, 1000, 5000])));
+        return;
+      case 7: {
+        const p = any();
+        for (let n = g.pick([2, 20, 200, 600]); n > 0; n--) pairs.push({ ...p });
+        return;
+      }
+      case 8: {
+        const p = any();
+        p.key = [...p.key, ...Array.from({ length: g.pick([5, 21, 40, 100]) }, () => g.pick(['a', '0', '$and', 'populate', 'filters']))];
+        return;
+      }
+      case 9: {
+        const p = any();
+        p.key = [p.key.join('') + g.pick(['[', ']', '][', '[[', '[]'])];
+        return;
+      }
+      default:
+        pairs.reverse();
     }
   }
 

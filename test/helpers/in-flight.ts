@@ -31,10 +31,14 @@ export async function inFlightDuring<T>(database: Database, action: () => Promis
   const restore = [wrap(db, 'all'), wrap(db, 'get')];
   const transaction = database.transaction;
   database.transaction = (fn, options) =>
-    transaction.call(database, (tx: Queryable) => {
-      for (const name of STATEMENT_METHODS) wrap(tx as unknown as Record<string, Method>, name);
-      return fn(tx);
-    }, options) as never;
+    transaction.call(
+      database,
+      (tx: Queryable) => {
+        for (const name of STATEMENT_METHODS) wrap(tx as unknown as Record<string, Method>, name);
+        return fn(tx);
+      },
+      options,
+    ) as never;
   try {
     return { result: await action(), sent };
   } finally {

@@ -42,10 +42,13 @@ export function parseMail(mail: ReceivedMail | string): ParsedMail {
   const boundary = /boundary="([^"]+)"/.exec(headers.get('content-type') ?? '')?.[1];
   const lines = (text: string) => text.replace(/\r\n/g, '\n');
   if (!boundary) return { headers, text: lines(decodeQuotedPrintable(body)) };
-  const parts = body.split(`--${boundary}`).slice(1, -1).map((part) => {
-    const at = part.indexOf('\r\n\r\n');
-    return { headers: headersOf(part.slice(0, at).replace(/^\r\n/, '')), body: lines(decodeQuotedPrintable(part.slice(at + 4).replace(/\r\n$/, ''))) };
-  });
+  const parts = body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const at = part.indexOf('\r\n\r\n');
+      return { headers: headersOf(part.slice(0, at).replace(/^\r\n/, '')), body: lines(decodeQuotedPrintable(part.slice(at + 4).replace(/\r\n$/, ''))) };
+    });
   const of = (type: string) => parts.find((p) => (p.headers.get('content-type') ?? '').startsWith(type))?.body;
   return { headers, text: of('text/plain') ?? '', html: of('text/html') };
 }

@@ -103,7 +103,13 @@ export function startFakeProvider(options: FakeProviderOptions): FakeProvider {
         const accessToken = `kc-access-${randomBytes(16).toString('hex')}`;
         tokens.set(accessToken, grant.user);
         provider.accessTokens.push(accessToken);
-        return json({ access_token: accessToken, token_type: 'Bearer', expires_in: 300, refresh_token: `kc-refresh-${randomBytes(8).toString('hex')}`, scope: 'openid email profile' });
+        return json({
+          access_token: accessToken,
+          token_type: 'Bearer',
+          expires_in: 300,
+          refresh_token: `kc-refresh-${randomBytes(8).toString('hex')}`,
+          scope: 'openid email profile',
+        });
       }
 
       if (url.pathname === `${base}/userinfo` && request.method === 'GET') {

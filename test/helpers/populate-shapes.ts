@@ -13,7 +13,14 @@ export function mentorChain(mentors: number): object {
 /** `levels` levels of related articles, 10 attributes each, and author's 3 relations on the first `authors` levels. */
 export function widePopulate(levels: number, authors: number, level = 1): object {
   return {
-    cover: true, gallery: true, category: true, tags: true, seo: true, links: true, blocks: true, localizations: true,
+    cover: true,
+    gallery: true,
+    category: true,
+    tags: true,
+    seo: true,
+    links: true,
+    blocks: true,
+    localizations: true,
     author: level <= authors ? { populate: { avatar: true, articles: true, mentor: true } } : true,
     related: level < levels ? { populate: widePopulate(levels, authors, level + 1) } : true,
   };

@@ -22,7 +22,11 @@ export interface TestServer {
   /** Access keys of a full-access and a read-only token. */
   tokens: { fullAccess: string; readOnly: string };
   /** fetch relative to the server, JSON in and out. */
-  call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Stops the server and closes the database; `keepData` leaves the data dir for a restart. */
   stop(options?: { keepData?: boolean }): Promise<void>;
 }

@@ -13,7 +13,10 @@ export function tableNames(dataDir: string): string[] {
   if (!existsSync(file)) return [];
   const db = new Database(file, { readonly: true });
   try {
-    return db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
+    return db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((r) => r.name);
   } finally {
     db.close();
   }
@@ -22,7 +25,10 @@ export function tableNames(dataDir: string): string[] {
 export function columnNames(dataDir: string, table: string): string[] {
   const db = new Database(join(dataDir, 'folio.db'), { readonly: true });
   try {
-    return db.query<{ name: string }, []>(`PRAGMA table_info("${table}")`).all().map((r) => r.name);
+    return db
+      .query<{ name: string }, []>(`PRAGMA table_info("${table}")`)
+      .all()
+      .map((r) => r.name);
   } finally {
     db.close();
   }

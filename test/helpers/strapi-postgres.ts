@@ -41,7 +41,10 @@ export async function copyStrapiToPostgres(sqliteFile: string, url: string, sche
     await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`);
     const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
     for (const { name } of tables) {
-      const columns = db.query<{ name: string; type: string }, []>(`PRAGMA table_info(${quote(name)})`).all().map((c) => ({ name: c.name, type: pgType(c.type) }));
+      const columns = db
+        .query<{ name: string; type: string }, []>(`PRAGMA table_info(${quote(name)})`)
+        .all()
+        .map((c) => ({ name: c.name, type: pgType(c.type) }));
       const target = `${quote(schema)}.${quote(name)}`;
       await sql.unsafe(`CREATE TABLE ${target} (${columns.map((c) => `${quote(c.name)} ${c.type}${c.name === 'id' ? ' PRIMARY KEY' : ''}`).join(', ')})`);
       const list = columns.map((c) => quote(c.name)).join(', ');

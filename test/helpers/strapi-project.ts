@@ -32,7 +32,9 @@ export function strapi5Project(dir: string, options: StrapiProjectOptions = {}):
   const collection = options.collection ?? 'shelves';
   const relation = options.relation ?? 'tags';
   write(join(dir, 'src/api/shelf/content-types/shelf/schema.json'), {
-    kind: 'collectionType', collectionName: collection, info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'Shelf' },
+    kind: 'collectionType',
+    collectionName: collection,
+    info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'Shelf' },
     options: { draftAndPublish: false },
     attributes: {
       title: { type: 'string' },
@@ -41,8 +43,11 @@ export function strapi5Project(dir: string, options: StrapiProjectOptions = {}):
     },
   });
   write(join(dir, 'src/api/tag/content-types/tag/schema.json'), {
-    kind: 'collectionType', collectionName: 'tags', info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-    options: { draftAndPublish: false }, attributes: { name: { type: 'string' } },
+    kind: 'collectionType',
+    collectionName: 'tags',
+    info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
+    options: { draftAndPublish: false },
+    attributes: { name: { type: 'string' } },
   });
   writeFileSync(join(dir, '.env'), 'API_TOKEN_SALT=hand-built-salt\nJWT_SECRET=hand-built-jwt\n');
   mkdirSync(join(dir, 'public/uploads'), { recursive: true });
@@ -67,11 +72,29 @@ export function strapi5Project(dir: string, options: StrapiProjectOptions = {}):
   const run = (text: string, ...rows: unknown[][]) => (rows.length ? rows : [[]]).forEach((r) => db.run(text, r as never[]));
   run('INSERT INTO i18n_locale (id, document_id, name, code, created_at, published_at) VALUES (1, ?, ?, ?, ?, ?)', ['loc1', 'English (en)', 'en', T, T]);
   run(`INSERT INTO ${q(shelves)} (id, document_id, title, created_at, updated_at, published_at) VALUES (1, 'shelfdoc1', 'Top', ?, ?, ?)`, [T, T, T]);
-  run('INSERT INTO tags (id, document_id, name, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?, ?)', [1, 'tagdoc1', 'alpha', T, T, T], [2, 'tagdoc2', 'beta', T, T, T]);
+  run(
+    'INSERT INTO tags (id, document_id, name, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [1, 'tagdoc1', 'alpha', T, T, T],
+    [2, 'tagdoc2', 'beta', T, T, T],
+  );
   run(`INSERT INTO ${q(links)} (id, ${q(c.source)}, ${q(c.target)}, ${q(c.order)}, ${q(c.inverseOrder)}) VALUES (?, 1, ?, ?, 1)`, [1, 2, 1], [2, 1, 2]);
-  const formats = JSON.stringify({ thumbnail: { name: 'thumbnail_cover.png', hash: 'thumbnail_cover_abc', ext: '.png', mime: 'image/png', width: 4, height: 3, size: 0.01, url: '/uploads/thumbnail_cover_abc.png' } });
-  run(`INSERT INTO files (id, document_id, name, hash, ext, mime, size, url, provider, width, height, formats, folder_path, created_at, updated_at, published_at)
-    VALUES (1, 'filedoc1', 'cover.png', 'cover_abc', '.png', 'image/png', 0.04, ?, 'local', 4, 3, ?, '/', ?, ?, ?)`, [`/uploads/${COVER.name}`, formats, T, T, T]);
+  const formats = JSON.stringify({
+    thumbnail: {
+      name: 'thumbnail_cover.png',
+      hash: 'thumbnail_cover_abc',
+      ext: '.png',
+      mime: 'image/png',
+      width: 4,
+      height: 3,
+      size: 0.01,
+      url: '/uploads/thumbnail_cover_abc.png',
+    },
+  });
+  run(
+    `INSERT INTO files (id, document_id, name, hash, ext, mime, size, url, provider, width, height, formats, folder_path, created_at, updated_at, published_at)
+    VALUES (1, 'filedoc1', 'cover.png', 'cover_abc', '.png', 'image/png', 0.04, ?, 'local', 4, 3, ?, '/', ?, ?, ?)`,
+    [`/uploads/${COVER.name}`, formats, T, T, T],
+  );
   run("INSERT INTO files_related_mph (id, file_id, related_id, related_type, field, \"order\") VALUES (1, 1, 1, 'api::shelf.shelf', 'cover', 1)");
   db.close();
   writeFileSync(join(dir, 'public/uploads/thumbnail_cover_abc.png'), 'thumbnail bytes');

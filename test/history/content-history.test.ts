@@ -21,7 +21,11 @@ async function folio(server: TestServer, args: string[]) {
 /** Logs an admin in; the headers a write sends. */
 async function adminHeaders(server: TestServer, email: string) {
   await new AdminAccounts(server.instance.db).create({ email, password: 'correct horse', role: 'editor' });
-  const response = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  const response = await fetch(`${server.url}/admin/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse' }),
+  });
   const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
   const { data } = (await response.json()) as { data: { csrfToken: string } };
   return { cookie, 'x-folio-csrf': data.csrfToken, origin: server.url };
@@ -41,11 +45,16 @@ describe('who wrote it: the actor of every caller', () => {
   afterAll(() => server.stop(), 30_000);
 
   it('records a REST write by a user under their username, by an API token under its name, by the public role as public', async () => {
-    const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'writer-ann', email: 'ann@example.com', password: 'secret password' } });
+    const registered = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'writer-ann', email: 'ann@example.com', password: 'secret password' },
+    });
     expect(registered.status).toBe(200);
     const byUser = await server.call('POST', ARTICLES, { body: { data: { title: 'By a user' } }, headers: { authorization: `Bearer ${registered.body.jwt}` } });
     expect(byUser.status).toBe(201);
-    const byToken = await server.call('POST', ARTICLES, { body: { data: { title: 'By a token' } }, headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    const byToken = await server.call('POST', ARTICLES, {
+      body: { data: { title: 'By a token' } },
+      headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
+    });
     const byPublic = await server.call('POST', ARTICLES, { body: { data: { title: 'By the public' } } });
 
     const [user] = await versionsOf(server, 'api::article.article', byUser.body.data.documentId);
@@ -60,19 +69,28 @@ describe('who wrote it: the actor of every caller', () => {
     const published = await server.call('POST', `${ARTICLES}/${id}/actions/publish`, { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
     expect(published.status).toBe(200);
     const versions = await versionsOf(server, 'api::article.article', id);
-    expect(versions.map((v) => [v.event, v.status, v.actor.kind])).toEqual([['entry.publish', 'published', 'token'], ['entry.create', 'draft', 'public']]);
+    expect(versions.map((v) => [v.event, v.status, v.actor.kind])).toEqual([
+      ['entry.publish', 'published', 'token'],
+      ['entry.create', 'draft', 'public'],
+    ]);
 
     const mutation = await server.call('POST', '/graphql', {
       body: { query: 'mutation { createArticle(data: { title: "By GraphQL" }) { documentId } }' },
       headers: { authorization: `Bearer ${server.tokens.fullAccess}` },
     });
     expect(mutation.body.errors).toBeUndefined();
-    expect((await versionsOf(server, 'api::article.article', mutation.body.data.createArticle.documentId))[0]!.actor).toEqual({ kind: 'token', name: 'test-full' });
+    expect((await versionsOf(server, 'api::article.article', mutation.body.data.createArticle.documentId))[0]!.actor).toEqual({
+      kind: 'token',
+      name: 'test-full',
+    });
   });
 
   it('records an admin write under the admin email, a CLI import as cli, a write from code as system', async () => {
     const headers = await adminHeaders(server, 'editor@example.com');
-    const created = await server.call('POST', `/admin/api/content/${encodeURIComponent('api::article.article')}`, { body: { data: { title: 'By the admin' } }, headers });
+    const created = await server.call('POST', `/admin/api/content/${encodeURIComponent('api::article.article')}`, {
+      body: { data: { title: 'By the admin' } },
+      headers,
+    });
     expect(created.status).toBe(201);
     expect((await versionsOf(server, 'api::article.article', created.body.data.documentId))[0]!.actor).toEqual({ kind: 'admin', name: 'editor@example.com' });
 
@@ -133,7 +151,12 @@ describe('what a version holds', () => {
     const json = JSON.parse(listed.stdout);
     expect(json).toHaveLength(1);
     expect(Object.keys(json[0]).sort()).toEqual(['actor', 'changed', 'createdAt', 'data', 'id', 'locale', 'status']);
-    expect(json[0]).toMatchObject({ status: 'published', locale: '', actor: { kind: 'public', name: null }, data: { name: 'Ann', internalNotes: 'pays late' } });
+    expect(json[0]).toMatchObject({
+      status: 'published',
+      locale: '',
+      actor: { kind: 'public', name: null },
+      data: { name: 'Ann', internalNotes: 'pays late' },
+    });
     const text = await folio(server, ['history', 'list', 'api::author.author', created.body.data.documentId]);
     expect(text.stdout).toMatch(new RegExp(`^${json[0].id}\\t\\S+\\t-\\tpublished\\tpublic\\tname,internalNotes$`, 'm'));
 
@@ -155,7 +178,11 @@ describe('what a version holds', () => {
     const refused = await server.call('POST', ARTICLES, { body: { data: { summary: 'no title' } } });
     expect(refused.status).toBe(400);
     const ct = server.instance.registry.contentType('api::article.article')!;
-    const remove = server.instance.documents.hooks.subscribe({ afterCreate: () => { throw new Error('no'); } });
+    const remove = server.instance.documents.hooks.subscribe({
+      afterCreate: () => {
+        throw new Error('no');
+      },
+    });
     await expect(server.instance.documents.create(ct, { title: 'Rolled back' })).rejects.toThrow('no');
     remove();
     expect(Number((await server.instance.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM folio_history'))!.n)).toBe(Number(before));
@@ -186,7 +213,12 @@ describe('what a version holds', () => {
     };
     await server.instance.documents.create(ct, data);
     const one = await cost(() => server.instance.documents.create(ct, data));
-    const batch = await cost(() => server.instance.documents.createMany(ct, Array.from({ length: 200 }, (_, i) => ({ ...data, title: `Batch ${i}` }))));
+    const batch = await cost(() =>
+      server.instance.documents.createMany(
+        ct,
+        Array.from({ length: 200 }, (_, i) => ({ ...data, title: `Batch ${i}` })),
+      ),
+    );
     server.instance.start();
     const off = await startServer({ config: { historyDays: 0 } });
     quiet(off);
@@ -203,7 +235,12 @@ describe('what a version holds', () => {
         return off.instance.db.statementCount - before;
       };
       const plainOne = await offCost(() => off.instance.documents.create(offCt, offData));
-      const plainBatch = await offCost(() => off.instance.documents.createMany(offCt, Array.from({ length: 200 }, (_, i) => ({ ...offData, title: `Batch ${i}` }))));
+      const plainBatch = await offCost(() =>
+        off.instance.documents.createMany(
+          offCt,
+          Array.from({ length: 200 }, (_, i) => ({ ...offData, title: `Batch ${i}` })),
+        ),
+      );
       // Versions, media, four relation tables, three component fields (a zone of three tables), the insert.
       expect(one - plainOne).toBeLessThanOrEqual(14);
       expect(batch - plainBatch).toBeLessThanOrEqual(14);
@@ -231,7 +268,8 @@ describe('restoring a version', () => {
   afterAll(() => server.stop(), 30_000);
 
   const SHOWCASES = '/api/showcases';
-  const everything = 'populate[aOneToOne]=true&populate[aManyToMany]=true&populate[aComponent]=true&populate[aRepeatableComponent]=true&populate[aDynamicZone]=true&populate[aSingleMedia]=true&populate[aMultipleMedia]=true';
+  const everything =
+    'populate[aOneToOne]=true&populate[aManyToMany]=true&populate[aComponent]=true&populate[aRepeatableComponent]=true&populate[aDynamicZone]=true&populate[aSingleMedia]=true&populate[aMultipleMedia]=true';
 
   async function upload(name: string) {
     const form = new FormData();
@@ -245,19 +283,52 @@ describe('restoring a version', () => {
     const targetB = (await server.call('POST', SHOWCASES, { body: { data: { aString: 'target b' } } })).body.data.documentId;
     const image = await upload('one.gif');
     const original = {
-      aString: 'original', aText: 'text', aRichText: '# rich', anEmail: 'a@example.com', anEnumeration: 'beta', anInteger: 7, aBigInteger: '9007199254740993',
-      aFloat: 1.5, aDecimal: 2.25, aBoolean: true, aDate: '2024-02-03', aTime: '10:11:12.000', aDateTime: '2024-02-03T10:11:12.000Z', aJson: { nested: [1, 'two'] },
+      aString: 'original',
+      aText: 'text',
+      aRichText: '# rich',
+      anEmail: 'a@example.com',
+      anEnumeration: 'beta',
+      anInteger: 7,
+      aBigInteger: '9007199254740993',
+      aFloat: 1.5,
+      aDecimal: 2.25,
+      aBoolean: true,
+      aDate: '2024-02-03',
+      aTime: '10:11:12.000',
+      aDateTime: '2024-02-03T10:11:12.000Z',
+      aJson: { nested: [1, 'two'] },
       aBlocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'hello' }] }],
-      aOneToOne: targetA, aManyToMany: [targetA, targetB], aSingleMedia: image, aMultipleMedia: [image],
-      aComponent: { label: 'card', count: 1 }, aRepeatableComponent: [{ label: 'r1', count: 2 }, { label: 'r2', count: 3 }],
-      aDynamicZone: [{ __component: 'parts.note', body: 'note' }, { __component: 'parts.card', label: 'zone card', count: 4 }],
+      aOneToOne: targetA,
+      aManyToMany: [targetA, targetB],
+      aSingleMedia: image,
+      aMultipleMedia: [image],
+      aComponent: { label: 'card', count: 1 },
+      aRepeatableComponent: [
+        { label: 'r1', count: 2 },
+        { label: 'r2', count: 3 },
+      ],
+      aDynamicZone: [
+        { __component: 'parts.note', body: 'note' },
+        { __component: 'parts.card', label: 'zone card', count: 4 },
+      ],
     };
     const created = await server.call('POST', SHOWCASES, { body: { data: original } });
     expect(created.status).toBe(201);
     const id = created.body.data.documentId;
     const before = (await server.call('GET', `${SHOWCASES}/${id}?${everything}`)).body.data;
     await server.call('PUT', `${SHOWCASES}/${id}`, {
-      body: { data: { aString: 'changed', anInteger: 8, aManyToMany: [targetB], aOneToOne: null, aSingleMedia: null, aComponent: null, aRepeatableComponent: [], aDynamicZone: [] } },
+      body: {
+        data: {
+          aString: 'changed',
+          anInteger: 8,
+          aManyToMany: [targetB],
+          aOneToOne: null,
+          aSingleMedia: null,
+          aComponent: null,
+          aRepeatableComponent: [],
+          aDynamicZone: [],
+        },
+      },
     });
     const [, first] = await versionsOf(server, 'api::showcase.showcase', id);
     const run = await folio(server, ['history', 'restore', String(first!.id)]);
@@ -278,7 +349,8 @@ describe('restoring a version', () => {
   it('leaves out relations to documents that no longer exist and says so (admin API)', async () => {
     const gone = (await server.call('POST', SHOWCASES, { body: { data: { aString: 'will go' } } })).body.data.documentId;
     const stays = (await server.call('POST', SHOWCASES, { body: { data: { aString: 'stays' } } })).body.data.documentId;
-    const doc = (await server.call('POST', SHOWCASES, { body: { data: { aString: 'linked', aManyToMany: [gone, stays], aOneToOne: gone } } })).body.data.documentId;
+    const doc = (await server.call('POST', SHOWCASES, { body: { data: { aString: 'linked', aManyToMany: [gone, stays], aOneToOne: gone } } })).body.data
+      .documentId;
     await server.call('PUT', `${SHOWCASES}/${doc}`, { body: { data: { aString: 'unlinked', aManyToMany: [] } } });
     expect((await server.call('DELETE', `${SHOWCASES}/${gone}`)).status).toBe(204);
     const headers = await adminHeaders(server, 'restorer@example.com');

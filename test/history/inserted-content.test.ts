@@ -53,13 +53,38 @@ describe('every attribute type', () => {
   afterAll(() => server.stop(), 30_000);
 
   const full = (targets: string[]) => ({
-    aString: 'original', aText: 'text', aRichText: '# rich', anEmail: 'a@example.com', anEnumeration: 'beta', anInteger: 7, aBigInteger: '9007199254740993',
-    aFloat: 0.1, aDecimal: 2.25, aBoolean: true, aDate: '2024-02-03', aTime: '10:11:12.000', aDateTime: '2024-02-03T10:11:12.000Z', aJson: { nested: [1, 'two'], z: null, a: 1 },
-    aBlocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'hello' }] }], aPassword: 'never kept',
-    aOneToOne: targets[0], aManyToOne: targets[1], aOneToMany: [targets[2], targets[3]], aManyToMany: [targets[1], targets[0]],
-    aSingleMedia: image, aMultipleMedia: [image, image],
-    aComponent: { label: 'card', count: 1 }, aRepeatableComponent: [{ label: 'r1', count: 2 }, { label: 'r2', count: 3 }],
-    aDynamicZone: [{ __component: 'parts.note', body: 'first' }, { __component: 'parts.card', label: 'second', count: 4 }, { __component: 'parts.note', body: 'third' }],
+    aString: 'original',
+    aText: 'text',
+    aRichText: '# rich',
+    anEmail: 'a@example.com',
+    anEnumeration: 'beta',
+    anInteger: 7,
+    aBigInteger: '9007199254740993',
+    aFloat: 0.1,
+    aDecimal: 2.25,
+    aBoolean: true,
+    aDate: '2024-02-03',
+    aTime: '10:11:12.000',
+    aDateTime: '2024-02-03T10:11:12.000Z',
+    aJson: { nested: [1, 'two'], z: null, a: 1 },
+    aBlocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'hello' }] }],
+    aPassword: 'never kept',
+    aOneToOne: targets[0],
+    aManyToOne: targets[1],
+    aOneToMany: [targets[2], targets[3]],
+    aManyToMany: [targets[1], targets[0]],
+    aSingleMedia: image,
+    aMultipleMedia: [image, image],
+    aComponent: { label: 'card', count: 1 },
+    aRepeatableComponent: [
+      { label: 'r1', count: 2 },
+      { label: 'r2', count: 3 },
+    ],
+    aDynamicZone: [
+      { __component: 'parts.note', body: 'first' },
+      { __component: 'parts.card', label: 'second', count: 4 },
+      { __component: 'parts.note', body: 'third' },
+    ],
   });
 
   it('keeps a create as reading it back gives it (single creates, an import batch), and an update the same way', async () => {
@@ -69,9 +94,18 @@ describe('every attribute type', () => {
     const version = await expectKeptAsRead(server, ct, published.documentId);
     expect(version.status).toBe('published');
     expect(version.data).toMatchObject({
-      aBigInteger: '9007199254740993', aFloat: 0.1, aBoolean: true, aJson: { nested: [1, 'two'], z: null, a: 1 }, aSingleMedia: image, aMultipleMedia: [image, image],
+      aBigInteger: '9007199254740993',
+      aFloat: 0.1,
+      aBoolean: true,
+      aJson: { nested: [1, 'two'], z: null, a: 1 },
+      aSingleMedia: image,
+      aMultipleMedia: [image, image],
       aManyToMany: [{ documentId: targets[1] }, { documentId: targets[0] }],
-      aDynamicZone: [{ __component: 'parts.note', body: 'first' }, { __component: 'parts.card', label: 'second', count: 4 }, { __component: 'parts.note', body: 'third' }],
+      aDynamicZone: [
+        { __component: 'parts.note', body: 'first' },
+        { __component: 'parts.card', label: 'second', count: 4 },
+        { __component: 'parts.note', body: 'third' },
+      ],
     });
     expect('aPassword' in version.data).toBe(false);
 
@@ -98,13 +132,23 @@ describe('nested components and polymorphic links', () => {
       const page = await server.instance.documents.create(pages, {
         title: 'Nested',
         writer: ann.documentId,
-        seo: { metaTitle: 'm', meta: { rank: 1, label: 'one', related: bob.documentId }, alternates: [{ rank: 2, label: 'two', related: ann.documentId }, { rank: 3, label: 'three' }] },
+        seo: {
+          metaTitle: 'm',
+          meta: { rank: 1, label: 'one', related: bob.documentId },
+          alternates: [
+            { rank: 2, label: 'two', related: ann.documentId },
+            { rank: 3, label: 'three' },
+          ],
+        },
       });
       const version = await expectKeptAsRead(server, pages, page.documentId, 'en');
       expect(version.data.seo).toEqual({
         metaTitle: 'm',
         meta: { rank: 1, label: 'one', related: { documentId: bob.documentId } },
-        alternates: [{ rank: 2, label: 'two', related: { documentId: ann.documentId } }, { rank: 3, label: 'three', related: null }],
+        alternates: [
+          { rank: 2, label: 'two', related: { documentId: ann.documentId } },
+          { rank: 3, label: 'three', related: null },
+        ],
       });
       await expectKeptAsRead(server, writers, ann.documentId);
       const draft = await server.instance.documents.create(pages, { title: 'Draft', seo: { meta: { rank: 4 } } }, { status: 'draft' });
@@ -127,7 +171,10 @@ describe('nested components and polymorphic links', () => {
       const comment = await server.instance.documents.create(comments, {
         body: 'mixed',
         subject: { __type: 'api::video.video', documentId: video.documentId },
-        mentions: [{ __type: 'api::video.video', documentId: video.documentId }, { __type: 'api::article.article', documentId: article.documentId, locale: 'en' }],
+        mentions: [
+          { __type: 'api::video.video', documentId: video.documentId },
+          { __type: 'api::article.article', documentId: article.documentId, locale: 'en' },
+        ],
       });
       const version = await expectKeptAsRead(server, comments, comment.documentId);
       expect(version.data.mentions).toEqual([
@@ -156,20 +203,34 @@ describe('many creates at once, and a create changed again in its own transactio
 
   it('keeps an import batch past the rows one statement names (chunks of 500), as reading back gives it, and reads many documents at once as one by one', async () => {
     const tags: string[] = [];
-    for (const name of ['b1', 'b2']) tags.push((await server.instance.documents.create(server.instance.registry.contentType('api::tag.tag')!, { name })).documentId);
+    for (const name of ['b1', 'b2'])
+      tags.push((await server.instance.documents.create(server.instance.registry.contentType('api::tag.tag')!, { name })).documentId);
     const batch = await server.instance.documents.createMany(
       articles,
-      Array.from({ length: 1_200 }, (_, i) => ({ title: `Many ${i}`, tags: i % 2 ? tags : [tags[1]], seo: { metaTitle: `m${i}` }, blocks: [{ __component: 'shared.quote', title: `q${i}` }] })),
+      Array.from({ length: 1_200 }, (_, i) => ({
+        title: `Many ${i}`,
+        tags: i % 2 ? tags : [tags[1]],
+        seo: { metaTitle: `m${i}` },
+        blocks: [{ __component: 'shared.quote', title: `q${i}` }],
+      })),
     );
     const sample = [batch[0]!, batch[599]!, batch[1_199]!];
     for (const written of sample) await expectKeptAsRead(server, articles, written.documentId, 'en');
-    const all = await documentContents(server.instance.db, articles, batch.map((w) => ({ documentId: w.documentId, locale: 'en' })));
+    const all = await documentContents(
+      server.instance.db,
+      articles,
+      batch.map((w) => ({ documentId: w.documentId, locale: 'en' })),
+    );
     expect(all.size).toBe(1_200);
     for (const written of sample) {
       const one = await readBack(server, articles, written.documentId, 'en');
       expect(JSON.stringify(all.get(`${written.documentId}\u0000en`))).toBe(JSON.stringify(one));
     }
-    expect(all.get(`${batch[1_199]!.documentId}\u0000en`)!.data).toMatchObject({ title: 'Many 1199', tags: [{ documentId: tags[0] }, { documentId: tags[1] }], seo: { metaTitle: 'm1199' } });
+    expect(all.get(`${batch[1_199]!.documentId}\u0000en`)!.data).toMatchObject({
+      title: 'Many 1199',
+      tags: [{ documentId: tags[0] }, { documentId: tags[1] }],
+      seo: { metaTitle: 'm1199' },
+    });
   }, 60_000);
 
   it('keeps what another locale of it changed (its shared attributes) after the create', async () => {

@@ -73,7 +73,12 @@ describe('what history and the audit log cost a write', () => {
   });
 
   it('costs a batch of 200 creates what one create costs', async () => {
-    const added = await extra((s) => s.server.instance.documents.createMany(s.ct, Array.from({ length: 200 }, (_, i) => ({ ...s.data, title: `Batch ${i}` }))));
+    const added = await extra((s) =>
+      s.server.instance.documents.createMany(
+        s.ct,
+        Array.from({ length: 200 }, (_, i) => ({ ...s.data, title: `Batch ${i}` })),
+      ),
+    );
     // 200 history rows and 400 audit rows (a create and a publish each) in one insert each.
     expect(added).toBeLessThanOrEqual(onPostgres ? 6 : 3);
   });

@@ -139,7 +139,10 @@ describe('API tokens', () => {
 
   it('reads the Bearer scheme case-insensitively', async () => {
     for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
-      const response = await server.call('POST', '/api/articles', { body: { data: { title: `via ${scheme}` } }, headers: { authorization: `${scheme} ${server.tokens.fullAccess}` } });
+      const response = await server.call('POST', '/api/articles', {
+        body: { data: { title: `via ${scheme}` } },
+        headers: { authorization: `${scheme} ${server.tokens.fullAccess}` },
+      });
       expect(response.status).toBe(201);
     }
   });
@@ -169,7 +172,10 @@ describe('API tokens', () => {
 
   it('stores only a 128-hex-character hash of each access key', async () => {
     expect(server.tokens.fullAccess).toMatch(/^[0-9a-f]{256}$/);
-    const rows = await server.instance.db.all<Record<string, unknown>>('SELECT * FROM folio_api_tokens WHERE "name" IN (?, ?) ORDER BY "name"', ['test-full', 'test-read']);
+    const rows = await server.instance.db.all<Record<string, unknown>>('SELECT * FROM folio_api_tokens WHERE "name" IN (?, ?) ORDER BY "name"', [
+      'test-full',
+      'test-read',
+    ]);
     expect(rows).toHaveLength(2);
     const keys = { 'test-full': server.tokens.fullAccess, 'test-read': server.tokens.readOnly };
     for (const row of rows) {

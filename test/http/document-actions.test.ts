@@ -45,11 +45,25 @@ describe('document actions on a collection type', () => {
     const tag = (await server.call('POST', '/api/tags', { body: { data: { name: 'kept-tag' } } })).body.data;
     const other = (await server.call('POST', '/api/tags', { body: { data: { name: 'draft-tag' } } })).body.data;
     const png = await makeImage(4, 4);
-    const files = await upload(server.url, { files: [{ bytes: png, filename: 'a.png', type: 'image/png' }, { bytes: png, filename: 'b.png', type: 'image/png' }], headers: auth });
+    const files = await upload(server.url, {
+      files: [
+        { bytes: png, filename: 'a.png', type: 'image/png' },
+        { bytes: png, filename: 'b.png', type: 'image/png' },
+      ],
+      headers: auth,
+    });
     const [kept, replaced] = files.body.map((f: { id: number }) => f.id);
     const doc = (
       await server.call('POST', '/api/articles', {
-        body: { data: { title: 'Published title', cover: kept, seo: { metaTitle: 'published seo' }, tags: [tag.documentId], links: [{ label: 'a', url: 'https://a.example' }] } },
+        body: {
+          data: {
+            title: 'Published title',
+            cover: kept,
+            seo: { metaTitle: 'published seo' },
+            tags: [tag.documentId],
+            links: [{ label: 'a', url: 'https://a.example' }],
+          },
+        },
       })
     ).body.data;
     await server.call('PUT', `/api/articles/${doc.documentId}?status=draft`, {
@@ -175,7 +189,9 @@ describe('document action permissions', () => {
 
   it('names the actions as Strapi would, only for types with draft & publish', () => {
     const { registry } = server.instance;
-    expect(resolveActions(registry, ['api::article.article.*'])).toEqual(expect.arrayContaining(['api::article.article.publish', 'api::article.article.unpublish', 'api::article.article.discardDraft']));
+    expect(resolveActions(registry, ['api::article.article.*'])).toEqual(
+      expect.arrayContaining(['api::article.article.publish', 'api::article.article.unpublish', 'api::article.article.discardDraft']),
+    );
     expect(resolveActions(registry, ['api::homepage.homepage.discardDraft'])).toEqual(['api::homepage.homepage.discardDraft']);
     expect(() => resolveActions(registry, ['api::author.author.publish'])).toThrow('Unknown action');
   });

@@ -57,7 +57,10 @@ describe('ETag on the content API', () => {
     const before = { one: await get(`/api/articles/${documentId}`), list: await get('/api/articles') };
     const updated = await server.call('PUT', `/api/articles/${documentId}`, { body: { data: { title: 'Cached, then changed' } } });
     expect(updated.status).toBe(200);
-    for (const [path, old] of [[`/api/articles/${documentId}`, before.one], ['/api/articles', before.list]] as const) {
+    for (const [path, old] of [
+      [`/api/articles/${documentId}`, before.one],
+      ['/api/articles', before.list],
+    ] as const) {
       const after = await get(path, { 'if-none-match': old.headers.get('etag')! });
       expect(after.status).toBe(200);
       expect(after.text).toContain('Cached, then changed');
@@ -105,7 +108,8 @@ describe('ETag on the content API', () => {
       // A front end on that origin may send the validator and read the tag, the request id and which images got no formats.
       expect(res.headers.get('access-control-expose-headers')).toBe('ETag, X-Request-Id, Retry-After, X-Folio-Formats-Skipped');
       const preflight = await fetch(`${cors.url}/api/articles`, {
-        method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+        method: 'OPTIONS',
+        headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-headers')).toContain('If-None-Match');
@@ -138,7 +142,10 @@ describe('ETag on the content API', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('etag')).toBeNull();
     expect((await get(`/api/articles/${created.body.data.documentId}`)).headers.get('etag')).not.toBeNull();
-    const updated = await server.call('PUT', `/api/articles/${created.body.data.documentId}`, { body: { data: { title: 'Write 2' } }, headers: { 'if-none-match': '*' } });
+    const updated = await server.call('PUT', `/api/articles/${created.body.data.documentId}`, {
+      body: { data: { title: 'Write 2' } },
+      headers: { 'if-none-match': '*' },
+    });
     expect(updated.status).toBe(200);
     expect(updated.headers.get('etag')).toBeNull();
   });
@@ -163,7 +170,12 @@ describe('ETag and Last-Modified on /uploads', () => {
     const first = await get(file.url);
     const etag = first.headers.get('etag')!;
     const lastModified = first.headers.get('last-modified')!;
-    const current: Record<string, string>[] = [{ 'if-none-match': etag }, { 'if-none-match': `"x", W/${etag}` }, { 'if-modified-since': lastModified }, { 'if-modified-since': new Date().toUTCString() }];
+    const current: Record<string, string>[] = [
+      { 'if-none-match': etag },
+      { 'if-none-match': `"x", W/${etag}` },
+      { 'if-modified-since': lastModified },
+      { 'if-modified-since': new Date().toUTCString() },
+    ];
     for (const headers of current) {
       for (const method of ['GET', 'HEAD']) {
         const res = await get(file.url, headers, method);
@@ -175,7 +187,11 @@ describe('ETag and Last-Modified on /uploads', () => {
     }
     // An older date, a stale tag (which wins over a current date), and a date that is not one.
     const older = new Date(Date.parse(lastModified) - 60_000).toUTCString();
-    const stale: Record<string, string>[] = [{ 'if-modified-since': older }, { 'if-none-match': '"stale"', 'if-modified-since': lastModified }, { 'if-modified-since': 'yesterday' }];
+    const stale: Record<string, string>[] = [
+      { 'if-modified-since': older },
+      { 'if-none-match': '"stale"', 'if-modified-since': lastModified },
+      { 'if-modified-since': 'yesterday' },
+    ];
     for (const headers of stale) {
       const res = await get(file.url, headers);
       expect(res.status).toBe(200);
@@ -186,7 +202,10 @@ describe('ETag and Last-Modified on /uploads', () => {
   it('gives a replaced file, under the same URL, a new tag: the old tag gets no 304 there', async () => {
     const [file] = (await upload(server.url, { files: [{ bytes: await makeImage(40, 10), filename: 'swap.png', type: 'image/png' }] })).body;
     const before = (await get(file.url)).headers.get('etag')!;
-    const replaced = await upload(server.url, { query: `?id=${file.id}`, files: [{ bytes: await makeImage(41, 12), filename: 'swap.png', type: 'image/png' }] });
+    const replaced = await upload(server.url, {
+      query: `?id=${file.id}`,
+      files: [{ bytes: await makeImage(41, 12), filename: 'swap.png', type: 'image/png' }],
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.url).toBe(file.url);
     const after = await get(file.url, { 'if-none-match': before });

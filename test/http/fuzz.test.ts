@@ -68,7 +68,13 @@ async function seedContent(): Promise<Pool> {
   await write('PUT', `/api/categories/${news}?locale=fr`, { name: 'Actualités' });
   const guides = await write('POST', '/api/categories', { name: 'Guides', slug: 'guides', position: 2 });
   const tags = [];
-  for (const [name, color] of [['red', '#ff0000'], ['green', '#00ff00'], ['blue', '#0000ff'], ['été', '#123456']]) tags.push(await write('POST', '/api/tags', { name, color }));
+  for (const [name, color] of [
+    ['red', '#ff0000'],
+    ['green', '#00ff00'],
+    ['blue', '#0000ff'],
+    ['été', '#123456'],
+  ])
+    tags.push(await write('POST', '/api/tags', { name, color }));
   const articles: string[] = [];
   for (let i = 0; i < 6; i++) {
     articles.push(
@@ -121,7 +127,8 @@ function queryRequest(index: number): FuzzRequest {
   const g = new Gen(rngFor(SEED, 'query', index));
   const q = new QueryGen(g, server.instance.registry, pool);
   let path: string;
-  if (g.chance(0.04)) path = g.pick(['/api/i18n/locales', '/api/openapi.json', '/api/nothing', '/_health', '/api/upload/files', '/api/users', '/uploads/nope.png']);
+  if (g.chance(0.04))
+    path = g.pick(['/api/i18n/locales', '/api/openapi.json', '/api/nothing', '/_health', '/api/upload/files', '/api/users', '/uploads/nope.png']);
   else {
     const ct = pickType(g);
     const ids = pool.ids[ct.uid] ?? [];
@@ -169,7 +176,8 @@ function bodyRequest(index: number): FuzzRequest {
 
   const headers: Record<string, string> = {};
   if (b.strict || g.chance(0.85)) headers['content-type'] = 'application/json';
-  else if (g.chance(0.7)) headers['content-type'] = g.pick(['text/plain', 'application/vnd.api+json', 'application/json; charset=utf-16', 'multipart/form-data']);
+  else if (g.chance(0.7))
+    headers['content-type'] = g.pick(['text/plain', 'application/vnd.api+json', 'application/json; charset=utf-16', 'multipart/form-data']);
   if (!b.strict && g.chance(0.05)) headers.authorization = g.pick(JUNK_AUTH);
   if (method === 'DELETE' && g.chance(0.7)) return { method, path, headers, target: { ct, documentId } };
 
@@ -204,7 +212,12 @@ interface Outcome {
 let lastServerError: string | undefined;
 const realConsoleError = console.error;
 const firstLine = (args: unknown[]) =>
-  args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ').replace('[folio] unexpected error: ', '').split('\n').find((l) => /\w+(Error|Exception)\b/.test(l)) ?? String(args[0]).split('\n')[0];
+  args
+    .map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a)))
+    .join(' ')
+    .replace('[folio] unexpected error: ', '')
+    .split('\n')
+    .find((l) => /\w+(Error|Exception)\b/.test(l)) ?? String(args[0]).split('\n')[0];
 // The server runs in this process: its "[folio] unexpected error" lines name the cause of a 500.
 const onServerLog = (...args: unknown[]) => void (lastServerError = firstLine(args));
 
@@ -237,7 +250,14 @@ function problems(req: FuzzRequest, out: Outcome): string[] {
   if (out.ms > CAP_MS) found.push(`slower than ${CAP_MS} ms`);
   if (out.status >= 400 && out.status < 500) {
     const e = out.json?.error;
-    const ok = isObject(out.json) && out.json.data === null && isObject(e) && e.status === out.status && typeof e.name === 'string' && typeof e.message === 'string' && isObject(e.details);
+    const ok =
+      isObject(out.json) &&
+      out.json.data === null &&
+      isObject(e) &&
+      e.status === out.status &&
+      typeof e.name === 'string' &&
+      typeof e.message === 'string' &&
+      isObject(e.details);
     if (!ok) found.push(`${out.status} without the error envelope`);
   }
   if (out.status >= 200 && out.status < 300 && req.echo && isObject(out.json?.data)) {
@@ -256,7 +276,11 @@ async function snapshot(req: FuzzRequest): Promise<string> {
   else if (documentId && pool.ids[ct.uid]?.includes(documentId)) {
     for (const status of ['draft', 'published']) reads.push(`${base(ct)}?filters[documentId][$eq]=${documentId}&status=${status}&locale=*&populate=*`);
   }
-  const read = (path: string) => fetch(server.url + path).then(async (r) => `${r.status} ${await r.text()}`, (e) => `no answer: ${e}`);
+  const read = (path: string) =>
+    fetch(server.url + path).then(
+      async (r) => `${r.status} ${await r.text()}`,
+      (e) => `no answer: ${e}`,
+    );
   const answers = await Promise.all(reads.map(async (path) => `${path} → ${await read(path)}`));
   return answers.join('\n');
 }
@@ -297,7 +321,14 @@ function report(kind: 'q' | 'b'): string[] {
   }
   if (!groups.size) return [];
   const file = join(tmpdir(), `folio-fuzz-${ENGINE}-${SEED}-${kind}.json`);
-  writeFileSync(file, JSON.stringify(failures.filter((x) => x.id.startsWith(kind)).map((f) => ({ ...f, request: { ...f.request, target: undefined, body: bodyText(f.request.body) } })), null, 1));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      failures.filter((x) => x.id.startsWith(kind)).map((f) => ({ ...f, request: { ...f.request, target: undefined, body: bodyText(f.request.body) } })),
+      null,
+      1,
+    ),
+  );
   const lines = [...groups].map(([key, list]) => {
     const f = list[0]!;
     const routes = [...new Set(list.map((x) => `${x.request.method} ${shape(x.request.path)}`))];

@@ -38,7 +38,9 @@ describe('one permission lookup per request', () => {
   });
 
   it("reads a user's role grants once for the same list, called with the user's JWT", async () => {
-    const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'guarded', email: 'guarded@example.com', password: 'Passw0rd!' } });
+    const registered = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'guarded', email: 'guarded@example.com', password: 'Passw0rd!' },
+    });
     expect(registered.status).toBe(200);
     const lookups = await grantLookups(async () => {
       const res = await server.call('GET', READ_ACROSS_TYPES, { headers: { authorization: `Bearer ${registered.body.jwt}` } });

@@ -96,7 +96,10 @@ describe('JSON nesting depth', () => {
 
   it('accepts a body exactly at the depth limit and refuses one level more', async () => {
     // The body object and `data` are two levels; the JSON attribute value brings the rest.
-    const atLimit = await server.call('POST', '/api/articles', { raw: `{"data":{"title":"at the limit","meta":${nested(MAX_JSON_DEPTH - 2)}}}`, headers: json });
+    const atLimit = await server.call('POST', '/api/articles', {
+      raw: `{"data":{"title":"at the limit","meta":${nested(MAX_JSON_DEPTH - 2)}}}`,
+      headers: json,
+    });
     expect(atLimit.status).toBe(201);
     expect(jsonDepth(atLimit.body.data.meta, MAX_JSON_DEPTH)).toBe(MAX_JSON_DEPTH - 2);
     await refused('POST', '/api/articles', { raw: `{"data":{"title":"one more","meta":${nested(MAX_JSON_DEPTH - 1)}}}`, headers: json });
@@ -133,7 +136,10 @@ describe('URL length', () => {
     expect(urlLimitUnder(16 * 1024)).toBeLessThan(16 * 1024);
     for (const length of [MAX_URL_LENGTH + 1, 2 * MAX_URL_LENGTH, MAX_REQUEST_HEAD - HEAD_ROOM]) {
       const path = `/api/articles?x=${'c'.repeat(length - '/api/articles?x='.length)}`;
-      const raw = await rawRequest(server.url, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'k'.repeat(HEAD_ROOM - 512)}\r\nConnection: close\r\n\r\n`);
+      const raw = await rawRequest(
+        server.url,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'k'.repeat(HEAD_ROOM - 512)}\r\nConnection: close\r\n\r\n`,
+      );
       expect(raw.status).toBe(414);
       expect(JSON.parse(raw.body).error.name).toBe('URITooLongError');
     }
@@ -183,7 +189,16 @@ describe('NUL characters (PostgreSQL text cannot hold them)', () => {
     const cases: [Record<string, unknown>, (string | number)[]][] = [
       [{ title: 'a\u0000b' }, ['title']],
       [{ title: 'ok', seo: { metaTitle: 'meta\u0000' } }, ['seo', 'metaTitle']],
-      [{ title: 'ok', links: [{ label: 'fine', url: '/x' }, { label: '\u0000', url: '/y' }] }, ['links', 1, 'label']],
+      [
+        {
+          title: 'ok',
+          links: [
+            { label: 'fine', url: '/x' },
+            { label: '\u0000', url: '/y' },
+          ],
+        },
+        ['links', 1, 'label'],
+      ],
       [{ title: 'ok', blocks: [{ __component: 'shared.quote', body: 'q\u0000' }] }, ['blocks', 0, 'body']],
       [{ title: 'ok', body: [{ type: 'paragraph', children: [{ type: 'text', text: 'nul \u0000' }] }] }, ['body', 0, 'children', 0, 'text']],
     ];
@@ -306,13 +321,16 @@ describe('e-mail attributes', () => {
   it('never runs a schema regex over a value longer than maxLength: a backtracking pattern on 100,000 characters answers at once', async () => {
     // `^(a+)+$` takes exponential time on "aaaa…!"; if it ever ran on this value the test would hang.
     const dir = tempDir();
-    writeFileSync(join(dir, 'gadget.json'), JSON.stringify({
-      kind: 'collectionType',
-      collectionName: 'gadgets',
-      info: { singularName: 'gadget', pluralName: 'gadgets', displayName: 'Gadget' },
-      options: { draftAndPublish: false },
-      attributes: { code: { type: 'string', regex: '^(a+)+$', maxLength: 30 } },
-    }));
+    writeFileSync(
+      join(dir, 'gadget.json'),
+      JSON.stringify({
+        kind: 'collectionType',
+        collectionName: 'gadgets',
+        info: { singularName: 'gadget', pluralName: 'gadgets', displayName: 'Gadget' },
+        options: { draftAndPublish: false },
+        attributes: { code: { type: 'string', regex: '^(a+)+$', maxLength: 30 } },
+      }),
+    );
     const gadgets = await startServer({ contentTypes: dir });
     try {
       const response = await gadgets.call('POST', '/api/gadgets', { body: { data: { code: `${'a'.repeat(100_000)}!` } } });

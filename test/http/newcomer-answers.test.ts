@@ -47,11 +47,31 @@ describe('a JSON body sent without its Content-Type', () => {
 describe('a relation to a documentId that is not there', () => {
   it('names the relation, the type it points at and the documentId, its locale only for a type with locales', async () => {
     const cases: [string, Record<string, unknown>, string, Record<string, unknown>][] = [
-      ['/api/articles', { title: 'x', author: 'noauthor00000000000000000' }, 'Document with id "noauthor00000000000000000" not found: the relation author points at api::author.author, which has no such document', { path: ['author'], type: 'api::author.author', documentId: 'noauthor00000000000000000', locale: null }],
-      ['/api/articles', { title: 'x', category: 'nocategory000000000000000' }, 'Document with id "nocategory000000000000000" not found in locale "en": the relation category points at api::category.category, which has no such document in that locale', { path: ['category'], locale: 'en' }],
-      ['/api/articles', { title: 'x', tags: { connect: ['notag0000000000000000000'] } }, 'Document with id "notag0000000000000000000" not found: the relation tags points at api::tag.tag', { path: ['tags'] }],
+      [
+        '/api/articles',
+        { title: 'x', author: 'noauthor00000000000000000' },
+        'Document with id "noauthor00000000000000000" not found: the relation author points at api::author.author, which has no such document',
+        { path: ['author'], type: 'api::author.author', documentId: 'noauthor00000000000000000', locale: null },
+      ],
+      [
+        '/api/articles',
+        { title: 'x', category: 'nocategory000000000000000' },
+        'Document with id "nocategory000000000000000" not found in locale "en": the relation category points at api::category.category, which has no such document in that locale',
+        { path: ['category'], locale: 'en' },
+      ],
+      [
+        '/api/articles',
+        { title: 'x', tags: { connect: ['notag0000000000000000000'] } },
+        'Document with id "notag0000000000000000000" not found: the relation tags points at api::tag.tag',
+        { path: ['tags'] },
+      ],
       // The inverse side (author.articles is mapped by article.author).
-      ['/api/authors', { name: 'x', articles: ['noarticle0000000000000000'] }, 'Document with id "noarticle0000000000000000" not found in locale "en": the relation articles points at api::article.article', { path: ['articles'] }],
+      [
+        '/api/authors',
+        { name: 'x', articles: ['noarticle0000000000000000'] },
+        'Document with id "noarticle0000000000000000" not found in locale "en": the relation articles points at api::article.article',
+        { path: ['articles'] },
+      ],
     ];
     for (const [path, data, message, details] of cases) {
       const response = await server.call('POST', path, { body: { data } });
@@ -86,7 +106,13 @@ describe('the request log', () => {
 
 describe('curl examples', () => {
   it('every curl command with [ or ] in its URL passes -g (curl would read them as a range), in the docs and in the example content', () => {
-    const texts = [readFileSync(join(ROOT, 'README.md'), 'utf8'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(ROOT, 'docs', f), 'utf8')), JSON.stringify(EXAMPLE_SEED).replace(/\\"/g, '"')];
+    const texts = [
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => readFileSync(join(ROOT, 'docs', f), 'utf8')),
+      JSON.stringify(EXAMPLE_SEED).replace(/\\"/g, '"'),
+    ];
     const commands = texts.flatMap((text) => text.match(/\bcurl\b[^\n`]*/g) ?? []);
     expect(commands.length).toBeGreaterThan(0);
     const unquoted = commands.filter((c) => /https?:\/\/\S*[[\]]/.test(c) && !/\s(-g|--globoff)\b/.test(c));

@@ -28,7 +28,17 @@ const validate = (doc: unknown) => SwaggerParser.validate(structuredClone(doc) a
  * does not name is a problem, so an undocumented field in an answer fails the test.
  */
 function problems(doc: Schema, schema: Schema, value: unknown, path = '$', closed = true): string[] {
-  if (schema.$ref) return problems(doc, schema.$ref.replace('#/', '').split('/').reduce((s: Schema, k: string) => s[k], doc), value, path, closed);
+  if (schema.$ref)
+    return problems(
+      doc,
+      schema.$ref
+        .replace('#/', '')
+        .split('/')
+        .reduce((s: Schema, k: string) => s[k], doc),
+      value,
+      path,
+      closed,
+    );
   const out: string[] = [];
   if (schema.anyOf && !schema.anyOf.some((s: Schema) => problems(doc, s, value, path, closed).length === 0)) out.push(`${path}: matches no anyOf`);
   if (schema.oneOf) {
@@ -57,7 +67,8 @@ function problems(doc: Schema, schema: Schema, value: unknown, path = '$', close
 
 const schemaOf = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 /** The schema an operation gives a status's JSON answer. */
-const responseSchema = (doc: Schema, path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema;
+const responseSchema = (doc: Schema, path: string, method: string, status: string) =>
+  doc.paths[path][method].responses[status].content['application/json'].schema;
 
 /** `/api/articles/:documentId` and `/api/articles/{documentId}` both become `/api/articles/{}`. */
 const normalise = (path: string) => path.replace(/\{[^}]+\}|:[A-Za-z_]+|\*/g, '{}');
@@ -106,14 +117,23 @@ describe('the OpenAPI document', () => {
     const { registry } = server.instance;
     // Document actions are mounted on every type, but on a type without draft & publish they only answer 400: left out.
     const actionWithoutDraftAndPublish = (path: string) => path.includes('/actions/') && registry.byRouteId(path.split('/')[2]!)?.draftAndPublish === false;
-    const mounted = createApp(server.instance).routes
-      // ALL routes answer 405 for the other methods; /admin is the admin UI's own surface (session auth), not this API.
+    const mounted = createApp(server.instance)
+      .routes // ALL routes answer 405 for the other methods; /admin is the admin UI's own surface (session auth), not this API.
       .filter((route) => route.method !== 'ALL' && !route.path.startsWith('/admin') && !actionWithoutDraftAndPublish(route.path))
       .map((route) => `${route.method.toLowerCase()} ${normalise(route.path)}`);
-    const documented = new Set(Object.entries(doc.paths as Record<string, Schema>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${normalise(path)}`)));
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Schema>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${normalise(path)}`)),
+    );
     expect(mounted.length).toBeGreaterThan(60);
     expect(mounted.filter((route) => !documented.has(route))).toEqual([]);
-    for (const route of ['get /api/realtime', 'post /api/upload', 'get /api/users/me', 'post /api/auth/local', 'post /api/articles/{}/actions/discard-draft', 'post /api/homepage/actions/publish']) {
+    for (const route of [
+      'get /api/realtime',
+      'post /api/upload',
+      'get /api/users/me',
+      'post /api/auth/local',
+      'post /api/articles/{}/actions/discard-draft',
+      'post /api/homepage/actions/publish',
+    ]) {
       expect(documented.has(route)).toBe(true);
     }
     expect(doc.paths['/api/realtime'].get.responses['200'].content['text/event-stream']).toBeDefined();
@@ -127,12 +147,29 @@ describe('the OpenAPI document', () => {
       expect(response.content['application/json'].schema).toEqual(schemaOf('Error'));
     }
     expect(list.parameters.map((p: Schema) => p.name).sort()).toEqual(
-      ['_q', 'fields', 'filters', 'locale', 'pagination[limit]', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[withCount]', 'populate', 'sort', 'status'].sort(),
+      [
+        '_q',
+        'fields',
+        'filters',
+        'locale',
+        'pagination[limit]',
+        'pagination[page]',
+        'pagination[pageSize]',
+        'pagination[start]',
+        'pagination[withCount]',
+        'populate',
+        'sort',
+        'status',
+      ].sort(),
     );
     for (const [path, item] of Object.entries(doc.paths as Record<string, Schema>)) {
       for (const [method, op] of Object.entries(item)) {
-        expect({ path, method, has500: '500' in op.responses, described: Object.values(op.responses).every((r: any) => r.$ref || r.description) })
-          .toEqual({ path, method, has500: true, described: true });
+        expect({ path, method, has500: '500' in op.responses, described: Object.values(op.responses).every((r: any) => r.$ref || r.description) }).toEqual({
+          path,
+          method,
+          has500: true,
+          described: true,
+        });
       }
     }
   });
@@ -149,9 +186,19 @@ describe('the OpenAPI document', () => {
     const created = await server.call('POST', '/api/articles?status=published', {
       body: {
         data: {
-          title: 'Hello', kind: 'guide', body: [{ type: 'paragraph', children: [{ type: 'text', text: 'hi', bold: true }] }], meta: { a: [1] },
-          cover: files[0].id, gallery: [files[0].id], tags: [tag.body.data.documentId], seo: { metaTitle: 'm', shareImage: files[0].id },
-          links: [{ label: 'l', url: 'https://example.com' }], blocks: [{ __component: 'shared.quote', title: 'q' }, { __component: 'shared.media', file: files[0].id }],
+          title: 'Hello',
+          kind: 'guide',
+          body: [{ type: 'paragraph', children: [{ type: 'text', text: 'hi', bold: true }] }],
+          meta: { a: [1] },
+          cover: files[0].id,
+          gallery: [files[0].id],
+          tags: [tag.body.data.documentId],
+          seo: { metaTitle: 'm', shareImage: files[0].id },
+          links: [{ label: 'l', url: 'https://example.com' }],
+          blocks: [
+            { __component: 'shared.quote', title: 'q' },
+            { __component: 'shared.media', file: files[0].id },
+          ],
         },
       },
     });

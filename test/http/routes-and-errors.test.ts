@@ -143,7 +143,12 @@ describe('body size limit', () => {
           controller.close();
         },
       });
-      const chunked = await fetch(`${small.url}/api/articles`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+      const chunked = await fetch(`${small.url}/api/articles`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
       expect(chunked.status).toBe(413);
       const chunkedBody = await chunked.json();
       expect(chunkedBody).toMatchObject({ data: null, error: { status: 413, name: 'PayloadTooLargeError', details: {} } });
@@ -195,22 +200,64 @@ describe('system routes', () => {
 describe('malformed input', () => {
   const deep = 'filters' + '[a]'.repeat(30) + '=1';
   const bodies: (string | Uint8Array)[] = [
-    '{"data":', '{', '[', 'nul', '{"data": {"title": }}', '{"data":{"title":"x"}}}', "{'data':{}}", 'data[title]=x', '',
-    'null', '[]', '"string"', '42', '{"data":[]}', '{"data":[{"title":"x"}]}', '{"data":"title"}', '{"data":null}',
+    '{"data":',
+    '{',
+    '[',
+    'nul',
+    '{"data": {"title": }}',
+    '{"data":{"title":"x"}}}',
+    "{'data':{}}",
+    'data[title]=x',
+    '',
+    'null',
+    '[]',
+    '"string"',
+    '42',
+    '{"data":[]}',
+    '{"data":[{"title":"x"}]}',
+    '{"data":"title"}',
+    '{"data":null}',
     '{"data":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
-    '{"data":{"title":{"nested":{"deep":[1,2,{"x":null}]}}}}', '{"data":{"title":["a"]}}',
-    '{"data":{"title":"x","views":1e400}}', '{"data":{"title":"x","views":99999999999999999999999}}', '{"data":{"title":"x","rating":"NaN"}}',
-    '{"data":{"tïtle💥":"x"}}', '{"data":{"title":"x","kind":"néws"}}', '{"data":{"__proto__":{"title":"x"}}}', '{"data":{"constructor":1}}',
-    '{"data":{"title":"x","publishDate":"not-a-date"}}', '{"data":{"title":"x","seo":"str"}}', '{"data":{"title":"x","links":{"a":1}}}',
-    '{"data":{"title":"x","blocks":[{"__component":"nope.nope"}]}}', '{"data":{"title":"x","tags":{"connect":[{"garbage":{"deep":true}}]}}}',
-    '{"data":{"title":"x","author":{"connect":["doesnotexist000000000000"]}}}', '{"data":{"title":"x","body":"not blocks"}}',
+    '{"data":{"title":{"nested":{"deep":[1,2,{"x":null}]}}}}',
+    '{"data":{"title":["a"]}}',
+    '{"data":{"title":"x","views":1e400}}',
+    '{"data":{"title":"x","views":99999999999999999999999}}',
+    '{"data":{"title":"x","rating":"NaN"}}',
+    '{"data":{"tïtle💥":"x"}}',
+    '{"data":{"title":"x","kind":"néws"}}',
+    '{"data":{"__proto__":{"title":"x"}}}',
+    '{"data":{"constructor":1}}',
+    '{"data":{"title":"x","publishDate":"not-a-date"}}',
+    '{"data":{"title":"x","seo":"str"}}',
+    '{"data":{"title":"x","links":{"a":1}}}',
+    '{"data":{"title":"x","blocks":[{"__component":"nope.nope"}]}}',
+    '{"data":{"title":"x","tags":{"connect":[{"garbage":{"deep":true}}]}}}',
+    '{"data":{"title":"x","author":{"connect":["doesnotexist000000000000"]}}}',
+    '{"data":{"title":"x","body":"not blocks"}}',
     new Uint8Array([0x7b, 0x22, 0x64, 0xff, 0xfe, 0x00, 0x7d]),
   ];
   const queries = [
-    'pagination[page]=abc', 'pagination[pageSize]=abc', 'pagination[start]=abc', 'pagination[page]=1&pagination[limit]=2',
-    'status=bogus', 'sort=title:up', 'sort=nope', 'sort[0][title]=sideways', 'fields[0]=nope', 'fields[0]=author', 'populate=nope',
-    'populate[title]=true', 'populate[author][populate][nope]=true', 'filters[title][$nope]=1', 'filters[nope][$eq]=1', 'foo=bar',
-    'filters=abc', 'filters[views][$eq]=abc', 'filters[id][$eq]=abc', 'fïelds=1', deep,
+    'pagination[page]=abc',
+    'pagination[pageSize]=abc',
+    'pagination[start]=abc',
+    'pagination[page]=1&pagination[limit]=2',
+    'status=bogus',
+    'sort=title:up',
+    'sort=nope',
+    'sort[0][title]=sideways',
+    'fields[0]=nope',
+    'fields[0]=author',
+    'populate=nope',
+    'populate[title]=true',
+    'populate[author][populate][nope]=true',
+    'filters[title][$nope]=1',
+    'filters[nope][$eq]=1',
+    'foo=bar',
+    'filters=abc',
+    'filters[views][$eq]=abc',
+    'filters[id][$eq]=abc',
+    'fïelds=1',
+    deep,
   ];
 
   /** Returns what is wrong with the answer to one malformed request, or nothing. */
@@ -225,7 +272,13 @@ describe('malformed input', () => {
       return `${label} -> not JSON: ${text.slice(0, 200)}`;
     }
     const e = body?.error;
-    const ok = body?.data === null && e?.status === response.status && typeof e.name === 'string' && typeof e.message === 'string' && e.details !== null && typeof e.details === 'object';
+    const ok =
+      body?.data === null &&
+      e?.status === response.status &&
+      typeof e.name === 'string' &&
+      typeof e.message === 'string' &&
+      e.details !== null &&
+      typeof e.details === 'object';
     return ok ? undefined : `${label} -> not the envelope: ${text.slice(0, 200)}`;
   }
 

@@ -22,7 +22,11 @@ afterAll(() => server.stop());
 describe('client.files', () => {
   it('uploads a Buffer with its file info, then finds, updates and deletes it', async () => {
     const bytes = Buffer.from(await makeImage(300, 200));
-    const uploaded: any = await client.files.upload(bytes, { filename: 'client-hero.png', mimetype: 'image/png', fileInfo: { alternativeText: 'A hero', caption: 'Hero' } });
+    const uploaded: any = await client.files.upload(bytes, {
+      filename: 'client-hero.png',
+      mimetype: 'image/png',
+      fileInfo: { alternativeText: 'A hero', caption: 'Hero' },
+    });
     expect(Array.isArray(uploaded)).toBe(true);
     const [file] = uploaded;
     expect(file).toMatchObject({ name: 'client-hero.png', mime: 'image/png', width: 300, height: 200, alternativeText: 'A hero', caption: 'Hero' });
@@ -66,7 +70,9 @@ describe("client.collection('users')", () => {
     expect(JSON.stringify(created)).not.toContain('password');
 
     const listed: any = await users.find({ filters: { username: { $eq: 'clientuser' } }, fields: ['username'], populate: ['role'] });
-    expect(listed).toEqual([{ id: created.id, documentId: created.documentId, username: 'clientuser', role: expect.objectContaining({ type: 'authenticated' }) }]);
+    expect(listed).toEqual([
+      { id: created.id, documentId: created.documentId, username: 'clientuser', role: expect.objectContaining({ type: 'authenticated' }) },
+    ]);
 
     const one: any = await (users as any).findOne(created.id);
     expect(one.username).toBe('clientuser');

@@ -42,7 +42,10 @@ function expectValidation(response: { status: number; body: any }, errors: Field
   });
 }
 
-const invalidKey = (key: string) => ({ data: null, error: { status: 400, name: 'ValidationError', message: `Invalid key ${key}`, details: { key, path: null, source: 'body' } } });
+const invalidKey = (key: string) => ({
+  data: null,
+  error: { status: 400, name: 'ValidationError', message: `Invalid key ${key}`, details: { key, path: null, source: 'body' } },
+});
 const missingData = { data: null, error: { status: 400, name: 'ValidationError', message: 'Missing "data" payload in the request body', details: {} } };
 
 describe('field validation on create and update', () => {
@@ -63,16 +66,20 @@ describe('field validation on create and update', () => {
 
   it('enforces maxLength: 201 characters are refused, 200 are accepted', async () => {
     const long = 'x'.repeat(201);
-    expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: long } } }), [{ path: ['title'], message: 'title must be at most 200 characters', value: long }]);
+    expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: long } } }), [
+      { path: ['title'], message: 'title must be at most 200 characters', value: long },
+    ]);
     expect((await server.call('POST', '/api/articles', { body: { data: { title: 'y'.repeat(200) } } })).status).toBe(201);
   });
 
   it('enforces min on integers: -1 is refused, 0 is accepted', async () => {
-    expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: 'neg', views: -1 } } }), [{ path: ['views'], message: 'views must be greater than or equal to 0', value: -1 }]);
+    expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: 'neg', views: -1 } } }), [
+      { path: ['views'], message: 'views must be greater than or equal to 0', value: -1 },
+    ]);
     expect((await server.call('POST', '/api/articles', { body: { data: { title: 'zero', views: 0 } } })).body.data.views).toBe(0);
   });
 
-  it('refuses a value outside the enumeration with Strapi\'s message', async () => {
+  it("refuses a value outside the enumeration with Strapi's message", async () => {
     const response = await rejected('POST', '/api/articles', { body: { data: { title: 'ok', kind: 'poem' } } });
     expectValidation(response, [{ path: ['kind'], message: 'kind must be one of the following values: news, guide, opinion, ', value: 'poem' }]);
   });
@@ -91,7 +98,9 @@ describe('field validation on create and update', () => {
   it('enforces unique on published tags and authors, but not against the document itself', async () => {
     const tag = await server.call('POST', '/api/tags', { body: { data: { name: 'alpha' } } });
     expect(tag.status).toBe(201);
-    expectValidation(await rejected('POST', '/api/tags', { body: { data: { name: 'alpha' } } }), [{ path: ['name'], message: 'This attribute must be unique', value: 'alpha' }]);
+    expectValidation(await rejected('POST', '/api/tags', { body: { data: { name: 'alpha' } } }), [
+      { path: ['name'], message: 'This attribute must be unique', value: 'alpha' },
+    ]);
     const republished = await server.call('PUT', `/api/tags/${tag.body.data.documentId}`, { body: { data: { name: 'alpha', color: '#000000' } } });
     expect(republished.status).toBe(200);
 
@@ -109,7 +118,9 @@ describe('field validation on create and update', () => {
 
   it('refuses values of the wrong type for integers and booleans', async () => {
     expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: 't', views: 'abc' } } }), [{ path: ['views'], value: 'abc' }]);
-    expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: 't', views: 1.5 } } }), [{ path: ['views'], message: 'views must be an integer', value: 1.5 }]);
+    expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: 't', views: 1.5 } } }), [
+      { path: ['views'], message: 'views must be an integer', value: 1.5 },
+    ]);
     expectValidation(await rejected('POST', '/api/articles', { body: { data: { title: 't', featured: 'maybe' } } }), [{ path: ['featured'], value: 'maybe' }]);
   });
 
@@ -147,9 +158,13 @@ describe('validation of drafts', () => {
 
   it('still enforces maxLength on drafts, on create and on update', async () => {
     const long = 'd'.repeat(201);
-    expectValidation(await rejected('POST', '/api/articles?status=draft', { body: { data: { title: long } } }), [{ path: ['title'], message: 'title must be at most 200 characters', value: long }]);
+    expectValidation(await rejected('POST', '/api/articles?status=draft', { body: { data: { title: long } } }), [
+      { path: ['title'], message: 'title must be at most 200 characters', value: long },
+    ]);
     const doc = (await server.call('POST', '/api/articles', { body: { data: { title: 'short' } } })).body.data;
-    expectValidation(await rejected('PUT', `/api/articles/${doc.documentId}?status=draft`, { body: { data: { title: long } } }), [{ path: ['title'], value: long }]);
+    expectValidation(await rejected('PUT', `/api/articles/${doc.documentId}?status=draft`, { body: { data: { title: long } } }), [
+      { path: ['title'], value: long },
+    ]);
     expect((await server.call('GET', `/api/articles/${doc.documentId}?status=draft`)).body.data.title).toBe('short');
   });
 
@@ -169,7 +184,9 @@ describe('shape of the request body', () => {
   });
 
   it.each(['id', 'documentId', 'createdAt'])('refuses the non-writable key %s on create and on update', async (key) => {
-    const created = await rejected('POST', '/api/articles', { body: { data: { title: 'x', [key]: key === 'id' ? 1 : key === 'createdAt' ? '2020-01-01T00:00:00.000Z' : 'abcdefghijklmnopqrstuvwx' } } });
+    const created = await rejected('POST', '/api/articles', {
+      body: { data: { title: 'x', [key]: key === 'id' ? 1 : key === 'createdAt' ? '2020-01-01T00:00:00.000Z' : 'abcdefghijklmnopqrstuvwx' } },
+    });
     expect(created.status).toBe(400);
     expect(created.body).toEqual(invalidKey(key));
     const doc = (await server.call('POST', '/api/authors', { body: { data: { name: `holder ${key}` } } })).body.data;
@@ -224,7 +241,9 @@ describe('private attributes', () => {
     const updated = await server.call('PUT', `/api/authors/${id}`, { body: { data: { internalNotes: 'more secret' } } });
     expect(updated.status).toBe(200);
     expect(updated.body.data).not.toHaveProperty('internalNotes');
-    expect((await server.instance.db.get<{ internalNotes: string }>('SELECT "internalNotes" FROM authors WHERE "documentId" = ?', [id]))?.internalNotes).toBe('more secret');
+    expect((await server.instance.db.get<{ internalNotes: string }>('SELECT "internalNotes" FROM authors WHERE "documentId" = ?', [id]))?.internalNotes).toBe(
+      'more secret',
+    );
 
     const one = await server.call('GET', `/api/authors/${id}`);
     expect(one.body.data).toMatchObject({ name: 'Ada' });

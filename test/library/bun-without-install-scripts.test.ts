@@ -41,7 +41,7 @@ function packageWithoutScripts(options: { platform: boolean; installJs: string }
 const node = (cwd: string, args: string[]) => Bun.spawnSync(['node', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
 
 describe('Bun for the package when npm skipped install scripts', () => {
-  test('node node/bun.cjs puts the platform package\'s executable in place of the placeholder: bun and bunx run, and a second run changes nothing', () => {
+  test("node node/bun.cjs puts the platform package's executable in place of the placeholder: bun and bunx run, and a second run changes nothing", () => {
     const root = packageWithoutScripts({ platform: true, installJs: 'throw new Error("install.js must not run");' });
     const bunExe = join(root, 'node_modules/bun/bin/bun.exe');
     expect(Bun.spawnSync([bunExe, '--version'], { stderr: 'pipe' }).exitCode).toBe(1);
@@ -57,12 +57,14 @@ describe('Bun for the package when npm skipped install scripts', () => {
     expect(statSync(bunExe).mtimeMs).toBe(placed);
   });
 
-  test('without a platform package it runs Bun\'s install.js, and says what to do when that did not help', () => {
+  test("without a platform package it runs Bun's install.js, and says what to do when that did not help", () => {
     const root = packageWithoutScripts({ platform: false, installJs: 'require("node:fs").writeFileSync("ran", "yes");' });
     const run = node(root, ['node/bun.cjs']);
     expect(run.exitCode).toBe(1);
     expect(readFileSync(join(root, 'node_modules/bun/ran'), 'utf8')).toBe('yes');
-    expect(run.stderr.toString()).toContain(`Bun's executable is missing: run "node install.js" in ${join(root, 'node_modules/bun')}, or reinstall without --ignore-scripts`);
+    expect(run.stderr.toString()).toContain(
+      `Bun's executable is missing: run "node install.js" in ${join(root, 'node_modules/bun')}, or reinstall without --ignore-scripts`,
+    );
     rmSync(root, { recursive: true, force: true });
   });
 

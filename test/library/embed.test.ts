@@ -188,7 +188,13 @@ describe('seed', () => {
         contentTypes: FIXTURE_CONTENT_TYPES,
         data,
         database,
-        seed: { posts: [{ $key: 'a', title: 'A' }, { $key: 'b', title: 'B' }], authors: [{ $key: 'both', name: 'Both', posts: ['$a', '$b'] }] },
+        seed: {
+          posts: [
+            { $key: 'a', title: 'A' },
+            { $key: 'b', title: 'B' },
+          ],
+          authors: [{ $key: 'both', name: 'Both', posts: ['$a', '$b'] }],
+        },
       });
       const both = first.seeded.both!;
       const read = { headers: { Authorization: `Bearer ${first.token('read-only')}` } };
@@ -197,7 +203,13 @@ describe('seed', () => {
       await first.stop();
       // A data folder given is kept: a second start on it seeds by the documentId of the first.
       expect(existsSync(data)).toBe(true);
-      const second = await startFolio({ contentTypes: FIXTURE_CONTENT_TYPES, data, database, tokens: {}, seed: { posts: [{ $key: 'c', title: 'C', author: both }] } });
+      const second = await startFolio({
+        contentTypes: FIXTURE_CONTENT_TYPES,
+        data,
+        database,
+        tokens: {},
+        seed: { posts: [{ $key: 'c', title: 'C', author: both }] },
+      });
       try {
         const post = await second.documents.findOne(second.contentType('posts'), second.seeded.c, await second.readQuery('posts', { populate: ['author'] }));
         expect(post?.author).toMatchObject({ documentId: both, name: 'Both' });
@@ -215,7 +227,15 @@ describe('seed', () => {
       [{ articles: [{ title: 'x' }] }, 'seed "articles" is no content type\'s API id (known: authors, posts)'],
       [{ posts: [{ title: 'ok' }, { title: 'x'.repeat(121) }] }, 'seed.posts[1]: ValidationError: title must be at most 120 characters'],
       [{ posts: [{ title: 'P', $publish: true }] }, 'seed.posts[0]: unknown key "$publish"'],
-      [{ authors: [{ $key: 'a', name: 'A' }, { $key: 'a', name: 'B' }] }, 'seed.authors[1]: $key "a" is already used'],
+      [
+        {
+          authors: [
+            { $key: 'a', name: 'A' },
+            { $key: 'a', name: 'B' },
+          ],
+        },
+        'seed.authors[1]: $key "a" is already used',
+      ],
       [{ posts: { title: 'one' } }, 'seed "posts" must be an array of objects'],
     ];
     for (const [seed, message] of cases) {
@@ -251,7 +271,7 @@ describe('documents', () => {
 });
 
 describe('contentTypes as an object', () => {
-  test('schemas keyed by their path in Folio\'s layout load as a folder would, components included', async () => {
+  test("schemas keyed by their path in Folio's layout load as a folder would, components included", async () => {
     const folio = await startFolio({
       database: await freshDatabase(),
       contentTypes: {

@@ -68,7 +68,9 @@ describe(`folio-cms under ${runner}`, () => {
     await expect(startFolio({ contentTypes: CONTENT_TYPES, database: ':memory:', tokens: ['full-access', 'root'] as never })).rejects.toThrow(
       'startFolio: tokens[1] must be a token type (read-only, full-access, custom), got "root"',
     );
-    await expect(startFolio({ contentTypes: CONTENT_TYPES, database: ':memory:', tokens: ['read-only', 'read-only'] })).rejects.toThrow('startFolio: tokens lists "read-only" twice');
+    await expect(startFolio({ contentTypes: CONTENT_TYPES, database: ':memory:', tokens: ['read-only', 'read-only'] })).rejects.toThrow(
+      'startFolio: tokens lists "read-only" twice',
+    );
     await expect(startFolio({ contentTypes: CONTENT_TYPES, database: ':memory:', tokens: 'full-access' as never })).rejects.toThrow(
       'startFolio: tokens must be { name: type } or a list of token types, got "full-access"',
     );

@@ -143,6 +143,11 @@ describe('stop()', () => {
     expect(a).toBe(b);
     await a;
     await folio.stop();
-    expect(await fetch(`${folio.url}/_health`).then(() => 'open', () => 'closed')).toBe('closed');
+    expect(
+      await fetch(`${folio.url}/_health`).then(
+        () => 'open',
+        () => 'closed',
+      ),
+    ).toBe('closed');
   });
 });

@@ -26,7 +26,11 @@ afterAll(async () => {
 }, 60_000);
 
 /** Runs `script` with Node in the repository (so `folio-cms` resolves to this package), TMPDIR its own; the last stdout line as JSON. */
-async function node(script: string, ext: 'cjs' | 'mjs', tmp = temp('folio-node-tmp-')): Promise<{ code: number; result: any; stdout: string; stderr: string; tmp: string }> {
+async function node(
+  script: string,
+  ext: 'cjs' | 'mjs',
+  tmp = temp('folio-node-tmp-'),
+): Promise<{ code: number; result: any; stdout: string; stderr: string; tmp: string }> {
   const file = join(ROOT, 'test', 'library', `.node-entry-${process.pid}-${Math.random().toString(36).slice(2)}.${ext}`);
   writeFileSync(file, script);
   try {
@@ -65,7 +69,10 @@ describe('the Node entry', () => {
     'require("folio-cms") (as Jest loads it) starts Folio with Bun from the package, seeds, reads, writes over HTTP and stops',
     async () => {
       const database = await freshDatabase();
-      const run = await node(`(async () => {\n${scenario("const { startFolio } = require('folio-cms');", `binary: false, ${database ? `database: ${JSON.stringify(database)}` : ''}`)}\n})();`, 'cjs');
+      const run = await node(
+        `(async () => {\n${scenario("const { startFolio } = require('folio-cms');", `binary: false, ${database ? `database: ${JSON.stringify(database)}` : ''}`)}\n})();`,
+        'cjs',
+      );
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.result).toEqual({ read: [['Seeded', 'Ada']], created: 'published', again: ['From Node', 'Ada'], closed: true, tokens: ['string'] });
@@ -137,7 +144,8 @@ process.exit(0);
       const proc = Bun.spawn([vitest, 'run', '--reporter=verbose'], { cwd: ROOT, env: cleanEnv({ CI: '1', NO_COLOR: '1' }), stdout: 'pipe', stderr: 'pipe' });
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       expect({ code, stderr: stderr.trim() }).toEqual({ code: 0, stderr: '' });
-      for (const name of ['serves the seed over REST', 'documents creates, updates, publishes', 'a tokens option that is neither']) expect(stdout).toMatch(new RegExp(`✓ .*folio-cms under node > ${name}`));
+      for (const name of ['serves the seed over REST', 'documents creates, updates, publishes', 'a tokens option that is neither'])
+        expect(stdout).toMatch(new RegExp(`✓ .*folio-cms under node > ${name}`));
       expect(stdout).toMatch(/Tests +3 passed \(3\)/);
     },
     SLOW,
@@ -148,7 +156,13 @@ describe('the package', () => {
   test('ships the Node entry and resolves it for Node, the TypeScript entry for Bun', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.files).toContain('node');
-    expect(pkg.exports['.']).toEqual({ bun: './src/index.ts', types: './node/index.d.ts', import: './node/index.mjs', require: './node/index.cjs', default: './node/index.mjs' });
+    expect(pkg.exports['.']).toEqual({
+      bun: './src/index.ts',
+      types: './node/index.d.ts',
+      import: './node/index.mjs',
+      require: './node/index.cjs',
+      default: './node/index.mjs',
+    });
     expect(pkg.dependencies.bun).toBeDefined();
     expect(pkg.devDependencies.vitest).toMatch(/^\^3\./);
     expect(Bun.resolveSync('folio-cms', ROOT)).toBe(join(ROOT, 'src', 'index.ts'));

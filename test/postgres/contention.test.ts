@@ -34,7 +34,6 @@ function tempDir(): string {
   return dir;
 }
 
-
 function cli(args: string[], database: string): void {
   const result = Bun.spawnSync([BUN, CLI, ...args, '--database', database, '--data', tempDir(), '--content-types', CONTENT_TYPES], {
     cwd: ROOT,
@@ -199,7 +198,11 @@ describe.skipIf(!ADMIN_URL)('8 writers on two instances sharing one PostgreSQL d
         [`/api/articles/${hot}`, 'tags', tags],
         [`/api/tags/${hotTag}`, 'articles', [hot, ...articles, ...created]],
       ] as const) {
-        const [onA, onB, draftOnB] = await Promise.all([order(servers[0]!, path, field, 'published'), order(servers[1]!, path, field, 'published'), order(servers[1]!, path, field, 'draft')]);
+        const [onA, onB, draftOnB] = await Promise.all([
+          order(servers[0]!, path, field, 'published'),
+          order(servers[1]!, path, field, 'published'),
+          order(servers[1]!, path, field, 'draft'),
+        ]);
         expect(onB).toEqual(onA);
         expect(draftOnB).toEqual(onA);
         expect([...onA].sort()).toEqual([...members].sort());
@@ -250,7 +253,10 @@ describe.skipIf(!ADMIN_URL)('8 writers on two instances sharing one PostgreSQL d
       const homes = await Promise.all(Array.from({ length: WRITERS }, (_, i) => servers[i % 2]!.call('PUT', '/api/homepage', { headline: `home ${i}` })));
       expect(homes.map((h) => h.status)).toEqual(Array(WRITERS).fill(200));
       expect(new Set(homes.map((h) => h.body.data.documentId)).size).toBe(1);
-      const rows = await queryOnce<{ documentId: string; n: number }>(database, 'SELECT "documentId", CAST(COUNT(*) AS INTEGER) AS n FROM homepages GROUP BY "documentId"');
+      const rows = await queryOnce<{ documentId: string; n: number }>(
+        database,
+        'SELECT "documentId", CAST(COUNT(*) AS INTEGER) AS n FROM homepages GROUP BY "documentId"',
+      );
       expect(rows).toEqual([{ documentId: homes[0]!.body.data.documentId, n: 2 }]);
 
       const article = ok(await servers[0]!.call('POST', '/api/articles', { title: 'English first' }), 201).documentId as string;

@@ -22,7 +22,11 @@ export async function readEverything(server: TestServer, auth: string): Promise<
     for (const status of ct.draftAndPublish ? ['draft', 'published'] : ['published']) {
       const locales = ct.localized ? ['en', 'fr'] : ['en'];
       for (const locale of locales) {
-        const res = await server.call('GET', `/api/${path}?populate=*&status=${status}&locale=${locale}${ct.kind === 'singleType' ? '' : '&pagination[pageSize]=100&sort=id:asc'}`, { headers: h });
+        const res = await server.call(
+          'GET',
+          `/api/${path}?populate=*&status=${status}&locale=${locale}${ct.kind === 'singleType' ? '' : '&pagination[pageSize]=100&sort=id:asc'}`,
+          { headers: h },
+        );
         out[`${path} ${status} ${locale}`] = { status: res.status, body: res.body };
       }
     }
@@ -70,7 +74,13 @@ export const SCALARS = {
 export async function seedAllTypes(server: TestServer) {
   const token = { authorization: `Bearer ${server.tokens.fullAccess}` };
   const png = await makeImage(PNG_SIZE, PNG_SIZE);
-  const uploaded = await upload(server.url, { files: [{ bytes: png, filename: 'one.png' }, { bytes: png, filename: 'two.png' }], headers: token });
+  const uploaded = await upload(server.url, {
+    files: [
+      { bytes: png, filename: 'one.png' },
+      { bytes: png, filename: 'two.png' },
+    ],
+    headers: token,
+  });
   expect(uploaded.status).toBe(201);
   const [f1, f2] = uploaded.body.map((f: { id: number }) => f.id);
 

@@ -59,7 +59,6 @@ afterAll(async () => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-
 interface Run {
   code: number;
   stdout: string;
@@ -81,7 +80,8 @@ function sqliteCounts(dataDir: string): Record<string, number> {
     const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
     const counts: Record<string, number> = {};
     // The search index's FTS5 tables are derived data, not copied: PostgreSQL keeps its own (pg_trgm).
-    for (const { name } of tables.filter((t) => !t.name.startsWith(SEARCH.prefix))) counts[name] = db.query<{ n: number }, []>(`SELECT COUNT(*) AS n FROM "${name}"`).get()!.n;
+    for (const { name } of tables.filter((t) => !t.name.startsWith(SEARCH.prefix)))
+      counts[name] = db.query<{ n: number }, []>(`SELECT COUNT(*) AS n FROM "${name}"`).get()!.n;
     return counts;
   } finally {
     db.close();
@@ -102,7 +102,6 @@ function copiedLines(stdout: string): Record<string, number> {
 
 /** The key with its last character changed. */
 const tamper = (key: string) => key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
-
 
 interface Installation {
   dataDir: string;
@@ -183,7 +182,11 @@ describe.skipIf(!ADMIN_URL)('folio copy --to postgres://… from a seeded SQLite
   it(
     'reads back every document of every attribute kind through a server on PostgreSQL exactly as before: ids, documentIds, values, link order, component ids, media',
     async () => {
-      allTypesOnPg = await startServer({ contentTypes: ALL_TYPES_CONTENT_TYPES, dataDir: serverDir(allTypes.target), config: { databaseUrl: allTypes.target } });
+      allTypesOnPg = await startServer({
+        contentTypes: ALL_TYPES_CONTENT_TYPES,
+        dataDir: serverDir(allTypes.target),
+        config: { databaseUrl: allTypes.target },
+      });
       servers.push(allTypesOnPg);
       expect(allTypesOnPg.instance.db.dialect.name).toBe('postgres');
       const after = await readEverything(allTypesOnPg, allTypes.fullAccess);
@@ -200,7 +203,10 @@ describe.skipIf(!ADMIN_URL)('folio copy --to postgres://… from a seeded SQLite
       expect(list[1].aManyToMany.map((s: any) => s.documentId)).toEqual([list[0].documentId, list[2].documentId]);
       expect(typeof list[0].aComponent.id).toBe('number');
       // The biginteger beyond 2^53 is exact on PostgreSQL too.
-      const [row] = await query<{ v: string }>(allTypes.target, `SELECT CAST("aBigInteger" AS TEXT) AS v FROM showcases WHERE "documentId" = '${list[0].documentId}'`);
+      const [row] = await query<{ v: string }>(
+        allTypes.target,
+        `SELECT CAST("aBigInteger" AS TEXT) AS v FROM showcases WHERE "documentId" = '${list[0].documentId}'`,
+      );
       expect(row!.v).toBe('9007199254740993');
     },
     SLOW,
@@ -262,7 +268,9 @@ describe.skipIf(!ADMIN_URL)('folio copy --to postgres://… from a seeded SQLite
       const me = await exampleOnPg!.call('GET', '/api/users/me', { headers: { authorization: `Bearer ${login.body.jwt}` } });
       expect(me.body.id).toBe(example.seed.userId);
       // The role shows to a caller that may read roles (the user's own role may not, as in Strapi).
-      const withRole = await exampleOnPg!.call('GET', `/api/users/${example.seed.userId}?populate=role`, { headers: { authorization: `Bearer ${example.fullAccess}` } });
+      const withRole = await exampleOnPg!.call('GET', `/api/users/${example.seed.userId}?populate=role`, {
+        headers: { authorization: `Bearer ${example.fullAccess}` },
+      });
       expect(withRole.body.role.type).toBe('authenticated');
       const wrong = await exampleOnPg!.call('POST', '/api/auth/local', { body: { identifier: 'editor1@example.com', password: 'not-the-password' } });
       expect(wrong.status).toBe(400);
@@ -287,7 +295,10 @@ describe.skipIf(!ADMIN_URL)('folio copy --to postgres://… from a seeded SQLite
       expect(created.status).toBe(201);
       expect(created.body.data.id).toBeGreaterThan(before.showcases);
       expect(created.body.data.aComponent.id).toBeGreaterThan(before.cards);
-      const uploaded = await upload(pg.url, { files: [{ bytes: await makeImage(PNG_SIZE, PNG_SIZE), filename: 'after.png' }], headers: { authorization: `Bearer ${allTypes.fullAccess}` } });
+      const uploaded = await upload(pg.url, {
+        files: [{ bytes: await makeImage(PNG_SIZE, PNG_SIZE), filename: 'after.png' }],
+        headers: { authorization: `Bearer ${allTypes.fullAccess}` },
+      });
       expect(uploaded.status).toBe(201);
       expect(uploaded.body[0].id).toBeGreaterThan(before.files);
 

@@ -304,7 +304,9 @@ describe.skipIf(!ADMIN_URL)('the same answers from SQLite and PostgreSQL', () =>
       temps.push(data);
       const flags = ['--database', url, '--data', data, '--content-types', EXAMPLE_CONTENT_TYPES];
       const tables = async () =>
-        (await query<{ t: string }>(url, 'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name')).map((r) => r.t);
+        (
+          await query<{ t: string }>(url, 'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name')
+        ).map((r) => r.t);
 
       const dry = cli(['migrate', '--dry-run', ...flags]);
       expect(dry.stderr).toBe('');

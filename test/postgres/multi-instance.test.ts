@@ -96,9 +96,7 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
       const [a, b] = await twoInstances(database);
       const results = await timeout(
         Promise.all(
-          Array.from({ length: 100 }, (_, i) =>
-            (i % 2 === 0 ? a : b).call('POST', '/api/articles', { body: { data: { title: `burst ${i}`, views: i } } }),
-          ),
+          Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).call('POST', '/api/articles', { body: { data: { title: `burst ${i}`, views: i } } })),
         ),
         90_000,
         '100 concurrent POSTs',
@@ -199,10 +197,16 @@ describe.skipIf(!ADMIN_URL)('two folio serve processes on one PostgreSQL databas
         const synced = [a, b].filter((s) => /synced content tables/.test(s.stdout()));
         expect(synced.length).toBe(1);
 
-        const migrations = await query<{ name: string; n: number }>(database, 'SELECT "name", CAST(COUNT(*) AS INTEGER) AS n FROM folio_migrations GROUP BY "name" ORDER BY "name"');
+        const migrations = await query<{ name: string; n: number }>(
+          database,
+          'SELECT "name", CAST(COUNT(*) AS INTEGER) AS n FROM folio_migrations GROUP BY "name" ORDER BY "name"',
+        );
         expect(migrations.length).toBeGreaterThan(0);
         for (const m of migrations) expect(m.n).toBe(1);
-        const roles = await query<{ type: string; n: number }>(database, 'SELECT "type", CAST(COUNT(*) AS INTEGER) AS n FROM folio_roles GROUP BY "type" ORDER BY "type"');
+        const roles = await query<{ type: string; n: number }>(
+          database,
+          'SELECT "type", CAST(COUNT(*) AS INTEGER) AS n FROM folio_roles GROUP BY "type" ORDER BY "type"',
+        );
         expect(roles).toEqual([
           { type: 'authenticated', n: 1 },
           { type: 'public', n: 1 },

@@ -115,7 +115,12 @@ describe.skipIf(!ADMIN_URL)('two instances on one PostgreSQL database', () => {
     // A hub that would look at the outbox only every minute on its own.
     const hub = new RealtimeHub(b.instance.db, { resumeWindowMs: 60_000, pollMs: 60_000, watchedPollMs: 60_000 });
     const received: FeedEvent[] = [];
-    const unsubscribe = await hub.subscribe({ accepts: () => true, send: (events) => (received.push(...events), true), dropped: () => {}, recheck: async () => true });
+    const unsubscribe = await hub.subscribe({
+      accepts: () => true,
+      send: (events) => (received.push(...events), true),
+      dropped: () => {},
+      recheck: async () => true,
+    });
     try {
       await Bun.sleep(300); // the listening connection subscribes
       const started = Date.now();

@@ -42,13 +42,19 @@ describe.skipIf(!ADMIN_URL)('a document write waiting for the writer holding its
     return created.body.data.documentId as string;
   };
   const ids = async (path: string, field: string) =>
-    ((await server.call('GET', `/api/${path}?status=draft&populate[${field}][fields][0]=createdAt`)).body.data[field] as { documentId: string }[]).map((x) => x.documentId);
+    ((await server.call('GET', `/api/${path}?status=draft&populate[${field}][fields][0]=createdAt`)).body.data[field] as { documentId: string }[]).map(
+      (x) => x.documentId,
+    );
 
   /**
    * Runs `change` in a transaction holding `lock`, sends `request` meanwhile, and lets the
    * transaction commit once the request waits for a lock (polled, bounded) or has answered.
    */
-  async function interleave(lock: { exclusive?: string[]; shared?: string[] }, change: (tx: Queryable) => Promise<void>, request: () => Promise<{ status: number }>) {
+  async function interleave(
+    lock: { exclusive?: string[]; shared?: string[] },
+    change: (tx: Queryable) => Promise<void>,
+    request: () => Promise<{ status: number }>,
+  ) {
     const db = server.instance.db;
     let commit!: () => void;
     const committing = new Promise<void>((resolve) => (commit = resolve));
@@ -65,7 +71,9 @@ describe.skipIf(!ADMIN_URL)('a document write waiting for the writer holding its
     const answer = request().finally(() => (answered = true));
     let waited = false;
     for (let i = 0; i < 500 && !answered && !waited; i++) {
-      const row = await db.get<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+      const row = await db.get<{ n: number }>(
+        `SELECT CAST(COUNT(*) AS INTEGER) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
       waited = row!.n > 0;
       if (!waited) await Bun.sleep(10);
     }
@@ -82,8 +90,12 @@ describe.skipIf(!ADMIN_URL)('a document write waiting for the writer holding its
     // The other writer moves own-1 first, with the very key a `start` connect computes from the old list.
     const { waited, answer } = await interleave(
       { exclusive: [documentLock(articleType, article)] },
-      (tx) => tx.run(`UPDATE articles_tags_lnk SET "position" = ? WHERE "sourceId" = ? AND "targetDocumentId" = ?`, [generateKeyBetween(null, first), draft, t1!]).then(() => {}),
-      () => server.call('PUT', `/api/articles/${article}?status=draft`, { body: { data: { tags: { connect: [{ documentId: t2, position: { start: true } }] } } } }),
+      (tx) =>
+        tx
+          .run(`UPDATE articles_tags_lnk SET "position" = ? WHERE "sourceId" = ? AND "targetDocumentId" = ?`, [generateKeyBetween(null, first), draft, t1!])
+          .then(() => {}),
+      () =>
+        server.call('PUT', `/api/articles/${article}?status=draft`, { body: { data: { tags: { connect: [{ documentId: t2, position: { start: true } }] } } } }),
     );
     expect(answer.status).toBe(200);
     const keys = await server.instance.db.all<{ position: string }>(`SELECT "position" FROM articles_tags_lnk WHERE "sourceId" = ?`, [draft]);
@@ -96,16 +108,17 @@ describe.skipIf(!ADMIN_URL)('a document write waiting for the writer holding its
     const tag = await create('tags', { name: 'inverse-hub' });
     const [a0, a1] = [await create('articles', { title: 'inv-0', tags: [tag] }), await create('articles', { title: 'inv-1', tags: [tag] })];
     const a2 = await create('articles', { title: 'inv-2' });
-    const first = (await server.instance.db.get<{ p: string }>(`SELECT MIN("inversePosition") AS p FROM articles_tags_lnk WHERE "targetDocumentId" = ?`, [tag]))!.p;
+    const first = (await server.instance.db.get<{ p: string }>(`SELECT MIN("inversePosition") AS p FROM articles_tags_lnk WHERE "targetDocumentId" = ?`, [
+      tag,
+    ]))!.p;
     const { waited, answer } = await interleave(
       { exclusive: [linksToLock(tagType, tag)] },
       (tx) =>
         tx
-          .run(`UPDATE articles_tags_lnk SET "inversePosition" = ? WHERE "targetDocumentId" = ? AND "sourceId" IN (SELECT id FROM articles WHERE "documentId" = ?)`, [
-            generateKeyBetween(null, first),
-            tag,
-            a1!,
-          ])
+          .run(
+            `UPDATE articles_tags_lnk SET "inversePosition" = ? WHERE "targetDocumentId" = ? AND "sourceId" IN (SELECT id FROM articles WHERE "documentId" = ?)`,
+            [generateKeyBetween(null, first), tag, a1!],
+          )
           .then(() => {}),
       () => server.call('PUT', `/api/tags/${tag}?status=draft`, { body: { data: { articles: { connect: [{ documentId: a2, position: { start: true } }] } } } }),
     );
@@ -164,7 +177,10 @@ describe.skipIf(!ADMIN_URL)('write transactions on PostgreSQL when contention do
       await tx.run('UPDATE counter SET n = n + 1 WHERE id = 1');
       await tx.lock(['the same list']);
     }, LOCKED);
-    const error = await waiter.then(() => null, (e: unknown) => e);
+    const error = await waiter.then(
+      () => null,
+      (e: unknown) => e,
+    );
     release();
     await holder;
     expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -200,7 +216,10 @@ describe.skipIf(!ADMIN_URL)('write transactions on PostgreSQL when contention do
       attempts++;
       await tx.exec(`DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$`);
     });
-    const error = await failing.then(() => null, (e: unknown) => e);
+    const error = await failing.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(attempts).toBeGreaterThan(1);
   });

@@ -39,7 +39,7 @@ afterAll(() => removeTempDirs());
 const EXTRA = {
   'node_modules/shout/package.json': '{ "name": "shout", "version": "1.0.0", "main": "index.js" }\n',
   'node_modules/shout/index.js': "module.exports = (s) => String(s).toUpperCase() + '!';\n",
-  'src/utils/twice.ts': "export const twice = (s: string): string => `${s} ${s}`;\n",
+  'src/utils/twice.ts': 'export const twice = (s: string): string => `${s} ${s}`;\n',
   'src/api/shout/routes/shout.js': "module.exports = { routes: [{ method: 'GET', path: '/shout/:word', handler: 'shout.shout', config: { auth: false } }] };\n",
   'src/api/shout/controllers/shout.ts': [
     "import shout from 'shout';",
@@ -63,14 +63,16 @@ test('dist/folio serves a project with its own node_modules and TypeScript, and 
   expect(grant.stderr).toBe('');
   expect(grant.code).toBe(0);
   const server = await spawnServer(cliCommand(['develop', '--port', '0', '--project', root], flags), {
-    ...cliSpawnOptions(flags), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m, what: 'dist/folio develop',
+    ...cliSpawnOptions(flags),
+    listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
+    what: 'dist/folio develop',
   });
   expect((await server.call('GET', '/api/shout/hey')).body).toEqual({ shouted: 'HEY! HEY!' });
   const article = await server.call('POST', '/api/articles', { body: { data: { title: 'From The Binary' } } });
   expect(article.status).toBe(201);
   expect(article.body.data.slug).toBe('from-the-binary');
   expect((await server.call('GET', '/api/articles/slug/from-the-binary')).body.data.title).toBe('From The Binary');
-  writeFileSync(join(root, 'src/utils/twice.ts'), "export const twice = (s: string): string => `${s} ${s} ${s}`;\n");
+  writeFileSync(join(root, 'src/utils/twice.ts'), 'export const twice = (s: string): string => `${s} ${s} ${s}`;\n');
   const started = performance.now();
   for (;;) {
     if ((await server.call('GET', '/api/shout/hey')).body.shouted === 'HEY! HEY! HEY!') break;
@@ -86,10 +88,15 @@ test("dist/folio runs a project's document middleware under GraphQL's root queri
   const database = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_test') : undefined;
   if (database) created.push(database);
   const flags = { exe: folio, contentTypes: null, data: tempDir(), ...(database ? { database } : {}) };
-  const grant = runCli(['permissions', 'grant', 'public', 'api::article.article.find', 'api::article.article.create', 'api::tag.tag.find', '--project', root], flags);
+  const grant = runCli(
+    ['permissions', 'grant', 'public', 'api::article.article.find', 'api::article.article.create', 'api::tag.tag.find', '--project', root],
+    flags,
+  );
   expect(grant.code).toBe(0);
   const server = await spawnServer(cliCommand(['serve', '--port', '0', '--project', root], flags), {
-    ...cliSpawnOptions(flags), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m, what: 'dist/folio serve',
+    ...cliSpawnOptions(flags),
+    listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
+    what: 'dist/folio serve',
   });
   for (const slug of ['shown', 'hidden']) expect((await server.call('POST', '/api/articles', { body: { data: { title: slug, slug } } })).status).toBe(201);
   const list = await server.call('POST', '/graphql', { body: { query: '{ articles { title } }' } });
@@ -108,7 +115,9 @@ test('dist/folio serves a users-permissions extension: a wrapped register, a rep
   expect(grant.stderr).toBe('');
   expect(grant.code).toBe(0);
   const server = await spawnServer(cliCommand(['serve', '--port', '0', '--project', root], flags), {
-    ...cliSpawnOptions(flags), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m, what: 'dist/folio serve',
+    ...cliSpawnOptions(flags),
+    listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
+    what: 'dist/folio serve',
   });
   const refused = await server.call('POST', '/api/auth/local/register', { body: { username: 'admin2', email: 'a2@example.com', password: 'Secret123' } });
   expect(refused.status).toBe(400);

@@ -48,7 +48,8 @@ describe('a Strapi project root', () => {
     const root = copyProject('blog-js');
     const db = await database();
     const byFlag = await spawnServer(cliCommand(['serve', '--port', '0', '--project', root], { contentTypes: null, ...db }), {
-      ...cliSpawnOptions(), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
+      ...cliSpawnOptions(),
+      listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
     });
     expect((await byFlag.call('GET', '/api/tags')).status).toBe(403);
     expect(byFlag.stdout()).toContain(`Project ${root}`);

@@ -30,7 +30,7 @@ async function ticks(server: TestServer): Promise<[string, number][]> {
 }
 
 describe('cron tasks of a project', () => {
-  test('config tasks (rule-keyed and named with a tz) and strapi.cron.add run every second with the tick\'s time, and stop with the server', async () => {
+  test("config tasks (rule-keyed and named with a tz) and strapi.cron.add run every second with the tick's time, and stop with the server", async () => {
     const server = await startServer({ contentTypes: copyProject('cron-js') });
     try {
       await sleep(2_600);
@@ -45,7 +45,7 @@ describe('cron tasks of a project', () => {
     }
   }, 20_000);
 
-  test('without server.cron.enabled only strapi.cron.add\'s task runs; a CLI command runs none', async () => {
+  test("without server.cron.enabled only strapi.cron.add's task runs; a CLI command runs none", async () => {
     process.env.CRON_ENABLED = 'false';
     try {
       const server = await startServer({ contentTypes: copyProject('cron-js') });

@@ -49,7 +49,7 @@ function edit(root: string, path: string, change: (text: string) => string) {
 
 const SLOW_ROUTE = {
   'src/api/slow/routes/slow.js': "module.exports = { routes: [{ method: 'GET', path: '/slow', handler: 'slow.wait', config: { auth: false } }] };\n",
-  'src/api/slow/controllers/slow.js': "module.exports = { async wait(ctx) { await new Promise((r) => setTimeout(r, 400)); ctx.body = { waited: true }; } };\n",
+  'src/api/slow/controllers/slow.js': 'module.exports = { async wait(ctx) { await new Promise((r) => setTimeout(r, 400)); ctx.body = { waited: true }; } };\n',
 };
 
 describe('a watched project reloads its code', () => {
@@ -63,7 +63,9 @@ describe('a watched project reloads its code', () => {
       const inFlight = server.call('GET', '/api/slow');
       await sleep(50);
       edit(root, 'src/api/article/controllers/article.js', (t) => t.replace("ctx.set('x-ping', 'pong');", "ctx.set('x-ping', 'reloaded');"));
-      edit(root, 'src/api/article/content-types/article/lifecycles.js', (t) => t.replace(".replace(/[^a-z0-9]+/g, '-');", ".replace(/[^a-z0-9]+/g, '-') + '-v2';"));
+      edit(root, 'src/api/article/content-types/article/lifecycles.js', (t) =>
+        t.replace(".replace(/[^a-z0-9]+/g, '-');", ".replace(/[^a-z0-9]+/g, '-') + '-v2';"),
+      );
       const took = await until(async () => (await server.call('GET', '/api/ping')).headers.get('x-ping') === 'reloaded');
       expect(took).toBeLessThan(1_000);
       expect((await inFlight).body).toEqual({ waited: true });
@@ -90,7 +92,9 @@ describe('a watched project reloads its code', () => {
       await until(async () => errors.length > 0);
       expect(errors[0]).toMatch(/project code not reloaded.*src\/api\/article\/controllers\/article\.js/);
       expect((await server.call('GET', '/api/ping')).headers.get('x-ping')).toBe('pong');
-      edit(root, 'src/api/article/controllers/article.js', (t) => t.replace('async ping(ctx) { (((', 'async ping(ctx) {').replace("'x-ping', 'pong'", "'x-ping', 'fixed'"));
+      edit(root, 'src/api/article/controllers/article.js', (t) =>
+        t.replace('async ping(ctx) { (((', 'async ping(ctx) {').replace("'x-ping', 'pong'", "'x-ping', 'fixed'"),
+      );
       await until(async () => (await server.call('GET', '/api/ping')).headers.get('x-ping') === 'fixed');
     } finally {
       reloader.close();
@@ -103,7 +107,8 @@ describe('the commands', () => {
   test('folio develop reloads a changed route within a second', async () => {
     const root = copyProject('blog-js');
     const server = await spawnServer(cliCommand(['develop', '--port', '0', '--project', root], { contentTypes: null, ...(await database()) }), {
-      ...cliSpawnOptions(), listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
+      ...cliSpawnOptions(),
+      listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
     });
     expect(server.stdout()).toContain(`Watching ${root}`);
     expect((await server.call('GET', '/api/ping')).body.pong).toBe(true);

@@ -32,9 +32,11 @@ async function call(method: string, path: string, body?: unknown): Promise<[numb
 }
 
 const mask = (value: unknown) =>
-  JSON.parse(JSON.stringify(value, (key, v) => (key === 'documentId' ? 'DOC' : key === 'id' ? 'ID' : key === 'publishedAt' && typeof v === 'string' ? 'TIME' : v)));
+  JSON.parse(
+    JSON.stringify(value, (key, v) => (key === 'documentId' ? 'DOC' : key === 'id' ? 'ID' : key === 'publishedAt' && typeof v === 'string' ? 'TIME' : v)),
+  );
 
-test('each entity service call answers as on Strapi 5.54.0: create (published unless publishedAt is null), findMany, findOne by row id, update keeping the row\'s status, findPage, count beside strapi.query, delete, a single type', async () => {
+test("each entity service call answers as on Strapi 5.54.0: create (published unless publishedAt is null), findMany, findOne by row id, update keeping the row's status, findPage, count beside strapi.query, delete, a single type", async () => {
   const ours: [string, number, unknown][] = [];
   const log = (label: string, [status, body]: [number, unknown]) => ours.push([label, status, mask(body)]);
   const published = await call('POST', '/api/es/tags', { data: { name: 'es-b' } });
@@ -61,7 +63,7 @@ test('each entity service call answers as on Strapi 5.54.0: create (published un
   expect(ours).toHaveLength(recorded.length);
 });
 
-test('the users type through strapi.db.query, strapi.query, the entity service and strapi.documents answers as on Strapi 5.54.0: the role populated, select, updates, the count, delete (through Folio\'s user service)', async () => {
+test("the users type through strapi.db.query, strapi.query, the entity service and strapi.documents answers as on Strapi 5.54.0: the role populated, select, updates, the count, delete (through Folio's user service)", async () => {
   const [status, body] = await call('GET', '/api/ux');
   expect(status).toBe(200);
   expect(body).toEqual(answers.users);

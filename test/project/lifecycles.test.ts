@@ -38,7 +38,14 @@ describe('a lifecycles.js file, as Strapi fires it', () => {
 
   test('a REST update that publishes: Update for the draft, Delete for the old published row, Create for the new one', async () => {
     await server.call('PUT', `/api/tags/${documentId}`, { body: { data: { name: 'life two' } } });
-    expect((await recorded()).events).toEqual(['beforeUpdate draft', 'afterUpdate draft', 'beforeDelete -', 'afterDelete published', 'beforeCreate published', 'afterCreate published']);
+    expect((await recorded()).events).toEqual([
+      'beforeUpdate draft',
+      'afterUpdate draft',
+      'beforeDelete -',
+      'afterDelete published',
+      'beforeCreate published',
+      'afterCreate published',
+    ]);
     await server.call('PUT', `/api/tags/${documentId}?status=draft`, { body: { data: { name: 'life three' } } });
     expect((await recorded()).events).toEqual(['beforeUpdate draft', 'afterUpdate draft']);
   });

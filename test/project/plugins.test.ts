@@ -27,8 +27,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
   await smtp.close();
-  for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key];
-  else process.env[key] = value;
+  for (const [key, value] of Object.entries(saved))
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
   removeTempDirs();
 });
 
@@ -36,18 +37,26 @@ afterAll(async () => {
 function read(mail: ReceivedMail) {
   const [head, ...rest] = mail.data.split('\r\n\r\n');
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(head!)?.[1];
-  const body = rest.join('\r\n\r\n').replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+  const body = rest
+    .join('\r\n\r\n')
+    .replace(/=\r\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
   return { to: mail.to, from: header('From'), subject: header('Subject'), body };
 }
 
 describe('the email plugin', () => {
-  test('send delivers to every recipient of to and cc, from the provider settings\' defaultFrom', async () => {
+  test("send delivers to every recipient of to and cc, from the provider settings' defaultFrom", async () => {
     const sent = await server.call('POST', '/api/mail/send', {
       body: { to: 'ann@example.com, bob@example.com', cc: 'carl@example.com', subject: 'Hello Ann', text: 'Plain text', html: '<p>HTML <b>text</b></p>' },
     });
     expect(sent.body).toEqual({ sent: true });
     const mails = (await smtp.waitFor(3)).map(read);
-    expect(mails.map((m) => m.to).flat().sort()).toEqual(['ann@example.com', 'bob@example.com', 'carl@example.com']);
+    expect(
+      mails
+        .map((m) => m.to)
+        .flat()
+        .sort(),
+    ).toEqual(['ann@example.com', 'bob@example.com', 'carl@example.com']);
     for (const mail of mails) {
       expect(mail.from).toBe('Blog <blog@example.com>');
       expect(mail.subject).toBe('Hello Ann');
@@ -76,13 +85,20 @@ describe('users-permissions and upload services', () => {
 
   test('user.sendConfirmationEmail mails the account confirmation, whose link confirms the account', async () => {
     smtp.received.length = 0;
-    expect((await server.call('POST', '/api/mail/confirm', { body: { username: 'fay', email: 'fay@example.com', password: 'Secret123' } })).body).toEqual({ sent: true });
+    expect((await server.call('POST', '/api/mail/confirm', { body: { username: 'fay', email: 'fay@example.com', password: 'Secret123' } })).body).toEqual({
+      sent: true,
+    });
     const [mail] = (await smtp.waitFor(1)).map(read);
     expect(mail!.to).toEqual(['fay@example.com']);
     expect(mail!.subject).toBe('Account confirmation');
     const link = /(http:\/\/\S+\/api\/auth\/email-confirmation\?confirmation=[0-9a-f]{40})/.exec(mail!.body)?.[1];
     expect(link).toBeString();
-    const login = () => fetch(`${server.url}/api/auth/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'fay', password: 'Secret123' }) });
+    const login = () =>
+      fetch(`${server.url}/api/auth/local`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ identifier: 'fay', password: 'Secret123' }),
+      });
     const confirmed = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, server.url), { redirect: 'manual' });
     expect(confirmed.status).toBe(302);
     expect((await login()).status).toBe(200);
@@ -97,7 +113,7 @@ describe('users-permissions and upload services', () => {
 });
 
 describe('a local plugin and an extension', () => {
-  test('the plugin\'s route, controller, service and config (config/plugins over its defaults), after its bootstrap', async () => {
+  test("the plugin's route, controller, service and config (config/plugins over its defaults), after its bootstrap", async () => {
     const hello = await server.call('GET', '/api/greeter/hello/Ann');
     expect(hello.status).toBe(200);
     expect(hello.body).toEqual({ message: 'Hello, Ann!', bootstrapped: true });
@@ -110,7 +126,7 @@ describe('a local plugin and an extension', () => {
     expect(created.body.data.mood).toBe('happy');
   });
 
-  test('a GraphQL extension registered through the graphql plugin\'s extension service, calling the local plugin', async () => {
+  test("a GraphQL extension registered through the graphql plugin's extension service, calling the local plugin", async () => {
     const answer = await server.call('POST', '/graphql', { body: { query: '{ greeting(name: "GraphQL") }' } });
     expect(answer.body).toEqual({ data: { greeting: 'Hello, GraphQL!' } });
   });

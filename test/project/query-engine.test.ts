@@ -37,10 +37,19 @@ describe('strapi.db.query reads rows', () => {
     expect(await q.count({ where: { publishedAt: { $notNull: true } } })).toBe(1);
     expect(await q.findOne({ where: { name: 'qa', publishedAt: { $null: true } }, select: ['name'] })).toEqual({ name: 'qa' });
     expect(await q.findOne({ where: { name: 'qb' } })).toEqual({
-      id: expect.any(Number), documentId: expect.any(String), name: 'qb', color: null,
-      createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: null, locale: null,
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      name: 'qb',
+      color: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      publishedAt: null,
+      locale: null,
     });
-    expect(await q.findMany({ where: { name: { $startsWith: 'q' } }, orderBy: [{ name: 'desc' }], limit: 2, offset: 1, select: ['name'] })).toEqual([{ name: 'qa' }, { name: 'qa' }]);
+    expect(await q.findMany({ where: { name: { $startsWith: 'q' } }, orderBy: [{ name: 'desc' }], limit: 2, offset: 1, select: ['name'] })).toEqual([
+      { name: 'qa' },
+      { name: 'qa' },
+    ]);
     expect(await q.findOne({ where: { name: 'nope' } })).toBeNull();
   });
 
@@ -49,7 +58,10 @@ describe('strapi.db.query reads rows', () => {
     await strapi.documents('api::article.article').create({ data: { title: 'Populated', tags: [tag.documentId] }, status: 'published' });
     await strapi.documents('api::tag.tag').update({ documentId: tag.documentId, data: { name: 'linked (draft)' } });
     const rows = await strapi.db.query('api::article.article').findMany({
-      where: { title: 'Populated' }, select: ['title', 'publishedAt'], populate: { tags: { select: ['name'] } }, orderBy: 'id',
+      where: { title: 'Populated' },
+      select: ['title', 'publishedAt'],
+      populate: { tags: { select: ['name'] } },
+      orderBy: 'id',
     });
     expect(rows.map((r: any) => [r.publishedAt === null ? 'draft' : 'published', r.tags.map((t: any) => t.name)])).toEqual([
       ['draft', ['linked (draft)']],
@@ -68,7 +80,9 @@ describe('strapi.db.query writes rows', () => {
     const off = strapi.db.lifecycles.subscribe({
       models: ['api::tag.tag'],
       ...Object.fromEntries(
-        ['Create', 'Update', 'Delete', 'CreateMany', 'UpdateMany', 'DeleteMany'].flatMap((a) => [`before${a}`, `after${a}`]).map((name) => [name, (e: LifecycleEvent) => void events.push(e.action)]),
+        ['Create', 'Update', 'Delete', 'CreateMany', 'UpdateMany', 'DeleteMany']
+          .flatMap((a) => [`before${a}`, `after${a}`])
+          .map((name) => [name, (e: LifecycleEvent) => void events.push(e.action)]),
       ),
     });
     try {
@@ -78,7 +92,9 @@ describe('strapi.db.query writes rows', () => {
       expect(await q.updateMany({ where: { name: 'qa' }, data: { color: '#333333' } })).toEqual({ count: 2 });
       expect(events.splice(0)).toEqual(['beforeUpdateMany', 'afterUpdateMany']);
       expect(await q.findMany({ select: ['name', 'color'], orderBy: 'id' })).toEqual([
-        { name: 'qa', color: '#333333' }, { name: 'qa', color: '#333333' }, { name: 'qb', color: '#222222' },
+        { name: 'qa', color: '#333333' },
+        { name: 'qa', color: '#333333' },
+        { name: 'qb', color: '#222222' },
       ]);
       expect(await q.create({ data: { name: 'qc', publishedAt: null }, select: ['name', 'publishedAt'] })).toEqual({ name: 'qc', publishedAt: null });
       expect(events.splice(0)).toEqual(['beforeCreate', 'afterCreate']);

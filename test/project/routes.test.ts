@@ -67,12 +67,16 @@ describe('routes, controllers and services', () => {
     expect(found.body.data.title).toBe('Hello World');
     const missing = await server.call('GET', '/api/articles/slug/nothing');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'No article with that slug', details: { slug: 'nothing' } } });
+    expect(missing.body).toEqual({
+      data: null,
+      error: { status: 404, name: 'NotFoundError', message: 'No article with that slug', details: { slug: 'nothing' } },
+    });
   });
 
   test('a policy that answers false is a 403 PolicyError; a global policy with config throws its own PolicyError', async () => {
     expect((await server.call('GET', '/api/articles/slug/secret-plan')).body).toEqual({
-      data: null, error: { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} },
+      data: null,
+      error: { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} },
     });
     const echo = await server.call('POST', '/api/echo', { body: { a: 1 }, headers: { 'x-deny-echo': '1' } });
     expect(echo.body).toEqual({ data: null, error: { status: 403, name: 'PolicyError', message: 'Denied by header', details: { header: 'x-deny-echo' } } });
@@ -130,10 +134,11 @@ describe('errors as Strapi answers them', () => {
   });
 });
 
-describe('global middlewares wrap the whole server, as Strapi\'s wrap its app', () => {
-  test('Folio\'s own routes and unknown paths pass through them; an error Strapi throws passes by them; Folio Admin does not', async () => {
+describe("global middlewares wrap the whole server, as Strapi's wrap its app", () => {
+  test("Folio's own routes and unknown paths pass through them; an error Strapi throws passes by them; Folio Admin does not", async () => {
     // Answers checked on a copy of the Strapi peer with the same global middleware.
-    const stamp = async (method: string, path: string, body?: unknown) => (await server.call(method, path, body === undefined ? {} : { body })).headers.get('x-stamp');
+    const stamp = async (method: string, path: string, body?: unknown) =>
+      (await server.call(method, path, body === undefined ? {} : { body })).headers.get('x-stamp');
     expect(await stamp('GET', '/api/tags')).toBe('blog-js');
     expect(await stamp('GET', '/api/upload/files')).toBe('blog-js');
     expect(await stamp('GET', '/api/nope')).toBe('blog-js');
@@ -148,7 +153,7 @@ describe('global middlewares wrap the whole server, as Strapi\'s wrap its app', 
   });
 });
 
-describe('a route middleware on a core action (LaunchPad\'s populate middleware)', () => {
+describe("a route middleware on a core action (LaunchPad's populate middleware)", () => {
   test('what it sets on ctx.query before next() shapes the answer, and what it changes in ctx.body after is answered', async () => {
     const root = copyProject('blog-js', {
       'src/api/tag/routes/tag.js': [
@@ -170,10 +175,19 @@ describe('a route middleware on a core action (LaunchPad\'s populate middleware)
     const own = await startServer({ contentTypes: root });
     try {
       const article = await own.call('POST', '/api/articles', { body: { data: { title: 'Tagged' } } });
-      await own.call('PUT', `/api/tags/${(await own.call('GET', '/api/tags')).body.data[0].documentId}`, { body: { data: { articles: [article.body.data.documentId] } } });
+      await own.call('PUT', `/api/tags/${(await own.call('GET', '/api/tags')).body.data[0].documentId}`, {
+        body: { data: { articles: [article.body.data.documentId] } },
+      });
       const list = await own.call('GET', '/api/tags');
       expect(list.status).toBe(200);
-      expect(list.body.data).toEqual([{ id: expect.any(Number), documentId: expect.any(String), name: 'seeded', articles: [{ id: expect.any(Number), documentId: article.body.data.documentId, title: 'Tagged' }] }]);
+      expect(list.body.data).toEqual([
+        {
+          id: expect.any(Number),
+          documentId: expect.any(String),
+          name: 'seeded',
+          articles: [{ id: expect.any(Number), documentId: article.body.data.documentId, title: 'Tagged' }],
+        },
+      ]);
       expect(list.body.meta.populatedBy).toBe('middleware');
       expect(list.headers.get('x-stamp')).toBe('blog-js');
     } finally {

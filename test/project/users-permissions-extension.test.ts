@@ -32,7 +32,10 @@ describe('a wrapped core action (auth.register)', () => {
   test('the wrapper refuses a username starting with admin with its ApplicationError, and nobody is registered', async () => {
     const refused = await server.call('POST', '/api/auth/local/register', { body: { username: 'Admin-bob', email: 'bob@example.com', password: 'Secret123' } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ data: null, error: { status: 400, name: 'ApplicationError', message: 'This username is reserved', details: { field: 'username' } } });
+    expect(refused.body).toEqual({
+      data: null,
+      error: { status: 400, name: 'ApplicationError', message: 'This username is reserved', details: { field: 'username' } },
+    });
     expect(await server.instance.users.count()).toBe(0);
   });
 
@@ -45,7 +48,7 @@ describe('a wrapped core action (auth.register)', () => {
     jwt = registered.body.jwt;
   });
 
-  test('the original\'s errors pass through the wrapper as Strapi\'s do', async () => {
+  test("the original's errors pass through the wrapper as Strapi's do", async () => {
     const taken = await server.call('POST', '/api/auth/local/register', { body: { username: 'bob', email: 'bob@example.com', password: 'Secret123' } });
     expect(taken.status).toBe(400);
     expect(taken.body).toEqual({ data: null, error: { status: 400, name: 'ApplicationError', message: 'Email or Username are already taken', details: {} } });
@@ -56,7 +59,7 @@ describe('a wrapped core action (auth.register)', () => {
 });
 
 describe('an action left alone (auth.callback)', () => {
-  test('login is Folio\'s own route, not the project\'s, and answers a JWT and the user', async () => {
+  test("login is Folio's own route, not the project's, and answers a JWT and the user", async () => {
     expect(server.instance.project!.match('POST', '/api/auth/local')).toBeUndefined();
     const login = await server.call('POST', '/api/auth/local', { body: { identifier: 'bob@example.com', password: 'Secret123' } });
     expect(login.status).toBe(200);
@@ -73,10 +76,17 @@ describe('a replaced core action (user.me)', () => {
     const me = await server.call('GET', '/api/users/me', { headers: bearer(jwt) });
     expect(me.status).toBe(200);
     const role = (await server.instance.roles.list()).find((r) => r.type === 'authenticated')!;
-    expect(me.body).toEqual({ id: expect.any(Number), username: 'bob', email: 'bob@example.com', confirmed: true, blocked: false, role: { id: role.id, name: 'Authenticated', type: 'authenticated' } });
+    expect(me.body).toEqual({
+      id: expect.any(Number),
+      username: 'bob',
+      email: 'bob@example.com',
+      confirmed: true,
+      blocked: false,
+      role: { id: role.id, name: 'Authenticated', type: 'authenticated' },
+    });
   });
 
-  test('without a JWT the route\'s permission refuses it first (403), as on Strapi', async () => {
+  test("without a JWT the route's permission refuses it first (403), as on Strapi", async () => {
     const anonymous = await server.call('GET', '/api/users/me');
     expect(anonymous.status).toBe(403);
     expect(anonymous.body).toEqual({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
@@ -91,7 +101,7 @@ describe('an added action and route (PUT /api/user/me → user.updateMe)', () =>
     await server.instance.roles.grant('authenticated', ['plugin::users-permissions.user.updateMe']);
   });
 
-  test('granted, it changes the caller\'s username through the user service', async () => {
+  test("granted, it changes the caller's username through the user service", async () => {
     const updated = await server.call('PUT', '/api/user/me', { headers: bearer(jwt), body: { username: 'bobby' } });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ id: expect.any(Number), username: 'bobby', email: 'bob@example.com' });
@@ -106,8 +116,8 @@ describe('an added action and route (PUT /api/user/me → user.updateMe)', () =>
   });
 });
 
-describe('a policy put on a route whose action stays the plugin\'s (GET /api/users/count)', () => {
-  test('the project\'s chain runs its policy, then Folio\'s own count answers', async () => {
+describe("a policy put on a route whose action stays the plugin's (GET /api/users/count)", () => {
+  test("the project's chain runs its policy, then Folio's own count answers", async () => {
     await server.instance.roles.grant('authenticated', ['plugin::users-permissions.user.count']);
     const refused = await server.call('GET', '/api/users/count', { headers: bearer(jwt) });
     expect(refused.status).toBe(403);
@@ -127,14 +137,16 @@ describe('the form written for Strapi 4 (plugin.controllers.auth.register = …)
           'module.exports = (plugin) => {',
           '  const register = plugin.controllers.auth.register;',
           "  plugin.controllers.auth.register = async (ctx) => { if (ctx.request.body.username.startsWith('admin')) throw new Error('no'); await register(ctx); };",
-          "  plugin.controllers.user.me = async (ctx) => { ctx.body = { mine: ctx.state.user.username }; };",
+          '  plugin.controllers.user.me = async (ctx) => { ctx.body = { mine: ctx.state.user.username }; };',
           '  return plugin;',
           '};',
         ].join('\n'),
       }),
     });
     try {
-      const registered = await naive.call('POST', '/api/auth/local/register', { body: { username: 'administrator', email: 'a1@example.com', password: 'Secret123' } });
+      const registered = await naive.call('POST', '/api/auth/local/register', {
+        body: { username: 'administrator', email: 'a1@example.com', password: 'Secret123' },
+      });
       expect(registered.status).toBe(200);
       expect(registered.body.user.username).toBe('administrator');
       expect((await naive.call('GET', '/api/users/me', { headers: bearer(registered.body.jwt) })).body).toEqual({ mine: 'administrator' });

@@ -23,7 +23,11 @@ beforeAll(async () => {
   for (let i = 0; i < 30; i++) {
     // views repeat (ties broken by id), some are missing (NULLs sort first ascending, last descending).
     const views = i % 7 === 3 ? undefined : (i * 37) % 11;
-    const created = await post('/api/articles', { title: `Article ${String((i * 13) % 30).padStart(2, '0')}`, views, ...(i % 3 ? { author: authors[i % 2].documentId } : {}) });
+    const created = await post('/api/articles', {
+      title: `Article ${String((i * 13) % 30).padStart(2, '0')}`,
+      views,
+      ...(i % 3 ? { author: authors[i % 2].documentId } : {}),
+    });
     if (i % 4 === 0) {
       const fr = await server.call('PUT', `/api/articles/${created.documentId}?locale=fr`, { body: { data: { title: `Article fr ${i}`, views: i % 5 } } });
       if (fr.status !== 200) throw new Error(`seed fr: ${fr.status} ${JSON.stringify(fr.body)}`);
@@ -59,7 +63,13 @@ describe('a deep page read as a deferred join', () => {
   for (const [name, params] of Object.entries(LISTS)) {
     it(`answers exactly what the plain OFFSET statement answers: ${name}`, async () => {
       let compared = 0;
-      for (const pagination of [{ page: 2, pageSize: 4 }, { page: 3, pageSize: 7 }, { start: 1, limit: 5 }, { start: 9, limit: 100 }, { page: 40, pageSize: 3 }]) {
+      for (const pagination of [
+        { page: 2, pageSize: 4 },
+        { page: 3, pageSize: 7 },
+        { start: 1, limit: 5 },
+        { start: 9, limit: 100 },
+        { page: 40, pageSize: 3 },
+      ]) {
         const query = { ...params, pagination };
         const plain = await page(query, Number.POSITIVE_INFINITY);
         const deferred = await page(query, 0);
@@ -75,7 +85,9 @@ describe('a deep page read as a deferred join', () => {
     const { db, registry } = server.instance;
     const ct = registry.contentType('api::article.article')!;
     const statement = (start: number, deferredFrom?: number) =>
-      listStatements(db.dialect, registry, ct, parseReadQuery(registry, ct, { pagination: { start: String(start), limit: '25' } }, 'en'), { deferredFrom }).page.compile('question').text;
+      listStatements(db.dialect, registry, ct, parseReadQuery(registry, ct, { pagination: { start: String(start), limit: '25' } }, 'en'), {
+        deferredFrom,
+      }).page.compile('question').text;
     expect(statement(10, 10)).toContain('"pageId"');
     expect(statement(9, 10)).not.toContain('"pageId"');
     const deep = statement(DEFERRED_PAGE_FROM);

@@ -8,7 +8,18 @@ const docs: Record<string, any> = {};
 const url = (path: string, params: object) => `${path}?${qs.stringify(params, { encodeValuesOnly: true })}`;
 const get = (params: object, path = '/api/articles') => server.call('GET', url(path, params));
 const sorted = (...values: string[]) => [...values].sort();
-const ALL = ['Ärger im Büro', 'ärmel hoch', '100% pure', '1000 pure water', 'snake_case', 'snakeXcase', 'Hello World', 'hello again', 'Guide to SQL', 'Opinion piece'];
+const ALL = [
+  'Ärger im Büro',
+  'ärmel hoch',
+  '100% pure',
+  '1000 pure water',
+  'snake_case',
+  'snakeXcase',
+  'Hello World',
+  'hello again',
+  'Guide to SQL',
+  'Opinion piece',
+];
 const except = (...values: string[]) => sorted(...ALL.filter((t) => !values.includes(t)));
 
 /** Titles (sorted) of the published English articles matching `filters`. */
@@ -33,10 +44,42 @@ beforeAll(async () => {
   const ada = await post('/api/authors', { name: 'Ada', email: 'ada@example.com', internalNotes: 'secret' });
   const grace = await post('/api/authors', { name: 'Grace', email: 'grace@example.com' });
   await post('/api/authors', { name: 'Linus', email: 'linus@example.com' });
-  const [alpha, beta, gamma] = [await post('/api/tags', { name: 'alpha' }), await post('/api/tags', { name: 'beta' }), await post('/api/tags', { name: 'gamma' })];
+  const [alpha, beta, gamma] = [
+    await post('/api/tags', { name: 'alpha' }),
+    await post('/api/tags', { name: 'beta' }),
+    await post('/api/tags', { name: 'gamma' }),
+  ];
   const rows: [string, object][] = [
-    ['Ärger im Büro', { views: 10, rating: 4.5, featured: true, kind: 'news', publishDate: '2024-01-15', summary: 'trouble', category: tech, author: ada, tags: [alpha, beta], seo: { metaTitle: 'Ärger meta' } }],
-    ['ärmel hoch', { views: 20, rating: 3.25, featured: false, kind: 'guide', publishDate: '2024-02-01', summary: 'sleeves', category: life, author: grace, tags: [alpha], seo: { metaTitle: 'Sleeves' } }],
+    [
+      'Ärger im Büro',
+      {
+        views: 10,
+        rating: 4.5,
+        featured: true,
+        kind: 'news',
+        publishDate: '2024-01-15',
+        summary: 'trouble',
+        category: tech,
+        author: ada,
+        tags: [alpha, beta],
+        seo: { metaTitle: 'Ärger meta' },
+      },
+    ],
+    [
+      'ärmel hoch',
+      {
+        views: 20,
+        rating: 3.25,
+        featured: false,
+        kind: 'guide',
+        publishDate: '2024-02-01',
+        summary: 'sleeves',
+        category: life,
+        author: grace,
+        tags: [alpha],
+        seo: { metaTitle: 'Sleeves' },
+      },
+    ],
     ['100% pure', { views: 30, featured: false, kind: 'opinion', publishDate: '2024-03-10', category: tech, tags: [] }],
     ['1000 pure water', { views: 40, rating: 2, featured: true, kind: 'news', publishDate: '2024-04-20', category: life, author: grace, tags: [gamma] }],
     ['snake_case', { views: 5, rating: 1.5, featured: false, kind: 'guide', author: ada, tags: [beta, gamma, alpha] }],
@@ -139,7 +182,9 @@ describe('filter operators', () => {
 
 describe('combining conditions', () => {
   it('$or, $and and $not work at the root', async () => {
-    expect(await titles({ $or: [{ views: { $gte: 50 } }, { kind: { $eq: 'opinion' } }] })).toEqual(sorted('Guide to SQL', 'Opinion piece', '100% pure', 'Hello World'));
+    expect(await titles({ $or: [{ views: { $gte: 50 } }, { kind: { $eq: 'opinion' } }] })).toEqual(
+      sorted('Guide to SQL', 'Opinion piece', '100% pure', 'Hello World'),
+    );
     expect(await titles({ $and: [{ featured: true }, { views: { $gt: 10 } }] })).toEqual(sorted('1000 pure water', 'Guide to SQL'));
     expect(await titles({ $not: { title: { $containsi: 'pure' } } })).toEqual(except('100% pure', '1000 pure water'));
   });
@@ -255,7 +300,9 @@ describe('id, documentId, relations and components', () => {
     expect(await titles({ articles: { title: { $eq: 'Secret draft' } } }, '/api/authors', 'name')).toEqual([]);
   });
   it('filters two levels deep through relations', async () => {
-    expect(await titles({ category: { articles: { title: { $contains: 'SQL' } } } })).toEqual(sorted('Ärger im Büro', '100% pure', 'Hello World', 'Guide to SQL'));
+    expect(await titles({ category: { articles: { title: { $contains: 'SQL' } } } })).toEqual(
+      sorted('Ärger im Büro', '100% pure', 'Hello World', 'Guide to SQL'),
+    );
   });
   it('filters through a component', async () => {
     expect(await titles({ seo: { metaTitle: { $eq: 'Sleeves' } } })).toEqual(['ärmel hoch']);

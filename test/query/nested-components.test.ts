@@ -131,8 +131,7 @@ describe('writes of a component inside a component', () => {
     const id = await create('/api/pages', { title: 'english', seo: { meta: { rank: 7, label: 'en' } } });
     const fr = await server.call('PUT', `/api/pages/${id}?locale=fr`, { body: { data: { title: 'français', seo: { meta: { rank: 8, label: 'fr' } } } } });
     expect(fr.status).toBe(200);
-    const read = async (locale: string) =>
-      (await server.call('GET', `/api/pages/${id}?locale=${locale}&populate[seo][populate]=meta`)).body.data.seo.meta;
+    const read = async (locale: string) => (await server.call('GET', `/api/pages/${id}?locale=${locale}&populate[seo][populate]=meta`)).body.data.seo.meta;
     expect(await read('en')).toMatchObject({ rank: 7, label: 'en' });
     expect(await read('fr')).toMatchObject({ rank: 8, label: 'fr' });
   });

@@ -41,7 +41,8 @@ describe('publicationFilter', () => {
     expect(await draft('modified')).toEqual(['One (edited)']);
     expect(await draft('unmodified')).toEqual(['Two']);
     expect(await draft('published-with-draft')).toEqual([]);
-    const published = async (publicationFilter: PlanParams['publicationFilter']) => (await titles({ status: 'published', publicationFilter })).map((a) => a.title);
+    const published = async (publicationFilter: PlanParams['publicationFilter']) =>
+      (await titles({ status: 'published', publicationFilter })).map((a) => a.title);
     expect(await published('never-published')).toEqual([]);
     expect(await published('modified')).toEqual(['One']);
     expect(await published('published-with-draft')).toEqual(['One', 'Two']);

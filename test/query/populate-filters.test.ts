@@ -19,17 +19,25 @@ const get = async (path: string, params: object) => {
 beforeAll(async () => {
   server = await startServer();
   const now = new Date().toISOString();
-  const file = (name: string, mime: string) => server.instance.db.insert(
-    'INSERT INTO files ("documentId", "name", "hash", "ext", "mime", "size", "url", "provider", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [`${name.replace(/\W/g, '').padEnd(24, '0')}`, name, name, '.png', mime, 1, `/uploads/${name}`, 'local', now, now, now],
-  );
+  const file = (name: string, mime: string) =>
+    server.instance.db.insert(
+      'INSERT INTO files ("documentId", "name", "hash", "ext", "mime", "size", "url", "provider", "createdAt", "updatedAt", "publishedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [`${name.replace(/\W/g, '').padEnd(24, '0')}`, name, name, '.png', mime, 1, `/uploads/${name}`, 'local', now, now, now],
+    );
   const pic = await file('pic.png', 'image/png');
   const clip = await file('clip.mp4', 'video/mp4');
   const another = await file('another.png', 'image/png');
-  article = (await seedCreate(server, '/api/articles', {
-    title: 'One', gallery: [pic, clip, another],
-    links: [{ label: 'a', url: '/a' }, { label: 'b', url: '/b', newTab: true }, { label: 'c', url: '/c', newTab: true }],
-  })).documentId;
+  article = (
+    await seedCreate(server, '/api/articles', {
+      title: 'One',
+      gallery: [pic, clip, another],
+      links: [
+        { label: 'a', url: '/a' },
+        { label: 'b', url: '/b', newTab: true },
+        { label: 'c', url: '/c', newTab: true },
+      ],
+    })
+  ).documentId;
   expect((await server.call('PUT', `/api/articles/${article}?locale=fr`, { body: { data: { title: 'Un' } } })).status).toBe(200);
   await seedCreate(server, '/api/articles', { title: 'Two' });
   expect((await server.call('PUT', `/api/articles/${article}?status=draft`, { body: { data: { title: 'One (edited)' } } })).status).toBe(200);

@@ -34,8 +34,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** GET /api/pages with a qs-built query (as the front end builds it), fields: title. */
-const pages = (query: Record<string, unknown>) =>
-  server.call('GET', `/api/pages?${qs.stringify({ fields: ['title'], ...query }, { encodeValuesOnly: true })}`);
+const pages = (query: Record<string, unknown>) => server.call('GET', `/api/pages?${qs.stringify({ fields: ['title'], ...query }, { encodeValuesOnly: true })}`);
 
 /** One loader for every page type: fragments for the block types of all zones. */
 const sharedLoader = {
@@ -65,12 +64,16 @@ describe('dynamic zone fragments', () => {
     expect(blocks[2]).toMatchObject({ headline: 'News', buttonText: 'Join' });
     // The home page's zone holds no heading or subscribe block: the same loader is answered there too.
     const home = await server.call('PUT', '/api/home-page', {
-      body: { data: { title: 'Home', blocks: [{ __component: 'layout.features-section', title: 'Why', feature: [{ heading: 'Quick', icon: 'CLOCK_ICON' }] }] } },
+      body: {
+        data: { title: 'Home', blocks: [{ __component: 'layout.features-section', title: 'Why', feature: [{ heading: 'Quick', icon: 'CLOCK_ICON' }] }] },
+      },
     });
     expect(home.status).toBe(200);
     const read = await server.call('GET', `/api/home-page?${qs.stringify({ populate: sharedLoader }, { encodeValuesOnly: true })}`);
     expect(read.status).toBe(200);
-    expect(read.body.data.blocks).toMatchObject([{ __component: 'layout.features-section', title: 'Why', feature: [{ heading: 'Quick', icon: 'CLOCK_ICON' }] }]);
+    expect(read.body.data.blocks).toMatchObject([
+      { __component: 'layout.features-section', title: 'Why', feature: [{ heading: 'Quick', icon: 'CLOCK_ICON' }] },
+    ]);
   });
 
   it('takes a fragment naming a content type or a component of another zone and populates nothing for it', async () => {
@@ -85,7 +88,9 @@ describe('dynamic zone fragments', () => {
     const res = await pages({ populate: { blocks: { on: { 'blocks.nope': true } } } });
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key blocks.nope at blocks.on.blocks.nope',
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key blocks.nope at blocks.on.blocks.nope',
       details: { key: 'blocks.nope', path: 'blocks.on.blocks.nope', source: 'query', param: 'populate' },
     });
   });
@@ -95,7 +100,9 @@ describe('dynamic zone fragments', () => {
       const res = await pages({ populate: { blocks: { on: { [uid]: { populate: true } } } } });
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual({
-        status: 400, name: 'ValidationError', message: 'Invalid key true',
+        status: 400,
+        name: 'ValidationError',
+        message: 'Invalid key true',
         details: { key: 'true', path: 'true', source: 'query', param: 'populate' },
       });
     }

@@ -29,9 +29,16 @@ beforeAll(async () => {
 
   docs.Plain = await post('/api/articles', { title: 'Plain' });
   docs.Rich = await post('/api/articles', {
-    title: 'Rich', category: tech.documentId, author: ada.documentId, tags: [gamma, alpha, beta], related: [docs.Plain.documentId],
+    title: 'Rich',
+    category: tech.documentId,
+    author: ada.documentId,
+    tags: [gamma, alpha, beta],
+    related: [docs.Plain.documentId],
     seo: { metaTitle: 'Rich meta', metaDescription: 'About rich' },
-    links: [{ label: 'two', url: 'https://example.com/2' }, { label: 'one', url: 'https://example.com/1', newTab: true }],
+    links: [
+      { label: 'two', url: 'https://example.com/2' },
+      { label: 'one', url: 'https://example.com/1', newTab: true },
+    ],
     blocks: [
       { __component: 'shared.quote', title: 'First quote', body: 'To be' },
       { __component: 'shared.rich-text', body: '## Markdown' },
@@ -42,11 +49,19 @@ beforeAll(async () => {
   docs.Tagged = await post('/api/articles', { title: 'Tagged', tags: [alpha, hidden], category: life.documentId });
   for (let i = 1; i <= 9; i++) {
     docs[`Filler ${i}`] = await post('/api/articles', {
-      title: `Filler ${i}`, category: (i % 2 ? tech : life).documentId, author: (i % 2 ? grace : ada).documentId, tags: [beta, gamma],
-      seo: { metaTitle: `Meta ${i}` }, links: [{ label: `l${i}`, url: 'https://example.com' }], blocks: [{ __component: 'shared.quote', title: `q${i}` }],
+      title: `Filler ${i}`,
+      category: (i % 2 ? tech : life).documentId,
+      author: (i % 2 ? grace : ada).documentId,
+      tags: [beta, gamma],
+      seo: { metaTitle: `Meta ${i}` },
+      links: [{ label: `l${i}`, url: 'https://example.com' }],
+      blocks: [{ __component: 'shared.quote', title: `q${i}` }],
     });
   }
-  for (const [path, data] of [[`/api/categories/${tech.documentId}`, { name: 'Technologie' }], [one('Rich'), { title: 'Riche', category: tech.documentId }]] as const) {
+  for (const [path, data] of [
+    [`/api/categories/${tech.documentId}`, { name: 'Technologie' }],
+    [one('Rich'), { title: 'Riche', category: tech.documentId }],
+  ] as const) {
     const fr = await server.call('PUT', `${path}?locale=fr`, { body: { data } });
     if (fr.status !== 200) throw new Error(`seed fr: ${fr.status} ${JSON.stringify(fr.body)}`);
   }
@@ -98,7 +113,9 @@ describe('populate forms', () => {
     expect(ordered.tags.map((t: any) => t.name)).toEqual(['gamma', 'beta', 'alpha']);
   });
   it('populates nested relations two levels deep', async () => {
-    const params = { populate: { author: { fields: ['name'], populate: { articles: { fields: ['title'], sort: ['title:asc'], populate: { tags: { fields: ['name'] } } } } } } };
+    const params = {
+      populate: { author: { fields: ['name'], populate: { articles: { fields: ['title'], sort: ['title:asc'], populate: { tags: { fields: ['name'] } } } } } },
+    };
     const doc = (await get(one('Rich'), params)).body.data;
     const rich = doc.author.articles.find((a: any) => a.title === 'Rich');
     expect(doc.author.articles.map((a: any) => a.title)).toEqual(['Filler 2', 'Filler 4', 'Filler 6', 'Filler 8', 'Rich']);
@@ -136,14 +153,16 @@ describe('populate forms', () => {
 
 describe('populated shapes', () => {
   it('gives a to-one relation as an object or null and a to-many as an array in link order', async () => {
-    const [plain, rich] = (await get('/api/articles', { filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: ['author', 'tags', 'related'] })).body.data;
+    const [plain, rich] = (await get('/api/articles', { filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: ['author', 'tags', 'related'] })).body
+      .data;
     expect(plain.author).toBeNull();
     expect(plain.tags).toEqual([]);
     expect(rich.author).toMatchObject({ id: expect.any(Number), documentId: expect.any(String), name: 'Ada' });
     expect(rich.tags.map((t: any) => t.name)).toEqual(['gamma', 'alpha', 'beta']);
   });
   it('gives a component as an object with id, a repeatable component as an array and dynamic zone items with __component', async () => {
-    const [plain, rich] = (await get('/api/articles', { filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: ['seo', 'links', 'blocks'] })).body.data;
+    const [plain, rich] = (await get('/api/articles', { filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: ['seo', 'links', 'blocks'] })).body
+      .data;
     expect(plain).toMatchObject({ seo: null, links: [], blocks: [] });
     expect(rich.seo).toEqual({ id: expect.any(Number), metaTitle: 'Rich meta', metaDescription: 'About rich' });
     expect(rich.links).toEqual([
@@ -177,7 +196,10 @@ describe('populate permissions', () => {
       await restricted.instance.roles.grant('public', ['api::article.article.find', 'api::article.article.findOne']);
       const auth = { authorization: `Bearer ${restricted.tokens.fullAccess}` };
       const author = await restricted.call('POST', '/api/authors', { body: { data: { name: 'Ada' } }, headers: auth });
-      const created = await restricted.call('POST', '/api/articles', { body: { data: { title: 'A', author: author.body.data.documentId, seo: { metaTitle: 'm' } } }, headers: auth });
+      const created = await restricted.call('POST', '/api/articles', {
+        body: { data: { title: 'A', author: author.body.data.documentId, seo: { metaTitle: 'm' } } },
+        headers: auth,
+      });
       expect(created.status).toBe(201);
 
       for (const populate of [['author', 'seo'], { author: { fields: ['name'] }, seo: true }]) {
@@ -243,14 +265,22 @@ describe('v4 response format', () => {
     const plain = await get(one('Plain'), { fields: ['title'], populate: ['author', 'links'] }, V4);
     expect(plain.body.data.attributes).toEqual({ title: 'Plain', author: { data: null }, links: [] });
   });
-  it("gives a populated count as an entry of its own, { data: { attributes: { count } } }, as Strapi 5.54.0 does", async () => {
+  it('gives a populated count as an entry of its own, { data: { attributes: { count } } }, as Strapi 5.54.0 does', async () => {
     const doc = (await get(one('Rich'), { fields: ['title'], populate: { tags: { count: true }, author: { count: true } } }, V4)).body.data;
     expect(doc.attributes).toEqual({ title: 'Rich', tags: { data: { attributes: { count: 3 } } }, author: { data: { attributes: { count: 1 } } } });
-    const list = await get('/api/articles', { fields: ['title'], filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: { tags: { count: 'true' } } }, V4);
+    const list = await get(
+      '/api/articles',
+      { fields: ['title'], filters: { title: ['Rich', 'Plain'] }, sort: 'title', populate: { tags: { count: 'true' } } },
+      V4,
+    );
     expect(list.body.data.map((d: any) => d.attributes.tags)).toEqual([{ data: { attributes: { count: 0 } } }, { data: { attributes: { count: 3 } } }]);
   });
   it('wraps every document of a list and keeps the pagination meta', async () => {
-    const response = await get('/api/articles', { fields: ['title'], sort: 'id', pagination: { pageSize: 2 }, populate: { blocks: true, author: { fields: ['name'] } } }, V4);
+    const response = await get(
+      '/api/articles',
+      { fields: ['title'], sort: 'id', pagination: { pageSize: 2 }, populate: { blocks: true, author: { fields: ['name'] } } },
+      V4,
+    );
     expect(response.body.meta).toEqual({ pagination: { page: 1, pageSize: 2, pageCount: 6, total: 12 } });
     expect(response.body.data).toEqual([
       { id: docs.Plain.id, documentId: docs.Plain.documentId, attributes: { title: 'Plain', blocks: [], author: { data: null } } },

@@ -28,13 +28,23 @@ beforeAll(async () => {
   server = await startServer();
   const tech = await post('/api/categories', { name: 'Tech' });
   const life = await post('/api/categories', { name: 'Life' });
-  const [alpha, beta, gamma] = [await post('/api/tags', { name: 'alpha' }), await post('/api/tags', { name: 'beta' }), await post('/api/tags', { name: 'gamma' })];
+  const [alpha, beta, gamma] = [
+    await post('/api/tags', { name: 'alpha' }),
+    await post('/api/tags', { name: 'beta' }),
+    await post('/api/tags', { name: 'gamma' }),
+  ];
   await post('/api/articles', { title: 'A', category: tech, tags: [alpha, beta], seo: { metaTitle: 'a' } });
   await post('/api/articles', { title: 'B', category: life, tags: [alpha] });
   await post('/api/articles', { title: 'C' });
   await post('/api/articles', {
-    title: 'D', category: tech, tags: [gamma],
-    links: [{ label: 'beta', url: '/b' }, { label: 'alpha', url: '/a' }, { label: 'gamma', url: '/g' }],
+    title: 'D',
+    category: tech,
+    tags: [gamma],
+    links: [
+      { label: 'beta', url: '/b' },
+      { label: 'alpha', url: '/a' },
+      { label: 'gamma', url: '/g' },
+    ],
   });
 });
 afterAll(() => server.stop());

@@ -36,7 +36,9 @@ const get = (params: object, headers: Record<string, string>, path = '/api/artic
 const invalidKey = (key: string, path: string, param: string) => ({
   data: null,
   error: {
-    status: 400, name: 'ValidationError', message: path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`,
+    status: 400,
+    name: 'ValidationError',
+    message: path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`,
     details: { key, path, source: 'query', param },
   },
 });
@@ -49,7 +51,14 @@ const callers: [string, () => Record<string, string>][] = [
 
 describe.each(callers)('%s holding only find and findOne on articles', (_name, headers) => {
   it('gets author left out of populate, on lists and on one document, in every populate form and in the v4 format', async () => {
-    for (const populate of [['author', 'seo'], 'author,seo', { author: true, seo: true }, { author: { fields: ['name'] }, seo: true }, { author: '*', seo: true }, ['author.articles', 'seo']]) {
+    for (const populate of [
+      ['author', 'seo'],
+      'author,seo',
+      { author: true, seo: true },
+      { author: { fields: ['name'] }, seo: true },
+      { author: '*', seo: true },
+      ['author.articles', 'seo'],
+    ]) {
       for (const path of ['/api/articles', `/api/articles/${someArticle}`]) {
         for (const format of [{}, { 'strapi-response-format': 'v4' }] as Record<string, string>[]) {
           const response = await get({ populate, sort: 'title' }, { ...headers(), ...format }, path);
@@ -68,7 +77,12 @@ describe.each(callers)('%s holding only find and findOne on articles', (_name, h
     expect(response.body.error.details).toMatchObject({ key: 'nope', path: null, param: 'populate' });
   });
   it('is refused filtering through author, at the root and inside $or and $not', async () => {
-    for (const filters of [{ author: { name: 'Author 1' } }, { author: { $null: true } }, { $or: [{ title: 'x' }, { author: { name: 'Author 1' } }] }, { $not: { author: { id: 1 } } }]) {
+    for (const filters of [
+      { author: { name: 'Author 1' } },
+      { author: { $null: true } },
+      { $or: [{ title: 'x' }, { author: { name: 'Author 1' } }] },
+      { $not: { author: { id: 1 } } },
+    ]) {
       const response = await get({ filters }, headers());
       expect({ filters, body: response.body }).toEqual({ filters, body: invalidKey('author', 'author', 'filters') });
     }
@@ -95,7 +109,10 @@ describe('a custom API token that may also find categories', () => {
   it('populates, filters and sorts through category', async () => {
     const populated = await get({ populate: { category: { fields: ['name'] } }, fields: ['title'], sort: 'title', pagination: { pageSize: 2 } }, headers());
     expect(populated.status).toBe(200);
-    expect(populated.body.data.map((d: any) => [d.title, d.category.name])).toEqual([['Article 000', 'Category 0'], ['Article 001', 'Category 1']]);
+    expect(populated.body.data.map((d: any) => [d.title, d.category.name])).toEqual([
+      ['Article 000', 'Category 0'],
+      ['Article 001', 'Category 1'],
+    ]);
     const filtered = await get({ filters: { category: { name: 'Category 2' } }, fields: ['title'] }, headers());
     expect(filtered.status).toBe(200);
     expect(filtered.body.meta.pagination.total).toBe(20);
@@ -108,7 +125,10 @@ describe('a custom API token that may also find categories', () => {
     const linked = nested.body.data[0].category.articles;
     expect(linked.length).toBeGreaterThan(0);
     for (const article of linked) expect(article).not.toHaveProperty('author');
-    const v4 = await get({ populate: { category: { populate: { articles: { populate: ['author'] } } } }, sort: 'title' }, { ...headers(), 'strapi-response-format': 'v4' });
+    const v4 = await get(
+      { populate: { category: { populate: { articles: { populate: ['author'] } } } }, sort: 'title' },
+      { ...headers(), 'strapi-response-format': 'v4' },
+    );
     const v4Linked = v4.body.data[0].attributes.category.data.attributes.articles.data;
     expect(v4Linked.length).toBe(linked.length);
     for (const article of v4Linked) expect(article.attributes).not.toHaveProperty('author');
@@ -119,7 +139,10 @@ describe('a custom API token that may also find categories', () => {
   });
   it('is answered the author requests once the caller may find authors (a read-only token)', async () => {
     const headers = bearer(server.tokens.readOnly);
-    const response = await get({ populate: { author: { fields: ['name'] } }, filters: { author: { name: 'Author 1' } }, sort: 'author.name,title', fields: ['title'] }, headers);
+    const response = await get(
+      { populate: { author: { fields: ['name'] } }, filters: { author: { name: 'Author 1' } }, sort: 'author.name,title', fields: ['title'] },
+      headers,
+    );
     expect(response.status).toBe(200);
     expect(response.body.meta.pagination.total).toBe(20);
     expect(response.body.data[0]).toMatchObject({ title: 'Article 001', author: { name: 'Author 1' } });

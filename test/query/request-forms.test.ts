@@ -95,7 +95,15 @@ describe('strictParams (FOLIO_STRICT_PARAMS)', () => {
   });
 
   it('when off, still validates the known parameters exactly as when on', async () => {
-    for (const params of [{ filters: { nope: 1 } }, { pagination: { page: 'x' } }, { sort: 'title:up' }, { fields: ['seo'] }, { populate: 'title' }, { status: 'live' }, { locale: 'not a tag' }]) {
+    for (const params of [
+      { filters: { nope: 1 } },
+      { pagination: { page: 'x' } },
+      { sort: 'title:up' },
+      { fields: ['seo'] },
+      { populate: 'title' },
+      { status: 'live' },
+      { locale: 'not a tag' },
+    ]) {
       const strictAnswer = await strict.call('GET', url('/api/articles', params));
       const laxAnswer = await lax.call('GET', url('/api/articles', { ...params, _: 1700000000 }));
       expect({ params, status: laxAnswer.status, body: laxAnswer.body }).toEqual({ params, status: 400, body: strictAnswer.body });
@@ -163,7 +171,11 @@ describe('the locale parameter', () => {
   it('refuses a value that is not a language tag, or is over-long, with a 400 on reads', async () => {
     for (const locale of ['not a tag', '<script>', 'e', '../../etc', 'en--US', tooLong, 'x'.repeat(5000)]) {
       const response = await strict.call('GET', url('/api/articles', { locale }));
-      expect({ locale: locale.slice(0, 40), status: response.status, name: response.body.error?.name }).toEqual({ locale: locale.slice(0, 40), status: 400, name: 'ValidationError' });
+      expect({ locale: locale.slice(0, 40), status: response.status, name: response.body.error?.name }).toEqual({
+        locale: locale.slice(0, 40),
+        status: 400,
+        name: 'ValidationError',
+      });
       expect(response.body.error.message.length).toBeLessThan(200);
       expect((await strict.call('GET', url(`/api/articles/${about}`, { locale }))).status).toBe(400);
     }
@@ -208,7 +220,10 @@ describe('_q search', () => {
   });
 
   it('combines with filters, sort and pagination, and counts what it finds', async () => {
-    const response = await strict.call('GET', url('/api/articles', { _q: 'o', filters: { title: { $ne: 'Numbers' } }, sort: 'title:desc', pagination: { pageSize: 1 } }));
+    const response = await strict.call(
+      'GET',
+      url('/api/articles', { _q: 'o', filters: { title: { $ne: 'Numbers' } }, sort: 'title:desc', pagination: { pageSize: 1 } }),
+    );
     expect(response.body.data.map((d: any) => d.title)).toEqual(['Contact']);
     expect(response.body.meta.pagination).toMatchObject({ total: 2, pageCount: 2 });
   });

@@ -42,7 +42,22 @@ const parseError = (raw: Record<string, unknown>) => {
 };
 
 // 21 distinct sort keys of articles: 14 of its own fields and 7 through author, category and seo.
-const OWN = ['title', 'slug', 'summary', 'kind', 'views', 'rating', 'featured', 'publishDate', 'id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
+const OWN = [
+  'title',
+  'slug',
+  'summary',
+  'kind',
+  'views',
+  'rating',
+  'featured',
+  'publishDate',
+  'id',
+  'documentId',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'locale',
+];
 const THROUGH = ['author.name', 'author.email', 'author.bio', 'author.birthday', 'category.name', 'category.slug', 'seo.metaTitle'];
 const mentors = (n: number) => ['author', ...Array(n).fill('mentor')];
 
@@ -118,22 +133,27 @@ describe('filters', () => {
     const list = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(from + i));
     expect(() => parse({ filters: { id: { $in: list(1000) } } })).not.toThrow();
     expect(parseError({ filters: { id: { $in: list(1001) } } })).toEqual({
-      name: 'ValidationError', message: 'Invalid filters parameter: a list may hold at most 1000 values', details: { param: 'filters', limit: 1000 },
+      name: 'ValidationError',
+      message: 'Invalid filters parameter: a list may hold at most 1000 values',
+      details: { param: 'filters', limit: 1000 },
     });
     expect(parseError({ filters: { id: { $in: list(1000) }, views: { $notIn: list(1000) }, title: 'x' } })).toEqual({
-      name: 'ValidationError', message: 'Invalid filters parameter: at most 2000 values are allowed', details: { param: 'filters', limit: 2000 },
+      name: 'ValidationError',
+      message: 'Invalid filters parameter: at most 2000 values are allowed',
+      details: { param: 'filters', limit: 2000 },
     });
   });
 });
 
 describe('populate', () => {
-
   it('answers populate nested 8 levels deep and refuses 9, naming the path', async () => {
     const ok = await get({ populate: mentorChain(6) });
     expect(ok.status).toBe(200);
     expect(ok.body.data[0].author.mentor).toBeDefined();
     const response = await get({ populate: mentorChain(7) });
-    expect(response.body).toEqual(refused('populate', 'populate may nest at most 8 levels deep', 8, { path: `author.${Array(7).fill('mentor').join('.')}.avatar` }));
+    expect(response.body).toEqual(
+      refused('populate', 'populate may nest at most 8 levels deep', 8, { path: `author.${Array(7).fill('mentor').join('.')}.avatar` }),
+    );
   });
   it('answers 98 populated relations, components and media, and refuses 101', async () => {
     const ok = await get({ populate: widePopulate(8, 6) });
@@ -145,7 +165,9 @@ describe('populate', () => {
     const populate = { author: { populate: { articles: { populate: { author: { populate: { articles: true } } } } } } };
     const response = await get({ populate });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual(refused('populate', 'the response would hold more than 10000 entries; populate fewer levels or ask for a smaller page', 10000));
+    expect(response.body).toEqual(
+      refused('populate', 'the response would hold more than 10000 entries; populate fewer levels or ask for a smaller page', 10000),
+    );
     const smaller = await get({ populate, pagination: { pageSize: 20 } });
     expect(smaller.status).toBe(200);
     expect(smaller.body.data[0].author.articles[0].author.articles).toHaveLength(20);
@@ -162,7 +184,12 @@ describe('query string', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         data: null,
-        error: { status: 400, name: 'ValidationError', message: 'Invalid query string: at most 1000 parameters are allowed, received 1001', details: { param: 'query', limit: 1000 } },
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: 'Invalid query string: at most 1000 parameters are allowed, received 1001',
+          details: { param: 'query', limit: 1000 },
+        },
       });
     }
   });

@@ -22,14 +22,71 @@ const TEXT_FIELDS = ['title', 'slug', 'summary', 'kind'];
 
 /** Texts meant to trip a substring index: case folding beyond ASCII, LIKE and FTS syntax, quotes, surrogate pairs. */
 const TEXTS = [
-  'Hello World', 'hello wORLD again', 'Ünïcödé ÜBER Straße', 'STRASSE und strasse', 'ΣΟΦΙΑ σοφία ΟΔΟΣ', 'İstanbul', 'istanbul',
-  '100% pure', '50_50 chance', 'under_score', 'quote "double" and \'single\'', 'emoji 😀😀 fun', 'ᲐᲑᲒ Mtavruli', 'აბგ mkhedruli',
-  'a%b', 'a_b', 'back\\slash', 'café crème', 'CAFE', 'NEAR(x y) AND OR NOT', 'star* wild?', 'x"y', '',
+  'Hello World',
+  'hello wORLD again',
+  'Ünïcödé ÜBER Straße',
+  'STRASSE und strasse',
+  'ΣΟΦΙΑ σοφία ΟΔΟΣ',
+  'İstanbul',
+  'istanbul',
+  '100% pure',
+  '50_50 chance',
+  'under_score',
+  'quote "double" and \'single\'',
+  'emoji 😀😀 fun',
+  'ᲐᲑᲒ Mtavruli',
+  'აბგ mkhedruli',
+  'a%b',
+  'a_b',
+  'back\\slash',
+  'café crème',
+  'CAFE',
+  'NEAR(x y) AND OR NOT',
+  'star* wild?',
+  'x"y',
+  '',
 ];
 const QUERIES = [
-  'world', 'WORLD', 'wor', 'o w', 'straße', 'STRASSE', 'über', 'σοφ', 'ΣΟΦ', 'οδος', 'ος', 'İst', 'ist', '100%', '%', '0%', '_', '50_', 'e_s',
-  '"double"', "'single'", 'quote "', '😀', '😀😀', 'ᲐᲑᲒ', 'აბგ', 'back\\', 'é c', 'CAFÉ', 'guide', 'news', 'near(', 'and or',
-  'star*', 'x"y', 'a%b', 'a_b', 'zzz', 'wo', 'ab',
+  'world',
+  'WORLD',
+  'wor',
+  'o w',
+  'straße',
+  'STRASSE',
+  'über',
+  'σοφ',
+  'ΣΟΦ',
+  'οδος',
+  'ος',
+  'İst',
+  'ist',
+  '100%',
+  '%',
+  '0%',
+  '_',
+  '50_',
+  'e_s',
+  '"double"',
+  "'single'",
+  'quote "',
+  '😀',
+  '😀😀',
+  'ᲐᲑᲒ',
+  'აბგ',
+  'back\\',
+  'é c',
+  'CAFÉ',
+  'guide',
+  'news',
+  'near(',
+  'and or',
+  'star*',
+  'x"y',
+  'a%b',
+  'a_b',
+  'zzz',
+  'wo',
+  'ab',
 ];
 
 const get = async (params: object, path = '/api/articles') => {
@@ -54,7 +111,9 @@ beforeAll(async () => {
     const created = await server.call('POST', `/api/articles${i % 5 === 4 ? '?status=draft' : ''}`, { body: { data } });
     expect(created.status).toBe(201);
     if (i % 3 === 0) {
-      const fr = await server.call('PUT', `/api/articles/${created.body.data.documentId}?locale=fr`, { body: { data: { title: `FR ${text}`, slug: `fr-${i}` } } });
+      const fr = await server.call('PUT', `/api/articles/${created.body.data.documentId}?locale=fr`, {
+        body: { data: { title: `FR ${text}`, slug: `fr-${i}` } },
+      });
       expect(fr.status).toBe(200);
     }
   }

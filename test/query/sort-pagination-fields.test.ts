@@ -18,8 +18,18 @@ const invalidKey = (key: string, path: string | null, param: string, message = `
 
 // Created in this order, so ids do not follow the alphabet; views have ties.
 const SEED: [string, number, ('ada' | 'grace')?, string?][] = [
-  ['Mango', 10], ['Banana', 10, 'ada', 'Alpha'], ['Kiwi', 5], ['Apple', 30, 'grace', 'Zeta'], ['Fig', 10], ['Lemon', 60, 'grace'],
-  ['Cherry', 10, 'ada'], ['Date', 50], ['Nectarine', 0], ['Grape', 40, 'ada'], ['Honeydew', 20], ['Elderberry', 20, 'grace', 'Mu'],
+  ['Mango', 10],
+  ['Banana', 10, 'ada', 'Alpha'],
+  ['Kiwi', 5],
+  ['Apple', 30, 'grace', 'Zeta'],
+  ['Fig', 10],
+  ['Lemon', 60, 'grace'],
+  ['Cherry', 10, 'ada'],
+  ['Date', 50],
+  ['Nectarine', 0],
+  ['Grape', 40, 'ada'],
+  ['Honeydew', 20],
+  ['Elderberry', 20, 'grace', 'Mu'],
 ];
 const ALPHABETICAL = SEED.map(([t]) => t).sort();
 const BY_VIEWS_ASC = ['Nectarine', 'Kiwi', 'Mango', 'Banana', 'Fig', 'Cherry', 'Honeydew', 'Elderberry', 'Apple', 'Grape', 'Date', 'Lemon'];
@@ -151,7 +161,11 @@ describe('pagination', () => {
     expect(response.body).toEqual({ data: [], meta: { pagination: { page: 99, pageSize: 5, pageCount: 3, total: 12 } } });
   });
   it('rejects mixing page and offset pagination with a PaginationError', async () => {
-    for (const pagination of [{ page: 1, start: 0 }, { page: 1, limit: 2 }, { pageSize: 2, start: 1 }]) {
+    for (const pagination of [
+      { page: 1, start: 0 },
+      { page: 1, limit: 2 },
+      { pageSize: 2, start: 1 },
+    ]) {
       const response = await get({ pagination });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
@@ -198,7 +212,10 @@ describe('pagination edge values', () => {
       [`pagination[start]=${HUGE}`, unsafe('start', HUGE)],
       [`pagination[limit]=${HUGE}`, unsafe('limit', HUGE)],
       ['pagination[start]=1000000001', envelope('PaginationError', "Invalid 'start' parameter. Expected an integer <= 1000000000, received: 1000000001")],
-      ['pagination[page]=40000002', envelope('PaginationError', "Invalid 'page' parameter. Expected a page that starts within the first 1000000000 entries, received: 40000002")],
+      [
+        'pagination[page]=40000002',
+        envelope('PaginationError', "Invalid 'page' parameter. Expected a page that starts within the first 1000000000 entries, received: 40000002"),
+      ],
     ];
     for (const [query, expected] of cases) {
       const response = await raw(query);
@@ -223,7 +240,12 @@ describe('pagination edge values', () => {
     ];
     for (const [query, pagination, count] of cases) {
       const response = await raw(query);
-      expect({ query, status: response.status, meta: response.body.meta, count: response.body.data?.length }).toEqual({ query, status: 200, meta: { pagination }, count });
+      expect({ query, status: response.status, meta: response.body.meta, count: response.body.data?.length }).toEqual({
+        query,
+        status: 200,
+        meta: { pagination },
+        count,
+      });
     }
   });
 });
@@ -243,7 +265,22 @@ describe('fields', () => {
   });
   it('selects every scalar field with *, and no relation, component or media', async () => {
     const doc = (await raw('fields=*&sort=title')).body.data[0];
-    for (const name of ['title', 'slug', 'summary', 'body', 'kind', 'views', 'rating', 'featured', 'publishDate', 'meta', 'createdAt', 'updatedAt', 'publishedAt', 'locale']) {
+    for (const name of [
+      'title',
+      'slug',
+      'summary',
+      'body',
+      'kind',
+      'views',
+      'rating',
+      'featured',
+      'publishDate',
+      'meta',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+      'locale',
+    ]) {
       expect(doc).toHaveProperty(name);
     }
     for (const name of ['author', 'category', 'tags', 'seo', 'blocks', 'cover', 'gallery']) expect(doc).not.toHaveProperty(name);
@@ -252,7 +289,11 @@ describe('fields', () => {
     for (const field of ['author', 'seo', 'blocks', 'cover', 'nope']) {
       const response = await get({ fields: [field] });
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ name: 'ValidationError', message: `Invalid key ${field}`, details: { key: field, source: 'query', param: 'fields' } });
+      expect(response.body.error).toMatchObject({
+        name: 'ValidationError',
+        message: `Invalid key ${field}`,
+        details: { key: field, source: 'query', param: 'fields' },
+      });
     }
     // A private attribute is named with its own path, as Strapi 5.54.0 names it.
     const hidden = await raw('fields=name,internalNotes', '/api/authors');
@@ -262,7 +303,9 @@ describe('fields', () => {
   it('selects fields inside populate', async () => {
     const response = await get({ fields: ['title'], filters: { title: 'Banana' }, populate: { author: { fields: ['name'] } } });
     expect(response.body.data[0]).toEqual({
-      id: expect.any(Number), documentId: expect.any(String), title: 'Banana',
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      title: 'Banana',
       author: { id: expect.any(Number), documentId: expect.any(String), name: 'Ada' },
     });
     // A private attribute inside populate: Strapi 5.54.0's 400, key and path of the attribute, param populate.
@@ -270,7 +313,9 @@ describe('fields', () => {
       const hidden = await get({ populate: { author: { fields } } });
       expect(hidden.status).toBe(400);
       expect(hidden.body.error).toEqual({
-        status: 400, name: 'ValidationError', message: 'Invalid key internalNotes',
+        status: 400,
+        name: 'ValidationError',
+        message: 'Invalid key internalNotes',
         details: { key: 'internalNotes', path: 'internalNotes', source: 'query', param: 'populate' },
       });
     }

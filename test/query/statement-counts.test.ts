@@ -39,9 +39,18 @@ beforeAll(async () => {
   const plain = await post('/api/articles', { title: 'Plain' });
   for (let i = 0; i < 6; i++) {
     await post('/api/articles', {
-      title: `Article ${i}`, category: tech.documentId, author: ada.documentId, tags: i % 2 ? [tags[2], tags[0]] : tags,
-      cover: file, gallery: [file, file], related: i % 3 ? [plain.documentId] : [],
-      seo: { metaTitle: `Meta ${i}` }, links: [{ label: `b${i}`, url: 'https://example.com/b' }, { label: `a${i}`, url: 'https://example.com/a' }],
+      title: `Article ${i}`,
+      category: tech.documentId,
+      author: ada.documentId,
+      tags: i % 2 ? [tags[2], tags[0]] : tags,
+      cover: file,
+      gallery: [file, file],
+      related: i % 3 ? [plain.documentId] : [],
+      seo: { metaTitle: `Meta ${i}` },
+      links: [
+        { label: `b${i}`, url: 'https://example.com/b' },
+        { label: `a${i}`, url: 'https://example.com/a' },
+      ],
       blocks: [
         { __component: 'shared.rich-text', body: `Text ${i}` },
         { __component: 'shared.quote', title: `Quote ${i}` },
@@ -93,7 +102,13 @@ describe('the per-request change check', () => {
   it('a write in this process shows in the next total read in the same turn', async () => {
     const { documents, registry } = server.instance;
     const articles = registry.contentType('api::article.article')!;
-    const query = { status: 'published' as const, locale: 'en', sort: [], populate: {}, pagination: { mode: 'page' as const, start: 0, limit: 1, withCount: true } };
+    const query = {
+      status: 'published' as const,
+      locale: 'en',
+      sort: [],
+      populate: {},
+      pagination: { mode: 'page' as const, start: 0, limit: 1, withCount: true },
+    };
     const before = (await documents.findMany(articles, query)).pagination.total!;
     await documents.create(articles, { title: 'Counted at once' });
     expect((await documents.findMany(articles, query)).pagination.total).toBe(before + 1);

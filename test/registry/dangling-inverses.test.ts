@@ -34,7 +34,9 @@ describe('a dangling mappedBy in the users-permissions extension', () => {
   });
 
   it('never populates the dangling side, by name, with options or through *, and populates the side that exists', async () => {
-    const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'alice', email: 'alice@example.com', password: 'secret123' } });
+    const registered = await server.call('POST', '/api/auth/local/register', {
+      body: { username: 'alice', email: 'alice@example.com', password: 'secret123' },
+    });
     expect(registered.status).toBe(200);
     // A relation to users may only be written by a caller that may find users (Strapi's rule): the full-access token.
     const review = await server.call('POST', '/api/reviews', { body: { data: { content: 'good', author: registered.body.user.id } }, headers: full });

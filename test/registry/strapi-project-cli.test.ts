@@ -36,7 +36,9 @@ describe('start-up messages for a Strapi project', () => {
   it('migrate prints a warning naming the file and an unknown key, and still migrates', async () => {
     const run = runCli(['migrate'], { contentTypes: PROJECT, database: await database() });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('[folio] warning: strapi-project/src/api/shop/content-types/category/schema.json (attribute "name"): unknown key "requierd" (ignored); did you mean "required"?');
+    expect(run.stderr).toContain(
+      '[folio] warning: strapi-project/src/api/shop/content-types/category/schema.json (attribute "name"): unknown key "requierd" (ignored); did you mean "required"?',
+    );
     expect(run.stderr).toContain('(attribute "folder"): relation to plugin::upload.folder is ignored');
     expect(run.stdout).toContain('change(s) applied');
   });
@@ -54,8 +56,10 @@ describe('start-up messages for a Strapi project', () => {
     writeFileSync(join(dir, 'src/custom-fields.json'), '{}');
     const run = runCli(['migrate', '--dry-run'], { contentTypes: dir });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('my-shop/src/api/product/content-types/product/schema.json (attribute "badge"): ' +
-      'custom field "plugin::badge-maker.badge" is registered by a plugin Folio does not know; its values are kept as JSON, as sent');
+    expect(run.stderr).toContain(
+      'my-shop/src/api/product/content-types/product/schema.json (attribute "badge"): ' +
+        'custom field "plugin::badge-maker.badge" is registered by a plugin Folio does not know; its values are kept as JSON, as sent',
+    );
     expect(run.stderr).toContain('name its type in my-shop/src/custom-fields.json');
     expect(run.stderr).not.toContain('    at ');
   });

@@ -62,7 +62,12 @@ describe('serving a Strapi project', () => {
 
   it('creates, reads, updates and deletes documents with custom fields, a status attribute and components', async () => {
     const made = await create({
-      name: 'Lamp', status: 'active', color: '#FFAA00', description: '<p>Warm <b>light</b></p>', sizes: ['S', 'M'], badge: 'new',
+      name: 'Lamp',
+      status: 'active',
+      color: '#FFAA00',
+      description: '<p>Warm <b>light</b></p>',
+      sizes: ['S', 'M'],
+      badge: 'new',
       swatches: [{ label: 'Amber', color: '#FFAA00' }],
     });
     expect(made.status).toBe(201);
@@ -92,7 +97,11 @@ describe('serving a Strapi project', () => {
   });
 
   it('filters and sorts on custom fields and on the status attribute', async () => {
-    for (const [name, color, status] of [['Red', '#FF0000', 'active'], ['Blue', '#0000FF', 'retired'], ['Green', '#00FF00', 'active']]) {
+    for (const [name, color, status] of [
+      ['Red', '#FF0000', 'active'],
+      ['Blue', '#0000FF', 'retired'],
+      ['Green', '#00FF00', 'active'],
+    ]) {
       expect((await create({ name, color, status, description: `<p>${name} paint</p>` })).status).toBe(201);
     }
     const names = (body: { data: { name: string }[] }) => body.data.map((d) => d.name);
@@ -120,7 +129,10 @@ describe('serving a Strapi project', () => {
     await products.create({ name: 'Mug', color: '#AA0000', sizes: ['M'], status: 'active' });
     await products.create({ name: 'Cup', color: '#BB0000', sizes: ['S'], status: 'active' });
     const found: any = await products.find({ filters: { color: { $in: ['#AA0000', '#BB0000'] } }, sort: 'color:desc', fields: ['name', 'color', 'sizes'] });
-    expect(found.data.map((d: { name: string; sizes: string[] }) => [d.name, d.sizes])).toEqual([['Cup', ['S']], ['Mug', ['M']]]);
+    expect(found.data.map((d: { name: string; sizes: string[] }) => [d.name, d.sizes])).toEqual([
+      ['Cup', ['S']],
+      ['Mug', ['M']],
+    ]);
   });
 
   it('serves the type that lives in a differently named api folder under its own route', async () => {

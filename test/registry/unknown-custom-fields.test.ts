@@ -21,8 +21,10 @@ describe("a local plugin's custom fields", () => {
   it('start the project, each with a warning naming the file, the attribute and the mapping file', () => {
     const warnings = server.instance.registry.warnings.filter((w) => w.includes('registered by a plugin Folio does not know'));
     expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toStartWith('example-app/src/api/address/content-types/address/schema.json (attribute "color"): ' +
-      'custom field "plugin::mycustomfields.color" is registered by a plugin Folio does not know; its values are kept as JSON, as sent.');
+    expect(warnings[0]).toStartWith(
+      'example-app/src/api/address/content-types/address/schema.json (attribute "color"): ' +
+        'custom field "plugin::mycustomfields.color" is registered by a plugin Folio does not know; its values are kept as JSON, as sent.',
+    );
     expect(warnings[0]).toContain('example-app/src/custom-fields.json, e.g. { "plugin::mycustomfields.color": "string" }');
     expect(warnings[1]).toContain('(attribute "map"): custom field "plugin::mycustomfields.map"');
     const address = server.instance.registry.contentType('api::address.address')!;

@@ -95,7 +95,17 @@ describe('relation write errors change nothing', () => {
   it('rejects the same documentId twice in one connect, with or without positions', async () => {
     await update({ tags: { connect: [t.gamma, t.gamma] } }, [t.gamma]);
     await update({ tags: { connect: [t.gamma, { documentId: t.gamma }] } }, [t.gamma]);
-    await update({ tags: { connect: [{ documentId: t.delta, position: { start: true } }, { documentId: t.delta, position: { end: true } }] } }, [t.delta]);
+    await update(
+      {
+        tags: {
+          connect: [
+            { documentId: t.delta, position: { start: true } },
+            { documentId: t.delta, position: { end: true } },
+          ],
+        },
+      },
+      [t.delta],
+    );
     await update({ tags: { connect: [t.alpha, { documentId: t.alpha, position: { after: t.beta } }] } }, [t.alpha]);
     await update({ tags: { connect: [t.gamma, t.gamma], disconnect: [t.alpha] } }, [t.gamma]);
     await expectRejected('POST', 'articles', { title: 'dup', tags: { connect: [t.gamma, t.gamma] } }, [t.gamma]);
@@ -235,7 +245,17 @@ describe('relation write errors change nothing', () => {
     const noRowId = (message: string, rowIds: string[]) => {
       for (const id of rowIds) expect(message).not.toMatch(new RegExp(`(id |[":])${id}\\b`));
     };
-    const dup = await update({ tags: { connect: [{ documentId: t.delta, position: { start: true } }, { documentId: t.delta, position: { end: true } }] } }, [t.delta]);
+    const dup = await update(
+      {
+        tags: {
+          connect: [
+            { documentId: t.delta, position: { start: true } },
+            { documentId: t.delta, position: { end: true } },
+          ],
+        },
+      },
+      [t.delta],
+    );
     noRowId(dup, await rowIdsOf(t.delta));
     const anchor = await update({ tags: { connect: [{ documentId: t.gamma, position: { before: t.delta } }] } }, [t.gamma, t.delta]);
     noRowId(anchor, [...(await rowIdsOf(t.gamma)), ...(await rowIdsOf(t.delta))]);

@@ -14,7 +14,9 @@ beforeAll(async () => {
   tag = (await server.call('POST', '/api/tags', { body: { data: { name: 'shared' } } })).body.data.documentId;
   const en = await server.call('POST', '/api/articles', { body: { data: { title: 'English', slug: 'english', tags: [tag] } } });
   expect(en.status).toBe(201);
-  const fr = await server.call('PUT', `/api/articles/${en.body.data.documentId}?locale=fr`, { body: { data: { title: 'Français', slug: 'francais', tags: [tag] } } });
+  const fr = await server.call('PUT', `/api/articles/${en.body.data.documentId}?locale=fr`, {
+    body: { data: { title: 'Français', slug: 'francais', tags: [tag] } },
+  });
   expect(fr.status).toBe(200);
 });
 

@@ -47,7 +47,11 @@ describe('a type with polymorphic relations', () => {
   });
 
   test('a morphToOne link written as { __type, documentId } is populated with the target fields and __type last', async () => {
-    const comment = await create('comments', { body: 'nice', subject: { __type: 'api::article.article', documentId: article.documentId } }, '?status=published');
+    const comment = await create(
+      'comments',
+      { body: 'nice', subject: { __type: 'api::article.article', documentId: article.documentId } },
+      '?status=published',
+    );
     const res = await server.call('GET', `/api/comments/${comment.documentId}?populate=subject`);
     expect(res.status).toBe(200);
     const subject = res.body.data.subject;
@@ -56,14 +60,18 @@ describe('a type with polymorphic relations', () => {
   });
 
   test('a morphToMany list takes row ids and documentIds of several types and keeps their order', async () => {
-    const comment = await create('comments', {
-      body: 'mixed',
-      mentions: [
-        { __type: 'api::video.video', id: video2.id },
-        { __type: 'api::article.article', documentId: article.documentId },
-        { __type: 'api::video.video', documentId: video.documentId },
-      ],
-    }, '?status=published');
+    const comment = await create(
+      'comments',
+      {
+        body: 'mixed',
+        mentions: [
+          { __type: 'api::video.video', id: video2.id },
+          { __type: 'api::article.article', documentId: article.documentId },
+          { __type: 'api::video.video', documentId: video.documentId },
+        ],
+      },
+      '?status=published',
+    );
     const res = await server.call('GET', `/api/comments/${comment.documentId}?${q({ populate: { mentions: true } })}`);
     expect(res.status).toBe(200);
     expect(res.body.data.mentions.map((m: any) => [m.__type, m.documentId])).toEqual([
@@ -75,10 +83,20 @@ describe('a type with polymorphic relations', () => {
   });
 
   test('populate fragments per type pick the types and their fields; count counts the links', async () => {
-    const comment = await create('comments', {
-      mentions: [{ __type: 'api::article.article', documentId: article.documentId }, { __type: 'api::video.video', documentId: video.documentId }],
-    }, '?status=published');
-    const onlyVideos = await server.call('GET', `/api/comments/${comment.documentId}?${q({ populate: { mentions: { on: { 'api::video.video': { fields: ['title'] } } } } })}`);
+    const comment = await create(
+      'comments',
+      {
+        mentions: [
+          { __type: 'api::article.article', documentId: article.documentId },
+          { __type: 'api::video.video', documentId: video.documentId },
+        ],
+      },
+      '?status=published',
+    );
+    const onlyVideos = await server.call(
+      'GET',
+      `/api/comments/${comment.documentId}?${q({ populate: { mentions: { on: { 'api::video.video': { fields: ['title'] } } } } })}`,
+    );
     expect(onlyVideos.status).toBe(200);
     expect(onlyVideos.body.data.mentions).toEqual([{ id: video.id, documentId: video.documentId, title: 'Intro', __type: 'api::video.video' }]);
     const count = await server.call('GET', `/api/comments/${comment.documentId}?${q({ populate: { mentions: { count: true } } })}`);
@@ -94,7 +112,11 @@ describe('a type with polymorphic relations', () => {
   test('connect and disconnect add and remove single links', async () => {
     const comment = await create('comments', { mentions: [{ __type: 'api::video.video', documentId: video.documentId }] });
     const put = await server.call('PUT', `/api/comments/${comment.documentId}?status=draft`, {
-      body: { data: { mentions: { connect: [{ __type: 'api::video.video', id: video2.id }], disconnect: [{ __type: 'api::video.video', documentId: video.documentId }] } } },
+      body: {
+        data: {
+          mentions: { connect: [{ __type: 'api::video.video', id: video2.id }], disconnect: [{ __type: 'api::video.video', documentId: video.documentId }] },
+        },
+      },
       headers: auth(),
     });
     expect(put.status).toBe(200);
@@ -102,7 +124,7 @@ describe('a type with polymorphic relations', () => {
     expect(res.body.data.mentions.map((m: any) => m.documentId)).toEqual([video2.documentId]);
   });
 
-  test('the morphMany side lists the documents whose morphTo links name it, without populate\'s own columns', async () => {
+  test("the morphMany side lists the documents whose morphTo links name it, without populate's own columns", async () => {
     const target = await create('articles', { title: 'Discussed' }, '?status=published');
     const a = await create('comments', { body: 'first', subject: { __type: 'api::article.article', documentId: target.documentId } }, '?status=published');
     const b = await create('comments', { body: 'second', subject: { __type: 'api::article.article', documentId: target.documentId } }, '?status=published');
@@ -117,9 +139,16 @@ describe('a type with polymorphic relations', () => {
   });
 
   test('publishing keeps the links, and a published link reaches only a published target', async () => {
-    const comment = await create('comments', {
-      mentions: [{ __type: 'api::article.article', documentId: draftOnly.documentId }, { __type: 'api::video.video', documentId: video.documentId }],
-    }, '?status=draft');
+    const comment = await create(
+      'comments',
+      {
+        mentions: [
+          { __type: 'api::article.article', documentId: draftOnly.documentId },
+          { __type: 'api::video.video', documentId: video.documentId },
+        ],
+      },
+      '?status=draft',
+    );
     const publish = await server.call('POST', `/api/comments/${comment.documentId}/actions/publish`, { headers: auth() });
     expect(publish.status).toBe(200);
     const published = await server.call('GET', `/api/comments/${comment.documentId}?populate=mentions`);
@@ -130,9 +159,16 @@ describe('a type with polymorphic relations', () => {
   });
 
   test('items of a type the caller may not read are left out; a full-access token sees them', async () => {
-    const comment = await create('comments', {
-      mentions: [{ __type: 'api::secret.secret', documentId: secret.documentId }, { __type: 'api::video.video', documentId: video.documentId }],
-    }, '?status=published');
+    const comment = await create(
+      'comments',
+      {
+        mentions: [
+          { __type: 'api::secret.secret', documentId: secret.documentId },
+          { __type: 'api::video.video', documentId: video.documentId },
+        ],
+      },
+      '?status=published',
+    );
     const anonymous = await server.call('GET', `/api/comments/${comment.documentId}?populate=*`);
     expect(anonymous.status).toBe(200);
     expect(anonymous.body.data.mentions.map((m: any) => m.__type)).toEqual(['api::video.video']);
@@ -157,7 +193,9 @@ describe('a type with polymorphic relations', () => {
   test('@strapi/client writes { __type, id } items and reads them back populated', async () => {
     const client = strapi({ baseURL: `${server.url}/api`, auth: server.tokens.fullAccess });
     const comments = client.collection('comments');
-    const created = await comments.create({ body: 'from the client', mentions: [{ __type: 'api::video.video', id: video.id }] }, { status: 'published' } as never);
+    const created = await comments.create({ body: 'from the client', mentions: [{ __type: 'api::video.video', id: video.id }] }, {
+      status: 'published',
+    } as never);
     const read = await comments.findOne(created.data.documentId, { populate: { mentions: { on: { 'api::video.video': { fields: ['title'] } } } } } as never);
     expect(read.data.mentions).toEqual([{ id: video.id, documentId: video.documentId, title: 'Intro', __type: 'api::video.video' }]);
     const listed = await comments.find({ filters: { body: { $eq: 'from the client' } }, populate: { mentions: { count: true } } } as never);

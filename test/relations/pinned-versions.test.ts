@@ -25,7 +25,17 @@ const titles = (body: any) => body.data.posts.map((p: any) => p.title);
 describe('pinned target versions', () => {
   it('links the published and the draft version of one document side by side, each read by its own status', async () => {
     const page = await server.call('POST', '/api/pages?populate[posts][fields][0]=title', {
-      body: { data: { title: 'p', posts: { connect: [{ documentId: post, status: 'published' }, { documentId: post, status: 'draft' }] } } },
+      body: {
+        data: {
+          title: 'p',
+          posts: {
+            connect: [
+              { documentId: post, status: 'published' },
+              { documentId: post, status: 'draft' },
+            ],
+          },
+        },
+      },
     });
     expect(page.status).toBe(201);
     // The answer is a published read: the published pin only.
@@ -42,7 +52,15 @@ describe('pinned target versions', () => {
 
   it('links one locale per element and the same document once per locale', async () => {
     const page = await server.call('POST', '/api/pages?populate[posts][fields][0]=title', {
-      body: { data: { title: 'r', posts: [{ documentId: post, locale: 'fr', status: 'published' }, { documentId: post, locale: 'en', status: 'published' }] } },
+      body: {
+        data: {
+          title: 'r',
+          posts: [
+            { documentId: post, locale: 'fr', status: 'published' },
+            { documentId: post, locale: 'en', status: 'published' },
+          ],
+        },
+      },
     });
     expect(page.status).toBe(201);
     expect(titles(page.body)).toEqual(['fr v1', 'v1']);
@@ -51,7 +69,15 @@ describe('pinned target versions', () => {
   it('refuses the same documentId twice with the same pinned status', async () => {
     const before = (await server.call('GET', '/api/pages')).body.meta.pagination.total;
     const page = await server.call('POST', '/api/pages', {
-      body: { data: { title: 's', posts: [{ documentId: post, status: 'draft' }, { documentId: post, status: 'draft' }] } },
+      body: {
+        data: {
+          title: 's',
+          posts: [
+            { documentId: post, status: 'draft' },
+            { documentId: post, status: 'draft' },
+          ],
+        },
+      },
     });
     expect(page.status).toBe(400);
     expect(page.body.error.message).toContain(post);
@@ -99,7 +125,9 @@ describe('links pinned to a version: one per locale and status, and disconnected
 
   it('removes only the link a disconnect names by locale and status', async () => {
     const page = (await server.call('POST', '/api/pages', { body: { data: { title: 'one by one', posts: every() } } })).body.data.documentId;
-    const res = await server.call('PUT', `/api/pages/${page}`, { body: { data: { posts: { disconnect: [{ documentId: post, locale: 'en', status: 'draft' }] } } } });
+    const res = await server.call('PUT', `/api/pages/${page}`, {
+      body: { data: { posts: { disconnect: [{ documentId: post, locale: 'en', status: 'draft' }] } } },
+    });
     expect(res.status).toBe(200);
     expect(await pinsOf(page)).toEqual(['en/published', 'fr/published', 'fr/draft']);
     await server.call('PUT', `/api/pages/${page}`, { body: { data: { posts: { disconnect: [{ documentId: post, locale: 'fr', status: 'published' }] } } } });
@@ -131,12 +159,18 @@ describe('links pinned to a version: one per locale and status, and disconnected
 
   it('refuses the published version of a draft-only target on create and update, changing nothing', async () => {
     const draftOnly = (await server.call('POST', '/api/posts?status=draft', { body: { data: { title: 'only a draft' } } })).body.data.documentId;
-    const page = (await server.call('POST', '/api/pages', { body: { data: { title: 'before', posts: [{ documentId: post, status: 'published' }] } } })).body.data.documentId;
+    const page = (await server.call('POST', '/api/pages', { body: { data: { title: 'before', posts: [{ documentId: post, status: 'published' }] } } })).body
+      .data.documentId;
     const links = () => server.instance.db.all('SELECT * FROM "pages_posts_lnk" ORDER BY id');
     const before = { links: await links(), pages: await server.instance.db.all('SELECT * FROM pages ORDER BY id') };
     for (const posts of [
       { connect: [{ documentId: draftOnly, status: 'published' }] },
-      { connect: [{ documentId: draftOnly, status: 'draft' }, { documentId: draftOnly, status: 'published' }] },
+      {
+        connect: [
+          { documentId: draftOnly, status: 'draft' },
+          { documentId: draftOnly, status: 'published' },
+        ],
+      },
       [{ documentId: draftOnly, locale: 'en', status: 'published' }],
     ]) {
       const res = await server.call('PUT', `/api/pages/${page}`, { body: { data: { title: 'after', posts } } });
@@ -180,7 +214,9 @@ describe('links pinned to a status of a target without i18n, from a type without
   };
 
   it('links only the draft when connect pins the draft: draft readers see it, published readers do not', async () => {
-    const created = await server.call('POST', `/api/pages?${P}`, { body: { data: { title: 'draft pin', notes: { connect: [{ documentId: note, status: 'draft' }] } } } });
+    const created = await server.call('POST', `/api/pages?${P}`, {
+      body: { data: { title: 'draft pin', notes: { connect: [{ documentId: note, status: 'draft' }] } } },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.notes).toEqual([]);
     const page = created.body.data.documentId;
@@ -197,22 +233,38 @@ describe('links pinned to a status of a target without i18n, from a type without
   });
 
   it('links both statuses of one document in one write, each read by its own status', async () => {
-    const page = (await server.call('POST', '/api/pages', {
-      body: { data: { title: 'both pins', notes: { connect: [{ documentId: note, status: 'draft' }, { documentId: note, status: 'published' }] } } },
-    })).body.data.documentId;
+    const page = (
+      await server.call('POST', '/api/pages', {
+        body: {
+          data: {
+            title: 'both pins',
+            notes: {
+              connect: [
+                { documentId: note, status: 'draft' },
+                { documentId: note, status: 'published' },
+              ],
+            },
+          },
+        },
+      })
+    ).body.data.documentId;
     expect(await read(page, 'draft')).toEqual({ notes: ['n v2 draft'], pick: null });
     expect(await read(page, 'published')).toEqual({ notes: ['n v1'], pick: null });
   });
 
   it('pins a to-one relation the same way', async () => {
-    const created = await server.call('POST', `/api/pages?${P}`, { body: { data: { title: 'pick', pick: { connect: [{ documentId: note, status: 'draft' }] } } } });
+    const created = await server.call('POST', `/api/pages?${P}`, {
+      body: { data: { title: 'pick', pick: { connect: [{ documentId: note, status: 'draft' }] } } },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.pick).toBeNull();
     expect(await read(created.body.data.documentId, 'draft')).toEqual({ notes: [], pick: 'n v2 draft' });
   });
 
   it('lets filters reach a pinned link whatever the reader status, as Strapi joins it', async () => {
-    const page = (await server.call('POST', '/api/pages', { body: { data: { title: 'filtered', notes: { connect: [{ documentId: note, status: 'draft' }] } } } })).body.data.documentId;
+    const page = (
+      await server.call('POST', '/api/pages', { body: { data: { title: 'filtered', notes: { connect: [{ documentId: note, status: 'draft' }] } } } })
+    ).body.data.documentId;
     const found = await server.call('GET', '/api/pages?filters[notes][title]=n v2 draft&fields[0]=title');
     expect(found.body.data.map((p: any) => p.documentId)).toContain(page);
   });

@@ -19,18 +19,27 @@ let asShopper: Record<string, string>;
 beforeAll(async () => {
   server = await startServer({ contentTypes: PROJECT, publicAccess: false });
   const crud = (uid: string) => ['find', 'findOne', 'create', 'update', 'delete'].map((a) => `${uid}.${a}`);
-  await server.instance.roles.grant('authenticated', [...crud('api::cart.cart'), ...crud('api::product.product'),
-    'api::shop-setting.shop-setting.find', 'api::shop-setting.shop-setting.update']);
-  const registered = await server.call('POST', '/api/auth/local/register', { body: { username: 'shopper', email: 'shopper@example.com', password: 'secret123' } });
+  await server.instance.roles.grant('authenticated', [
+    ...crud('api::cart.cart'),
+    ...crud('api::product.product'),
+    'api::shop-setting.shop-setting.find',
+    'api::shop-setting.shop-setting.update',
+  ]);
+  const registered = await server.call('POST', '/api/auth/local/register', {
+    body: { username: 'shopper', email: 'shopper@example.com', password: 'secret123' },
+  });
   expect(registered.status).toBe(200);
   shopper = registered.body.user;
   asShopper = { authorization: `Bearer ${registered.body.jwt}` };
 });
 afterAll(() => server.stop());
 
-const carts = async () => (await server.call('GET', '/api/carts', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).body.meta.pagination.total;
+const carts = async () =>
+  (await server.call('GET', '/api/carts', { headers: { authorization: `Bearer ${server.tokens.fullAccess}` } })).body.meta.pagination.total;
 const invalidKey = (key: string, path = key) => ({
-  status: 400, name: 'ValidationError', message: path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`,
+  status: 400,
+  name: 'ValidationError',
+  message: path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`,
   details: { key, path, source: 'body' },
 });
 
@@ -48,16 +57,33 @@ describe('a relation to users written by a role that may not find users', () => 
   it('is refused inside a component and a dynamic zone entry, named by its path without indices', async () => {
     const product = await server.call('POST', '/api/products', { body: { data: { name: 'Lamp' } }, headers: asShopper });
     const line = await server.call('POST', '/api/carts', {
-      body: { data: { lines: [{ quantity: 1, product: product.body.data.documentId }, { quantity: 2, buyer: shopper.id }] } }, headers: asShopper,
+      body: {
+        data: {
+          lines: [
+            { quantity: 1, product: product.body.data.documentId },
+            { quantity: 2, buyer: shopper.id },
+          ],
+        },
+      },
+      headers: asShopper,
     });
     expect(line.body.error).toEqual(invalidKey('buyer', 'lines.buyer'));
     const note = await server.call('POST', '/api/carts', {
-      body: { data: { extras: [{ __component: 'shop.coupon', code: 'X' }, { __component: 'shop.note', text: 'gift', author: null }] } }, headers: asShopper,
+      body: {
+        data: {
+          extras: [
+            { __component: 'shop.coupon', code: 'X' },
+            { __component: 'shop.note', text: 'gift', author: null },
+          ],
+        },
+      },
+      headers: asShopper,
     });
     expect(note.body.error).toEqual(invalidKey('author', 'extras.author'));
     // The product relation inside the line is the shopper's to write.
     const ok = await server.call('POST', '/api/carts?populate[lines][populate]=product', {
-      body: { data: { lines: [{ quantity: 1, product: product.body.data.documentId }] } }, headers: asShopper,
+      body: { data: { lines: [{ quantity: 1, product: product.body.data.documentId }] } },
+      headers: asShopper,
     });
     expect(ok.status).toBe(201);
     expect(ok.body.data.lines[0].product.name).toBe('Lamp');
@@ -65,7 +91,10 @@ describe('a relation to users written by a role that may not find users', () => 
 
   it('is refused on update and on a single type, before the document is looked up', async () => {
     const cart = await server.call('POST', '/api/carts', { body: { data: { total: 1 } }, headers: asShopper });
-    const update = await server.call('PUT', `/api/carts/${cart.body.data.documentId}`, { body: { data: { user: { disconnect: [shopper.id] } } }, headers: asShopper });
+    const update = await server.call('PUT', `/api/carts/${cart.body.data.documentId}`, {
+      body: { data: { user: { disconnect: [shopper.id] } } },
+      headers: asShopper,
+    });
     expect(update.body.error).toEqual(invalidKey('user'));
     const missing = await server.call('PUT', '/api/carts/nosuchdocumentid0000000000', { body: { data: { user: shopper.id } }, headers: asShopper });
     expect(missing.body.error).toEqual(invalidKey('user'));
@@ -111,7 +140,10 @@ describe('a relation to users written by a caller that may find users', () => {
 describe('a relation to users in a GraphQL mutation by a role that may not find users', () => {
   it('is left out of the write, the rest written, as Strapi 5.54.0 sanitizes it', async () => {
     const gql = async (query: string, headers: Record<string, string>) => (await server.call('POST', '/graphql', { body: { query }, headers })).body;
-    const created = await gql(`mutation { createCart(data: { total: 7, user: "${shopper.documentId}", lines: [{ quantity: 1, buyer: "${shopper.documentId}" }] }) { documentId total lines { quantity } } }`, asShopper);
+    const created = await gql(
+      `mutation { createCart(data: { total: 7, user: "${shopper.documentId}", lines: [{ quantity: 1, buyer: "${shopper.documentId}" }] }) { documentId total lines { quantity } } }`,
+      asShopper,
+    );
     expect(created.errors).toBeUndefined();
     expect(created.data.createCart).toMatchObject({ total: 7, lines: [{ quantity: 1 }] });
     const full = { authorization: `Bearer ${server.tokens.fullAccess}` };

@@ -111,7 +111,9 @@ describe('relations by row id', () => {
     const client = strapi({ baseURL: `${server.url}/api`, auth: server.tokens.fullAccess });
     const t = await tagRows('alpha', 'beta');
     const news = await create('categories', { name: 'Client news' });
-    const made: any = await client.collection('articles').create({ title: 'seeded', category: await idOf('categories', news), tags: [t.beta!.id, t.alpha!.id] });
+    const made: any = await client
+      .collection('articles')
+      .create({ title: 'seeded', category: await idOf('categories', news), tags: [t.beta!.id, t.alpha!.id] });
     expect(await tagsOf(made.data.documentId)).toEqual(['beta', 'alpha']);
     expect(await rel(`articles/${made.data.documentId}`, 'category', 'name')).toBe('Client news');
   });
@@ -141,7 +143,15 @@ describe('unknown or contradictory ids', () => {
     const t = await tagRows('alpha', 'beta');
     const a = await article('kept', { tags: [t.alpha!.doc] });
     const unknown = 'relation(s) of type api::tag.tag associated with this entity do not exist';
-    for (const tags of [NO_ROW, [t.beta!.id, NO_ROW], { connect: [NO_ROW] }, { connect: [{ id: NO_ROW }] }, { set: [{ id: NO_ROW }] }, { disconnect: [NO_ROW] }, String(NO_ROW)]) {
+    for (const tags of [
+      NO_ROW,
+      [t.beta!.id, NO_ROW],
+      { connect: [NO_ROW] },
+      { connect: [{ id: NO_ROW }] },
+      { set: [{ id: NO_ROW }] },
+      { disconnect: [NO_ROW] },
+      String(NO_ROW),
+    ]) {
       await rejected('PUT', `articles/${a}`, { title: 'changed', tags }, unknown);
     }
     await rejected('PUT', `articles/${a}`, { title: 'changed', tags: { connect: [{ id: t.beta!.id, position: { before: NO_ROW } }] } }, unknown);
@@ -180,7 +190,14 @@ describe('ids inside components', () => {
     try {
       const writer = async (name: string) => (await nested.call('POST', '/api/writers', { body: { data: { name } } })).body.data;
       const [ann, bob, cy] = [await writer('Ann'), await writer('Bob'), await writer('Cy')];
-      const seo = { metaTitle: 't', meta: { label: 'm', related: ann.id }, alternates: [{ label: 'a', related: { id: bob.id } }, { label: 'b', related: cy.documentId }] };
+      const seo = {
+        metaTitle: 't',
+        meta: { label: 'm', related: ann.id },
+        alternates: [
+          { label: 'a', related: { id: bob.id } },
+          { label: 'b', related: cy.documentId },
+        ],
+      };
       const page = await nested.call('POST', '/api/pages', { body: { data: { title: 'p', writer: { id: cy.id }, seo } } });
       expect(page.status).toBe(201);
       const query = qs.stringify({ populate: { writer: true, seo: { populate: { meta: { populate: ['related'] }, alternates: { populate: ['related'] } } } } });

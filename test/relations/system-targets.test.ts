@@ -39,7 +39,10 @@ describe('relations to users, roles and upload files in the registry', () => {
     expect(Object.keys(user.attributes)).toContain('nickname');
     expect(user.attributes.favoriteColor).toMatchObject({ type: 'string', customField: 'plugin::color-picker.color' });
     // The inverse side reads the owner's link table; the user's own links get Strapi's up_users_… name.
-    expect(user.attributes.purchases).toMatchObject({ owner: false, linkTable: product.attributes.buyer!.kind === 'relation' ? (product.attributes.buyer as { linkTable: string }).linkTable : '' });
+    expect(user.attributes.purchases).toMatchObject({
+      owner: false,
+      linkTable: product.attributes.buyer!.kind === 'relation' ? (product.attributes.buyer as { linkTable: string }).linkTable : '',
+    });
     expect(user.attributes.favorites).toMatchObject({ owner: true, linkTable: 'up_users_favorites_lnk' });
     expect(product.attributes.fans).toMatchObject({ owner: false, linkTable: 'up_users_favorites_lnk' });
     // No route of their own: /api/users belongs to the users-permissions routes.
@@ -74,13 +77,23 @@ describe('serving relations to users, roles and upload files', () => {
   it('writes users, a role and a file by row id and by documentId, and populates them without a private field', async () => {
     const made = await server.call('POST', '/api/products', {
       headers: asAdmin(),
-      body: { data: { name: 'Lamp', buyer: ann.id, watchers: { connect: [bob.documentId, { id: ann.id }] }, audience: editorRole.documentId, manual: file.id } },
+      body: {
+        data: { name: 'Lamp', buyer: ann.id, watchers: { connect: [bob.documentId, { id: ann.id }] }, audience: editorRole.documentId, manual: file.id },
+      },
     });
     expect(made.status).toBe(201);
     const read = await get(`/api/products/${made.body.data.documentId}`, { populate: ['buyer', 'watchers', 'audience', 'manual'] });
     expect(read.status).toBe(200);
     const data = read.body.data;
-    expect(data.buyer).toMatchObject({ id: ann.id, documentId: ann.documentId, username: 'ann', email: 'ann@example.com', nickname: null, blocked: false, confirmed: true });
+    expect(data.buyer).toMatchObject({
+      id: ann.id,
+      documentId: ann.documentId,
+      username: 'ann',
+      email: 'ann@example.com',
+      nickname: null,
+      blocked: false,
+      confirmed: true,
+    });
     expect(data.watchers.map((u: { username: string }) => u.username)).toEqual(['bob', 'ann']);
     expect(data.audience).toMatchObject({ documentId: editorRole.documentId, type: 'authenticated', name: 'Authenticated' });
     expect(data.manual).toMatchObject({ id: file.id, documentId: file.documentId, name: 'manual.png', mime: 'image/png' });
@@ -93,7 +106,10 @@ describe('serving relations to users, roles and upload files', () => {
     await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Desk', buyer: { id: bob.id } } } });
     const names = (body: { data: { name: string }[] }) => body.data.map((d) => d.name);
     expect(names((await get('/api/products', { filters: { buyer: { username: { $eq: 'bob' } } } })).body)).toEqual(['Desk']);
-    expect(names((await get('/api/products', { filters: { buyer: { id: { $notNull: true } } }, sort: ['buyer.username:desc'] })).body)).toEqual(['Desk', 'Lamp']);
+    expect(names((await get('/api/products', { filters: { buyer: { id: { $notNull: true } } }, sort: ['buyer.username:desc'] })).body)).toEqual([
+      'Desk',
+      'Lamp',
+    ]);
     expect(names((await get('/api/products', { filters: { watchers: { email: { $startsWith: 'bob@' } } } })).body)).toEqual(['Lamp']);
     expect(names((await get('/api/products', { filters: { audience: { type: 'authenticated' } } })).body)).toEqual(['Lamp']);
     for (const key of ['password', 'resetPasswordToken', 'confirmationToken']) {
@@ -130,7 +146,10 @@ describe('serving relations to users, roles and upload files', () => {
     const missing = await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Ghost', buyer: 9999 } } });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toBe('1 relation(s) of type plugin::users-permissions.user associated with this entity do not exist');
-    const unknownDocument = await server.call('POST', '/api/products', { headers: asAdmin(), body: { data: { name: 'Ghost', audience: 'nosuchroleatall00000000' } } });
+    const unknownDocument = await server.call('POST', '/api/products', {
+      headers: asAdmin(),
+      body: { data: { name: 'Ghost', audience: 'nosuchroleatall00000000' } },
+    });
     expect(unknownDocument.status).toBe(400);
     expect((await get('/api/products', {})).body.meta.pagination.total).toBe(before);
   });
@@ -162,7 +181,8 @@ describe('serving relations to users, roles and upload files', () => {
     const listed = await get('/api/users', { filters: { nickname: { $eq: 'Annie' } }, fields: ['username', 'nickname'] });
     expect(listed.body).toEqual([{ id: ann.id, documentId: ann.documentId, username: 'ann', nickname: 'Annie' }]);
     const created = await server.call('POST', '/api/users', {
-      headers: asAdmin(), body: { username: 'cat', email: 'cat@example.com', password: 'secret123', role: 'authenticated', nickname: 'Kitty' },
+      headers: asAdmin(),
+      body: { username: 'cat', email: 'cat@example.com', password: 'secret123', role: 'authenticated', nickname: 'Kitty' },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ username: 'cat', nickname: 'Kitty', favoriteColor: null });
@@ -185,11 +205,14 @@ describe('serving relations to users, roles and upload files', () => {
     const accounts = new AdminAccounts(server.instance.db);
     const first = await accounts.create({ email: 'chief@example.com', password: 'correct horse battery' });
     const second = await accounts.create({ email: 'second@example.com', password: 'correct horse battery', role: 'editor' });
-    const [secondRow] = await server.instance.db.all<{ documentId: string }>(sql`SELECT "documentId" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${second.id}`);
+    const [secondRow] = await server.instance.db.all<{ documentId: string }>(
+      sql`SELECT "documentId" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${second.id}`,
+    );
     expect(secondRow!.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
 
     const made = await server.call('POST', '/api/products', {
-      headers: asAdmin(), body: { data: { name: 'Desk', reviewer: first.id, approvers: [secondRow!.documentId, { id: first.id }] } },
+      headers: asAdmin(),
+      body: { data: { name: 'Desk', reviewer: first.id, approvers: [secondRow!.documentId, { id: first.id }] } },
     });
     expect(made.status).toBe(201);
     const body = JSON.stringify(made.body);
@@ -198,9 +221,16 @@ describe('serving relations to users, roles and upload files', () => {
     const stored = await server.instance.db.all<{ attribute: string; target: string }>(sql`
       SELECT 'reviewer' AS "attribute", ${sql.id('targetDocumentId')} AS "target" FROM ${sql.id('products_reviewer_lnk')} WHERE ${sql.id('sourceId')} = ${made.body.data.id}
       UNION ALL SELECT 'approvers', ${sql.id('targetDocumentId')} FROM ${sql.id('products_approvers_lnk')} WHERE ${sql.id('sourceId')} = ${made.body.data.id}`);
-    const [firstRow] = await server.instance.db.all<{ documentId: string }>(sql`SELECT "documentId" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${first.id}`);
+    const [firstRow] = await server.instance.db.all<{ documentId: string }>(
+      sql`SELECT "documentId" FROM ${sql.id('folio_admin_users')} WHERE "id" = ${first.id}`,
+    );
     expect(stored.filter((l) => l.attribute === 'reviewer').map((l) => l.target)).toEqual([firstRow!.documentId]);
-    expect(stored.filter((l) => l.attribute === 'approvers').map((l) => l.target).sort()).toEqual([firstRow!.documentId, secondRow!.documentId].sort());
+    expect(
+      stored
+        .filter((l) => l.attribute === 'approvers')
+        .map((l) => l.target)
+        .sort(),
+    ).toEqual([firstRow!.documentId, secondRow!.documentId].sort());
 
     // Populate leaves them out (a named one and `*` alike), for every caller; filtering through them is refused.
     for (const headers of [asAdmin(), {}]) {
@@ -224,7 +254,7 @@ describe('serving relations to users, roles and upload files', () => {
     expect(after).toHaveLength(2);
   });
 
-  it('populates the user extension\'s relations on /api/users, /api/users/:id and /api/users/me, as content routes do', async () => {
+  it("populates the user extension's relations on /api/users, /api/users/:id and /api/users/me, as content routes do", async () => {
     const one = await get(`/api/users/${ann.id}`, { populate: { purchases: { fields: ['name'] }, favorites: { fields: ['name'], sort: 'name:desc' } } });
     expect(one.status).toBe(200);
     expect(one.body.purchases).toEqual([{ id: expect.any(Number), documentId: expect.any(String), name: 'Lamp' }]);
@@ -246,7 +276,8 @@ describe('serving relations to users, roles and upload files', () => {
 
     // A user's own JWT reads its relations with its role's permissions: products once Authenticated may find them.
     const login = await server.call('POST', '/api/auth/local', { body: { identifier: 'ann', password: 'secret123' } });
-    const me = () => server.call('GET', `/api/users/me?${qs.stringify({ populate: ['favorites'] })}`, { headers: { authorization: `Bearer ${login.body.jwt}` } });
+    const me = () =>
+      server.call('GET', `/api/users/me?${qs.stringify({ populate: ['favorites'] })}`, { headers: { authorization: `Bearer ${login.body.jwt}` } });
     expect((await me()).body).not.toHaveProperty('favorites');
     await server.instance.roles.grant('authenticated', ['api::product.product.find']);
     try {
@@ -259,7 +290,7 @@ describe('serving relations to users, roles and upload files', () => {
     expect((await get(`/api/users/${ann.id}`, { populate: ['password'] })).status).toBe(400);
   });
 
-  it('leaves a user\'s relations out when the caller may not read their target', async () => {
+  it("leaves a user's relations out when the caller may not read their target", async () => {
     await server.instance.roles.grant('public', ['plugin::users-permissions.user.findOne']);
     await server.instance.roles.revoke('public', ['api::product.product.find']);
     try {

@@ -215,7 +215,8 @@ describe('deleting targets', () => {
     await put(`categories/${c}?locale=fr`, { name: 'Bilingue' });
     const en = await create('articles', { title: 'english', category: c });
     const fr = await create('articles', { title: 'français', category: c }, '?locale=fr');
-    const links = (locale: string) => count('SELECT count(*) AS n FROM "articles_category_lnk" WHERE "targetDocumentId" = ? AND "targetLocale" = ?', [c, locale]);
+    const links = (locale: string) =>
+      count('SELECT count(*) AS n FROM "articles_category_lnk" WHERE "targetDocumentId" = ? AND "targetLocale" = ?', [c, locale]);
     expect([await links('en'), await links('fr')]).toEqual([2, 2]);
 
     expect((await server.call('DELETE', `/api/categories/${c}?locale=fr`)).status).toBe(204);

@@ -19,8 +19,7 @@ const article = (title: string, data: Record<string, unknown> = {}) => create('a
 const author = (name: string, data: Record<string, unknown> = {}) => create('authors', { name, ...data });
 const category = (name: string) => create('categories', { name });
 
-const rowIds = (table: string, documentId: string) =>
-  server.instance.db.all<{ id: number }>(`SELECT id FROM "${table}" WHERE "documentId" = ?`, [documentId]);
+const rowIds = (table: string, documentId: string) => server.instance.db.all<{ id: number }>(`SELECT id FROM "${table}" WHERE "documentId" = ?`, [documentId]);
 
 /** Link rows per source row of a document in a link table. */
 async function linkCounts(linkTable: string, sourceTable: string, documentId: string): Promise<number[]> {
@@ -138,7 +137,14 @@ describe('article.tags (manyToMany, owning side)', () => {
     const a = await article('move', { tags: [t.alpha, t.beta, t.gamma, t.delta] });
     await put(`articles/${a}`, { tags: { connect: [{ documentId: t.delta, position: { after: t.alpha } }] } });
     expect(await tagsOf(a)).toEqual(['alpha', 'delta', 'beta', 'gamma']);
-    await put(`articles/${a}`, { tags: { connect: [{ documentId: t.gamma, position: { start: true } }, { documentId: t.alpha, position: { before: t.gamma } }] } });
+    await put(`articles/${a}`, {
+      tags: {
+        connect: [
+          { documentId: t.gamma, position: { start: true } },
+          { documentId: t.alpha, position: { before: t.gamma } },
+        ],
+      },
+    });
     expect(await tagsOf(a)).toEqual(['alpha', 'gamma', 'delta', 'beta']);
     expect(await linkCounts('articles_tags_lnk', 'articles', a)).toEqual([4, 4]);
   });
@@ -154,13 +160,20 @@ describe('article.tags (manyToMany, owning side)', () => {
     const t = await makeTags('p', 'q');
     await article('list one', { tags: [t.p, t.q] });
     await article('list two', { tags: [t.q, t.p] });
-    await put(`tags/${t.q}`, { articles: { connect: [{ documentId: (await server.call('GET', '/api/articles?filters[title][$eq]=list two')).body.data[0].documentId, position: { start: true } }] } });
+    await put(`tags/${t.q}`, {
+      articles: {
+        connect: [{ documentId: (await server.call('GET', '/api/articles?filters[title][$eq]=list two')).body.data[0].documentId, position: { start: true } }],
+      },
+    });
     const articles = await server.call('GET', '/api/articles?filters[title][$startsWith]=list&sort=title&populate[tags][fields][0]=name');
     expect(articles.body.data.map((a: any) => [a.title, a.tags.map((x: any) => plain(x.name))])).toEqual([
       ['list one', ['p', 'q']],
       ['list two', ['q', 'p']],
     ]);
-    const tags = await server.call('GET', `/api/tags?filters[documentId][$in][0]=${t.p}&filters[documentId][$in][1]=${t.q}&sort=id&populate[articles][fields][0]=title`);
+    const tags = await server.call(
+      'GET',
+      `/api/tags?filters[documentId][$in][0]=${t.p}&filters[documentId][$in][1]=${t.q}&sort=id&populate[articles][fields][0]=title`,
+    );
     expect(tags.body.data.map((x: any) => x.articles.map((a: any) => a.title))).toEqual([
       ['list one', 'list two'],
       ['list two', 'list one'],
@@ -314,7 +327,14 @@ describe('self-relations and single types', () => {
     const [f1, f2, f3] = [await article('f1'), await article('f2'), await article('f3')];
     await put('homepage', { headline: 'Welcome', featuredArticles: [f2, f1] });
     expect(await rel('homepage', 'featuredArticles', 'title')).toEqual(['f2', 'f1']);
-    await put('homepage', { featuredArticles: { connect: [{ documentId: f3, position: { after: f2 } }, { documentId: f1, position: { start: true } }] } });
+    await put('homepage', {
+      featuredArticles: {
+        connect: [
+          { documentId: f3, position: { after: f2 } },
+          { documentId: f1, position: { start: true } },
+        ],
+      },
+    });
     expect(await rel('homepage', 'featuredArticles', 'title')).toEqual(['f1', 'f2', 'f3']);
     await put('homepage?status=draft', { featuredArticles: { disconnect: [f2] } });
     expect(await rel('homepage', 'featuredArticles', 'title', '&status=draft')).toEqual(['f1', 'f3']);

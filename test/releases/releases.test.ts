@@ -27,7 +27,10 @@ async function draft(server: TestServer, data: Record<string, unknown>) {
 
 const isPublished = async (server: TestServer, documentId: string) => (await server.call('GET', `/api/articles/${documentId}`)).status === 200;
 const outboxEvents = async (server: TestServer) =>
-  (await server.instance.db.all<{ event: string; body: string }>('SELECT "event", "body" FROM folio_outbox ORDER BY "id"')).map((r) => ({ event: r.event, body: JSON.parse(r.body) }));
+  (await server.instance.db.all<{ event: string; body: string }>('SELECT "event", "body" FROM folio_outbox ORDER BY "id"')).map((r) => ({
+    event: r.event,
+    body: JSON.parse(r.body),
+  }));
 
 afterEach(killSpawned);
 
@@ -49,13 +52,20 @@ describe('releases by hand', () => {
     const b = await draft(server, { title: 'CLI two' });
     expect((await folio(server, ['release', 'create', 'spring'])).code).toBe(0);
     expect((await folio(server, ['release', 'add', 'spring', '--type', 'articles', '--document', a, '--action', 'publish'])).code).toBe(0);
-    expect((await folio(server, ['release', 'add', 'spring', '--type', 'api::article.article', '--document', b, '--locale', 'en', '--action', 'unpublish'])).code).toBe(0);
+    expect(
+      (await folio(server, ['release', 'add', 'spring', '--type', 'api::article.article', '--document', b, '--locale', 'en', '--action', 'unpublish'])).code,
+    ).toBe(0);
     // The same document and locale again: its action changes.
     expect((await folio(server, ['release', 'add', 'spring', '--type', 'article', '--document', b, '--action', 'publish'])).code).toBe(0);
     const shown = await folio(server, ['release', 'show', 'spring', '--json']);
     expect(JSON.parse(shown.stdout)).toEqual({
-      name: 'spring', status: 'pending', scheduledAt: null,
-      entries: [{ type: 'api::article.article', documentId: a, locale: 'en', action: 'publish' }, { type: 'api::article.article', documentId: b, locale: 'en', action: 'publish' }],
+      name: 'spring',
+      status: 'pending',
+      scheduledAt: null,
+      entries: [
+        { type: 'api::article.article', documentId: a, locale: 'en', action: 'publish' },
+        { type: 'api::article.article', documentId: b, locale: 'en', action: 'publish' },
+      ],
     });
     expect((await folio(server, ['release', 'remove', 'spring', '--type', 'articles', '--document', b])).code).toBe(0);
     expect(JSON.parse((await folio(server, ['release', 'show', 'spring', '--json'])).stdout).entries).toHaveLength(1);
@@ -70,7 +80,9 @@ describe('releases by hand', () => {
     expect((await folio(server, ['release', 'add', 'spring', '--type', 'articles', '--document', a, '--action', 'delete'])).code).toBe(2);
     expect((await folio(server, ['release', 'create', 'spring'])).stderr).toContain('already exists');
     expect((await folio(server, ['release', 'create', 'late', '--at', '2000-01-01T00:00:00Z'])).stderr).toContain('has passed');
-    expect((await folio(server, ['release', 'create', 'zoned', '--at', '2999-06-01T09:00', '--timezone', 'Mars/Olympus'])).stderr).toContain('Unknown time zone');
+    expect((await folio(server, ['release', 'create', 'zoned', '--at', '2999-06-01T09:00', '--timezone', 'Mars/Olympus'])).stderr).toContain(
+      'Unknown time zone',
+    );
     const zoned = await folio(server, ['release', 'create', 'zoned', '--at', '2999-06-01T09:00', '--timezone', 'Europe/Paris']);
     expect(zoned.stdout).toContain('scheduled 2999-06-01T07:00:00.000Z');
     expect((await folio(server, ['release', 'delete', 'zoned'])).code).toBe(0);
@@ -78,7 +90,7 @@ describe('releases by hand', () => {
     expect((await folio(server, ['release', 'show', 'spring', '--at', 'x'])).code).toBe(2);
   }, 60_000);
 
-  it('publishes every action in one transaction, with releases.publish and the entries\' own events to webhooks and the realtime feed', async () => {
+  it("publishes every action in one transaction, with releases.publish and the entries' own events to webhooks and the realtime feed", async () => {
     const toPublish = await draft(server, { title: 'Goes live' });
     const live = (await server.call('POST', '/api/articles', { body: { data: { title: 'Goes away' } } })).body.data.documentId;
     await server.instance.releases.create({ name: 'launch' });
@@ -115,7 +127,9 @@ describe('releases by hand', () => {
     await waitFor('the feed', () => text.includes('event: releases.publish') && text.includes('event: entry.unpublish'));
     await reader.cancel();
     await reading.catch(() => {});
-    expect(await server.instance.audit.list({ action: 'releases.publish' })).toMatchObject([{ actor: { kind: 'cli' }, details: { name: 'launch', isPublished: true } }]);
+    expect(await server.instance.audit.list({ action: 'releases.publish' })).toMatchObject([
+      { actor: { kind: 'cli' }, details: { name: 'launch', isPublished: true } },
+    ]);
     expect((await folio(server, ['release', 'publish', 'launch'])).stderr).toContain('already been published');
   }, 30_000);
 
@@ -153,15 +167,31 @@ describe('releases by hand', () => {
 
   it('is served to the admin: list, create, entries, reschedule, publish, the releases of a document', async () => {
     await new AdminAccounts(server.instance.db).create({ email: 'rel@example.com', password: 'correct horse', role: 'editor' });
-    const login = await fetch(`${server.url}/admin/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'rel@example.com', password: 'correct horse' }) });
+    const login = await fetch(`${server.url}/admin/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'rel@example.com', password: 'correct horse' }),
+    });
     const { data } = (await login.json()) as { data: { csrfToken: string } };
     const headers = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-folio-csrf': data.csrfToken, origin: server.url };
     const doc = await draft(server, { title: 'Admin release' });
     const name = encodeURIComponent('Summer / 2999');
-    const created = await server.call('POST', '/admin/api/releases', { body: { name: 'Summer / 2999', scheduledAt: '2999-07-01T10:00', timezone: 'America/New_York' }, headers });
+    const created = await server.call('POST', '/admin/api/releases', {
+      body: { name: 'Summer / 2999', scheduledAt: '2999-07-01T10:00', timezone: 'America/New_York' },
+      headers,
+    });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Summer / 2999', status: 'pending', scheduledAt: '2999-07-01T14:00:00.000Z', timezone: 'America/New_York', entries: [] });
-    const added = await server.call('POST', `/admin/api/releases/${name}/entries`, { body: { type: 'api::article.article', documentId: doc, action: 'publish' }, headers });
+    expect(created.body.data).toMatchObject({
+      name: 'Summer / 2999',
+      status: 'pending',
+      scheduledAt: '2999-07-01T14:00:00.000Z',
+      timezone: 'America/New_York',
+      entries: [],
+    });
+    const added = await server.call('POST', `/admin/api/releases/${name}/entries`, {
+      body: { type: 'api::article.article', documentId: doc, action: 'publish' },
+      headers,
+    });
     expect(added.body.data.entries).toEqual([{ type: 'api::article.article', documentId: doc, locale: 'en', action: 'publish' }]);
     const holding = await server.call('GET', `/admin/api/releases/documents/${encodeURIComponent('api::article.article')}/${doc}`, { headers });
     expect(holding.body.data).toEqual([{ name: 'Summer / 2999', status: 'pending', scheduledAt: '2999-07-01T14:00:00.000Z', locale: 'en', action: 'publish' }]);
@@ -174,17 +204,25 @@ describe('releases by hand', () => {
     expect(await isPublished(server, doc)).toBe(true);
     expect((await server.instance.audit.list({ action: 'releases.publish', limit: 1 }))[0]!.actor).toEqual({ kind: 'admin', name: 'rel@example.com' });
 
-    const refused = await server.call('POST', `/admin/api/releases/${name}/entries`, { body: { type: 'api::article.article', documentId: doc, action: 'unpublish' }, headers });
+    const refused = await server.call('POST', `/admin/api/releases/${name}/entries`, {
+      body: { type: 'api::article.article', documentId: doc, action: 'unpublish' },
+      headers,
+    });
     expect(refused.status).toBe(400);
     expect((await server.call('POST', '/admin/api/releases', { body: { name: 'Past', scheduledAt: '2001-01-01T00:00:00Z' }, headers })).status).toBe(400);
     expect((await server.call('POST', '/admin/api/releases', { body: { name: '' }, headers })).status).toBe(400);
     expect((await server.call('GET', '/admin/api/releases/nothing-here', { headers })).status).toBe(404);
-    expect((await server.call('POST', '/admin/api/releases/x/entries', { body: { type: 'api::nope.nope', documentId: doc, action: 'publish' }, headers })).status).toBe(400);
+    expect(
+      (await server.call('POST', '/admin/api/releases/x/entries', { body: { type: 'api::nope.nope', documentId: doc, action: 'publish' }, headers })).status,
+    ).toBe(400);
     expect((await server.call('GET', '/admin/api/releases')).status).toBe(401);
 
     await server.call('POST', '/admin/api/releases', { body: { name: 'failing' }, headers });
     const untitled = await draft(server, {});
-    await server.call('POST', '/admin/api/releases/failing/entries', { body: { type: 'api::article.article', documentId: untitled, action: 'publish' }, headers });
+    await server.call('POST', '/admin/api/releases/failing/entries', {
+      body: { type: 'api::article.article', documentId: untitled, action: 'publish' },
+      headers,
+    });
     const failed = await server.call('POST', '/admin/api/releases/failing/publish', { headers });
     expect(failed.status).toBe(400);
     expect(failed.body.error.details.failure).toMatchObject({ documentId: untitled, field: 'title' });
@@ -253,34 +291,52 @@ describe('scheduled releases', () => {
     }
   }, 60_000);
 
-  it.if(onPostgres)('are published exactly once by two instances on one PostgreSQL database', async () => {
-    const one = await startServer();
-    const two = await startServer({ dataDir: tempDir(), config: { databaseUrl: one.instance.config.databaseUrl } });
-    try {
-      const articles = one.instance.registry.contentType('api::article.article')!;
-      await one.instance.webhooks.create({ name: 'count', url: 'http://127.0.0.1:9/hook', events: ['releases.publish', 'entry.publish'] });
-      const names: string[] = [];
-      for (let i = 0; i < 8; i++) {
-        const doc = await draft(one, { title: `Twin ${i}` });
-        names.push(`twin-${i}`);
-        await one.instance.releases.create({ name: `twin-${i}`, at: new Date(Date.now() + 60_000).toISOString() });
-        await two.instance.releases.add(`twin-${i}`, { type: articles, documentId: doc, action: 'publish' });
+  it.if(onPostgres)(
+    'are published exactly once by two instances on one PostgreSQL database',
+    async () => {
+      const one = await startServer();
+      const two = await startServer({ dataDir: tempDir(), config: { databaseUrl: one.instance.config.databaseUrl } });
+      try {
+        const articles = one.instance.registry.contentType('api::article.article')!;
+        await one.instance.webhooks.create({ name: 'count', url: 'http://127.0.0.1:9/hook', events: ['releases.publish', 'entry.publish'] });
+        const names: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          const doc = await draft(one, { title: `Twin ${i}` });
+          names.push(`twin-${i}`);
+          await one.instance.releases.create({ name: `twin-${i}`, at: new Date(Date.now() + 60_000).toISOString() });
+          await two.instance.releases.add(`twin-${i}`, { type: articles, documentId: doc, action: 'publish' });
+        }
+        // All due at one time, a moment from now: both schedulers poll for them.
+        const at = new Date(Date.now() + 1000).toISOString();
+        await one.instance.db.run(`UPDATE folio_releases SET "scheduledAt" = '${at}' WHERE "name" LIKE 'twin-%'`);
+        // Both schedulers run; at the due time both instances are also asked at once.
+        await Bun.sleep(Math.max(0, Date.parse(at) - Date.now() + 20));
+        await Promise.all([
+          one.instance.releases.publishDue(),
+          two.instance.releases.publishDue(),
+          one.instance.releaseScheduler.runNow(),
+          two.instance.releaseScheduler.runNow(),
+        ]);
+        await waitFor(
+          'every release',
+          async () => (await one.instance.releases.list()).filter((r) => r.name.startsWith('twin-')).every((r) => r.status === 'done'),
+          10_000,
+        );
+        const events = await outboxEvents(one);
+        expect(
+          events
+            .filter((e) => e.event === 'releases.publish')
+            .map((e) => e.body.release.name)
+            .sort(),
+        ).toEqual(names.sort());
+        expect(events.filter((e) => e.event === 'entry.publish')).toHaveLength(8);
+        const versions = await one.instance.db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM folio_history WHERE "event" = 'entry.publish'`);
+        expect(Number(versions[0]!.n)).toBe(8);
+      } finally {
+        await two.stop({ keepData: true });
+        await one.stop();
       }
-      // All due at one time, a moment from now: both schedulers poll for them.
-      const at = new Date(Date.now() + 1000).toISOString();
-      await one.instance.db.run(`UPDATE folio_releases SET "scheduledAt" = '${at}' WHERE "name" LIKE 'twin-%'`);
-      // Both schedulers run; at the due time both instances are also asked at once.
-      await Bun.sleep(Math.max(0, Date.parse(at) - Date.now() + 20));
-      await Promise.all([one.instance.releases.publishDue(), two.instance.releases.publishDue(), one.instance.releaseScheduler.runNow(), two.instance.releaseScheduler.runNow()]);
-      await waitFor('every release', async () => (await one.instance.releases.list()).filter((r) => r.name.startsWith('twin-')).every((r) => r.status === 'done'), 10_000);
-      const events = await outboxEvents(one);
-      expect(events.filter((e) => e.event === 'releases.publish').map((e) => e.body.release.name).sort()).toEqual(names.sort());
-      expect(events.filter((e) => e.event === 'entry.publish')).toHaveLength(8);
-      const versions = await one.instance.db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM folio_history WHERE "event" = 'entry.publish'`);
-      expect(Number(versions[0]!.n)).toBe(8);
-    } finally {
-      await two.stop({ keepData: true });
-      await one.stop();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

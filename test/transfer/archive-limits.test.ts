@@ -130,7 +130,9 @@ describe('folio import of a Folio archive', () => {
         { name: 'secrets.json', head: '{"apiTokenSalt":"', size: 64 * MiB, fill: 'a' },
       ]);
       // The tags table's second line is a row longer than the line limit.
-      const tables = base.map((e): Entry => (e.name === 'tables/tags.jsonl' ? { name: e.name, head: '\n{"id":1,"name":"', size: LINE_LIMIT + 32 * MiB, fill: 'a' } : e));
+      const tables = base.map(
+        (e): Entry => (e.name === 'tables/tags.jsonl' ? { name: e.name, head: '\n{"id":1,"name":"', size: LINE_LIMIT + 32 * MiB, fill: 'a' } : e),
+      );
       const lineBomb = await writeArchive(join(dir, 'line.tar.gz'), tables);
 
       const target = await installation();

@@ -40,7 +40,10 @@ describe('backup and restore', () => {
     'a backup taken during a stream of writes restores into a server answering the same documents, with working tokens, sessions and logins',
     async () => {
       const source = await installation();
-      cli(['permissions', 'grant', 'public', 'api::article.article.*', 'api::tag.tag.*', 'plugin::upload.content-api.upload', 'plugin::upload.content-api.find'], source);
+      cli(
+        ['permissions', 'grant', 'public', 'api::article.article.*', 'api::tag.tag.*', 'plugin::upload.content-api.upload', 'plugin::upload.content-api.find'],
+        source,
+      );
       const key = lines(cli(['token', 'create', '--name', 'before-backup', '--type', 'read-only'], source)).at(-1)!;
       cli(['user', 'create', '--email', 'ada@example.com', '--username', 'ada', '--password', PASSWORD], source);
 
@@ -57,7 +60,13 @@ describe('backup and restore', () => {
       let n = 0;
       const write = () =>
         ok(server, 'POST', '/api/articles', {
-          data: { title: `Article ${++n}`, tags: [tag], cover: uploaded.body[0].id, seo: { metaTitle: `Seo ${n}` }, links: [{ label: `l${n}`, url: `https://example.com/${n}` }] },
+          data: {
+            title: `Article ${++n}`,
+            tags: [tag],
+            cover: uploaded.body[0].id,
+            seo: { metaTitle: `Seo ${n}` },
+            links: [{ label: `l${n}`, url: `https://example.com/${n}` }],
+          },
         });
       for (let i = 0; i < 5; i++) await write();
       const before = n;
@@ -140,7 +149,10 @@ describe('backup and restore', () => {
       // Nothing left behind: no data dir (SQLite), no rows (PostgreSQL).
       expect(existsSync(target.data!) ? readdirSync(target.data!).filter((f) => f !== 'test-database-url') : []).toEqual([]);
       if (target.database) {
-        const tables = await queryOnce<{ n: number }>(target.database, "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN ('folio_api_tokens', 'articles')");
+        const tables = await queryOnce<{ n: number }>(
+          target.database,
+          "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN ('folio_api_tokens', 'articles')",
+        );
         if (tables[0]!.n > 0) expect((await queryOnce<{ n: number }>(target.database, 'SELECT COUNT(*)::int AS n FROM folio_api_tokens'))[0]!.n).toBe(0);
       }
     },

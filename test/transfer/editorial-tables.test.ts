@@ -18,7 +18,8 @@ async function seeded(at: CliOptions): Promise<string> {
   cli(['permissions', 'grant', 'public', 'api::article.article.*'], at);
   const key = lines(cli(['token', 'create', '--name', 'editor', '--type', 'full-access'], at)).at(-1)!;
   const server = await serve(at);
-  const post = async (path: string, data: unknown) => (await server.call('POST', path, { body: { data }, headers: { authorization: `Bearer ${key}` } })).body.data;
+  const post = async (path: string, data: unknown) =>
+    (await server.call('POST', path, { body: { data }, headers: { authorization: `Bearer ${key}` } })).body.data;
   const article = await post('/api/articles?status=draft', { title: 'Kept history', summary: 'first' });
   await server.call('PUT', `/api/articles/${article.documentId}?status=draft`, { body: { data: { summary: 'second' } } });
   await server.stop();
@@ -45,7 +46,9 @@ describe('history, the audit log and releases move with the installation', () =>
       const expected = editorial(source, documentId);
       expect(expected.history).toHaveLength(2);
       expect(expected.history[0]).toMatchObject({ changed: ['summary'], actor: { kind: 'public' } });
-      expect(expected.audit.map((r: { action: string }) => r.action)).toEqual(expect.arrayContaining(['api-token.create', 'entry.create', 'entry.update', 'release.create', 'release.entry.add']));
+      expect(expected.audit.map((r: { action: string }) => r.action)).toEqual(
+        expect.arrayContaining(['api-token.create', 'entry.create', 'entry.update', 'release.create', 'release.entry.add']),
+      );
       expect(expected.release.entries).toEqual([{ type: 'api::article.article', documentId, locale: 'en', action: 'publish' }]);
 
       const archive = join(tempDir('folio-editorial-'), 'export.tar.gz');

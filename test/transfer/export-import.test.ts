@@ -30,10 +30,21 @@ async function seeded(at: CliOptions): Promise<string> {
   const key = lines(cli(['token', 'create', '--name', 'mover', '--type', 'full-access'], at)).at(-1)!;
   cli(['user', 'create', '--email', 'ada@example.com', '--username', 'ada', '--password', 'Correct-Horse-9'], at);
   const server = await serve(at);
-  const file = await upload(server.url, { files: [{ bytes: await makeImage(6, 4), filename: 'pic.png', type: 'image/png' }], headers: { authorization: `Bearer ${key}` } });
+  const file = await upload(server.url, {
+    files: [{ bytes: await makeImage(6, 4), filename: 'pic.png', type: 'image/png' }],
+    headers: { authorization: `Bearer ${key}` },
+  });
   expect(file.status).toBe(201);
   const tag = (await ok(server, 'POST', '/api/tags', { data: { name: 'moved' } }, key)).data.documentId;
-  const article = (await ok(server, 'POST', '/api/articles', { data: { title: 'Hello', tags: [tag], cover: file.body[0].id, seo: { metaTitle: 'S' }, links: [{ label: 'a', url: 'https://a.example' }] } }, key)).data;
+  const article = (
+    await ok(
+      server,
+      'POST',
+      '/api/articles',
+      { data: { title: 'Hello', tags: [tag], cover: file.body[0].id, seo: { metaTitle: 'S' }, links: [{ label: 'a', url: 'https://a.example' }] } },
+      key,
+    )
+  ).data;
   await ok(server, 'PUT', `/api/articles/${article.documentId}?locale=fr`, { data: { title: 'Bonjour', seo: { metaTitle: 'S fr' } } }, key);
   await ok(server, 'POST', '/api/articles?status=draft', { data: { title: 'Only a draft', related: [article.documentId] } }, key);
   await ok(server, 'PUT', '/api/global', { data: { siteName: 'Moved site' } }, key);
@@ -47,7 +58,8 @@ async function answers(at: CliOptions, key: string): Promise<Record<string, unkn
   const out: Record<string, unknown> = {};
   for (const path of ['articles', 'tags']) {
     for (const status of ['draft', 'published']) {
-      for (const locale of ['en', 'fr']) out[`${path} ${status} ${locale}`] = await ok(server, 'GET', `/api/${path}?populate=*&status=${status}&locale=${locale}&sort=id:asc`, undefined, key);
+      for (const locale of ['en', 'fr'])
+        out[`${path} ${status} ${locale}`] = await ok(server, 'GET', `/api/${path}?populate=*&status=${status}&locale=${locale}&sort=id:asc`, undefined, key);
     }
   }
   out.global = (await server.call('GET', '/api/global', { headers: { authorization: `Bearer ${key}` } })).body;
@@ -143,7 +155,12 @@ describe('export and import', () => {
             target.database,
             "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'folio_api_tokens'",
           );
-          if (counts[0]!.n) expect((await queryOnce<{ n: number }>(target.database, 'SELECT ((SELECT COUNT(*) FROM folio_api_tokens) + (SELECT COUNT(*) FROM articles))::int AS n'))[0]!.n).toBe(0);
+          if (counts[0]!.n)
+            expect(
+              (
+                await queryOnce<{ n: number }>(target.database, 'SELECT ((SELECT COUNT(*) FROM folio_api_tokens) + (SELECT COUNT(*) FROM articles))::int AS n')
+              )[0]!.n,
+            ).toBe(0);
         }
       }
     },

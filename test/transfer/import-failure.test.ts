@@ -63,8 +63,11 @@ async function archiveWithBadRow(): Promise<string> {
 /** PostgreSQL: the schema's tables and own functions (pg_trgm's, an extension's, are not the import's). */
 async function pgObjects(url: string): Promise<{ tables: string[]; functions: string[] }> {
   const tables = await queryOnce<{ name: string }>(url, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
-  const functions = await queryOnce<{ name: string }>(url, `SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e') ORDER BY 1`);
+  const functions = await queryOnce<{ name: string }>(
+    url,
+    `SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e') ORDER BY 1`,
+  );
   return { tables: tables.map((t) => t.name), functions: functions.map((f) => f.name) };
 }
 
@@ -97,7 +100,10 @@ describe('folio import ARCHIVE that fails in the middle', () => {
       const schemaBefore = target.database ? await pgObjects(target.database) : undefined;
       const filesBefore = readdirSync(target.data!).sort();
 
-      for (const args of [['import', archive], ['import', archive, '--force']]) {
+      for (const args of [
+        ['import', archive],
+        ['import', archive, '--force'],
+      ]) {
         const run = await spawnCli(args, target);
         if (args.length === 2) {
           expect(run.code).toBe(1);

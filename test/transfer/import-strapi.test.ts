@@ -37,7 +37,9 @@ async function installation() {
 
 async function serveImported(target: Awaited<ReturnType<typeof installation>>): Promise<TestServer> {
   return startServer({
-    dataDir: target.dataDir, contentTypes: target.contentTypes, publicAccess: false,
+    dataDir: target.dataDir,
+    contentTypes: target.contentTypes,
+    publicAccess: false,
     config: { databaseUrl: target.config.databaseUrl },
   });
 }
@@ -84,7 +86,11 @@ describe.skipIf(!!missing)('folio import strapi', () => {
       expect(wrong.status).toBe(400);
       const readOnly = await fetch(`${server.url}/api/articles`, { headers: { Authorization: `Bearer ${project.tokens.readOnly}` } });
       expect(readOnly.status).toBe(200);
-      const denied = await fetch(`${server.url}/api/articles`, { method: 'POST', headers: { Authorization: `Bearer ${project.tokens.readOnly}`, 'Content-Type': 'application/json' }, body: '{"data":{"title":"x"}}' });
+      const denied = await fetch(`${server.url}/api/articles`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${project.tokens.readOnly}`, 'Content-Type': 'application/json' },
+        body: '{"data":{"title":"x"}}',
+      });
       expect(denied.status).toBe(403);
     } finally {
       await server.stop({ keepData: true });
@@ -120,7 +126,9 @@ describe.skipIf(!!missing)('folio import strapi', () => {
       expect(folio[QUERIES[1]!]).toEqual(strapi[QUERIES[1]!]);
       // New rows continue after the kept ids (PostgreSQL's sequences were moved past them).
       const created = await fetch(`${server.url}/api/tags`, {
-        method: 'POST', headers: { Authorization: `Bearer ${project.tokens.fullAccess}`, 'Content-Type': 'application/json' }, body: '{"data":{"name":"delta"}}',
+        method: 'POST',
+        headers: { Authorization: `Bearer ${project.tokens.fullAccess}`, 'Content-Type': 'application/json' },
+        body: '{"data":{"name":"delta"}}',
       });
       expect(created.status).toBe(201);
       const ids = (strapi[QUERIES[8]!] as any).body.data.map((t: any) => t.id);
@@ -147,10 +155,13 @@ describe.skipIf(!!missing)('folio import strapi', () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(existsSync(target.contentTypes)).toBe(false);
     if (target.config.databaseUrl) {
-      const left = await queryOnce<{ n: number }>(target.config.databaseUrl, `SELECT
+      const left = await queryOnce<{ n: number }>(
+        target.config.databaseUrl,
+        `SELECT
         (SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema())
         + (SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()
-           AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')) AS n`);
+           AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')) AS n`,
+      );
       expect(Number(left[0]!.n)).toBe(0);
     }
     expect(existsSync(target.dataDir)).toBe(false);

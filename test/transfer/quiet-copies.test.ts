@@ -63,7 +63,9 @@ async function expectQuietUntilEnabled(copy: CliOptions, hook: Receiver) {
     expect((await server.call('POST', '/api/tags', { body: { data: { name: 'written in the copy' } } })).status).toBe(201);
     await settle();
     expect(hook.received).toHaveLength(0);
-    expect(lines(cli(['webhook', 'deliveries', 'production-deploy'], copy)).at(-1)).toBe('queued: 1, held while the webhook is disabled (folio webhook enable production-deploy)');
+    expect(lines(cli(['webhook', 'deliveries', 'production-deploy'], copy)).at(-1)).toBe(
+      'queued: 1, held while the webhook is disabled (folio webhook enable production-deploy)',
+    );
 
     expect(cli(['webhook', 'enable', 'production-deploy'], copy)).toContain('enabled webhook "production-deploy"');
     expect(lines(cli(['webhook', 'list'], copy))[0]).toEndWith('\tenabled');
@@ -87,7 +89,7 @@ describe('copies that stay quiet', () => {
       cli(['export', archive], source);
       const copy = await installation();
       const imported = cli(['import', archive], copy);
-      expect(imported).toContain('webhooks: 1, all disabled so this copy does not call the source\'s receivers');
+      expect(imported).toContain("webhooks: 1, all disabled so this copy does not call the source's receivers");
       await expectQuietUntilEnabled(copy, hook);
       // The source itself is untouched: its webhook stays enabled.
       expect(lines(cli(['webhook', 'list'], source))[0]).toEndWith('\tenabled');

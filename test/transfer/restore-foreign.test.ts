@@ -91,7 +91,7 @@ describe('a foreign archive', () => {
   );
 
   it(
-    "a backup whose folio.db is not a Folio installation, or records a migration this Folio does not know, is refused",
+    'a backup whose folio.db is not a Folio installation, or records a migration this Folio does not know, is refused',
     async () => {
       const backup = await realArchive('backup');
       const foreign = await writeArchive(backup.map((e) => (e.name === 'folio.db' ? { name: e.name, file: foreignDatabase() } : e)));

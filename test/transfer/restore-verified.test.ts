@@ -43,7 +43,13 @@ beforeAll(async () => {
         Array.from({ length: 1000 }, (_, i) => ({ name: `tag ${at + i} ${'x'.repeat(120)}` })),
       );
     }
-    const source: Source = { db: instance.db, registry: instance.registry, secrets: instance.secrets, uploadsDir: config.uploadsDir, sqliteFile: join(config.dataDir, 'folio.db') };
+    const source: Source = {
+      db: instance.db,
+      registry: instance.registry,
+      secrets: instance.secrets,
+      uploadsDir: config.uploadsDir,
+      sqliteFile: join(config.dataDir, 'folio.db'),
+    };
     exportFile = join(archives, 'export.tar.gz');
     backupFile = join(archives, 'backup.tar.gz');
     await exportInstallation(source, exportFile);
@@ -82,113 +88,100 @@ const restoreInto = (file: string, dataDir: string, options: { force?: boolean; 
   });
 
 describe('a large import or restore that says done', () => {
-  it(
-    `imports a ${ROWS.toLocaleString('en-US')}-row export ${RUNS} times in a row, each result whole when opened afresh, with nothing left beside it`,
-    async () => {
-      const failures: string[] = [];
-      for (let run = 1; run <= RUNS; run++) {
-        const dataDir = join(tempDir('folio-verified-'), 'data');
-        const report = await restoreInto(exportFile, dataDir);
-        expect(report.tables.reduce((n, t) => n + t.rows, 0)).toBeGreaterThanOrEqual(ROWS);
-        const result = opened(dataDir);
-        const files = readdirSync(dataDir).sort();
-        if (typeof result === 'string' || result.tags !== ROWS || result.check !== 'ok' || files.join() !== 'folio.db,secrets.json') {
-          failures.push(`run ${run}: ${JSON.stringify(result)}, files ${files.join(' ')}`);
-        }
-        rmSync(dataDir, { recursive: true, force: true });
+  it(`imports a ${ROWS.toLocaleString('en-US')}-row export ${RUNS} times in a row, each result whole when opened afresh, with nothing left beside it`, async () => {
+    const failures: string[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      const dataDir = join(tempDir('folio-verified-'), 'data');
+      const report = await restoreInto(exportFile, dataDir);
+      expect(report.tables.reduce((n, t) => n + t.rows, 0)).toBeGreaterThanOrEqual(ROWS);
+      const result = opened(dataDir);
+      const files = readdirSync(dataDir).sort();
+      if (typeof result === 'string' || result.tags !== ROWS || result.check !== 'ok' || files.join() !== 'folio.db,secrets.json') {
+        failures.push(`run ${run}: ${JSON.stringify(result)}, files ${files.join(' ')}`);
       }
-      expect(failures).toEqual([]);
-    },
-    600_000,
-  );
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
 
-  it(
-    'restores a SQLite backup of the same installation, whole when opened afresh',
-    async () => {
-      for (let run = 1; run <= 3; run++) {
-        const dataDir = join(tempDir('folio-verified-'), 'data');
-        await restoreInto(backupFile, dataDir);
-        expect(opened(dataDir)).toEqual({ tags: ROWS, check: 'ok' });
-        expect(readdirSync(dataDir).sort()).toEqual(['folio.db', 'secrets.json']);
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
-    120_000,
-  );
-
-  it(
-    '--force over a working installation whose last writes are still in its WAL, failing once the new database is in place, leaves that installation as it was',
-    async () => {
-      const dataDir = tempDir('folio-verified-old-');
-      const flags = { data: dataDir };
-      const granted = runCli(['permissions', 'grant', 'public', 'api::tag.tag.create', 'api::tag.tag.find'], flags);
-      expect(granted.code).toBe(0);
-      // A server killed without closing: its writes are in folio.db-wal, not yet in folio.db.
-      const server = await serve(flags);
-      for (let i = 0; i < 30; i++) {
-        const res = await server.call('POST', '/api/tags', { body: { data: { name: `old ${i}` } } });
-        expect(res.status).toBe(201);
-      }
-      await server.kill();
-      expect(readdirSync(dataDir)).toContain('folio.db-wal');
-      const secretsBefore = readFileSync(join(dataDir, 'secrets.json'), 'utf8');
-
-      for (const moment of ['moved the new database into place', 'checked the new database']) {
-        let thrown = false;
-        const attempt = restoreInto(exportFile, dataDir, {
-          force: true,
-          progress: (line) => {
-            if (line.startsWith(moment)) {
-              thrown = true;
-              throw new Error(`simulated failure after "${moment}"`);
-            }
-          },
-        });
-        await expect(attempt).rejects.toThrow('simulated failure');
-        expect(thrown).toBe(true);
-        expect(readdirSync(dataDir).filter((f) => /importing|replaced|discard|staging/.test(f))).toEqual([]);
-        expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).toBe(secretsBefore);
-        expect(opened(dataDir)).toEqual({ tags: 60, check: 'ok' });
-      }
-
-      // The installation still serves its own tags; then a --force that succeeds replaces it whole.
-      const again = await serve(flags);
-      const list = await again.call('GET', '/api/tags?pagination[pageSize]=1');
-      expect(list.status).toBe(200);
-      expect(list.body.meta.pagination.total).toBe(30);
-      await again.stop();
-      await restoreInto(exportFile, dataDir, { force: true });
+  it('restores a SQLite backup of the same installation, whole when opened afresh', async () => {
+    for (let run = 1; run <= 3; run++) {
+      const dataDir = join(tempDir('folio-verified-'), 'data');
+      await restoreInto(backupFile, dataDir);
       expect(opened(dataDir)).toEqual({ tags: ROWS, check: 'ok' });
-      expect(readdirSync(dataDir).sort()).toEqual(['folio.db', 'secrets.json', 'uploads']);
-      expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).not.toBe(secretsBefore);
-    },
-    120_000,
-  );
+      expect(readdirSync(dataDir).sort()).toEqual(['folio.db', 'secrets.json']);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('--force over a working installation whose last writes are still in its WAL, failing once the new database is in place, leaves that installation as it was', async () => {
+    const dataDir = tempDir('folio-verified-old-');
+    const flags = { data: dataDir };
+    const granted = runCli(['permissions', 'grant', 'public', 'api::tag.tag.create', 'api::tag.tag.find'], flags);
+    expect(granted.code).toBe(0);
+    // A server killed without closing: its writes are in folio.db-wal, not yet in folio.db.
+    const server = await serve(flags);
+    for (let i = 0; i < 30; i++) {
+      const res = await server.call('POST', '/api/tags', { body: { data: { name: `old ${i}` } } });
+      expect(res.status).toBe(201);
+    }
+    await server.kill();
+    expect(readdirSync(dataDir)).toContain('folio.db-wal');
+    const secretsBefore = readFileSync(join(dataDir, 'secrets.json'), 'utf8');
+
+    for (const moment of ['moved the new database into place', 'checked the new database']) {
+      let thrown = false;
+      const attempt = restoreInto(exportFile, dataDir, {
+        force: true,
+        progress: (line) => {
+          if (line.startsWith(moment)) {
+            thrown = true;
+            throw new Error(`simulated failure after "${moment}"`);
+          }
+        },
+      });
+      await expect(attempt).rejects.toThrow('simulated failure');
+      expect(thrown).toBe(true);
+      expect(readdirSync(dataDir).filter((f) => /importing|replaced|discard|staging/.test(f))).toEqual([]);
+      expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).toBe(secretsBefore);
+      expect(opened(dataDir)).toEqual({ tags: 60, check: 'ok' });
+    }
+
+    // The installation still serves its own tags; then a --force that succeeds replaces it whole.
+    const again = await serve(flags);
+    const list = await again.call('GET', '/api/tags?pagination[pageSize]=1');
+    expect(list.status).toBe(200);
+    expect(list.body.meta.pagination.total).toBe(30);
+    await again.stop();
+    await restoreInto(exportFile, dataDir, { force: true });
+    expect(opened(dataDir)).toEqual({ tags: ROWS, check: 'ok' });
+    expect(readdirSync(dataDir).sort()).toEqual(['folio.db', 'secrets.json', 'uploads']);
+    expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).not.toBe(secretsBefore);
+  }, 120_000);
 });
 
 describe('from dist/folio', () => {
-  it(
-    `imports the ${ROWS.toLocaleString('en-US')}-row export whole`,
-    () => {
-      const buildDir = tempDir('folio-verified-build-');
-      const binary = join(buildDir, 'folio');
-      const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
-      const words = script.trim().split(/\s+/);
-      words[0] = process.execPath;
-      words[words.indexOf('--outfile') + 1] = binary;
-      const build = Bun.spawnSync(words, { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
-      if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  it(`imports the ${ROWS.toLocaleString('en-US')}-row export whole`, () => {
+    const buildDir = tempDir('folio-verified-build-');
+    const binary = join(buildDir, 'folio');
+    const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
+    const words = script.trim().split(/\s+/);
+    words[0] = process.execPath;
+    words[words.indexOf('--outfile') + 1] = binary;
+    const build = Bun.spawnSync(words, { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+    if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 
-      for (const [command, file] of [['import', exportFile], ['restore', backupFile]] as const) {
-        const dataDir = join(tempDir('folio-verified-bin-'), 'data');
-        const run = runCli([command, file], { exe: binary, data: dataDir });
-        expect(run.stderr).toBe('');
-        expect(run.code).toBe(0);
-        expect(run.stdout).toMatch(/counts checked\n$/);
-        expect(opened(dataDir)).toEqual({ tags: ROWS, check: 'ok' });
-        expect(readdirSync(dataDir).sort()).toEqual(['folio.db', 'secrets.json']);
-      }
-    },
-    300_000,
-  );
+    for (const [command, file] of [
+      ['import', exportFile],
+      ['restore', backupFile],
+    ] as const) {
+      const dataDir = join(tempDir('folio-verified-bin-'), 'data');
+      const run = runCli([command, file], { exe: binary, data: dataDir });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/counts checked\n$/);
+      expect(opened(dataDir)).toEqual({ tags: ROWS, check: 'ok' });
+      expect(readdirSync(dataDir).sort()).toEqual(['folio.db', 'secrets.json']);
+    }
+  }, 300_000);
 });

@@ -66,8 +66,21 @@ describe.skipIf(!!missing)('folio import strapi ARCHIVE', () => {
     const report = await importStrapi({ source: gz, config: target.config, out: { write: () => {} } });
     expect(report.notes.join('\n')).toContain('holds no API tokens');
     // The schemas came out of the archive into Folio's layout.
-    expect(readdirSync(target.contentTypes).sort()).toEqual(['article.json', 'author.json', 'category.json', 'components', 'global.json', 'homepage.json', 'tag.json']);
-    const server = await startServer({ dataDir: target.dataDir, contentTypes: target.contentTypes, publicAccess: false, config: { databaseUrl: target.config.databaseUrl } });
+    expect(readdirSync(target.contentTypes).sort()).toEqual([
+      'article.json',
+      'author.json',
+      'category.json',
+      'components',
+      'global.json',
+      'homepage.json',
+      'tag.json',
+    ]);
+    const server = await startServer({
+      dataDir: target.dataDir,
+      contentTypes: target.contentTypes,
+      publicAccess: false,
+      config: { databaseUrl: target.config.databaseUrl },
+    });
     try {
       const folio = await answers(server.url, server.tokens.fullAccess);
       for (const path of QUERIES) expect({ path, ...(folio[path] as object) }).toEqual({ path, ...(strapi[path] as object) });

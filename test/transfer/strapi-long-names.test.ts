@@ -50,7 +50,10 @@ describe.skipIf(!!missing)('folio import strapi with names Strapi shortened', ()
   test("the peer's database really holds shortened names (what the imports below must resolve)", () => {
     const db = new BunDatabase(join(project.dir, '.tmp', 'data.db'), { readonly: true });
     try {
-      const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
+      const tables = db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((t) => t.name);
       expect(tables).not.toContain(LONG.collection);
       expect(tables).toContain('reading_lists_kept_for_the_identifier_shortening_tfd89a');
       expect(tables.filter((t) => t.startsWith('reading_lists_kept') && t.endsWith('_cmps'))).toHaveLength(1);

@@ -59,7 +59,10 @@ describe.skipIf(!!missing)('folio import strapi with polymorphic relations', () 
     expect(first.subject.__type).toBe('api::tag.tag');
     expect(first.mentions.map((m: any) => m.__type)).toEqual(['api::article.article', 'api::tag.tag', 'api::article.article']);
     const [pin] = (strapi[MORPH_QUERIES[2]!] as any).body.data;
-    expect(pin.items.map((m: any) => [m.__type, m.publishedAt === null])).toEqual([['api::article.article', true], ['api::tag.tag', false]]);
+    expect(pin.items.map((m: any) => [m.__type, m.publishedAt === null])).toEqual([
+      ['api::article.article', true],
+      ['api::tag.tag', false],
+    ]);
   });
 
   for (const kind of ['project directory', 'strapi export archive'] as const) {

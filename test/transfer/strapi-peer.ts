@@ -69,7 +69,10 @@ export function makeProject(): StrapiProject {
       const deadline = Date.now() + 240_000;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`strapi exited during start-up:\n${log.slice(-3000)}`);
-        const status = await fetch(`${project.url}/api/articles`).then((r) => r.status, () => 0);
+        const status = await fetch(`${project.url}/api/articles`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status === 200) break;
         if (Date.now() > deadline) throw new Error(`strapi did not start within 240 s:\n${log.slice(-3000)}`);
         await Bun.sleep(250);
@@ -86,7 +89,9 @@ export function makeProject(): StrapiProject {
     },
     exportArchive(base, gzip = true) {
       const run = spawnSync('node', ['node_modules/@strapi/strapi/bin/strapi.js', 'export', '--no-encrypt', ...(gzip ? [] : ['--no-compress']), '-f', base], {
-        cwd: dir, env: { ...process.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' }, encoding: 'utf8',
+        cwd: dir,
+        env: { ...process.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' },
+        encoding: 'utf8',
       });
       const file = `${base}${gzip ? '.tar.gz' : '.tar'}`;
       if (run.status !== 0 || !existsSync(file)) throw new Error(`strapi export failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
@@ -149,19 +154,46 @@ export async function seed(p: StrapiProject): Promise<void> {
   for (const name of ['alpha', 'beta', 'gamma']) tags.push(await create('tags', { name, color: '#a0b0c0' }));
   const category = await create('categories', { name: 'News', slug: 'news', position: 1 });
   await p.api(`/api/categories/${category.documentId}?locale=fr`, { method: 'PUT', json: { data: { name: 'Actualités' } } });
-  const mentor = await create('authors', { name: 'Ada', email: 'ada@example.com', bio: 'First', internalNotes: 'secret', birthday: '1815-12-10', avatar: photo.id });
+  const mentor = await create('authors', {
+    name: 'Ada',
+    email: 'ada@example.com',
+    bio: 'First',
+    internalNotes: 'secret',
+    birthday: '1815-12-10',
+    avatar: photo.id,
+  });
   const author = await create('authors', { name: 'Grace', email: 'grace@example.com', mentor: mentor.documentId });
   const older = await create('articles', { title: 'Older', slug: 'older', views: 1 });
   const main = await create('articles', {
-    title: 'Hello', slug: 'hello', summary: 'A summary', kind: 'guide', views: 42, rating: 4.5, featured: true, publishDate: '2024-05-01',
+    title: 'Hello',
+    slug: 'hello',
+    summary: 'A summary',
+    kind: 'guide',
+    views: 42,
+    rating: 4.5,
+    featured: true,
+    publishDate: '2024-05-01',
     meta: { a: [1, 2], b: 'x' },
-    body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi ' }, { type: 'text', text: 'there', bold: true }] }],
-    cover: cover.id, gallery: [photo.id, cover.id],
-    category: category.documentId, author: author.documentId,
+    body: [
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'text', text: 'Hi ' },
+          { type: 'text', text: 'there', bold: true },
+        ],
+      },
+    ],
+    cover: cover.id,
+    gallery: [photo.id, cover.id],
+    category: category.documentId,
+    author: author.documentId,
     tags: [tags[2].documentId, tags[0].documentId, tags[1].documentId],
     related: [older.documentId],
     seo: { metaTitle: 'Hello SEO', metaDescription: 'desc', shareImage: cover.id },
-    links: [{ label: 'One', url: 'https://one.example', newTab: true }, { label: 'Two', url: 'https://two.example' }],
+    links: [
+      { label: 'One', url: 'https://one.example', newTab: true },
+      { label: 'Two', url: 'https://two.example' },
+    ],
     blocks: [
       { __component: 'shared.quote', title: 'Q', body: 'To be' },
       { __component: 'shared.rich-text', body: '# Title' },
@@ -169,16 +201,33 @@ export async function seed(p: StrapiProject): Promise<void> {
     ],
   });
   await p.api(`/api/articles/${main.documentId}?locale=fr`, {
-    method: 'PUT', json: { data: { title: 'Bonjour', slug: 'bonjour', seo: { metaTitle: 'SEO fr' }, blocks: [{ __component: 'shared.quote', title: 'Citation' }], tags: [tags[1].documentId] } },
+    method: 'PUT',
+    json: {
+      data: {
+        title: 'Bonjour',
+        slug: 'bonjour',
+        seo: { metaTitle: 'SEO fr' },
+        blocks: [{ __component: 'shared.quote', title: 'Citation' }],
+        tags: [tags[1].documentId],
+      },
+    },
   });
   await create('articles', { title: 'Only a draft', slug: 'only-a-draft', tags: [tags[0].documentId] }, '?status=draft');
   const edited = await create('articles', { title: 'Published title', slug: 'edited', views: 7 });
   await p.api(`/api/articles/${edited.documentId}?status=draft`, { method: 'PUT', json: { data: { title: 'Newer draft title', views: 8 } } });
-  await p.api('/api/homepage', { method: 'PUT', json: { data: { headline: 'Welcome', intro: '**hi**', featuredArticles: [edited.documentId, main.documentId], seo: { metaTitle: 'Home' } } } });
-  await p.api('/api/global', { method: 'PUT', json: { data: { siteName: 'Blog', contactEmail: 'hi@example.com', defaultSeo: { metaTitle: 'Default', shareImage: photo.id } } } });
-  await fetch(`${p.url}/api/auth/local/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(USER) }).then(async (r) => {
-    if (!r.ok) throw new Error(`register: ${r.status} ${await r.text()}`);
+  await p.api('/api/homepage', {
+    method: 'PUT',
+    json: { data: { headline: 'Welcome', intro: '**hi**', featuredArticles: [edited.documentId, main.documentId], seo: { metaTitle: 'Home' } } },
   });
+  await p.api('/api/global', {
+    method: 'PUT',
+    json: { data: { siteName: 'Blog', contactEmail: 'hi@example.com', defaultSeo: { metaTitle: 'Default', shareImage: photo.id } } },
+  });
+  await fetch(`${p.url}/api/auth/local/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(USER) }).then(
+    async (r) => {
+      if (!r.ok) throw new Error(`register: ${r.status} ${await r.text()}`);
+    },
+  );
 }
 
 /** Every document of every type, as each status and locale shows it, fully populated one level. */
@@ -222,9 +271,16 @@ function addType(dir: string, name: string, schema: object): void {
   const base = join(dir, 'src', 'api', name);
   mkdirSync(join(base, 'content-types', name), { recursive: true });
   writeFileSync(join(base, 'content-types', name, 'schema.json'), JSON.stringify(schema, null, 2));
-  for (const [kind, factory] of [['controllers', 'createCoreController'], ['routes', 'createCoreRouter'], ['services', 'createCoreService']]) {
+  for (const [kind, factory] of [
+    ['controllers', 'createCoreController'],
+    ['routes', 'createCoreRouter'],
+    ['services', 'createCoreService'],
+  ]) {
     mkdirSync(join(base, kind!), { recursive: true });
-    writeFileSync(join(base, kind!, `${name}.js`), `'use strict';\nconst { factories } = require('@strapi/strapi');\nmodule.exports = factories.${factory}('api::${name}.${name}');\n`);
+    writeFileSync(
+      join(base, kind!, `${name}.js`),
+      `'use strict';\nconst { factories } = require('@strapi/strapi');\nmodule.exports = factories.${factory}('api::${name}.${name}');\n`,
+    );
   }
 }
 
@@ -235,13 +291,15 @@ function addType(dir: string, name: string, schema: object): void {
  */
 export function addLongNamedTypes(dir: string): void {
   addType(dir, 'reading-list', {
-    kind: 'collectionType', collectionName: LONG.collection,
+    kind: 'collectionType',
+    collectionName: LONG.collection,
     info: { singularName: 'reading-list', pluralName: 'reading-lists', displayName: 'Reading list' },
     options: { draftAndPublish: true },
     attributes: { title: { type: 'string' }, [LONG.column]: { type: 'string' }, links: { type: 'component', repeatable: true, component: 'shared.link' } },
   });
   addType(dir, 'shelf', {
-    kind: 'collectionType', collectionName: 'shelves',
+    kind: 'collectionType',
+    collectionName: 'shelves',
     info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'Shelf' },
     options: { draftAndPublish: false },
     attributes: { name: { type: 'string' }, [LONG.relation]: { type: 'relation', relation: 'manyToMany', target: 'api::article.article' } },
@@ -251,26 +309,39 @@ export function addLongNamedTypes(dir: string): void {
 /** Entries of the long-named types (after seed(): the shelf links two articles, in a chosen order). */
 export async function seedLongNames(p: StrapiProject): Promise<void> {
   const articles = (await p.api('/api/articles?sort=id:asc')).data as { documentId: string }[];
-  await p.api('/api/reading-lists', { method: 'POST', json: { data: { title: 'Summer', [LONG.column]: 'kept whole', links: [{ label: 'A', url: 'https://a.example' }, { label: 'B', url: 'https://b.example' }] } } });
+  await p.api('/api/reading-lists', {
+    method: 'POST',
+    json: {
+      data: {
+        title: 'Summer',
+        [LONG.column]: 'kept whole',
+        links: [
+          { label: 'A', url: 'https://a.example' },
+          { label: 'B', url: 'https://b.example' },
+        ],
+      },
+    },
+  });
   await p.api('/api/shelves', { method: 'POST', json: { data: { name: 'Top', [LONG.relation]: [articles[1]!.documentId, articles[0]!.documentId] } } });
 }
 
-export const LONG_QUERIES = [
-  '/api/reading-lists?populate=*',
-  '/api/reading-lists?populate=*&status=draft',
-  '/api/shelves?populate=*',
-];
+export const LONG_QUERIES = ['/api/reading-lists?populate=*', '/api/reading-lists?populate=*&status=draft', '/api/shelves?populate=*'];
 
 /** Adds `comment` (draft & publish; morphToOne `subject`, morphToMany `mentions`) and `pin` (no draft & publish; morphToMany `items`). */
 export function addMorphTypes(dir: string): void {
   addType(dir, 'comment', {
-    kind: 'collectionType', collectionName: 'comments', info: { singularName: 'comment', pluralName: 'comments', displayName: 'Comment' },
+    kind: 'collectionType',
+    collectionName: 'comments',
+    info: { singularName: 'comment', pluralName: 'comments', displayName: 'Comment' },
     options: { draftAndPublish: true },
     attributes: { body: { type: 'string' }, subject: { type: 'relation', relation: 'morphToOne' }, mentions: { type: 'relation', relation: 'morphToMany' } },
   });
   addType(dir, 'pin', {
-    kind: 'collectionType', collectionName: 'pins', info: { singularName: 'pin', pluralName: 'pins', displayName: 'Pin' },
-    options: { draftAndPublish: false }, attributes: { label: { type: 'string' }, items: { type: 'relation', relation: 'morphToMany' } },
+    kind: 'collectionType',
+    collectionName: 'pins',
+    info: { singularName: 'pin', pluralName: 'pins', displayName: 'Pin' },
+    options: { draftAndPublish: false },
+    attributes: { label: { type: 'string' }, items: { type: 'relation', relation: 'morphToMany' } },
   });
 }
 
@@ -297,7 +368,11 @@ const { createStrapi } = require('@strapi/strapi');
     await app.destroy();
   }
 })().catch((e) => { console.error(e); process.exit(1); });`;
-  const run = spawnSync('node', ['-e', script], { cwd: p.dir, env: { ...process.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' }, encoding: 'utf8' });
+  const run = spawnSync('node', ['-e', script], {
+    cwd: p.dir,
+    env: { ...process.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' },
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seeding morph links failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
 }
 

@@ -27,9 +27,17 @@ const dirs: string[] = [];
 /** The .env lines Strapi's generated config/database reads for PostgreSQL. */
 function envFor(url: string, schema: string, port?: string): string {
   const u = new URL(url);
-  return ['', 'DATABASE_CLIENT=postgres', `DATABASE_HOST=${u.hostname}`, `DATABASE_PORT=${port ?? (u.port || '5432')}`,
-    `DATABASE_NAME=${u.pathname.slice(1)}`, `DATABASE_USERNAME=${decodeURIComponent(u.username)}`,
-    `DATABASE_PASSWORD=${decodeURIComponent(u.password)}`, `DATABASE_SCHEMA=${schema}`, ''].join('\n');
+  return [
+    '',
+    'DATABASE_CLIENT=postgres',
+    `DATABASE_HOST=${u.hostname}`,
+    `DATABASE_PORT=${port ?? (u.port || '5432')}`,
+    `DATABASE_NAME=${u.pathname.slice(1)}`,
+    `DATABASE_USERNAME=${decodeURIComponent(u.username)}`,
+    `DATABASE_PASSWORD=${decodeURIComponent(u.password)}`,
+    `DATABASE_SCHEMA=${schema}`,
+    '',
+  ].join('\n');
 }
 
 describe.skipIf(!!missing)('folio import strapi from a PostgreSQL project', () => {

@@ -37,13 +37,20 @@ async function imported(project: StrapiProjectOptions, extra: Partial<Config> = 
   dirs.push(base);
   const databaseUrl = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_strapi_hand') : undefined;
   if (databaseUrl) databases.push(databaseUrl);
-  const config = { ...resolveConfig({ data: join(base, 'data'), contentTypes: join(base, 'content-types'), ...(databaseUrl ? { database: databaseUrl } : {}) }), ...extra };
+  const config = {
+    ...resolveConfig({ data: join(base, 'data'), contentTypes: join(base, 'content-types'), ...(databaseUrl ? { database: databaseUrl } : {}) }),
+    ...extra,
+  };
   await importStrapi({ source: dir, config, out: { write: () => {} } });
   return config;
 }
 
 async function serving(config: Config) {
-  return startServer({ dataDir: config.dataDir, contentTypes: config.contentTypesDir, config: { databaseUrl: config.databaseUrl, uploadsS3: config.uploadsS3, uploadsPublicUrl: config.uploadsPublicUrl } });
+  return startServer({
+    dataDir: config.dataDir,
+    contentTypes: config.contentTypesDir,
+    config: { databaseUrl: config.databaseUrl, uploadsS3: config.uploadsS3, uploadsPublicUrl: config.uploadsPublicUrl },
+  });
 }
 
 describe('folio import strapi into other targets', () => {

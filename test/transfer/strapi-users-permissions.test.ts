@@ -39,22 +39,55 @@ function project(): string {
       reset_password_token varchar(255), confirmation_token varchar(255), confirmed boolean, blocked boolean, ${stamps});
     CREATE TABLE up_users_role_lnk (id integer primary key, user_id integer, role_id integer, user_ord float);
   `);
-  const store = (key: string, value: unknown) => db.run('INSERT INTO strapi_core_store_settings (key, value, type) VALUES (?, ?, ?)', [key, JSON.stringify(value), 'object']);
+  const store = (key: string, value: unknown) =>
+    db.run('INSERT INTO strapi_core_store_settings (key, value, type) VALUES (?, ?, ?)', [key, JSON.stringify(value), 'object']);
   store('plugin_users-permissions_advanced', {
-    unique_email: true, allow_register: true, email_confirmation: true, email_reset_password: 'https://front.example/reset', email_confirmation_redirection: 'https://front.example/ok', default_role: 'authenticated',
+    unique_email: true,
+    allow_register: true,
+    email_confirmation: true,
+    email_reset_password: 'https://front.example/reset',
+    email_confirmation_redirection: 'https://front.example/ok',
+    default_role: 'authenticated',
   });
   store('plugin_users-permissions_grant', {
     email: { enabled: true, icon: 'envelope' },
-    keycloak: { enabled: true, icon: '', key: 'kc', secret: 'kc-secret', subdomain: 'sso.example.com/realms/main', callback: 'https://front.example/kc', scope: ['openid', 'email'] },
+    keycloak: {
+      enabled: true,
+      icon: '',
+      key: 'kc',
+      secret: 'kc-secret',
+      subdomain: 'sso.example.com/realms/main',
+      callback: 'https://front.example/kc',
+      scope: ['openid', 'email'],
+    },
     myspace: { enabled: true, key: 'x', secret: 'y' },
   });
   store('plugin_users-permissions_email', {
-    reset_password: { display: 'Email.template.reset_password', icon: 'sync', options: { from: { name: 'Shop', email: 'shop@example.com' }, response_email: '', object: 'Reset', message: '<p><%= URL %>?code=<%= TOKEN %></p>' } },
-    email_confirmation: { display: 'Email.template.email_confirmation', icon: 'check-square', options: { from: { name: 'Shop', email: 'shop@example.com' }, response_email: '', object: 'Confirm', message: '<p><%= URL %>?confirmation=<%= CODE %></p>' } },
+    reset_password: {
+      display: 'Email.template.reset_password',
+      icon: 'sync',
+      options: { from: { name: 'Shop', email: 'shop@example.com' }, response_email: '', object: 'Reset', message: '<p><%= URL %>?code=<%= TOKEN %></p>' },
+    },
+    email_confirmation: {
+      display: 'Email.template.email_confirmation',
+      icon: 'check-square',
+      options: {
+        from: { name: 'Shop', email: 'shop@example.com' },
+        response_email: '',
+        object: 'Confirm',
+        message: '<p><%= URL %>?confirmation=<%= CODE %></p>',
+      },
+    },
   });
-  db.run("INSERT INTO up_roles (id, document_id, name, description, type, created_at) VALUES (1, 'role1', 'Authenticated', 'a', 'authenticated', ?), (2, 'role2', 'Public', 'p', 'public', ?)", [T, T]);
-  db.run(`INSERT INTO up_users (id, document_id, username, email, provider, password, reset_password_token, confirmation_token, confirmed, blocked, created_at, updated_at, published_at)
-    VALUES (1, 'user1', 'pending', 'pending@example.com', 'local', NULL, ?, ?, 0, 0, ?, ?, ?)`, ['a'.repeat(128), 'b'.repeat(40), T, T, T]);
+  db.run(
+    "INSERT INTO up_roles (id, document_id, name, description, type, created_at) VALUES (1, 'role1', 'Authenticated', 'a', 'authenticated', ?), (2, 'role2', 'Public', 'p', 'public', ?)",
+    [T, T],
+  );
+  db.run(
+    `INSERT INTO up_users (id, document_id, username, email, provider, password, reset_password_token, confirmation_token, confirmed, blocked, created_at, updated_at, published_at)
+    VALUES (1, 'user1', 'pending', 'pending@example.com', 'local', NULL, ?, ?, 0, 0, ?, ?, ?)`,
+    ['a'.repeat(128), 'b'.repeat(40), T, T, T],
+  );
   db.run('INSERT INTO up_users_role_lnk (id, user_id, role_id, user_ord) VALUES (1, 1, 1, 1)');
   db.close();
   return dir;
@@ -72,8 +105,18 @@ describe('folio import strapi: users-permissions', () => {
     const server = await startServer({ dataDir: data, contentTypes: config.contentTypesDir, publicAccess: false, config: { databaseUrl } });
     servers.push(server);
     const settings = server.instance.usersPermissions;
-    expect(await settings.advanced()).toMatchObject({ email_confirmation: true, email_reset_password: 'https://front.example/reset', email_confirmation_redirection: 'https://front.example/ok' });
-    expect((await settings.grant()).keycloak).toMatchObject({ enabled: true, key: 'kc', secret: 'kc-secret', subdomain: 'sso.example.com/realms/main', callback: 'https://front.example/kc' });
+    expect(await settings.advanced()).toMatchObject({
+      email_confirmation: true,
+      email_reset_password: 'https://front.example/reset',
+      email_confirmation_redirection: 'https://front.example/ok',
+    });
+    expect((await settings.grant()).keycloak).toMatchObject({
+      enabled: true,
+      key: 'kc',
+      secret: 'kc-secret',
+      subdomain: 'sso.example.com/realms/main',
+      callback: 'https://front.example/kc',
+    });
     expect((await settings.grant()).github!.enabled).toBe(false);
     expect((await settings.email()).reset_password.options).toMatchObject({ object: 'Reset', from: { name: 'Shop', email: 'shop@example.com' } });
 
@@ -81,7 +124,9 @@ describe('folio import strapi: users-permissions', () => {
     await server.instance.roles.grant('public', ['plugin::users-permissions.auth.emailConfirmation', 'plugin::users-permissions.auth.resetPassword']);
     const confirmed = await fetch(`${server.url}/api/auth/email-confirmation?confirmation=${'b'.repeat(40)}`, { redirect: 'manual' });
     expect([confirmed.status, confirmed.headers.get('location')]).toEqual([302, 'https://front.example/ok']);
-    const reset = await server.call('POST', '/api/auth/reset-password', { body: { code: 'a'.repeat(128), password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' } });
+    const reset = await server.call('POST', '/api/auth/reset-password', {
+      body: { code: 'a'.repeat(128), password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' },
+    });
     expect(reset.status).toBe(200);
     expect(reset.body.user).toMatchObject({ username: 'pending', confirmed: true });
   }, 60_000);

@@ -30,8 +30,11 @@ const write = (file: string, value: unknown) => {
 /** A Strapi 4 project: posts (i18n, draft & publish, tags in order, an seo component, a cover), tags (draft & publish). */
 async function strapi4Project(dir: string): Promise<void> {
   write(join(dir, 'src/api/post/content-types/post/schema.json'), {
-    kind: 'collectionType', collectionName: 'posts', info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' },
-    options: { draftAndPublish: true }, pluginOptions: { i18n: { localized: true } },
+    kind: 'collectionType',
+    collectionName: 'posts',
+    info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' },
+    options: { draftAndPublish: true },
+    pluginOptions: { i18n: { localized: true } },
     attributes: {
       title: { type: 'string', pluginOptions: { i18n: { localized: true } } },
       tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'posts' },
@@ -40,10 +43,17 @@ async function strapi4Project(dir: string): Promise<void> {
     },
   });
   write(join(dir, 'src/api/tag/content-types/tag/schema.json'), {
-    kind: 'collectionType', collectionName: 'tags', info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-    options: { draftAndPublish: true }, attributes: { name: { type: 'string' }, posts: { type: 'relation', relation: 'manyToMany', target: 'api::post.post', mappedBy: 'tags' } },
+    kind: 'collectionType',
+    collectionName: 'tags',
+    info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
+    options: { draftAndPublish: true },
+    attributes: { name: { type: 'string' }, posts: { type: 'relation', relation: 'manyToMany', target: 'api::post.post', mappedBy: 'tags' } },
   });
-  write(join(dir, 'src/components/shared/seo.json'), { collectionName: 'components_shared_seos', info: { displayName: 'Seo' }, attributes: { metaTitle: { type: 'string' } } });
+  write(join(dir, 'src/components/shared/seo.json'), {
+    collectionName: 'components_shared_seos',
+    info: { displayName: 'Seo' },
+    attributes: { metaTitle: { type: 'string' } },
+  });
   writeFileSync(join(dir, '.env'), `API_TOKEN_SALT=${SALT}\nJWT_SECRET=v4-jwt\n`);
   mkdirSync(join(dir, 'public/uploads'), { recursive: true });
   writeFileSync(join(dir, 'public/uploads/cover_abc.png'), 'not really a png');
@@ -76,27 +86,42 @@ async function strapi4Project(dir: string): Promise<void> {
   run('INSERT INTO i18n_locale (id, name, code, created_at) VALUES (?, ?, ?, ?)', [1, 'English (en)', 'en', T], [2, 'French (fr)', 'fr', T]);
   run("INSERT INTO strapi_core_store_settings (id, key, value, type) VALUES (1, 'plugin_i18n_default_locale', '\"en\"', 'string')");
   // Hello (en) and Bonjour (fr) are one entry's locales, both published; "Draft only" never was.
-  run('INSERT INTO posts (id, title, created_at, updated_at, published_at, locale) VALUES (?, ?, ?, ?, ?, ?)',
-    [1, 'Hello', T, T, T + 1, 'en'], [2, 'Bonjour', T, T, T + 2, 'fr'], [3, 'Draft only', T, T, null, 'en']);
+  run(
+    'INSERT INTO posts (id, title, created_at, updated_at, published_at, locale) VALUES (?, ?, ?, ?, ?, ?)',
+    [1, 'Hello', T, T, T + 1, 'en'],
+    [2, 'Bonjour', T, T, T + 2, 'fr'],
+    [3, 'Draft only', T, T, null, 'en'],
+  );
   run('INSERT INTO posts_localizations_links (id, post_id, inv_post_id, post_order) VALUES (?, ?, ?, ?)', [1, 1, 2, 1], [2, 2, 1, 1]);
   run('INSERT INTO tags (id, name, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?)', [1, 'alpha', T, T, T], [2, 'beta', T, T, null]);
   // Hello lists beta before alpha; the draft-only post lists alpha.
   run('INSERT INTO posts_tags_links (id, post_id, tag_id, tag_order, post_order) VALUES (?, ?, ?, ?, ?)', [1, 1, 2, 1, 1], [2, 1, 1, 2, 1], [3, 3, 1, 1, 2]);
   run('INSERT INTO components_shared_seos (id, meta_title) VALUES (?, ?)', [1, 'Hello SEO']);
   run("INSERT INTO posts_components (id, entity_id, component_id, component_type, field, \"order\") VALUES (1, 1, 1, 'shared.seo', 'seo', 1)");
-  run(`INSERT INTO files (id, name, hash, ext, mime, size, url, provider, width, height, folder_path, created_at, updated_at)
-    VALUES (1, 'cover.png', 'cover_abc', '.png', 'image/png', 0.02, '/uploads/cover_abc.png', 'local', 4, 3, '/', ?, ?)`, [T, T]);
+  run(
+    `INSERT INTO files (id, name, hash, ext, mime, size, url, provider, width, height, folder_path, created_at, updated_at)
+    VALUES (1, 'cover.png', 'cover_abc', '.png', 'image/png', 0.02, '/uploads/cover_abc.png', 'local', 4, 3, '/', ?, ?)`,
+    [T, T],
+  );
   run("INSERT INTO files_related_morphs (id, file_id, related_id, related_type, field, \"order\") VALUES (1, 1, 1, 'api::post.post', 'cover', 1)");
-  run("INSERT INTO up_roles (id, name, description, type, created_at) VALUES (1, 'Authenticated', 'a', 'authenticated', ?), (2, 'Public', 'p', 'public', ?)", [T, T]);
+  run("INSERT INTO up_roles (id, name, description, type, created_at) VALUES (1, 'Authenticated', 'a', 'authenticated', ?), (2, 'Public', 'p', 'public', ?)", [
+    T,
+    T,
+  ]);
   ['api::post.post.find', 'api::post.post.findOne', 'api::tag.tag.find', 'plugin::users-permissions.auth.callback'].forEach((action, i) => {
     run('INSERT INTO up_permissions (id, action, created_at) VALUES (?, ?, ?)', [i + 1, action, T]);
     run('INSERT INTO up_permissions_role_links (id, permission_id, role_id, permission_order) VALUES (?, ?, 2, ?)', [i + 1, i + 1, i + 1]);
   });
   const hash = await Bun.password.hash(PASSWORD, { algorithm: 'bcrypt', cost: 4 });
-  run("INSERT INTO up_users (id, username, email, provider, password, confirmed, blocked, created_at, updated_at) VALUES (1, 'reader', 'reader@example.com', 'local', ?, 1, 0, ?, ?)", [hash, T, T]);
+  run(
+    "INSERT INTO up_users (id, username, email, provider, password, confirmed, blocked, created_at, updated_at) VALUES (1, 'reader', 'reader@example.com', 'local', ?, 1, 0, ?, ?)",
+    [hash, T, T],
+  );
   run('INSERT INTO up_users_role_links (id, user_id, role_id, user_order) VALUES (1, 1, 1, 1)');
-  run("INSERT INTO strapi_api_tokens (id, name, description, type, access_key, lifespan, created_at, updated_at) VALUES (1, 'ci', '', 'read-only', ?, NULL, ?, ?)",
-    [createHmac('sha512', SALT).update(KEY).digest('hex'), T, T]);
+  run(
+    "INSERT INTO strapi_api_tokens (id, name, description, type, access_key, lifespan, created_at, updated_at) VALUES (1, 'ci', '', 'read-only', ?, NULL, ?, ?)",
+    [createHmac('sha512', SALT).update(KEY).digest('hex'), T, T],
+  );
   db.close();
 }
 

@@ -80,7 +80,14 @@ describe('ref, refId and field on an upload', () => {
 
 describe('media set by file id in document writes', () => {
   it('sets cover and gallery by id, and null / [] clear them', async () => {
-    const [a, b] = (await upload(server.url, { files: [{ bytes: png, filename: 'a.png' }, { bytes: png, filename: 'b.png' }] })).body;
+    const [a, b] = (
+      await upload(server.url, {
+        files: [
+          { bytes: png, filename: 'a.png' },
+          { bytes: png, filename: 'b.png' },
+        ],
+      })
+    ).body;
     const doc = await article('Media by id');
     const put = await server.call('PUT', `/api/articles/${doc.documentId}?populate[cover]=true&populate[gallery]=true`, {
       body: { data: { cover: a.id, gallery: [b.id, a.id] } },
@@ -110,7 +117,14 @@ describe('media set by file id in document writes', () => {
 describe('deleting a file', () => {
   it('removes it from every entry and version that used it', async () => {
     const doc = await article('Loses its media');
-    const [keep, gone] = (await upload(server.url, { files: [{ bytes: png, filename: 'keep.png' }, { bytes: png, filename: 'gone.png' }] })).body;
+    const [keep, gone] = (
+      await upload(server.url, {
+        files: [
+          { bytes: png, filename: 'keep.png' },
+          { bytes: png, filename: 'gone.png' },
+        ],
+      })
+    ).body;
     await server.call('PUT', `/api/articles/${doc.documentId}`, { body: { data: { cover: gone.id, gallery: [gone.id, keep.id] } } });
     expect((await server.call('DELETE', `/api/upload/files/${gone.id}`)).status).toBe(200);
     for (const status of ['published', 'draft']) {

@@ -30,7 +30,10 @@ function cleanEnv(): Record<string, string> {
 }
 
 function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '').trim().split(/\s+/);
+  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    .scripts.build.replace(/^.*&&\s*/, '')
+    .trim()
+    .split(/\s+/);
   expect(words.slice(0, 3)).toEqual(['bun', 'build', '--compile']);
   words[words.indexOf('--outfile') + 1] = outfile;
   words[0] = process.execPath;
@@ -172,23 +175,27 @@ describe('image formats in the compiled binary', () => {
   // a 186 KiB PNG that decodes to 196 MB (its formats' work ~694 MiB) is stored undecoded, while
   // the photo beside it still gets its formats from the worker. Before the budget, the binary
   // decoded it and grew by ~600 MiB.
-  it.if(existsSync('/proc/self/status'))('stores a 7000×7000 PNG bomb without decoding it (formats null, X-Folio-Formats-Skipped) and makes the formats of a photo beside it', async () => {
-    const rss = () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${proc!.pid}/status`, 'utf8'))![1]) / 1024;
-    const baseline = rss();
-    let peak = baseline;
-    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 5);
-    const res = await upload(url, {
-      files: [
-        { bytes: zeroPng(7000, 7000), filename: 'bomb.png', type: 'image/png' },
-        { bytes: await makeImage(1200, 800), filename: 'beside.png', type: 'image/png' },
-      ],
-    });
-    clearInterval(sampler);
-    expect(res.status).toBe(201);
-    const [bomb, beside] = res.body;
-    expect(bomb).toMatchObject({ width: 7000, height: 7000, formats: null });
-    expect(Object.keys(beside.formats)).toEqual(Object.keys(SIZES));
-    expect(res.headers.get('x-folio-formats-skipped')).toBe(`${bomb.id};reason=memory`);
-    expect(peak - baseline).toBeLessThan(100);
-  }, 60_000);
+  it.if(existsSync('/proc/self/status'))(
+    'stores a 7000×7000 PNG bomb without decoding it (formats null, X-Folio-Formats-Skipped) and makes the formats of a photo beside it',
+    async () => {
+      const rss = () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${proc!.pid}/status`, 'utf8'))![1]) / 1024;
+      const baseline = rss();
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, rss())), 5);
+      const res = await upload(url, {
+        files: [
+          { bytes: zeroPng(7000, 7000), filename: 'bomb.png', type: 'image/png' },
+          { bytes: await makeImage(1200, 800), filename: 'beside.png', type: 'image/png' },
+        ],
+      });
+      clearInterval(sampler);
+      expect(res.status).toBe(201);
+      const [bomb, beside] = res.body;
+      expect(bomb).toMatchObject({ width: 7000, height: 7000, formats: null });
+      expect(Object.keys(beside.formats)).toEqual(Object.keys(SIZES));
+      expect(res.headers.get('x-folio-formats-skipped')).toBe(`${bomb.id};reason=memory`);
+      expect(peak - baseline).toBeLessThan(100);
+    },
+    60_000,
+  );
 });

@@ -12,7 +12,6 @@ import { ImagePool } from '../../src/upload/image-pool';
 import { LARGE_IMAGE_PIXELS, MAX_DECODED_PIXELS } from '../../src/upload/images';
 import { HELD_CHANNEL, TAG_AT } from './held-worker';
 
-
 /** The first bytes of a PNG (signature, IHDR) declaring width×height, then a tag byte for the stand-in worker. */
 function pngHeader(width: number, height: number, tag = 0, depth = 8): Uint8Array {
   const bytes = new Uint8Array(TAG_AT + 1);
@@ -72,11 +71,15 @@ describe('the cost of an image', () => {
 
   it('counts a 16-bit PNG twice, a re-encoded WebP more, and not an AVIF too large to re-encode', () => {
     const size = { width: 3000, height: 2000 };
-    expect(imageCost(pngHeader(3000, 2000, 0, 16), 'image/png', size) - imageCost(pngHeader(3000, 2000), 'image/png', size)).toBeGreaterThan(3000 * 2000 * 4 * 3);
+    expect(imageCost(pngHeader(3000, 2000, 0, 16), 'image/png', size) - imageCost(pngHeader(3000, 2000), 'image/png', size)).toBeGreaterThan(
+      3000 * 2000 * 4 * 3,
+    );
     const webp = new Uint8Array(1000);
     expect(imageCost(webp, 'image/webp', size, true)).toBeGreaterThan(imageCost(webp, 'image/webp', size, false));
     // Up to 4 megapixels an AVIF is re-encoded with FOLIO_IMAGE_OPTIMIZE; above, it is not, and costs the same.
-    expect(imageCost(webp, 'image/avif', { width: 2000, height: 2000 }, true)).toBeGreaterThan(imageCost(webp, 'image/avif', { width: 2000, height: 2000 }, false));
+    expect(imageCost(webp, 'image/avif', { width: 2000, height: 2000 }, true)).toBeGreaterThan(
+      imageCost(webp, 'image/avif', { width: 2000, height: 2000 }, false),
+    );
     expect(imageCost(webp, 'image/avif', size, true)).toBe(imageCost(webp, 'image/avif', size, false));
   });
 });
@@ -92,7 +95,10 @@ describe('the image pool within its memory budget', () => {
   /** Releases the job tagged `tag` and waits for its answer (sent again until it lands: the job may not have reached its worker yet). */
   async function finish<T>(tag: number, job: Promise<T>): Promise<T> {
     let done = false;
-    job.then(() => (done = true), () => (done = true));
+    job.then(
+      () => (done = true),
+      () => (done = true),
+    );
     while (!done) {
       release.postMessage(tag);
       await Bun.sleep(5);
@@ -145,7 +151,10 @@ describe('the image pool within its memory budget', () => {
       width: 3000,
       height: 3000,
       formats: [],
-      skipped: { reason: 'memory', message: expect.stringMatching(/^3000×3000 image\/png needs about \d+ MiB to decode and resize, more than FOLIO_IMAGE_MEMORY_MB \(\d+\)$/) },
+      skipped: {
+        reason: 'memory',
+        message: expect.stringMatching(/^3000×3000 image\/png needs about \d+ MiB to decode and resize, more than FOLIO_IMAGE_MEMORY_MB \(\d+\)$/),
+      },
     });
     expect(pool.stats).toEqual({ running: 0, queued: 0, workers: 0 });
     expect(pool.budget.used).toBe(0);
@@ -162,7 +171,11 @@ describe('the image pool within its memory budget', () => {
     const pool = poolOf(Math.floor(costOf(...BIG) * 1.5), { queueLimit: 1 });
     const first = pool.process(pngHeader(...BIG, 1), 'image/png');
     const second = pool.process(pngHeader(...BIG, 2), 'image/png');
-    expect(pool.process(pngHeader(...SMALL, 3), 'image/png')).rejects.toMatchObject({ status: 503, name: 'ServiceUnavailableError', headers: { 'retry-after': '5' } });
+    expect(pool.process(pngHeader(...SMALL, 3), 'image/png')).rejects.toMatchObject({
+      status: 503,
+      name: 'ServiceUnavailableError',
+      headers: { 'retry-after': '5' },
+    });
     expect(pool.stats).toEqual({ running: 1, queued: 1, workers: 1 });
     await finish(1, first);
     await finish(2, second);

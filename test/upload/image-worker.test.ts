@@ -83,7 +83,10 @@ describe('image work off the event loop', () => {
     const server = await served({ imageTimeoutMs: 1 });
     const res = await upload(server.url, { files: [{ bytes: bigAvif, filename: 'slow.avif', type: 'image/avif' }] });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ data: null, error: { status: 422, name: 'ApplicationError', message: 'Image processing failed: it took longer than 1 ms', details: {} } });
+    expect(res.body).toEqual({
+      data: null,
+      error: { status: 422, name: 'ApplicationError', message: 'Image processing failed: it took longer than 1 ms', details: {} },
+    });
     expect(await count(server)).toBe(0);
     expect(stored(server)).toEqual([]);
     expect(server.instance.uploads.images.stats).toEqual({ running: 0, queued: 0, workers: 0 });

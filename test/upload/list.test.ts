@@ -43,7 +43,11 @@ describe('GET /api/upload/files pagination and filters at the top level', () => 
   });
 
   it('refuses page and offset pagination together, and pagination[...] beside a top-level form, with a 400 PaginationError', async () => {
-    for (const query of [{ page: 1, limit: 2 }, { start: 0, pageSize: 2 }, { pagination: { page: 1 }, limit: 2 }]) {
+    for (const query of [
+      { page: 1, limit: 2 },
+      { start: 0, pageSize: 2 },
+      { pagination: { page: 1 }, limit: 2 },
+    ]) {
       const response = await list(query);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ data: null, error: { status: 400, name: 'PaginationError' } });

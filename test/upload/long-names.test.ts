@@ -62,7 +62,12 @@ describe('long file names', () => {
   it('counts bytes, not characters, for multi-byte names and extensions', async () => {
     const cjk = `${'文'.repeat(80)}.txt`; // 244 bytes
     const longExt = `notes.${'文'.repeat(20)}`; // a 61-byte "extension" is part of the name
-    const res = await upload(server.url, { files: [{ bytes: 'hello', filename: cjk, type: 'text/plain' }, { bytes: 'hello', filename: longExt, type: 'text/plain' }] });
+    const res = await upload(server.url, {
+      files: [
+        { bytes: 'hello', filename: cjk, type: 'text/plain' },
+        { bytes: 'hello', filename: longExt, type: 'text/plain' },
+      ],
+    });
     expect(res.status).toBe(201);
     expect(res.body.map((f: { name: string }) => f.name)).toEqual([cjk, longExt]);
     expect(res.body.map((f: { ext: string }) => f.ext)).toEqual(['.txt', '.txt']);
@@ -70,7 +75,10 @@ describe('long file names', () => {
   });
 
   it('refuses a file name over 255 characters with a 400, storing nothing', async () => {
-    const error = await refused({ files: [{ bytes: 'hello', filename: `${'n'.repeat(MAX_NAME_LENGTH - 3)}.txt`, type: 'text/plain' }] }, /^File name is too long \(at most 255 characters\)$/);
+    const error = await refused(
+      { files: [{ bytes: 'hello', filename: `${'n'.repeat(MAX_NAME_LENGTH - 3)}.txt`, type: 'text/plain' }] },
+      /^File name is too long \(at most 255 characters\)$/,
+    );
     expect(error.details).toMatchObject({ maxLength: 255, length: 256 });
   });
 });
@@ -86,7 +94,10 @@ describe('fileInfo.name', () => {
 
   it('refuses 40,000 characters with a 400 on upload and on ?id=N, leaving the file as it was', async () => {
     const name = 'aB'.repeat(20_000);
-    const error = await refused({ files: [{ bytes: png, filename: 'pic.png' }], fileInfo: [JSON.stringify({ name })] }, /^name must be at most 255 characters$/);
+    const error = await refused(
+      { files: [{ bytes: png, filename: 'pic.png' }], fileInfo: [JSON.stringify({ name })] },
+      /^name must be at most 255 characters$/,
+    );
     expect(error.details.errors[0].path).toEqual(['fileInfo', 'name']);
     expect(error.details.errors[0].value.length).toBeLessThan(40);
 
@@ -98,9 +109,18 @@ describe('fileInfo.name', () => {
   });
 
   it('refuses text that cannot be stored (NUL, a lone surrogate) in name, alternativeText or caption', async () => {
-    await refused({ files: [{ bytes: png, filename: 'a.png' }], fileInfo: [JSON.stringify({ name: 'a\u0000b.png' })] }, /^name must not contain NUL characters$/);
-    await refused({ files: [{ bytes: png, filename: 'a.png' }], fileInfo: [JSON.stringify({ caption: 'x\ud800' })] }, /^caption must not contain unpaired UTF-16 surrogates$/);
-    await refused({ files: [{ bytes: png, filename: 'a.png' }], fileInfo: [JSON.stringify({ alternativeText: '\u0000' })] }, /^alternativeText must not contain NUL/);
+    await refused(
+      { files: [{ bytes: png, filename: 'a.png' }], fileInfo: [JSON.stringify({ name: 'a\u0000b.png' })] },
+      /^name must not contain NUL characters$/,
+    );
+    await refused(
+      { files: [{ bytes: png, filename: 'a.png' }], fileInfo: [JSON.stringify({ caption: 'x\ud800' })] },
+      /^caption must not contain unpaired UTF-16 surrogates$/,
+    );
+    await refused(
+      { files: [{ bytes: png, filename: 'a.png' }], fileInfo: [JSON.stringify({ alternativeText: '\u0000' })] },
+      /^alternativeText must not contain NUL/,
+    );
   });
 });
 

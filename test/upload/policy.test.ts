@@ -53,7 +53,11 @@ async function refusedType(request: UploadRequest, fileName: string, type: strin
   const res = await upload(s.url, request);
   expect(res.status).toBe(400);
   expect(res.body.data).toBeNull();
-  expect(res.body.error).toMatchObject({ status: 400, name: 'ValidationError', message: `File type '${type}' is not allowed (file ${JSON.stringify(fileName)})` });
+  expect(res.body.error).toMatchObject({
+    status: 400,
+    name: 'ValidationError',
+    message: `File type '${type}' is not allowed (file ${JSON.stringify(fileName)})`,
+  });
   expect(res.body.error.details).toMatchObject({ fileName, finalType: type });
   expect(await stored(s)).toEqual(before);
   return res.body.error;
@@ -91,7 +95,11 @@ describe('the default upload policy', () => {
   });
 
   it('refuses an unknown binary type (octet-stream) and an unknown declared type', async () => {
-    await refusedType(one({ bytes: new Uint8Array([0, 1, 2, 3, 0xff, 0xfe]), filename: 'blob.bin', type: 'application/octet-stream' }), 'blob.bin', 'application/octet-stream');
+    await refusedType(
+      one({ bytes: new Uint8Array([0, 1, 2, 3, 0xff, 0xfe]), filename: 'blob.bin', type: 'application/octet-stream' }),
+      'blob.bin',
+      'application/octet-stream',
+    );
     await refusedType(one({ bytes: new Uint8Array([0, 1, 2, 3, 0xff, 0xfe]), filename: 'blob', type: '' }), 'blob', 'application/octet-stream');
     await refusedType(one({ bytes: 'data', filename: 'data', type: 'application/x-custom' }), 'data', 'application/x-custom');
   });
@@ -127,16 +135,29 @@ describe('the default upload policy', () => {
   });
 
   it('refuses a request mixing an allowed and a refused file, and stores neither', async () => {
-    const request = { files: [{ bytes: png, filename: 'fine.png', type: 'image/png' }, { bytes: HTML, filename: 'evil.html', type: 'text/html' }] };
+    const request = {
+      files: [
+        { bytes: png, filename: 'fine.png', type: 'image/png' },
+        { bytes: HTML, filename: 'evil.html', type: 'text/html' },
+      ],
+    };
     await refusedType(request, 'evil.html', 'text/html');
-    const reversed = { files: [{ bytes: SVG, filename: 'evil.svg', type: 'image/svg+xml' }, { bytes: 'fine', filename: 'fine.txt', type: 'text/plain' }] };
+    const reversed = {
+      files: [
+        { bytes: SVG, filename: 'evil.svg', type: 'image/svg+xml' },
+        { bytes: 'fine', filename: 'fine.txt', type: 'text/plain' },
+      ],
+    };
     await refusedType(reversed, 'evil.svg', 'image/svg+xml');
   });
 
   it('refuses one fileInfo object for several files with a 400, storing nothing', async () => {
     const before = await stored(server);
     const res = await upload(server.url, {
-      files: [{ bytes: png, filename: 'a.png', type: 'image/png' }, { bytes: 'b', filename: 'b.txt', type: 'text/plain' }],
+      files: [
+        { bytes: png, filename: 'a.png', type: 'image/png' },
+        { bytes: 'b', filename: 'b.txt', type: 'text/plain' },
+      ],
       fileInfo: [JSON.stringify({ caption: 'which one?' })],
     });
     expect(res.status).toBe(400);
@@ -210,7 +231,7 @@ describe('FOLIO_UPLOAD_ALLOWED_TYPES and FOLIO_UPLOAD_DENIED_TYPES', () => {
 describe('the declared type of a multipart part', () => {
   const raw = (boundary: string, parts: string[]) => `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n`;
 
-  it('is read from the part headers, which Bun\'s formData() drops (a .txt declared text/html is refused)', async () => {
+  it("is read from the part headers, which Bun's formData() drops (a .txt declared text/html is refused)", async () => {
     const body = raw('X-B', ['Content-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/html\r\n\r\nhello']);
     const before = await stored(server);
     const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body, headers: { 'content-type': 'multipart/form-data; boundary="X-B"' } });

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const fileCount = async (s: TestServer) => ((await s.instance.db.get<{ n: number }>('SELECT count(*) AS n FROM files'))!).n;
+const fileCount = async (s: TestServer) => (await s.instance.db.get<{ n: number }>('SELECT count(*) AS n FROM files'))!.n;
 
 /** Sends the request, checks the envelope, and that nothing was stored. */
 async function refused(request: UploadRequest, status: number, name: string, message?: string | RegExp, s = server) {
@@ -91,8 +91,16 @@ describe('refused uploads', () => {
       expect((await upload(small.url, { files: [{ bytes: 'x'.repeat(4000), filename: 'fits.txt' }] })).status).toBe(201);
       await refused({ files: [{ bytes: new Uint8Array(6000), filename: 'big.bin' }] }, 413, 'PayloadTooLargeError', /^FileTooBig$/, small);
       await refused(
-        { files: [{ bytes: new Uint8Array(10), filename: 'ok.bin' }, { bytes: new Uint8Array(6000), filename: 'big.bin' }] },
-        413, 'PayloadTooLargeError', /^FileTooBig$/, small,
+        {
+          files: [
+            { bytes: new Uint8Array(10), filename: 'ok.bin' },
+            { bytes: new Uint8Array(6000), filename: 'big.bin' },
+          ],
+        },
+        413,
+        'PayloadTooLargeError',
+        /^FileTooBig$/,
+        small,
       );
       await refused({ files: [{ bytes: new Uint8Array(2 * 1024 * 1024), filename: 'huge.bin' }] }, 413, 'PayloadTooLargeError', /^FileTooBig$/, small);
     } finally {

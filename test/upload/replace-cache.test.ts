@@ -43,7 +43,17 @@ describe('POST /api/upload?id=N with a file', () => {
     expect(res.status).toBe(200);
     const replaced = res.body;
     // Strapi's answer: the hash, the extension and so the URL stay; name, type and size are the new file's.
-    expect(replaced).toMatchObject({ id: file.id, documentId: file.documentId, name: 'hero.jpg', hash: file.hash, ext: '.png', url: file.url, mime: 'image/jpeg', width: 300, height: 200 });
+    expect(replaced).toMatchObject({
+      id: file.id,
+      documentId: file.documentId,
+      name: 'hero.jpg',
+      hash: file.hash,
+      ext: '.png',
+      url: file.url,
+      mime: 'image/jpeg',
+      width: 300,
+      height: 200,
+    });
     // 300×200 makes a thumbnail only, under the thumbnail's old name; the old `small` format is gone.
     expect(Object.keys(replaced.formats)).toEqual(['thumbnail']);
     expect(replaced.formats.thumbnail).toMatchObject({ url: file.formats.thumbnail.url, ext: '.png', mime: 'image/jpeg', width: 234 });

@@ -52,7 +52,14 @@ describe('GET and HEAD /uploads/<name>', () => {
 
   it('serves text and PDF as attachments named after the stored file', async () => {
     const pdf = new TextEncoder().encode('%PDF-1.4\n%%EOF\n');
-    const [txt, doc] = (await upload(server.url, { files: [{ bytes: 'hello', filename: 'notes.txt', type: 'text/plain' }, { bytes: pdf, filename: 'paper.pdf' }] })).body;
+    const [txt, doc] = (
+      await upload(server.url, {
+        files: [
+          { bytes: 'hello', filename: 'notes.txt', type: 'text/plain' },
+          { bytes: pdf, filename: 'paper.pdf' },
+        ],
+      })
+    ).body;
     for (const file of [txt, doc]) {
       const headers = await headersOf(file.url);
       expect(headers.get('content-disposition')).toBe(`attachment; filename="${file.hash}${file.ext}"`);
@@ -86,7 +93,14 @@ describe('GET and HEAD /uploads/<name>', () => {
 describe('the serving rules', () => {
   it('shows only images, audio and video inline; SVG and other XML or HTML flavours are downloads', () => {
     for (const type of ['image/png', 'image/jpeg', 'audio/mpeg', 'video/mp4', 'image/webp']) expect(showsInline(type)).toBe(true);
-    for (const type of ['image/svg+xml', 'text/html;charset=utf-8', 'application/pdf', 'text/plain;charset=utf-8', 'application/octet-stream', 'video/vnd.foo+xml']) {
+    for (const type of [
+      'image/svg+xml',
+      'text/html;charset=utf-8',
+      'application/pdf',
+      'text/plain;charset=utf-8',
+      'application/octet-stream',
+      'video/vnd.foo+xml',
+    ]) {
       expect(showsInline(type)).toBe(false);
     }
   });

@@ -63,7 +63,15 @@ describe('configuration', () => {
       FOLIO_UPLOADS_PUBLIC_URL: 'https://cdn.example.com/media/',
     };
     const config = withEnv(env, () => resolveConfig({ data: '/tmp/folio-data' }));
-    expect(config.uploadsS3).toEqual({ bucket: 'my-bucket', prefix: 'site/media', endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1', accessKeyId: 'AKID', secretAccessKey: 'SECRET', sessionToken: undefined });
+    expect(config.uploadsS3).toEqual({
+      bucket: 'my-bucket',
+      prefix: 'site/media',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-1',
+      accessKeyId: 'AKID',
+      secretAccessKey: 'SECRET',
+      sessionToken: undefined,
+    });
     expect(config.uploadsPublicUrl).toBe('https://cdn.example.com/media');
     // The local folder stays the default and is not the s3:// text made into a path.
     expect(config.uploadsDir).toBe('/tmp/folio-data/uploads');

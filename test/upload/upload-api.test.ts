@@ -35,8 +35,19 @@ describe('POST /api/upload', () => {
     const [file] = res.body;
     expect(Object.keys(file)).toEqual(FILE_KEYS);
     expect(file).toMatchObject({
-      name: 'red-dot.png', alternativeText: null, caption: null, focalPoint: null, width: 4, height: 4, formats: null,
-      ext: '.png', mime: 'image/png', previewUrl: null, provider: 'local', provider_metadata: null, isUrlSigned: false,
+      name: 'red-dot.png',
+      alternativeText: null,
+      caption: null,
+      focalPoint: null,
+      width: 4,
+      height: 4,
+      formats: null,
+      ext: '.png',
+      mime: 'image/png',
+      previewUrl: null,
+      provider: 'local',
+      provider_metadata: null,
+      isUrlSigned: false,
     });
     expect(file.id).toBeGreaterThan(0);
     expect(file.documentId).toMatch(/^[a-z0-9]{24}$/);
@@ -102,13 +113,25 @@ describe('POST /api/upload', () => {
     expect(res.body).toHaveLength(2);
     expect(res.body[0]).toMatchObject({ name: 'first.png', alternativeText: 'First', caption: 'One', width: 4 });
     expect(res.body[0].hash).toMatch(/^first_[0-9a-f]{10}$/);
-    expect(res.body[1]).toMatchObject({ name: 'notes.txt', caption: 'Two', alternativeText: null, mime: 'text/plain', ext: '.txt', width: null, height: null, formats: null });
+    expect(res.body[1]).toMatchObject({
+      name: 'notes.txt',
+      caption: 'Two',
+      alternativeText: null,
+      mime: 'text/plain',
+      ext: '.txt',
+      width: null,
+      height: null,
+      formats: null,
+    });
     expect(res.body[0].id).toBeLessThan(res.body[1].id);
   });
 
   it('takes fileInfo as one JSON array too, and a single object for a single file', async () => {
     const many = await upload(server.url, {
-      files: [{ bytes: tinyPng, filename: 'x.png' }, { bytes: tinyPng, filename: 'y.png' }],
+      files: [
+        { bytes: tinyPng, filename: 'x.png' },
+        { bytes: tinyPng, filename: 'y.png' },
+      ],
       fileInfo: [JSON.stringify([{ alternativeText: 'X' }, { alternativeText: 'Y' }])],
     });
     expect(many.body.map((f: any) => f.alternativeText)).toEqual(['X', 'Y']);
@@ -214,12 +237,28 @@ describe('POST /api/upload?id=N', () => {
     const formatNames = Object.values(file.formats).map((f: any) => f.url.slice('/uploads/'.length));
     const res = await upload(server.url, { query: `?id=${file.id}`, files: [{ bytes: tinyPng, filename: 'new.png' }] });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: file.id, documentId: file.documentId, hash: file.hash, ext: '.png', url: file.url, name: 'new.png', width: 4, height: 4, formats: {} });
+    expect(res.body).toMatchObject({
+      id: file.id,
+      documentId: file.documentId,
+      hash: file.hash,
+      ext: '.png',
+      url: file.url,
+      name: 'new.png',
+      width: 4,
+      height: 4,
+      formats: {},
+    });
     expect((await served(file.url)).bytes).toEqual(tinyPng);
     for (const name of formatNames) expect(existsSync(join(server.dataDir, 'uploads', name))).toBe(false);
     expect(storedFiles(server.dataDir).filter((n) => n.startsWith('~'))).toEqual([]);
 
-    const many = await upload(server.url, { query: `?id=${file.id}`, files: [{ bytes: tinyPng, filename: 'a.png' }, { bytes: tinyPng, filename: 'b.png' }] });
+    const many = await upload(server.url, {
+      query: `?id=${file.id}`,
+      files: [
+        { bytes: tinyPng, filename: 'a.png' },
+        { bytes: tinyPng, filename: 'b.png' },
+      ],
+    });
     expect(many.status).toBe(400);
     expect(many.body.error.message).toBe('Cannot replace a file with multiple ones');
   });

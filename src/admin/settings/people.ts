@@ -50,7 +50,10 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
         const role = rolesOf.get(user.id!);
         return { ...user, role: role ? { type: role.type, name: role.name } : null };
       });
-      return json({ data, meta: { page, pageSize: PAGE_SIZE, hasMore: found.length > PAGE_SIZE, roles: (await roles.list()).filter((r) => r.type !== 'public') } });
+      return json({
+        data,
+        meta: { page, pageSize: PAGE_SIZE, hasMore: found.length > PAGE_SIZE, roles: (await roles.list()).filter((r) => r.type !== 'public') },
+      });
     })
     .put(
       '/admin/api/settings/users/:id',
@@ -64,7 +67,8 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
           changes.blocked = body.blocked;
         }
         if (body.role !== undefined) {
-          if (typeof body.role !== 'string' || body.role === 'public' || !(await roles.find(body.role))) throw fieldError('role', 'role must be one of the roles a user can have');
+          if (typeof body.role !== 'string' || body.role === 'public' || !(await roles.find(body.role)))
+            throw fieldError('role', 'role must be one of the roles a user can have');
           changes.role = body.role;
         }
         if (!(await users.find(id))) throw new NotFoundError('User not found');
@@ -105,4 +109,3 @@ export function settingsPeopleRoutes(instance: Instance, accounts: AdminAccounts
       return noContent();
     });
 }
-

@@ -43,7 +43,10 @@ export function settingsRoleRoutes(instance: Instance, accounts: AdminAccounts) 
   function sections(enabled: Set<string>): RoleSection[] {
     const out: RoleSection[] = [];
     for (const ct of registry.contentTypes.filter((c) => !c.system)) {
-      out.push({ label: ct.displayName, actions: contentActions(ct).map((a) => ({ name: a, action: actionName(ct, a), enabled: enabled.has(actionName(ct, a)) })) });
+      out.push({
+        label: ct.displayName,
+        actions: contentActions(ct).map((a) => ({ name: a, action: actionName(ct, a), enabled: enabled.has(actionName(ct, a)) })),
+      });
     }
     const plugins = new Map<string, RoleSection>();
     for (const action of PLUGIN_ACTIONS) {
@@ -138,7 +141,8 @@ export function settingsRoleRoutes(instance: Instance, accounts: AdminAccounts) 
       const by = adminActor(await begin(request), request, server, config.trustProxy);
       const code = nameParam(params.code);
       if (!(await locales.exists(code))) throw new NotFoundError('Locale not found');
-      if ((await locales.defaultCode()) === code) throw new FolioError(400, 'ApplicationError', 'The default locale cannot be removed: make another locale the default first');
+      if ((await locales.defaultCode()) === code)
+        throw new FolioError(400, 'ApplicationError', 'The default locale cannot be removed: make another locale the default first');
       await locales.remove(code, by);
       return noContent();
     });

@@ -30,7 +30,12 @@ export function settingsUsersPermissionsRoutes(instance: Instance, accounts: Adm
     const providers = PROVIDER_NAMES.filter((name) => name !== 'email').map((name) => {
       const p: GrantProvider = grant[name] ?? { enabled: false };
       return {
-        name, enabled: p.enabled, key: p.key ?? '', secretSet: !!p.secret, callback: p.callback ?? '', scope: p.scope ?? [],
+        name,
+        enabled: p.enabled,
+        key: p.key ?? '',
+        secretSet: !!p.secret,
+        callback: p.callback ?? '',
+        scope: p.scope ?? [],
         ...(WITH_SUBDOMAIN.has(name) ? { subdomain: p.subdomain ?? '' } : {}),
         redirectUri: instance.providers.redirectUri(name),
       };
@@ -58,7 +63,10 @@ export function settingsUsersPermissionsRoutes(instance: Instance, accounts: Adm
     } catch (error) {
       if (!(error instanceof SettingsError)) throw error;
       const [where = '', ...rest] = error.message.split(': ');
-      const field = where.split('.').at(-1)!.replace(/\[\d+\]$/, '');
+      const field = where
+        .split('.')
+        .at(-1)!
+        .replace(/\[\d+\]$/, '');
       throw fieldError(field, `${field} ${rest.join(': ')}`);
     }
   }
@@ -73,7 +81,10 @@ export function settingsUsersPermissionsRoutes(instance: Instance, accounts: Adm
       async ({ request }) => {
         await begin(request);
         const body = await bodyOf(request, config.bodyLimit);
-        if (body.default_role !== undefined && (typeof body.default_role !== 'string' || body.default_role === 'public' || !(await roles.find(body.default_role)))) {
+        if (
+          body.default_role !== undefined &&
+          (typeof body.default_role !== 'string' || body.default_role === 'public' || !(await roles.find(body.default_role)))
+        ) {
           throw fieldError('default_role', 'default_role must be one of the roles');
         }
         await write('advanced', body);

@@ -38,7 +38,9 @@ export function AddToReleaseBox(props: PanelContext) {
 
 function ReleasesOfDocument(props: PanelContext) {
   const { ct, schema, locale } = props;
-  const holding = useLoad(() => api<{ data: Holding[] }>('GET', `/releases/documents/${uidPath(ct.uid)}/${encodeURIComponent(props.documentId!)}`).then((r) => r.data));
+  const holding = useLoad(() =>
+    api<{ data: Holding[] }>('GET', `/releases/documents/${uidPath(ct.uid)}/${encodeURIComponent(props.documentId!)}`).then((r) => r.data),
+  );
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState<Summary[] | null>(null);
   const [name, setName] = useState('');
@@ -92,12 +94,28 @@ function ReleasesOfDocument(props: PanelContext) {
                 h(Link, { href: releaseHref(x.name) }, x.name),
                 h('span', { class: `badge badge-${x.status}` }, RELEASE_STATUS[x.status] ?? x.status),
                 // The releases holding a document do not say their zone: the time is shown in the browser's.
-                h('span', { class: 'muted release-when' }, x.status === 'pending' ? `${ACTION_TEXT[x.action]} · ${x.scheduledAt ? inZone(x.scheduledAt, x.timezone ?? localZone()) : 'Not scheduled'}` : ACTION_TEXT[x.action]),
+                h(
+                  'span',
+                  { class: 'muted release-when' },
+                  x.status === 'pending'
+                    ? `${ACTION_TEXT[x.action]} · ${x.scheduledAt ? inZone(x.scheduledAt, x.timezone ?? localZone()) : 'Not scheduled'}`
+                    : ACTION_TEXT[x.action],
+                ),
               ]),
             ),
           ),
     h(NoticeLine, { notice }),
-    h('button', { type: 'button', class: 'wide', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': 'add-release', onClick: () => (setOpen(!open), setNotice(null)) }, 'Add to release'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'wide',
+        'aria-expanded': open ? 'true' : 'false',
+        'aria-controls': 'add-release',
+        onClick: () => (setOpen(!open), setNotice(null)),
+      },
+      'Add to release',
+    ),
     open
       ? h('form', { id: 'add-release', class: 'add-release', onSubmit: add, 'aria-label': 'Add to release' }, [
           !pending
@@ -116,7 +134,10 @@ function ReleasesOfDocument(props: PanelContext) {
                   h('fieldset', { class: 'choice' }, [
                     h('legend', null, 'With the release'),
                     (['publish', 'unpublish'] as const).map((a) =>
-                      h('label', { key: a }, [h('input', { type: 'radio', name: 'release-action', value: a, checked: action === a, onChange: () => setAction(a) }), ` ${ACTION_TEXT[a]}`]),
+                      h('label', { key: a }, [
+                        h('input', { type: 'radio', name: 'release-action', value: a, checked: action === a, onChange: () => setAction(a) }),
+                        ` ${ACTION_TEXT[a]}`,
+                      ]),
                     ),
                   ]),
                   lang ? h('p', { class: 'muted box-note' }, `For this locale: ${localeLabel(lang)}.`) : null,

@@ -101,8 +101,22 @@ function ResetForm(props: { token: string; onSession: (s: Session) => void }) {
     h('h1', null, 'Set a new password'),
     h('form', { onSubmit: submit, 'aria-describedby': error ? 'auth-error' : undefined }, [
       error ? h('p', { id: 'auth-error', class: 'error', role: 'alert' }, error) : null,
-      h(Field, { id: 'password', label: 'New password (8 characters or more)', type: 'password', autocomplete: 'new-password', value: password, onInput: setPassword }),
-      h(Field, { id: 'confirmation', label: 'New password again', type: 'password', autocomplete: 'new-password', value: confirmation, onInput: setConfirmation }),
+      h(Field, {
+        id: 'password',
+        label: 'New password (8 characters or more)',
+        type: 'password',
+        autocomplete: 'new-password',
+        value: password,
+        onInput: setPassword,
+      }),
+      h(Field, {
+        id: 'confirmation',
+        label: 'New password again',
+        type: 'password',
+        autocomplete: 'new-password',
+        value: confirmation,
+        onInput: setConfirmation,
+      }),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Set the password and log in'),
     ]),
     // A used or expired link: the login page offers a new one ("Forgot password?").
@@ -110,7 +124,13 @@ function ResetForm(props: { token: string; onSession: (s: Session) => void }) {
   ]);
 }
 
-export function AuthForm(props: { mode: 'setup' | 'login'; needsCode: boolean; mailConfigured?: boolean; resetToken?: string | null; onSession: (s: Session) => void }) {
+export function AuthForm(props: {
+  mode: 'setup' | 'login';
+  needsCode: boolean;
+  mailConfigured?: boolean;
+  resetToken?: string | null;
+  onSession: (s: Session) => void;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -143,7 +163,14 @@ export function AuthForm(props: { mode: 'setup' | 'login'; needsCode: boolean; m
     h('form', { onSubmit: submit, 'aria-describedby': error ? 'auth-error' : undefined }, [
       error ? h('p', { id: 'auth-error', class: 'error', role: 'alert' }, error) : null,
       h(Field, { id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail }),
-      h(Field, { id: 'password', label: 'Password', type: 'password', autocomplete: setup ? 'new-password' : 'current-password', value: password, onInput: setPassword }),
+      h(Field, {
+        id: 'password',
+        label: 'Password',
+        type: 'password',
+        autocomplete: setup ? 'new-password' : 'current-password',
+        value: password,
+        onInput: setPassword,
+      }),
       setup && props.needsCode
         ? h(Field, { id: 'code', label: 'One-time code (from the server log)', type: 'text', autocomplete: 'one-time-code', value: code, onInput: setCode })
         : null,

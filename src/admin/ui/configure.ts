@@ -37,13 +37,27 @@ const SIZES: [number, string][] = [
   [12, 'Full width'],
 ];
 const NAMING = new Set(['string', 'uid', 'email', 'text', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'date', 'datetime']);
-const WITH_PLACEHOLDER = new Set(['string', 'text', 'email', 'uid', 'integer', 'biginteger', 'float', 'decimal', 'richtext', 'json', 'enumeration', 'password']);
+const WITH_PLACEHOLDER = new Set([
+  'string',
+  'text',
+  'email',
+  'uid',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'richtext',
+  'json',
+  'enumeration',
+  'password',
+]);
 
 export function ConfigureView(props: { schema: Schema; ct: AdminContentType; role: string; onSaved: () => Promise<void> }) {
   const { ct } = props;
   const path = `/views/${uidPath(ct.uid)}`;
   const { data, error, reload } = useLoad(() => api<{ data: { fields?: Record<string, Texts> }; meta: { view: EffectiveView } }>('GET', path));
-  if (props.role !== 'super-admin') return h('div', null, [h('h1', null, `Configure the view: ${ct.displayName}`), h('p', null, 'Only a Super Admin may configure the views.')]);
+  if (props.role !== 'super-admin')
+    return h('div', null, [h('h1', null, `Configure the view: ${ct.displayName}`), h('p', null, 'Only a Super Admin may configure the views.')]);
   if (error) return h('p', { class: 'error', role: 'alert' }, error);
   if (!data) return h('p', { role: 'status' }, 'Loading…');
   return h(ConfigureForm, { key: JSON.stringify(data), ...props, initial: { ...data.meta.view, fields: data.data.fields ?? {} }, path, reload });
@@ -83,7 +97,11 @@ function ConfigureForm(props: { ct: AdminContentType; initial: Config; path: str
   const select = (id: string, label: string, value: string, options: [string, string][], onChange: (v: string) => void) =>
     h('div', { class: 'field' }, [
       h('label', { for: id }, label),
-      h('select', { id, value, onChange: (e: any) => onChange(e.target.value) }, options.map(([v, l]) => h('option', { value: v }, l))),
+      h(
+        'select',
+        { id, value, onChange: (e: any) => onChange(e.target.value) },
+        options.map(([v, l]) => h('option', { value: v }, l)),
+      ),
     ]);
 
   return h('div', null, [
@@ -93,13 +111,37 @@ function ConfigureForm(props: { ct: AdminContentType; initial: Config; path: str
       h('section', { class: 'box', 'aria-labelledby': 'configure-settings' }, [
         h('h2', { id: 'configure-settings' }, 'Settings'),
         h('div', { class: 'settings-grid' }, [
-          select('configure-main', 'Entry title', config.mainField ?? '', [
-            ['', 'Its ID'],
-            ...ct.attributes.filter((a) => NAMING.has(a.type)).map((a): [string, string] => [a.name, nameOf(a.name)]),
-          ], (v) => set('mainField', v || null)),
-          select('configure-sort', 'Default sort', sortField, sortable.map((c): [string, string] => [c, columnLabel(c, ct)]), (v) => set('defaultSort', `${v}:${sortOrder}`)),
-          select('configure-order', 'Sort order', sortOrder, [['asc', 'Ascending (A to Z, oldest first)'], ['desc', 'Descending (Z to A, newest first)']], (v) => set('defaultSort', `${sortField}:${v}`)),
-          select('configure-page-size', 'Entries per page', String(config.pageSize), [10, 20, 50, 100].map((n): [string, string] => [String(n), String(n)]), (v) => set('pageSize', Number(v))),
+          select(
+            'configure-main',
+            'Entry title',
+            config.mainField ?? '',
+            [['', 'Its ID'], ...ct.attributes.filter((a) => NAMING.has(a.type)).map((a): [string, string] => [a.name, nameOf(a.name)])],
+            (v) => set('mainField', v || null),
+          ),
+          select(
+            'configure-sort',
+            'Default sort',
+            sortField,
+            sortable.map((c): [string, string] => [c, columnLabel(c, ct)]),
+            (v) => set('defaultSort', `${v}:${sortOrder}`),
+          ),
+          select(
+            'configure-order',
+            'Sort order',
+            sortOrder,
+            [
+              ['asc', 'Ascending (A to Z, oldest first)'],
+              ['desc', 'Descending (Z to A, newest first)'],
+            ],
+            (v) => set('defaultSort', `${sortField}:${v}`),
+          ),
+          select(
+            'configure-page-size',
+            'Entries per page',
+            String(config.pageSize),
+            [10, 20, 50, 100].map((n): [string, string] => [String(n), String(n)]),
+            (v) => set('pageSize', Number(v)),
+          ),
         ]),
       ]),
       h('section', { class: 'box', 'aria-labelledby': 'configure-list' }, [
@@ -127,7 +169,11 @@ function ConfigureForm(props: { ct: AdminContentType; initial: Config; path: str
       ]),
       h('section', { class: 'box', 'aria-labelledby': 'configure-edit' }, [
         h('h2', { id: 'configure-edit' }, 'Edit view'),
-        h('p', { class: 'muted hint' }, 'Each field’s label, help text and width, in the order the form shows them. Left empty, a label is the field’s name as words.'),
+        h(
+          'p',
+          { class: 'muted hint' },
+          'Each field’s label, help text and width, in the order the form shows them. Left empty, a label is the field’s name as words.',
+        ),
         h(SortableList<{ name: string; size: number }>, {
           id: 'configure-fields',
           label: 'Fields of the edit view',
@@ -143,23 +189,47 @@ function ConfigureForm(props: { ct: AdminContentType; initial: Config; path: str
             return h('div', { class: 'configure-field' }, [
               h('div', { class: 'field' }, [
                 h('label', { for: `${id}-label` }, `Label of ${nameOf(e.name)}`),
-                h('input', { id: `${id}-label`, maxLength: 100, placeholder: nameOf(e.name), value: texts.label ?? '', onInput: (ev: any) => setText(e.name, 'label', ev.target.value) }),
+                h('input', {
+                  id: `${id}-label`,
+                  maxLength: 100,
+                  placeholder: nameOf(e.name),
+                  value: texts.label ?? '',
+                  onInput: (ev: any) => setText(e.name, 'label', ev.target.value),
+                }),
               ]),
               h('div', { class: 'field' }, [
                 h('label', { for: `${id}-description` }, `Description of ${nameOf(e.name)}`),
-                h('input', { id: `${id}-description`, maxLength: 300, value: texts.description ?? '', onInput: (ev: any) => setText(e.name, 'description', ev.target.value) }),
+                h('input', {
+                  id: `${id}-description`,
+                  maxLength: 300,
+                  value: texts.description ?? '',
+                  onInput: (ev: any) => setText(e.name, 'description', ev.target.value),
+                }),
               ]),
               a && WITH_PLACEHOLDER.has(a.type)
                 ? h('div', { class: 'field' }, [
                     h('label', { for: `${id}-placeholder` }, `Placeholder of ${nameOf(e.name)}`),
-                    h('input', { id: `${id}-placeholder`, maxLength: 100, value: texts.placeholder ?? '', onInput: (ev: any) => setText(e.name, 'placeholder', ev.target.value) }),
+                    h('input', {
+                      id: `${id}-placeholder`,
+                      maxLength: 100,
+                      value: texts.placeholder ?? '',
+                      onInput: (ev: any) => setText(e.name, 'placeholder', ev.target.value),
+                    }),
                   ])
                 : null,
               h('div', { class: 'field' }, [
                 h('label', { for: `${id}-size` }, `Width of ${nameOf(e.name)}`),
                 h(
                   'select',
-                  { id: `${id}-size`, value: String(e.size), onChange: (ev: any) => set('edit', config.edit.map((x) => (x.name === e.name ? { ...x, size: Number(ev.target.value) } : x))) },
+                  {
+                    id: `${id}-size`,
+                    value: String(e.size),
+                    onChange: (ev: any) =>
+                      set(
+                        'edit',
+                        config.edit.map((x) => (x.name === e.name ? { ...x, size: Number(ev.target.value) } : x)),
+                      ),
+                  },
                   SIZES.map(([n, l]) => h('option', { value: String(n) }, `${l} (${n}/12)`)),
                 ),
               ]),
@@ -170,7 +240,11 @@ function ConfigureForm(props: { ct: AdminContentType; initial: Config; path: str
       h(NoticeLine, { notice }),
       h('div', { class: 'actions' }, [
         h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Save the view'),
-        h('button', { type: 'button', disabled: busy, onClick: () => void reset().catch((e) => setNotice({ text: errorText(e), error: true })) }, 'Reset to the defaults'),
+        h(
+          'button',
+          { type: 'button', disabled: busy, onClick: () => void reset().catch((e) => setNotice({ text: errorText(e), error: true })) },
+          'Reset to the defaults',
+        ),
       ]),
     ]),
   ]);

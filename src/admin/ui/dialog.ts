@@ -6,7 +6,8 @@
 import { h, type ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
-const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
 export function Dialog(props: { id: string; title: string; class?: string; onClose: () => void; children?: ComponentChildren }) {
   const box = useRef<HTMLDivElement>(null);
@@ -50,12 +51,24 @@ export function Dialog(props: { id: string; title: string; class?: string; onClo
   return h(
     'div',
     { class: 'dialog-backdrop', onClick: (e: MouseEvent) => e.target === e.currentTarget && props.onClose() },
-    h('div', { ref: box, id: props.id, role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': `${props.id}-title`, class: `dialog${props.class ? ` ${props.class}` : ''}`, onKeyDown: keydown }, [
-      h('div', { class: 'dialog-head' }, [
-        h('h2', { id: `${props.id}-title`, tabIndex: -1 }, props.title),
-        h('button', { type: 'button', class: 'small', onClick: props.onClose }, 'Close'),
-      ]),
-      props.children,
-    ]),
+    h(
+      'div',
+      {
+        ref: box,
+        id: props.id,
+        role: 'dialog',
+        'aria-modal': 'true',
+        'aria-labelledby': `${props.id}-title`,
+        class: `dialog${props.class ? ` ${props.class}` : ''}`,
+        onKeyDown: keydown,
+      },
+      [
+        h('div', { class: 'dialog-head' }, [
+          h('h2', { id: `${props.id}-title`, tabIndex: -1 }, props.title),
+          h('button', { type: 'button', class: 'small', onClick: props.onClose }, 'Close'),
+        ]),
+        props.children,
+      ],
+    ),
   );
 }

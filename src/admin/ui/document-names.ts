@@ -26,7 +26,7 @@ export async function documentNames(schema: Schema, wanted: NameRequest[]): Prom
   for (const w of wanted) {
     const ct = schema.contentTypes.find((c) => c.uid === w.uid);
     if (!ct || ct.kind === 'singleType') continue;
-    const locale = ct.localized ? (w.locale || schema.defaultLocale) : '';
+    const locale = ct.localized ? w.locale || schema.defaultLocale : '';
     const key = `${w.uid}\u0000${locale}`;
     if (!groups.has(key)) groups.set(key, { uid: w.uid, locale, ids: new Set() });
     groups.get(key)!.ids.add(w.documentId);
@@ -45,7 +45,10 @@ export async function documentNames(schema: Schema, wanted: NameRequest[]): Prom
         const r = await api<{ data: Record<string, unknown>[] }>('GET', `/content/${uidPath(uid)}?${params}`).catch(() => ({ data: [] }));
         for (const d of r.data) {
           const value = ct.mainField ? d[ct.mainField] : null;
-          names.set(nameKey(uid, String(d.documentId), locale), value === null || value === undefined || value === '' ? untitled(ct.displayName) : String(value));
+          names.set(
+            nameKey(uid, String(d.documentId), locale),
+            value === null || value === undefined || value === '' ? untitled(ct.displayName) : String(value),
+          );
         }
       });
     }),
@@ -58,6 +61,6 @@ export function nameOf(schema: Schema, names: Map<string, string>, w: NameReques
   const ct = schema.contentTypes.find((c) => c.uid === w.uid);
   // A single type's one document is called by the type's name.
   if (ct?.kind === 'singleType') return ct.displayName;
-  const locale = ct?.localized ? (w.locale || schema.defaultLocale) : '';
+  const locale = ct?.localized ? w.locale || schema.defaultLocale : '';
   return names.get(nameKey(w.uid, w.documentId, locale));
 }

@@ -73,12 +73,31 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  const show = (doc: Record<string, unknown>, meta: { status: string | null; publishedAt?: string | null; availableLocales?: DocumentInfo['availableLocales']; previewUrl?: string | null; createdBy?: unknown; updatedBy?: unknown }) => {
+  const show = (
+    doc: Record<string, unknown>,
+    meta: {
+      status: string | null;
+      publishedAt?: string | null;
+      availableLocales?: DocumentInfo['availableLocales'];
+      previewUrl?: string | null;
+      createdBy?: unknown;
+      updatedBy?: unknown;
+    },
+  ) => {
     const next = Object.fromEntries(fields.filter(editable).map((a) => [a.name, toForm(a, doc[a.name], components, mainFieldOf)])) as Values;
     setValues(next);
     setBaseline(JSON.stringify(next));
     setStatus(meta.status);
-    setInfo({ documentId: doc.documentId as string, createdAt: doc.createdAt as string, updatedAt: doc.updatedAt as string, publishedAt: meta.publishedAt ?? null, createdBy: meta.createdBy ?? doc.createdBy, updatedBy: meta.updatedBy ?? doc.updatedBy, availableLocales: meta.availableLocales, previewUrl: meta.previewUrl ?? null });
+    setInfo({
+      documentId: doc.documentId as string,
+      createdAt: doc.createdAt as string,
+      updatedAt: doc.updatedAt as string,
+      publishedAt: meta.publishedAt ?? null,
+      createdBy: meta.createdBy ?? doc.createdBy,
+      updatedBy: meta.updatedBy ?? doc.updatedBy,
+      availableLocales: meta.availableLocales,
+      previewUrl: meta.previewUrl ?? null,
+    });
     setName(ct.mainField && doc[ct.mainField] !== null && doc[ct.mainField] !== undefined && doc[ct.mainField] !== '' ? docLabel(doc, ct.mainField) : null);
     setMissing(false);
     setLoaded(true);
@@ -125,9 +144,15 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       return r;
     } catch (e) {
       const details = e instanceof ApiError ? e.details : {};
-      const list: ApiFieldError[] = details.errors ?? (Array.isArray(details.path) ? [{ path: details.path as (string | number)[], message: (e as Error).message }] : []);
+      const list: ApiFieldError[] =
+        details.errors ?? (Array.isArray(details.path) ? [{ path: details.path as (string | number)[], message: (e as Error).message }] : []);
       const explained = list.map((err) => explain(err, fields, values, components));
-      showErrors(explained, explained.length ? `${failed}: ${explained.length === 1 ? 'one field needs' : `${explained.length} fields need`} your attention.` : (e as Error).message);
+      showErrors(
+        explained,
+        explained.length
+          ? `${failed}: ${explained.length === 1 ? 'one field needs' : `${explained.length} fields need`} your attention.`
+          : (e as Error).message,
+      );
     } finally {
       setBusy(false);
     }
@@ -147,7 +172,9 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   function goTo(field: string) {
     const doc = (globalThis as any).document;
     const el = doc.getElementById(fieldId(field));
-    const target = el?.matches('input,select,textarea,button,[contenteditable=true],[tabindex]') ? el : el?.querySelector('input,select,textarea,button,[contenteditable=true]');
+    const target = el?.matches('input,select,textarea,button,[contenteditable=true],[tabindex]')
+      ? el
+      : el?.querySelector('input,select,textarea,button,[contenteditable=true]');
     (target ?? el)?.scrollIntoView({ block: 'center' });
     (target ?? el)?.focus();
   }
@@ -159,7 +186,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     const local: Record<string, string> = {};
     const data = toData(fields, values, components, creating, local);
     const found = Object.entries(local).map(([field, text]): Explained => ({ field, text, summary: text }));
-    if (found.length) return showErrors(found, `The entry was not saved: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
+    if (found.length)
+      return showErrors(found, `The entry was not saved: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
     void run('Saved', async () => {
       if (!isNew) return api('PUT', `${entryPath}${query}`, { data });
       const r = await api('POST', `${path}${query}`, { data });
@@ -183,7 +211,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     return () => page.removeEventListener('keydown', keydown);
   }, []);
 
-  const action = (segment: string, label: string, failed: string) => () => void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`), failed);
+  const action = (segment: string, label: string, failed: string) => () =>
+    void run(label, () => api('POST', `${entryPath}/actions/${segment}${query}`), failed);
 
   /** Unpublish: the form's unsaved changes stay in the form, still unsaved (the action does not touch the draft). */
   function unpublish() {
@@ -200,7 +229,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
     const local: Record<string, string> = {};
     const data = toData(fields, values, components, creating, local);
     const found = Object.entries(local).map(([field, text]): Explained => ({ field, text, summary: text }));
-    if (found.length) return showErrors(found, `The entry was not published: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
+    if (found.length)
+      return showErrors(found, `The entry was not published: ${found.length === 1 ? 'one field needs' : `${found.length} fields need`} your attention.`);
     void run('Saved and published', () => api('POST', `${entryPath}/actions/publish${query}`, { data }), 'The entry was not published');
   }
 
@@ -214,7 +244,7 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       setBaseline(JSON.stringify(values));
       dirtyRef.current = false;
       if (ct.kind === 'collectionType') navigate(listHref);
-      else (setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setInfo({}), setMissing(true), setMessage({ text: 'Deleted' }));
+      else setValues(blank()), setBaseline(JSON.stringify(blank())), setStatus(null), setInfo({}), setMissing(true), setMessage({ text: 'Deleted' });
     } catch (e) {
       setMessage({ text: (e as Error).message, error: true });
     } finally {
@@ -228,7 +258,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       const r = await api('GET', `${entryPath}?locale=${encodeURIComponent(fillFrom)}`);
       setValues((old) => {
         const next = { ...old };
-        for (const a of fields.filter((f) => editable(f) && f.localized && f.type !== 'password')) next[a.name] = toForm(a, r.data[a.name], components, mainFieldOf);
+        for (const a of fields.filter((f) => editable(f) && f.localized && f.type !== 'password'))
+          next[a.name] = toForm(a, r.data[a.name], components, mainFieldOf);
         return next;
       });
       setMessage({ text: `Filled in from ${fillFrom}` });
@@ -243,7 +274,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
       const attribute = fields.find((f) => f.name === name);
       if (attribute?.type === 'uid') typedUids.current.add(name);
       // A new entry's uid follows its target field until it is typed by hand.
-      for (const u of fields) if (creating && u.type === 'uid' && u.targetField === name && !typedUids.current.has(u.name) && typeof v === 'string') next[u.name] = slugify(v);
+      for (const u of fields)
+        if (creating && u.type === 'uid' && u.targetField === name && !typedUids.current.has(u.name) && typeof v === 'string') next[u.name] = slugify(v);
       return next;
     });
 
@@ -255,7 +287,8 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
   if (ct.draftAndPublish && !creating) main.push({ label: 'Publish', disabled: busy || (status === 'published' && !dirty), onClick: publish });
   const more: Action[] = [];
   if (ct.draftAndPublish && published) more.push({ label: 'Unpublish', disabled: busy, onClick: unpublish });
-  if (ct.draftAndPublish && status === 'modified') more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
+  if (ct.draftAndPublish && status === 'modified')
+    more.push({ label: 'Discard changes', disabled: busy, onClick: action('discard-draft', 'Changes discarded', 'The changes were not discarded') });
   if (!creating) more.push({ label: 'Delete', danger: true, disabled: busy, onClick: () => setConfirming(true) });
   const slotContext: PanelContext = {
     schema,
@@ -281,7 +314,12 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
               h('label', { for: 'edit-locale' }, 'Locale'),
               h(
                 'select',
-                { id: 'edit-locale', value: locale, onChange: (e: any) => navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(documentId!)}?locale=${encodeURIComponent(e.target.value)}`) },
+                {
+                  id: 'edit-locale',
+                  value: locale,
+                  onChange: (e: any) =>
+                    navigate(`/admin/content/${encodeURIComponent(ct.uid)}/${encodeURIComponent(documentId!)}?locale=${encodeURIComponent(e.target.value)}`),
+                },
                 schema.locales.map((l) => h('option', { value: l.code }, localeLabel(l))),
               ),
             ])
@@ -289,7 +327,11 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
             ? h('span', { class: 'muted' }, `Locale: ${locale}`)
             : null,
       ]),
-      h('div', { role: 'status', 'aria-live': 'polite', class: message && !message.error ? 'notice' : 'visually-hidden' }, message && !message.error ? message.text : ''),
+      h(
+        'div',
+        { role: 'status', 'aria-live': 'polite', class: message && !message.error ? 'notice' : 'visually-hidden' },
+        message && !message.error ? message.text : '',
+      ),
       message?.error && !summary.length ? h('p', { class: 'error', role: 'alert' }, message.text) : null,
       summary.length
         ? h('div', { id: 'error-summary', class: 'summary', role: 'alert', tabIndex: -1, 'aria-labelledby': 'error-summary-title' }, [
@@ -305,7 +347,11 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
         : null,
       missing
         ? h('div', { class: 'notice-box' }, [
-            h('p', null, locale ? `This entry has no ${locale} version yet: fill in the form and save to create it.` : 'Not created yet: fill in the form and save.'),
+            h(
+              'p',
+              null,
+              locale ? `This entry has no ${locale} version yet: fill in the form and save to create it.` : 'Not created yet: fill in the form and save.',
+            ),
             locale && otherLocales.length
               ? h('div', { class: 'field inline' }, [
                   h('label', { for: 'fill-from' }, 'Locale to copy from'),
@@ -330,14 +376,24 @@ export function EditView(props: { schema: Schema; ct: AdminContentType; document
           'form',
           { id: 'edit-form', onSubmit: save, class: 'edit form-grid', noValidate: true, 'aria-label': `${ct.displayName} fields` },
           fields.map((a) =>
-            h('div', { key: a.name, class: `w-${widthOf(a)}` }, h(Field, { attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) })),
+            h(
+              'div',
+              { key: a.name, class: `w-${widthOf(a)}` },
+              h(Field, { attribute: a, value: values[a.name] ?? '', path: a.name, errors, siblings: values, onChange: change(a.name) }),
+            ),
           ),
         ),
         h('aside', { class: 'side', 'aria-label': 'Document' }, [
           h(ActionsBox, { main, more, dirty }),
           h(InfoBox, { info, draftAndPublish: ct.draftAndPublish, status: creating ? null : status }),
           locale && !isNew && info.availableLocales
-            ? h(LocalesBox, { schema, locale, versions: info.availableLocales, hrefOf: (code: string) => `${ct.kind === 'singleType' ? `/admin/content/${encodeURIComponent(ct.uid)}` : `/admin${entryPath}`}?locale=${encodeURIComponent(code)}` })
+            ? h(LocalesBox, {
+                schema,
+                locale,
+                versions: info.availableLocales,
+                hrefOf: (code: string) =>
+                  `${ct.kind === 'singleType' ? `/admin/content/${encodeURIComponent(ct.uid)}` : `/admin${entryPath}`}?locale=${encodeURIComponent(code)}`,
+              })
             : null,
           ...PANEL_SLOTS.map((slot) => slot(slotContext)),
           h(MoreBox, { more }),

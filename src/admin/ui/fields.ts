@@ -8,7 +8,24 @@ import { h, type ComponentChildren } from 'preact';
 import type { AdminAttribute } from '../schema';
 import { labelOf } from './words';
 
-const EDITABLE = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp', 'json']);
+const EDITABLE = new Set([
+  'string',
+  'text',
+  'richtext',
+  'email',
+  'uid',
+  'enumeration',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+  'json',
+]);
 export const editable = (a: AdminAttribute) => EDITABLE.has(a.type);
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -58,8 +75,17 @@ export function fromInput(a: AdminAttribute, input: string | boolean): { value: 
 }
 
 const INPUT_TYPES: Record<string, string> = {
-  string: 'text', email: 'email', uid: 'text', integer: 'number', biginteger: 'text', float: 'number', decimal: 'number',
-  date: 'date', time: 'time', datetime: 'datetime-local', timestamp: 'datetime-local',
+  string: 'text',
+  email: 'email',
+  uid: 'text',
+  integer: 'number',
+  biginteger: 'text',
+  float: 'number',
+  decimal: 'number',
+  date: 'date',
+  time: 'time',
+  datetime: 'datetime-local',
+  timestamp: 'datetime-local',
 };
 
 export function FieldControl(props: {
@@ -106,19 +132,38 @@ export function FieldControl(props: {
       error,
     ]);
   } else if (a.type === 'enumeration') {
-    control = h('select', { ...common, value: props.value, onChange: onInput }, [h('option', { value: '' }, a.placeholder || 'Choose here'), ...(a.enum ?? []).map((v) => h('option', { value: v }, v))]);
+    control = h('select', { ...common, value: props.value, onChange: onInput }, [
+      h('option', { value: '' }, a.placeholder || 'Choose here'),
+      ...(a.enum ?? []).map((v) => h('option', { value: v }, v)),
+    ]);
   } else if (a.type === 'text' || a.type === 'richtext' || a.type === 'json') {
-    control = h('textarea', { ...common, rows: a.type === 'text' ? 4 : 8, class: a.type === 'json' ? 'code' : undefined, placeholder: a.placeholder, value: props.value, onInput });
+    control = h('textarea', {
+      ...common,
+      rows: a.type === 'text' ? 4 : 8,
+      class: a.type === 'json' ? 'code' : undefined,
+      placeholder: a.placeholder,
+      value: props.value,
+      onInput,
+    });
   } else {
     const numeric = a.type === 'integer' || a.type === 'float' || a.type === 'decimal';
     control = h('input', {
       ...common,
       type: props.password ? 'password' : (INPUT_TYPES[a.type] ?? 'text'),
-      ...(props.password ? { autocomplete: 'new-password', placeholder: 'Unchanged unless you type a new one' } : a.placeholder ? { placeholder: a.placeholder } : {}),
+      ...(props.password
+        ? { autocomplete: 'new-password', placeholder: 'Unchanged unless you type a new one' }
+        : a.placeholder
+          ? { placeholder: a.placeholder }
+          : {}),
       value: props.value,
       onInput,
       ...(numeric || a.type === 'time' ? { step: 'any' } : {}),
     });
   }
-  return h('div', { class: 'field' }, [h('div', { class: 'label-row' }, [label, mark]), props.beside ? h('div', { class: 'uid-row' }, [control, props.beside]) : control, description, error]);
+  return h('div', { class: 'field' }, [
+    h('div', { class: 'label-row' }, [label, mark]),
+    props.beside ? h('div', { class: 'uid-row' }, [control, props.beside]) : control,
+    description,
+    error,
+  ]);
 }

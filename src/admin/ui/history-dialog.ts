@@ -152,7 +152,11 @@ export function HistoryDialog(props: PanelContext & { onClose: () => void }) {
     leftOut.length
       ? h('div', { class: 'notice-box' }, [
           h('p', null, 'Some of it could not be restored, as it no longer exists:'),
-          h('ul', null, leftOut.map((x) => h('li', { key: x.path }, `${x.path}: ${x.reason}`))),
+          h(
+            'ul',
+            null,
+            leftOut.map((x) => h('li', { key: x.path }, `${x.path}: ${x.reason}`)),
+          ),
         ])
       : null,
     !versions
@@ -235,7 +239,11 @@ function VersionDetails(props: {
   const diff = differences(ct.attributes, version.data, current.data);
   return h('section', { class: 'version-details', 'aria-labelledby': 'version-title' }, [
     h('h3', { id: 'version-title', tabIndex: -1 }, `Version of ${exactly(version.createdAt)}`),
-    h('p', { class: 'muted' }, `${props.event} by ${actorText(version.actor)}${ct.draftAndPublish ? ` · ${BADGE_TEXT[version.status] ?? version.status} after this write` : ''}`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${props.event} by ${actorText(version.actor)}${ct.draftAndPublish ? ` · ${BADGE_TEXT[version.status] ?? version.status} after this write` : ''}`,
+    ),
     props.isCurrent
       ? h('p', { class: 'notice-inline' }, 'This is the current draft.')
       : props.confirming
@@ -263,8 +271,14 @@ function VersionDetails(props: {
                   h('li', { key: a.name }, [
                     h('p', { class: 'diff-name' }, labelOf(a)),
                     h('div', { class: 'diff-values' }, [
-                      h('div', { class: 'diff-old' }, [h('span', { class: 'diff-tag' }, 'This version'), h('p', { class: 'value' }, text(a.name, version.data))]),
-                      h('div', { class: 'diff-new' }, [h('span', { class: 'diff-tag' }, 'Current draft'), h('p', { class: 'value' }, text(a.name, current.data))]),
+                      h('div', { class: 'diff-old' }, [
+                        h('span', { class: 'diff-tag' }, 'This version'),
+                        h('p', { class: 'value' }, text(a.name, version.data)),
+                      ]),
+                      h('div', { class: 'diff-new' }, [
+                        h('span', { class: 'diff-tag' }, 'Current draft'),
+                        h('p', { class: 'value' }, text(a.name, current.data)),
+                      ]),
                     ]),
                   ]),
                 ),

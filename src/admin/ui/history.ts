@@ -20,4 +20,3 @@ export function HistoryBox(props: PanelContext) {
     open ? h(HistoryDialog, { ...props, onClose: () => setOpen(false) }) : null,
   ]);
 }
-

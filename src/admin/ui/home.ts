@@ -40,9 +40,19 @@ function RecentList(props: { id: string; title: string; items: Recent[] | undefi
             { class: 'recent' },
             props.items.map((r) =>
               h('li', { key: `${r.uid}:${r.documentId}:${r.locale}` }, [
-                h(Link, { href: `/admin/content/${encodeURIComponent(r.uid)}/${encodeURIComponent(r.documentId)}${r.locale ? `?locale=${encodeURIComponent(r.locale)}` : ''}` }, r.title ?? untitled(r.type)),
+                h(
+                  Link,
+                  {
+                    href: `/admin/content/${encodeURIComponent(r.uid)}/${encodeURIComponent(r.documentId)}${r.locale ? `?locale=${encodeURIComponent(r.locale)}` : ''}`,
+                  },
+                  r.title ?? untitled(r.type),
+                ),
                 !props.published && r.status ? h('span', { class: `badge badge-${r.status}` }, BADGE_TEXT[r.status] ?? r.status) : null,
-                h('span', { class: 'muted recent-meta' }, [r.type, name(r.locale), props.published ? `published ${when(r.publishedAt)}` : `saved ${when(r.updatedAt)}`].filter(Boolean).join(' · ')),
+                h(
+                  'span',
+                  { class: 'muted recent-meta' },
+                  [r.type, name(r.locale), props.published ? `published ${when(r.publishedAt)}` : `saved ${when(r.updatedAt)}`].filter(Boolean).join(' · '),
+                ),
               ]),
             ),
           ),
@@ -58,8 +68,21 @@ export function Home(props: { schema: Schema; user: NonNullable<Session['user']>
     h('p', { class: 'muted' }, 'Pick up where you left off, or start something new.'),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     h('div', { class: 'home-grid' }, [
-      h(RecentList, { id: 'home-drafts', title: 'Recent drafts', items: data?.drafts, empty: 'No draft waiting: everything saved is published.', schema: props.schema }),
-      h(RecentList, { id: 'home-published', title: 'Recently published', items: data?.published, empty: 'Nothing published yet.', schema: props.schema, published: true }),
+      h(RecentList, {
+        id: 'home-drafts',
+        title: 'Recent drafts',
+        items: data?.drafts,
+        empty: 'No draft waiting: everything saved is published.',
+        schema: props.schema,
+      }),
+      h(RecentList, {
+        id: 'home-published',
+        title: 'Recently published',
+        items: data?.published,
+        empty: 'Nothing published yet.',
+        schema: props.schema,
+        published: true,
+      }),
       ...HOME_SLOTS.map((slot) => slot(props.schema)),
       h('section', { class: 'box', 'aria-labelledby': 'home-create' }, [
         h('h2', { id: 'home-create' }, 'Content'),
@@ -69,7 +92,11 @@ export function Home(props: { schema: Schema; user: NonNullable<Session['user']>
           collections.map((ct) =>
             h('li', { key: ct.uid }, [
               h(Link, { href: `/admin/content/${encodeURIComponent(ct.uid)}` }, ct.displayName),
-              h(Link, { href: `/admin/content/${encodeURIComponent(ct.uid)}/new`, class: 'button small', 'aria-label': `Create an entry: ${ct.displayName}` }, 'Create'),
+              h(
+                Link,
+                { href: `/admin/content/${encodeURIComponent(ct.uid)}/new`, class: 'button small', 'aria-label': `Create an entry: ${ct.displayName}` },
+                'Create',
+              ),
             ]),
           ),
         ),

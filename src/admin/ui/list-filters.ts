@@ -65,8 +65,16 @@ export function Filters(props: { ct: AdminContentType; url: URL; base: string })
   return h('div', { class: 'filters' }, [
     h('form', { class: 'toolbar', 'aria-label': 'Filters', onSubmit: add }, [
       h('label', { for: 'filter-field' }, 'Filter'),
-      h('select', { id: 'filter-field', 'aria-label': 'Filter attribute', value: field, onChange: (e: any) => setField(e.target.value) }, attributes.map((a) => h('option', { value: a }, nameOf(a)))),
-      h('select', { 'aria-label': 'Filter operator', value: operator, onChange: (e: any) => setOperator(e.target.value) }, OPERATORS.map(([o, words]) => h('option', { value: o }, words))),
+      h(
+        'select',
+        { id: 'filter-field', 'aria-label': 'Filter attribute', value: field, onChange: (e: any) => setField(e.target.value) },
+        attributes.map((a) => h('option', { value: a }, nameOf(a))),
+      ),
+      h(
+        'select',
+        { 'aria-label': 'Filter operator', value: operator, onChange: (e: any) => setOperator(e.target.value) },
+        OPERATORS.map(([o, words]) => h('option', { value: o }, words)),
+      ),
       NO_VALUE.has(operator) ? null : h('input', { 'aria-label': 'Filter value', value, onInput: (e: any) => setValue(e.target.value) }),
       h('button', { type: 'submit' }, 'Add filter'),
     ]),
@@ -74,7 +82,12 @@ export function Filters(props: { ct: AdminContentType; url: URL; base: string })
       ? h(
           'ul',
           { class: 'chips', 'aria-label': 'Active filters' },
-          active.map((f, i) => h('li', { key: `${f[0]}=${f[1]}` }, [h('span', null, describe(f)), h('button', { type: 'button', class: 'small', 'aria-label': `Remove filter ${describe(f)}`, onClick: () => remove(i) }, '×')])),
+          active.map((f, i) =>
+            h('li', { key: `${f[0]}=${f[1]}` }, [
+              h('span', null, describe(f)),
+              h('button', { type: 'button', class: 'small', 'aria-label': `Remove filter ${describe(f)}`, onClick: () => remove(i) }, '×'),
+            ]),
+          ),
         )
       : null,
   ]);

@@ -17,7 +17,22 @@ import { Link, navigate } from './router';
 import { untitled, words } from './words';
 
 /** Kinds a table cell can show as short text. */
-export const LISTABLE = new Set(['string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp']);
+export const LISTABLE = new Set([
+  'string',
+  'text',
+  'email',
+  'uid',
+  'enumeration',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+]);
 export const BADGE_TEXT: Record<string, string> = { draft: 'Draft', published: 'Published', modified: 'Modified' };
 const PAGE_SIZES = [10, 20, 50, 100];
 const TIMESTAMPS: Record<string, string> = { updatedAt: 'Last updated', createdAt: 'Created', publishedAt: 'Published' };
@@ -39,7 +54,9 @@ function cell(ct: AdminContentType, name: string, value: unknown): string {
 }
 
 /** Columns the editor chose for a type, kept in this browser (localStorage), else the view's. */
-const store = globalThis as unknown as { localStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void } };
+const store = globalThis as unknown as {
+  localStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void };
+};
 function chosenColumns(ct: AdminContentType, choices: string[]): string[] {
   try {
     const saved = JSON.parse(store.localStorage?.getItem(`folio.columns.${ct.uid}`) ?? 'null');
@@ -65,7 +82,13 @@ function ColumnsMenu(props: { ct: AdminContentType; choices: string[]; columns: 
       h('legend', { class: 'visually-hidden' }, 'Columns to show'),
       ...choices.map((name) =>
         h('div', { class: 'field checkbox', key: name }, [
-          h('input', { type: 'checkbox', id: `column-${name}`, checked: columns.includes(name), disabled: columns.length === 1 && columns.includes(name), onChange: (e: Event) => toggle(name, checkedOf(e)) }),
+          h('input', {
+            type: 'checkbox',
+            id: `column-${name}`,
+            checked: columns.includes(name),
+            disabled: columns.length === 1 && columns.includes(name),
+            onChange: (e: Event) => toggle(name, checkedOf(e)),
+          }),
           h('label', { for: `column-${name}` }, columnLabel(name, ct)),
         ]),
       ),
@@ -162,7 +185,10 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
 
   return h('div', null, [
     h('div', { class: 'title-row' }, [
-      h('div', { class: 'title-main' }, [h('h1', null, ct.displayName), pagination ? h('span', { class: 'muted' }, `${pagination.total} ${pagination.total === 1 ? 'entry' : 'entries'}`) : null]),
+      h('div', { class: 'title-main' }, [
+        h('h1', null, ct.displayName),
+        pagination ? h('span', { class: 'muted' }, `${pagination.total} ${pagination.total === 1 ? 'entry' : 'entries'}`) : null,
+      ]),
       h('div', { class: 'row-actions' }, [
         props.role === 'super-admin' ? h(Link, { href: `/admin/configure/${encodeURIComponent(ct.uid)}`, class: 'button' }, 'Configure the view') : null,
         h(Link, { href: newHref, class: 'button primary' }, 'Create new entry'),
@@ -171,13 +197,23 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
     h('div', { class: 'toolbar list-toolbar' }, [
       h('form', { role: 'search', class: 'search', onSubmit: (e: Event) => (e.preventDefault(), navigate(withParams({ q: search.trim() || undefined }))) }, [
         h('label', { for: 'list-search', class: 'visually-hidden' }, `Search ${ct.displayName}`),
-        h('input', { id: 'list-search', type: 'search', placeholder: `Search ${ct.displayName}…`, value: search, onInput: (e: Event) => setSearch(valueOf(e)) }),
+        h('input', {
+          id: 'list-search',
+          type: 'search',
+          placeholder: `Search ${ct.displayName}…`,
+          value: search,
+          onInput: (e: Event) => setSearch(valueOf(e)),
+        }),
         h('button', { type: 'submit' }, 'Search'),
       ]),
       locale
         ? h('div', { class: 'field inline' }, [
             h('label', { for: 'list-locale' }, 'Locale'),
-            h('select', { id: 'list-locale', value: locale, onChange: (e: Event) => navigate(withParams({ locale: valueOf(e) })) }, props.schema.locales.map((l) => h('option', { value: l.code }, localeLabel(l)))),
+            h(
+              'select',
+              { id: 'list-locale', value: locale, onChange: (e: Event) => navigate(withParams({ locale: valueOf(e) })) },
+              props.schema.locales.map((l) => h('option', { value: l.code }, localeLabel(l))),
+            ),
           ])
         : null,
       h(ColumnsMenu, { ct, choices, columns, onChange: setColumns }),
@@ -206,13 +242,29 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
         ? h('div', { class: 'empty', role: 'status' }, [
             narrowed
               ? [
-                  h('p', { class: 'empty-title' }, q ? `No ${ct.displayName} matches “${q}”${filters.length ? ' with these filters' : ''}.` : `No ${ct.displayName} matches these filters.`),
+                  h(
+                    'p',
+                    { class: 'empty-title' },
+                    q ? `No ${ct.displayName} matches “${q}”${filters.length ? ' with these filters' : ''}.` : `No ${ct.displayName} matches these filters.`,
+                  ),
                   h('p', { class: 'muted' }, 'Try other words, or clear the search and filters to see every entry.'),
-                  h('button', { type: 'button', onClick: () => navigate(withParams({ q: undefined, ...Object.fromEntries(filters.map(([k]) => [k, undefined])) })) }, 'Clear search and filters'),
+                  h(
+                    'button',
+                    { type: 'button', onClick: () => navigate(withParams({ q: undefined, ...Object.fromEntries(filters.map(([k]) => [k, undefined])) })) },
+                    'Clear search and filters',
+                  ),
                 ]
               : [
-                  h('p', { class: 'empty-title' }, `No ${ct.displayName} yet${locale ? ` in ${localeLabel(props.schema.locales.find((l) => l.code === locale) ?? { code: locale })}` : ''}.`),
-                  h('p', { class: 'muted' }, ct.draftAndPublish ? 'Create the first entry: it is saved as a draft until you publish it.' : 'Create the first entry.'),
+                  h(
+                    'p',
+                    { class: 'empty-title' },
+                    `No ${ct.displayName} yet${locale ? ` in ${localeLabel(props.schema.locales.find((l) => l.code === locale) ?? { code: locale })}` : ''}.`,
+                  ),
+                  h(
+                    'p',
+                    { class: 'muted' },
+                    ct.draftAndPublish ? 'Create the first entry: it is saved as a draft until you publish it.' : 'Create the first entry.',
+                  ),
                   h(Link, { href: newHref, class: 'button primary' }, `Create the first ${ct.displayName}`),
                 ],
           ])
@@ -279,7 +331,11 @@ export function ListView(props: { schema: Schema; ct: AdminContentType; url: URL
           h('button', { type: 'button', disabled: page >= pagination.pageCount, onClick: () => navigate(withParams({ page: String(page + 1) })) }, 'Next page'),
           h('div', { class: 'field inline' }, [
             h('label', { for: 'list-page-size' }, 'Entries per page'),
-            h('select', { id: 'list-page-size', value: String(pageSize), onChange: (e: Event) => navigate(withParams({ pageSize: valueOf(e) })) }, PAGE_SIZES.map((n) => h('option', { value: String(n) }, String(n)))),
+            h(
+              'select',
+              { id: 'list-page-size', value: String(pageSize), onChange: (e: Event) => navigate(withParams({ pageSize: valueOf(e) })) },
+              PAGE_SIZES.map((n) => h('option', { value: String(n) }, String(n))),
+            ),
           ]),
         ])
       : null,

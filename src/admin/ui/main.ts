@@ -69,7 +69,15 @@ function Nav(props: { schema: Schema; path: string; role?: string; open: boolean
     // Releases and Media for every admin; Settings only for a Super Admin (the server refuses an Editor anyway).
     h('h2', { id: 'nav-general' }, 'General'),
     h('ul', { 'aria-labelledby': 'nav-general' }, [
-      h('li', null, h(Link, { href: '/admin/releases', 'aria-current': props.path === '/admin/releases' || props.path.startsWith('/admin/releases/') ? 'page' : undefined }, 'Releases')),
+      h(
+        'li',
+        null,
+        h(
+          Link,
+          { href: '/admin/releases', 'aria-current': props.path === '/admin/releases' || props.path.startsWith('/admin/releases/') ? 'page' : undefined },
+          'Releases',
+        ),
+      ),
       h('li', null, h(Link, { href: '/admin/media', 'aria-current': props.path === '/admin/media' ? 'page' : undefined }, 'Media Library')),
       h('li', null, h(Link, { href: '/admin/profile', 'aria-current': props.path === '/admin/profile' ? 'page' : undefined }, 'Your profile')),
       props.role === 'super-admin'
@@ -79,7 +87,13 @@ function Nav(props: { schema: Schema; path: string; role?: string; open: boolean
   ]);
 }
 
-function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['user']>; reloadSchema: () => Promise<void>; onUser: (user: NonNullable<Session['user']>) => void }) {
+function Routes(props: {
+  schema: Schema;
+  url: URL;
+  user: NonNullable<Session['user']>;
+  reloadSchema: () => Promise<void>;
+  onUser: (user: NonNullable<Session['user']>) => void;
+}) {
   const parts = props.url.pathname.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
   if (parts.length === 0) return h(Home, { schema: props.schema, user: props.user });
   if (parts[0] === 'profile' && parts.length === 1) return h(ProfilePage, { user: props.user, onUser: props.onUser });
@@ -91,7 +105,8 @@ function Routes(props: { schema: Schema; url: URL; user: NonNullable<Session['us
   if (parts[0] === 'releases' && parts.length <= 2) return h(ReleasesPage, { schema: props.schema, name: parts[1] });
   if (parts[0] === 'media' && parts.length === 1) return h(MediaLibrary, { url: props.url });
   const ct = parts[0] === 'content' ? props.schema.contentTypes.find((c) => c.uid === parts[1]) : undefined;
-  if (!ct || parts.length > 3) return h('div', null, [h('h1', null, 'Page not found'), h('p', null, h(Link, { href: '/admin' }, 'Back to the content manager'))]);
+  if (!ct || parts.length > 3)
+    return h('div', null, [h('h1', null, 'Page not found'), h('p', null, h(Link, { href: '/admin' }, 'Back to the content manager'))]);
   const locale = props.url.searchParams.get('locale') ?? undefined;
   if (ct.kind === 'singleType') return h(EditView, { key: `${ct.uid}:single:${locale}`, schema: props.schema, ct, documentId: 'single', locale });
   if (parts.length === 2) return h(ListView, { key: ct.uid, schema: props.schema, ct, url: props.url, role: props.user.role });
@@ -108,7 +123,11 @@ function App() {
   // Going somewhere folds the phone's menu again.
   useEffect(() => setMenuOpen(false), [url.href]);
 
-  const loadSchema = () => api<{ data: Schema }>('GET', '/schema').then((r) => setSchema(r.data), (e) => setError((e as Error).message));
+  const loadSchema = () =>
+    api<{ data: Schema }>('GET', '/schema').then(
+      (r) => setSchema(r.data),
+      (e) => setError((e as Error).message),
+    );
   const adopt = (s: Session) => {
     setCsrfToken(s.csrfToken);
     setSession(s);
@@ -117,7 +136,10 @@ function App() {
   };
 
   useEffect(() => {
-    api<{ data: Session }>('GET', '/session').then((r) => adopt(r.data), (e) => setError((e as Error).message));
+    api<{ data: Session }>('GET', '/session').then(
+      (r) => adopt(r.data),
+      (e) => setError((e as Error).message),
+    );
   }, []);
 
   async function logout() {
@@ -130,20 +152,48 @@ function App() {
   if (!session) return h('p', { class: 'loading', role: 'status' }, 'Loading…');
   if (!session.user) {
     const resetToken = url.pathname === '/admin/reset-password' ? url.searchParams.get('token') : null;
-    return h(AuthForm, { mode: session.setupRequired ? 'setup' : 'login', needsCode: !!session.setupNeedsCode, mailConfigured: session.mailConfigured, resetToken, onSession: adopt });
+    return h(AuthForm, {
+      mode: session.setupRequired ? 'setup' : 'login',
+      needsCode: !!session.setupNeedsCode,
+      mailConfigured: session.mailConfigured,
+      resetToken,
+      onSession: adopt,
+    });
   }
-  const editing = /^\/admin\/content\/[^/]+\/[^/]+/.test(url.pathname) || (schema?.contentTypes.some((c) => c.kind === 'singleType' && url.pathname === `/admin/content/${encodeURIComponent(c.uid)}`) ?? false);
+  const editing =
+    /^\/admin\/content\/[^/]+\/[^/]+/.test(url.pathname) ||
+    (schema?.contentTypes.some((c) => c.kind === 'singleType' && url.pathname === `/admin/content/${encodeURIComponent(c.uid)}`) ?? false);
   return h('div', { class: 'shell' }, [
     h('a', { href: '#main', class: 'skip' }, 'Skip to content'),
     h('header', { class: 'topbar' }, [
       h(Link, { href: '/admin', class: 'brand' }, 'Folio Admin'),
       // Phones: the navigation folds behind this button (wider screens always show it).
-      h('button', { type: 'button', class: 'menu-toggle', 'aria-expanded': menuOpen ? 'true' : 'false', 'aria-controls': 'app-nav', onClick: () => setMenuOpen(!menuOpen) }, 'Menu'),
-      h(Link, { href: '/admin/profile', class: 'who' }, `${[session.user.firstname, session.user.lastname].filter(Boolean).join(' ') || session.user.email} (${ROLE_NAMES[session.user.role]})`),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'menu-toggle',
+          'aria-expanded': menuOpen ? 'true' : 'false',
+          'aria-controls': 'app-nav',
+          onClick: () => setMenuOpen(!menuOpen),
+        },
+        'Menu',
+      ),
+      h(
+        Link,
+        { href: '/admin/profile', class: 'who' },
+        `${[session.user.firstname, session.user.lastname].filter(Boolean).join(' ') || session.user.email} (${ROLE_NAMES[session.user.role]})`,
+      ),
       h('button', { type: 'button', onClick: logout }, 'Log out'),
     ]),
     schema ? h(Nav, { schema, path: url.pathname, role: session.user.role, open: menuOpen }) : null,
-    h('main', { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined }, schema ? h(Routes, { schema, url, user: session.user, reloadSchema: loadSchema, onUser: (user) => setSession({ ...session, user }) }) : h('p', { role: 'status' }, 'Loading…')),
+    h(
+      'main',
+      { id: 'main', tabIndex: -1, class: editing ? 'with-bar' : undefined },
+      schema
+        ? h(Routes, { schema, url, user: session.user, reloadSchema: loadSchema, onUser: (user) => setSession({ ...session, user }) })
+        : h('p', { role: 'status' }, 'Loading…'),
+    ),
   ]);
 }
 

@@ -31,7 +31,13 @@ interface MediaFile {
   createdAt: string;
 }
 
-const TYPES: [string, string][] = [['', 'All'], ['image', 'Images'], ['video', 'Videos'], ['audio', 'Audio'], ['file', 'Files']];
+const TYPES: [string, string][] = [
+  ['', 'All'],
+  ['image', 'Images'],
+  ['video', 'Videos'],
+  ['audio', 'Audio'],
+  ['file', 'Files'],
+];
 
 /** Sizes in KB as the upload plugin stores them. */
 const kb = (size: number) => (size >= 1024 ? `${(size / 1024).toFixed(1)} MB` : `${Math.round(size * 10) / 10} KB`);
@@ -57,7 +63,7 @@ function Details(props: { file: MediaFile; onSaved: () => void; onClose: () => v
     if (await run('Saved', () => api('PUT', `/files/${f.id}`, form))) props.onSaved();
   };
   const remove = async () => {
-    if (await run('Deleted', () => api('DELETE', `/files/${f.id}`))) (props.onSaved(), props.onClose());
+    if (await run('Deleted', () => api('DELETE', `/files/${f.id}`))) props.onSaved(), props.onClose();
   };
   const img = preview(f);
   return h('section', { class: 'panel details', 'aria-label': `Details of ${f.name}` }, [
@@ -65,14 +71,22 @@ function Details(props: { file: MediaFile; onSaved: () => void; onClose: () => v
     img ? h('img', { src: f.formats?.small?.url ?? f.url, alt: f.alternativeText ?? '', class: 'details-preview' }) : null,
     h('p', null, h('a', { href: f.url, target: '_blank', rel: 'noopener' }, 'Open the original')),
     h('dl', { class: 'facts' }, [
-      h('dt', null, 'Type'), h('dd', null, f.mime),
-      h('dt', null, 'Size'), h('dd', null, kb(f.size)),
+      h('dt', null, 'Type'),
+      h('dd', null, f.mime),
+      h('dt', null, 'Size'),
+      h('dd', null, kb(f.size)),
       f.width ? [h('dt', null, 'Dimensions'), h('dd', null, `${f.width} × ${f.height}`)] : null,
     ]),
     f.formats && Object.keys(f.formats).length
       ? h('div', null, [
           h('h3', null, 'Formats'),
-          h('ul', { 'aria-label': 'Formats' }, Object.entries(f.formats).map(([key, fm]) => h('li', { key }, [h('a', { href: fm.url, target: '_blank', rel: 'noopener' }, key), ` ${fm.width ?? '?'} × ${fm.height ?? '?'}, ${kb(fm.size)}`]))),
+          h(
+            'ul',
+            { 'aria-label': 'Formats' },
+            Object.entries(f.formats).map(([key, fm]) =>
+              h('li', { key }, [h('a', { href: fm.url, target: '_blank', rel: 'noopener' }, key), ` ${fm.width ?? '?'} × ${fm.height ?? '?'}, ${kb(fm.size)}`]),
+            ),
+          ),
         ])
       : null,
     h('form', { onSubmit: save }, [
@@ -80,7 +94,10 @@ function Details(props: { file: MediaFile; onSaved: () => void; onClose: () => v
       h(Field, { id: 'file-alt', label: 'Alternative text' }, h('input', { id: 'file-alt', value: form.alternativeText, onInput: set('alternativeText') })),
       h(Field, { id: 'file-caption', label: 'Caption' }, h('input', { id: 'file-caption', value: form.caption, onInput: set('caption') })),
       h(NoticeLine, { notice }),
-      h('div', { class: 'actions' }, [h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Save'), h('button', { type: 'button', disabled: busy, onClick: remove }, 'Delete')]),
+      h('div', { class: 'actions' }, [
+        h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Save'),
+        h('button', { type: 'button', disabled: busy, onClick: remove }, 'Delete'),
+      ]),
     ]),
   ]);
 }
@@ -130,7 +147,9 @@ export function MediaLibrary(props: { url: URL }) {
     const openIt = h('button', { type: 'button', class: 'link', 'aria-label': `Details of ${f.name}`, onClick: () => setOpen(f.id) }, f.name);
     return view === 'grid'
       ? h('li', { key: f.id, class: 'card' }, [
-          img ? h('img', { src: img, alt: f.alternativeText ?? '', loading: 'lazy' }) : h('div', { class: 'file-icon', 'aria-hidden': 'true' }, f.mime.split('/')[1]?.slice(0, 6) ?? 'file'),
+          img
+            ? h('img', { src: img, alt: f.alternativeText ?? '', loading: 'lazy' })
+            : h('div', { class: 'file-icon', 'aria-hidden': 'true' }, f.mime.split('/')[1]?.slice(0, 6) ?? 'file'),
           openIt,
           h('span', { class: 'muted' }, `${f.mime} · ${kb(f.size)}`),
         ])
@@ -157,7 +176,11 @@ export function MediaLibrary(props: { url: URL }) {
     h('div', { class: 'toolbar' }, [
       h('div', { class: 'field inline' }, [
         h('label', { for: 'media-type' }, 'Type'),
-        h('select', { id: 'media-type', value: type, onChange: (e: Event) => go({ type: valueOf(e) }) }, TYPES.map(([v, l]) => h('option', { value: v }, l))),
+        h(
+          'select',
+          { id: 'media-type', value: type, onChange: (e: Event) => go({ type: valueOf(e) }) },
+          TYPES.map(([v, l]) => h('option', { value: v }, l)),
+        ),
       ]),
       h('form', { role: 'search', onSubmit: (e: Event) => (e.preventDefault(), go({ q: search.trim() })) }, [
         h('label', { for: 'media-search' }, 'Search files'),
@@ -178,7 +201,17 @@ export function MediaLibrary(props: { url: URL }) {
         : view === 'grid'
           ? h('ul', { class: 'media-grid', 'aria-label': 'Files' }, data.data.map(item))
           : h('table', { class: 'entries', 'aria-label': 'Files' }, [
-              h('thead', null, h('tr', null, ['Preview', 'Name', 'Type', 'Size', 'Alternative text', 'Uploaded'].map((c, i) => h('th', { scope: 'col', class: i > 1 ? 'col-extra' : undefined }, c)))),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['Preview', 'Name', 'Type', 'Size', 'Alternative text', 'Uploaded'].map((c, i) =>
+                    h('th', { scope: 'col', class: i > 1 ? 'col-extra' : undefined }, c),
+                  ),
+                ),
+              ),
               h('tbody', null, data.data.map(item)),
             ]),
     data && (page > 1 || data.meta.hasMore)

@@ -12,7 +12,10 @@ import type { PanelContext } from './edit-panel';
 const NEW_TAB = ' (opens in a new tab)';
 
 function TabLink(props: { href: string; class?: string; text: string }) {
-  return h('a', { href: props.href, target: '_blank', rel: 'noopener noreferrer', class: props.class }, [props.text, h('span', { class: 'visually-hidden' }, NEW_TAB)]);
+  return h('a', { href: props.href, target: '_blank', rel: 'noopener noreferrer', class: props.class }, [
+    props.text,
+    h('span', { class: 'visually-hidden' }, NEW_TAB),
+  ]);
 }
 
 export function PreviewBox(props: PanelContext) {
@@ -30,7 +33,15 @@ export function PreviewBox(props: PanelContext) {
   if (!previewUrl || !documentId) return null;
   return h('section', { class: 'box', 'aria-labelledby': 'panel-preview' }, [
     h('h2', { id: 'panel-preview' }, 'Preview'),
-    h('p', { class: 'muted box-note' }, props.dirty ? 'The preview shows what is saved: save first to see your changes.' : ct.draftAndPublish ? 'See the saved draft on the site.' : 'See the entry on the site.'),
+    h(
+      'p',
+      { class: 'muted box-note' },
+      props.dirty
+        ? 'The preview shows what is saved: save first to see your changes.'
+        : ct.draftAndPublish
+          ? 'See the saved draft on the site.'
+          : 'See the entry on the site.',
+    ),
     h(TabLink, { href: previewUrl, class: 'button wide', text: 'Preview' }),
     published ? h('p', { class: 'box-foot' }, h(TabLink, { href: published, text: 'Published version' })) : null,
   ]);

@@ -57,7 +57,14 @@ export function ProfilePage(props: { user: User; onUser: (user: User) => void })
 
   const input = (id: string, key: string, label: string, value: string, set: (v: string) => void, extra: Record<string, unknown> = {}) =>
     h(Field, { id, label }, [
-      h('input', { id, value, onInput: (e: Event) => set(valueOf(e)), 'aria-invalid': errors[key] ? 'true' : undefined, 'aria-describedby': errors[key] ? `${id}-error` : undefined, ...extra }),
+      h('input', {
+        id,
+        value,
+        onInput: (e: Event) => set(valueOf(e)),
+        'aria-invalid': errors[key] ? 'true' : undefined,
+        'aria-describedby': errors[key] ? `${id}-error` : undefined,
+        ...extra,
+      }),
       errors[key] ? h('p', { id: `${id}-error`, class: 'field-error' }, errors[key]) : null,
     ]);
 
@@ -75,9 +82,18 @@ export function ProfilePage(props: { user: User; onUser: (user: User) => void })
       h('h2', { id: 'profile-password' }, 'Change your password'),
       // The account's email, for password managers to file the new password under.
       h('input', { type: 'email', autocomplete: 'username', value: props.user.email, readOnly: true, hidden: true, 'aria-hidden': 'true', tabIndex: -1 }),
-      input('profile-current', 'currentPassword', 'Current password', passwords.currentPassword, (v) => setPasswords({ ...passwords, currentPassword: v }), { type: 'password', autocomplete: 'current-password' }),
-      input('profile-new', 'password', 'New password (8 to 256 characters)', passwords.password, (v) => setPasswords({ ...passwords, password: v }), { type: 'password', autocomplete: 'new-password' }),
-      input('profile-confirm', 'confirm', 'New password again', passwords.confirm, (v) => setPasswords({ ...passwords, confirm: v }), { type: 'password', autocomplete: 'new-password' }),
+      input('profile-current', 'currentPassword', 'Current password', passwords.currentPassword, (v) => setPasswords({ ...passwords, currentPassword: v }), {
+        type: 'password',
+        autocomplete: 'current-password',
+      }),
+      input('profile-new', 'password', 'New password (8 to 256 characters)', passwords.password, (v) => setPasswords({ ...passwords, password: v }), {
+        type: 'password',
+        autocomplete: 'new-password',
+      }),
+      input('profile-confirm', 'confirm', 'New password again', passwords.confirm, (v) => setPasswords({ ...passwords, confirm: v }), {
+        type: 'password',
+        autocomplete: 'new-password',
+      }),
       h(NoticeLine, { notice: passwordAction.notice }),
       h('button', { type: 'submit', class: 'primary' }, 'Change password'),
     ]),

@@ -36,7 +36,15 @@ export const scheduleText = (r: Scheduled) => (r.scheduledAt ? inZone(r.schedule
 
 /** An instant as a `datetime-local` value (YYYY-MM-DDTHH:MM) in a zone. */
 export function wallClock(iso: string, zone: string | null): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone || 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone || 'UTC',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(new Date(iso));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
 }

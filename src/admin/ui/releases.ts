@@ -60,7 +60,15 @@ export function ReleasesPage(props: { schema: Schema; name?: string }) {
 }
 
 /** A date and time (optional) and the zone it is given in. */
-function ScheduleFields(props: { id: string; at: string; zone: string; onAt: (v: string) => void; onZone: (v: string) => void; required?: boolean; errors?: Record<string, string> }) {
+function ScheduleFields(props: {
+  id: string;
+  at: string;
+  zone: string;
+  onAt: (v: string) => void;
+  onZone: (v: string) => void;
+  required?: boolean;
+  errors?: Record<string, string>;
+}) {
   const error = (key: string) => props.errors?.[key];
   return h('div', { class: 'schedule-fields' }, [
     h('div', { class: 'field' }, [
@@ -108,16 +116,22 @@ function ReleaseList() {
     event.preventDefault();
     setErrors({});
     if (!name.trim()) return setErrors({ name: 'Give the release a name' });
-    const made = await create.run('Release created', () => api<{ data: Release }>('POST', '/releases', { name: name.trim(), ...(at ? { scheduledAt: at, timezone: zone } : {}) }).catch((e) => {
-      setErrors(fieldErrors(e));
-      throw e;
-    }));
+    const made = await create.run('Release created', () =>
+      api<{ data: Release }>('POST', '/releases', { name: name.trim(), ...(at ? { scheduledAt: at, timezone: zone } : {}) }).catch((e) => {
+        setErrors(fieldErrors(e));
+        throw e;
+      }),
+    );
     if (made) navigate(releaseHref(made.data.name));
   }
 
   return h('div', { class: 'releases' }, [
     h('h1', null, 'Releases'),
-    h('p', { class: 'muted' }, 'A release publishes or unpublishes several entries at once: when you say, or at the time it is scheduled for. Add entries from their edit view.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'A release publishes or unpublishes several entries at once: when you say, or at the time it is scheduled for. Add entries from their edit view.',
+    ),
     h('form', { class: 'box release-form', onSubmit: submit, 'aria-labelledby': 'new-release', noValidate: true }, [
       h('h2', { id: 'new-release' }, 'New release'),
       h('div', { class: 'release-form-fields' }, [
@@ -143,10 +157,22 @@ function ReleaseList() {
     !list.data
       ? h('p', { role: 'status' }, 'Loading…')
       : list.data.length === 0
-        ? h('div', { class: 'empty' }, [h('p', { class: 'empty-title' }, 'No release yet'), h('p', { class: 'muted' }, 'Create one above, then add entries to it from their edit view.')])
+        ? h('div', { class: 'empty' }, [
+            h('p', { class: 'empty-title' }, 'No release yet'),
+            h('p', { class: 'muted' }, 'Create one above, then add entries to it from their edit view.'),
+          ])
         : h('div', { class: 'table-wrap' }, [
             h('table', { class: 'entries releases-table', 'aria-label': 'Releases' }, [
-              h('thead', null, h('tr', null, [h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Publishes'), h('th', { scope: 'col' }, 'Entries')])),
+              h(
+                'thead',
+                null,
+                h('tr', null, [
+                  h('th', { scope: 'col' }, 'Name'),
+                  h('th', { scope: 'col' }, 'Status'),
+                  h('th', { scope: 'col' }, 'Publishes'),
+                  h('th', { scope: 'col' }, 'Entries'),
+                ]),
+              ),
               h(
                 'tbody',
                 null,
@@ -180,7 +206,10 @@ function ReleaseView(props: { schema: Schema; name: string }) {
 
   const adopt = (r: Release) => {
     setRelease(r);
-    void documentNames(schema, r.entries.map((e) => ({ uid: e.type, documentId: e.documentId, locale: e.locale }))).then(setNames);
+    void documentNames(
+      schema,
+      r.entries.map((e) => ({ uid: e.type, documentId: e.documentId, locale: e.locale })),
+    ).then(setNames);
   };
 
   useEffect(() => {
@@ -191,7 +220,8 @@ function ReleaseView(props: { schema: Schema; name: string }) {
   }, []);
 
   const typeOf = (uid: string | undefined) => schema.contentTypes.find((c) => c.uid === uid);
-  const entryName = (e: { type: string; documentId: string; locale?: string }) => nameOf(schema, names, { uid: e.type, documentId: e.documentId, locale: e.locale }) ?? e.documentId;
+  const entryName = (e: { type: string; documentId: string; locale?: string }) =>
+    nameOf(schema, names, { uid: e.type, documentId: e.documentId, locale: e.locale }) ?? e.documentId;
   const localeName = (code: string | undefined) => (code ? localeLabel(schema.locales.find((l) => l.code === code) ?? { code }) : '');
   const entryHref = (e: { type: string; documentId: string; locale?: string }) => {
     const ct = typeOf(e.type);
@@ -199,7 +229,12 @@ function ReleaseView(props: { schema: Schema; name: string }) {
     return `${ct?.kind === 'singleType' ? base : `${base}/${encodeURIComponent(e.documentId)}`}${e.locale ? `?locale=${encodeURIComponent(e.locale)}` : ''}`;
   };
 
-  if (missing) return h('div', null, [h('p', { class: 'back' }, h(Link, { href: '/admin/releases' }, '← Releases')), h('h1', null, 'Release not found'), h('p', null, `No release is called “${props.name}”.`)]);
+  if (missing)
+    return h('div', null, [
+      h('p', { class: 'back' }, h(Link, { href: '/admin/releases' }, '← Releases')),
+      h('h1', null, 'Release not found'),
+      h('p', null, `No release is called “${props.name}”.`),
+    ]);
   if (!release) return h('div', null, [h(NoticeLine, { notice: action.notice }), action.notice ? null : h('p', { role: 'status' }, 'Loading…')]);
 
   const open = release.status !== 'done';
@@ -213,7 +248,11 @@ function ReleaseView(props: { schema: Schema; name: string }) {
       action.setNotice({ text: 'Published: every entry of the release is out' });
     } catch (e) {
       // A failure leaves the release failed, with why: the failure box says it in words.
-      if (e instanceof ApiError && e.details.failure) await api<{ data: Release }>('GET', path).then((x) => adopt(x.data), () => {});
+      if (e instanceof ApiError && e.details.failure)
+        await api<{ data: Release }>('GET', path).then(
+          (x) => adopt(x.data),
+          () => {},
+        );
       else action.setNotice({ text: `The release was not published: ${errorText(e)}`, error: true });
     } finally {
       setPublishing(false);
@@ -224,21 +263,25 @@ function ReleaseView(props: { schema: Schema; name: string }) {
     event.preventDefault();
     setErrors({});
     if (!at) return setErrors({ scheduledAt: 'Give a date and a time' });
-    const r = await action.run('Schedule saved', () => api<{ data: Release }>('PUT', path, { scheduledAt: at, timezone: zone }).catch((e) => {
-      setErrors(fieldErrors(e));
-      throw e;
-    }));
-    if (r) (adopt(r.data), setEditing(false));
+    const r = await action.run('Schedule saved', () =>
+      api<{ data: Release }>('PUT', path, { scheduledAt: at, timezone: zone }).catch((e) => {
+        setErrors(fieldErrors(e));
+        throw e;
+      }),
+    );
+    if (r) adopt(r.data), setEditing(false);
   }
 
   async function unschedule() {
     const r = await action.run('No longer scheduled: it publishes when you say', () => api<{ data: Release }>('PUT', path, { scheduledAt: null }));
-    if (r) (adopt(r.data), setEditing(false));
+    if (r) adopt(r.data), setEditing(false);
   }
 
   async function remove(e: Entry) {
     const query = e.locale ? `?locale=${encodeURIComponent(e.locale)}` : '';
-    const r = await action.run(`Removed ${entryName(e)} from the release`, () => api<{ data: Release }>('DELETE', `${path}/entries/${uidPath(e.type)}/${encodeURIComponent(e.documentId)}${query}`));
+    const r = await action.run(`Removed ${entryName(e)} from the release`, () =>
+      api<{ data: Release }>('DELETE', `${path}/entries/${uidPath(e.type)}/${encodeURIComponent(e.documentId)}${query}`),
+    );
     if (r) adopt(r.data);
   }
 
@@ -256,9 +299,22 @@ function ReleaseView(props: { schema: Schema; name: string }) {
 
   return h('div', { class: 'release' }, [
     h('p', { class: 'back' }, h(Link, { href: '/admin/releases' }, '← Releases')),
-    h('div', { class: 'title-main' }, [h('h1', null, release.name), h('span', { class: `badge badge-${release.status}`, 'data-testid': 'release-status' }, RELEASE_STATUS[release.status] ?? release.status)]),
+    h('div', { class: 'title-main' }, [
+      h('h1', null, release.name),
+      h('span', { class: `badge badge-${release.status}`, 'data-testid': 'release-status' }, RELEASE_STATUS[release.status] ?? release.status),
+    ]),
     h(NoticeLine, { notice: action.notice }),
-    release.status === 'failed' && release.error ? h(FailureBox, { schema, failure: release.error, name: release.error.type ? entryName({ type: release.error.type, documentId: release.error.documentId ?? '', locale: release.error.locale }) : '', href: release.error.type && release.error.documentId ? entryHref({ type: release.error.type, documentId: release.error.documentId, locale: release.error.locale }) : null }) : null,
+    release.status === 'failed' && release.error
+      ? h(FailureBox, {
+          schema,
+          failure: release.error,
+          name: release.error.type ? entryName({ type: release.error.type, documentId: release.error.documentId ?? '', locale: release.error.locale }) : '',
+          href:
+            release.error.type && release.error.documentId
+              ? entryHref({ type: release.error.type, documentId: release.error.documentId, locale: release.error.locale })
+              : null,
+        })
+      : null,
     h('div', { class: 'release-layout' }, [
       h('section', { class: 'box release-entries', 'aria-labelledby': 'release-entries' }, [
         h('h2', { id: 'release-entries' }, `Entries (${release.entries.length})`),
@@ -276,7 +332,19 @@ function ReleaseView(props: { schema: Schema; name: string }) {
                     h('span', { class: 'muted' }, [ct?.displayName ?? e.type, localeName(e.locale)].filter(Boolean).join(' · ')),
                   ]),
                   h('span', { class: `badge badge-action-${e.action}` }, ACTION_TEXT[e.action]),
-                  open ? h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${label}${e.locale ? ` (${e.locale})` : ''} from the release`, disabled: action.busy, onClick: () => remove(e) }, 'Remove') : null,
+                  open
+                    ? h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'small',
+                          'aria-label': `Remove ${label}${e.locale ? ` (${e.locale})` : ''} from the release`,
+                          disabled: action.busy,
+                          onClick: () => remove(e),
+                        },
+                        'Remove',
+                      )
+                    : null,
                 ]);
               }),
             ),
@@ -293,11 +361,24 @@ function ReleaseView(props: { schema: Schema; name: string }) {
           ? h('div', { class: 'release-actions' }, [
               confirming
                 ? h('div', { role: 'alertdialog', 'aria-labelledby': 'publish-question', class: 'confirm' }, [
-                    h('p', { id: 'publish-question' }, `Publish the ${release.entries.length === 1 ? 'entry' : `${release.entries.length} entries`} of this release now? All or nothing: if one cannot be published, none is.`),
+                    h(
+                      'p',
+                      { id: 'publish-question' },
+                      `Publish the ${release.entries.length === 1 ? 'entry' : `${release.entries.length} entries`} of this release now? All or nothing: if one cannot be published, none is.`,
+                    ),
                     h('button', { type: 'button', class: 'primary', onClick: publish }, 'Publish'),
                     h('button', { type: 'button', onClick: () => setConfirming(false) }, 'Cancel'),
                   ])
-                : h('button', { type: 'button', class: 'primary wide', disabled: action.busy || publishing || release.entries.length === 0, onClick: () => setConfirming(true) }, publishing ? 'Publishing…' : 'Publish now'),
+                : h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'primary wide',
+                      disabled: action.busy || publishing || release.entries.length === 0,
+                      onClick: () => setConfirming(true),
+                    },
+                    publishing ? 'Publishing…' : 'Publish now',
+                  ),
               editing
                 ? h('form', { class: 'reschedule', onSubmit: schedule, 'aria-label': 'Schedule', noValidate: true }, [
                     h(ScheduleFields, { id: 'reschedule', at, zone, onAt: setAt, onZone: setZone, required: true, errors }),
@@ -334,7 +415,8 @@ function FailureBox(props: { schema: Schema; failure: Failure; name: string; hre
   const components = Object.fromEntries(schema.components.map((c) => [c.uid, c]));
   // The validator's words follow the entry it names: "publish api::… "id" (en): title must be …".
   const said = failure.message.replace(/^(publish|unpublish) \S+ "[^"]*"(?: \([^)]*\))?: /, '');
-  const reason = ct && failure.field ? explain({ path: failure.field.split('.'), message: said }, ct.attributes, {}, components).summary : said.replace(/`/g, '');
+  const reason =
+    ct && failure.field ? explain({ path: failure.field.split('.'), message: said }, ct.attributes, {}, components).summary : said.replace(/`/g, '');
   const fieldAttribute = ct?.attributes.find((a) => a.name === failure.field?.split('.')[0]);
   const locale = failure.locale ? localeLabel(schema.locales.find((l) => l.code === failure.locale) ?? { code: failure.locale }) : '';
   return h('div', { class: 'summary', role: 'alert', 'aria-labelledby': 'release-failure' }, [

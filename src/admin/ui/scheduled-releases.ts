@@ -20,7 +20,9 @@ interface Summary {
 const SHOWN = 5;
 
 export function ScheduledReleases() {
-  const { data, error } = useLoad(() => api<{ data: Summary[] }>('GET', '/releases').then((r) => r.data.filter((x) => x.status === 'pending' && x.scheduledAt)));
+  const { data, error } = useLoad(() =>
+    api<{ data: Summary[] }>('GET', '/releases').then((r) => r.data.filter((x) => x.status === 'pending' && x.scheduledAt)),
+  );
   return h('section', { class: 'box', 'aria-labelledby': 'home-releases' }, [
     h('h2', { id: 'home-releases' }, 'Scheduled releases'),
     error ? h('p', { class: 'error' }, error) : null,
@@ -33,13 +35,19 @@ export function ScheduledReleases() {
         : h(
             'ul',
             { class: 'recent' },
-            data.slice(0, SHOWN).map((r) =>
-              h('li', { key: r.name }, [
-                h(Link, { href: releaseHref(r.name) }, r.name),
-                h('span', { class: 'muted recent-meta' }, `${scheduleText(r)} · ${r.entries === 1 ? '1 entry' : `${r.entries} entries`}`),
-              ]),
-            ),
+            data
+              .slice(0, SHOWN)
+              .map((r) =>
+                h('li', { key: r.name }, [
+                  h(Link, { href: releaseHref(r.name) }, r.name),
+                  h('span', { class: 'muted recent-meta' }, `${scheduleText(r)} · ${r.entries === 1 ? '1 entry' : `${r.entries} entries`}`),
+                ]),
+              ),
           ),
-    h('p', { class: 'box-foot' }, h(Link, { href: '/admin/releases' }, data && data.length > SHOWN ? `All releases (${data.length} scheduled)` : 'All releases')),
+    h(
+      'p',
+      { class: 'box-foot' },
+      h(Link, { href: '/admin/releases' }, data && data.length > SHOWN ? `All releases (${data.length} scheduled)` : 'All releases'),
+    ),
   ]);
 }

@@ -55,7 +55,9 @@ export function linkedDocuments(attributes: AdminAttribute[], data: Record<strin
 /** Rich text (Strapi's blocks) as its words, a line per block, list items and code included. */
 export function blocksText(value: unknown): string {
   const inline = (nodes: unknown): string =>
-    Array.isArray(nodes) ? nodes.map((n: any) => (n?.type === 'text' ? String(n.text ?? '') : n?.type === 'link' ? inline(n.children) : inline(n?.children))).join('') : '';
+    Array.isArray(nodes)
+      ? nodes.map((n: any) => (n?.type === 'text' ? String(n.text ?? '') : n?.type === 'link' ? inline(n.children) : inline(n?.children))).join('')
+      : '';
   const lines: string[] = [];
   const block = (b: any, depth = 0) => {
     if (!b || typeof b !== 'object') return;
@@ -81,8 +83,13 @@ export function valueText(a: AdminAttribute, value: unknown, components: Compone
     case 'boolean':
       return value ? 'Yes' : 'No';
     case 'relation': {
-      const links = (Array.isArray(value) ? value : [value]).filter((l): l is Linked => !!l && typeof l === 'object' && typeof (l as Linked).documentId === 'string');
-      return links.map((l) => nameOf({ uid: a.target ?? '', documentId: l.documentId, locale: l.locale ?? null }) ?? `an entry (${l.documentId})`).join(', ') || EMPTY;
+      const links = (Array.isArray(value) ? value : [value]).filter(
+        (l): l is Linked => !!l && typeof l === 'object' && typeof (l as Linked).documentId === 'string',
+      );
+      return (
+        links.map((l) => nameOf({ uid: a.target ?? '', documentId: l.documentId, locale: l.locale ?? null }) ?? `an entry (${l.documentId})`).join(', ') ||
+        EMPTY
+      );
     }
     case 'media':
       return (Array.isArray(value) ? value : [value]).map((id) => `file #${id}`).join(', ');

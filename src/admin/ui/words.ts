@@ -5,7 +5,29 @@
  */
 import type { AdminAttribute } from '../schema';
 
-const ACRONYMS = new Set(['id', 'url', 'uri', 'seo', 'api', 'html', 'css', 'json', 'xml', 'sku', 'faq', 'cta', 'uid', 'ip', 'pdf', 'og', 'rss', 'sms', 'vat', 'isbn', 'gps']);
+const ACRONYMS = new Set([
+  'id',
+  'url',
+  'uri',
+  'seo',
+  'api',
+  'html',
+  'css',
+  'json',
+  'xml',
+  'sku',
+  'faq',
+  'cta',
+  'uid',
+  'ip',
+  'pdf',
+  'og',
+  'rss',
+  'sms',
+  'vat',
+  'isbn',
+  'gps',
+]);
 
 export function words(name: string): string {
   const parts = name

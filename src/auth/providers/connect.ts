@@ -135,7 +135,8 @@ export class ProviderFlows {
     const callbackUrl = own?.callback ?? stored.callback;
     if (!callbackUrl) throw application('Provider callback URL is not configured');
     const finish = async (response: Record<string, unknown> | null) => {
-      if (own && keyHash) await this.deps.db.transaction((tx) => completeProviderSession(tx, keyHash, response && JSON.stringify(response), this.now() + PROVIDER_SESSION_MS));
+      if (own && keyHash)
+        await this.deps.db.transaction((tx) => completeProviderSession(tx, keyHash, response && JSON.stringify(response), this.now() + PROVIDER_SESSION_MS));
     };
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     try {
@@ -144,7 +145,14 @@ export class ProviderFlows {
         const request = own?.state ? (JSON.parse(own.state) as { oauth_token: string; oauth_token_secret: string }) : undefined;
         const token = text(query.oauth_token);
         if (!request?.oauth_token || token !== request.oauth_token) throw new Error('OAuth1 token mismatch');
-        const answer = await oauth1AccessToken(config.access_url, config.key, config.secret, token, request.oauth_token_secret, text(query.oauth_verifier) ?? '');
+        const answer = await oauth1AccessToken(
+          config.access_url,
+          config.key,
+          config.secret,
+          token,
+          request.oauth_token_secret,
+          text(query.oauth_verifier) ?? '',
+        );
         response = keptTokens(provider, 1, answer);
       } else {
         if (query.error !== undefined) {
@@ -206,4 +214,3 @@ export class ProviderFlows {
     return this.deps.users.createFromProvider({ username: base, email, provider, role: role.type });
   }
 }
-

@@ -31,9 +31,14 @@ export function oauth1Header(request: SignedRequest): string {
   const sorted = Object.keys(parameters).sort();
   const paramString = sorted.map((k) => `${encode(k)}=${encode(parameters[k]!)}`).join('&');
   const base = [request.method.toUpperCase(), encode(request.url), encode(paramString)].join('&');
-  const signature = createHmac('sha1', `${encode(request.consumerSecret)}&${encode(request.tokenSecret ?? '')}`).update(base).digest('base64');
+  const signature = createHmac('sha1', `${encode(request.consumerSecret)}&${encode(request.tokenSecret ?? '')}`)
+    .update(base)
+    .digest('base64');
   const header = { ...parameters, oauth_signature: signature };
-  return `OAuth ${Object.keys(header).sort().map((k) => `${encode(k)}="${encode(header[k as keyof typeof header]!)}"`).join(', ')}`;
+  return `OAuth ${Object.keys(header)
+    .sort()
+    .map((k) => `${encode(k)}="${encode(header[k as keyof typeof header]!)}"`)
+    .join(', ')}`;
 }
 
 async function signedPost(request: SignedRequest): Promise<Record<string, string>> {

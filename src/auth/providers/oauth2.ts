@@ -36,7 +36,13 @@ export const newState = () => randomBytes(20).toString('hex');
 
 /** Trades the code for the provider's tokens; a refusal is an Error with the provider's message. */
 export async function exchangeCode(provider: ProviderConfig, redirectUri: string, code: string): Promise<Record<string, unknown>> {
-  const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: provider.key, client_secret: provider.secret });
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    client_id: provider.key,
+    client_secret: provider.secret,
+  });
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   if (provider.token_endpoint_auth_method === 'client_secret_basic') {
     headers.authorization = `Basic ${Buffer.from(`${provider.key}:${provider.secret}`).toString('base64')}`;
@@ -73,7 +79,8 @@ export function keptTokens(provider: string, oauth: 1 | 2, answer: Record<string
   const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   if (oauth === 1) {
     return compact({
-      access_token: str(raw.oauth_token), access_secret: str(raw.oauth_token_secret),
+      access_token: str(raw.oauth_token),
+      access_secret: str(raw.oauth_token_secret),
       raw: str(raw.screen_name) ? { screen_name: raw.screen_name } : undefined,
     });
   }
@@ -81,7 +88,10 @@ export function keptTokens(provider: string, oauth: 1 | 2, answer: Record<string
     case 'cognito':
       return compact({ id_token: str(raw.id_token) });
     case 'vk':
-      return compact({ access_token: str(raw.access_token), raw: raw.email != null && raw.user_id != null ? { email: raw.email, user_id: raw.user_id } : undefined });
+      return compact({
+        access_token: str(raw.access_token),
+        raw: raw.email != null && raw.user_id != null ? { email: raw.email, user_id: raw.user_id } : undefined,
+      });
     default:
       return compact({ access_token: str(raw.access_token), oauth_token: str(raw.oauth_token), id_token: str(raw.id_token) });
   }

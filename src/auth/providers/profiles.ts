@@ -83,9 +83,16 @@ export const PROFILES: Record<string, Lookup> = {
   },
   async twitter({ accessToken, response, grant }) {
     if (!response.access_secret) throw new Error('Twitter authentication requires a completed OAuth session');
-    const { body } = await signedGet('https://api.twitter.com/1.1/account/verify_credentials.json', { include_email: 'true', ...(response.raw?.screen_name ? { screen_name: response.raw.screen_name } : {}) }, {
-      consumerKey: grant.twitter?.key ?? '', consumerSecret: grant.twitter?.secret ?? '', token: accessToken, tokenSecret: response.access_secret,
-    });
+    const { body } = await signedGet(
+      'https://api.twitter.com/1.1/account/verify_credentials.json',
+      { include_email: 'true', ...(response.raw?.screen_name ? { screen_name: response.raw.screen_name } : {}) },
+      {
+        consumerKey: grant.twitter?.key ?? '',
+        consumerSecret: grant.twitter?.secret ?? '',
+        token: accessToken,
+        tokenSecret: response.access_secret,
+      },
+    );
     if (!body.email) throw new Error('Email not verified by Twitter');
     return { username: body.screen_name, email: body.email };
   },

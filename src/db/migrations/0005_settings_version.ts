@@ -38,7 +38,9 @@ export function settingsVersionTriggers(d: Dialect, tables: readonly string[]): 
   if (d.name === 'sqlite') {
     const bump = `INSERT OR REPLACE INTO folio_settings_version ("id", "version") VALUES (1, abs(random() % 9007199254740991));`;
     return tables
-      .flatMap((t) => ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER ${t}_${op.toLowerCase()}_settings AFTER ${op} ON ${t} BEGIN\n  ${bump}\nEND;\n`))
+      .flatMap((t) =>
+        ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER ${t}_${op.toLowerCase()}_settings AFTER ${op} ON ${t} BEGIN\n  ${bump}\nEND;\n`),
+      )
       .join('');
   }
   return tables

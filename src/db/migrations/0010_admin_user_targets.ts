@@ -8,9 +8,10 @@
 import type { Dialect } from '../dialect';
 
 export default function adminUserTargets(d: Dialect): string {
-  const randomId = d.name === 'sqlite'
-    ? `'a' || substr(lower(hex(randomblob(12))), 1, 23)`
-    : `'a' || substr(md5(random()::text || clock_timestamp()::text || "id"::text), 1, 23)`;
+  const randomId =
+    d.name === 'sqlite'
+      ? `'a' || substr(lower(hex(randomblob(12))), 1, 23)`
+      : `'a' || substr(md5(random()::text || clock_timestamp()::text || "id"::text), 1, 23)`;
   return `ALTER TABLE folio_admin_users ADD COLUMN "documentId" ${d.textType};
 ALTER TABLE folio_admin_users ADD COLUMN "locale" ${d.textType} NOT NULL DEFAULT '';
 ALTER TABLE folio_admin_users ADD COLUMN "publishedAt" ${d.textType};

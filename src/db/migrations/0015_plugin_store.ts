@@ -16,7 +16,9 @@ const TABLE = 'folio_plugin_store';
 function bumpTriggers(d: Dialect): string {
   if (d.name === 'sqlite') {
     const bump = `INSERT OR REPLACE INTO folio_settings_version ("id", "version") VALUES (1, abs(random() % 9007199254740991));`;
-    return ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER ${TABLE}_${op.toLowerCase()}_settings AFTER ${op} ON ${TABLE} BEGIN\n  ${bump}\nEND;\n`).join('');
+    return ['INSERT', 'UPDATE', 'DELETE']
+      .map((op) => `CREATE TRIGGER ${TABLE}_${op.toLowerCase()}_settings AFTER ${op} ON ${TABLE} BEGIN\n  ${bump}\nEND;\n`)
+      .join('');
   }
   return (
     `CREATE TRIGGER ${TABLE}_settings AFTER INSERT OR UPDATE OR DELETE ON ${TABLE} FOR EACH ROW EXECUTE FUNCTION folio_bump_settings_version();\n` +

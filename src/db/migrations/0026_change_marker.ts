@@ -10,5 +10,4 @@
 import type { Dialect } from '../dialect';
 import { SYSTEM } from '../layout';
 
-export default (d: Dialect): string =>
-  d.name === 'sqlite' ? '' : `CREATE SEQUENCE IF NOT EXISTS ${SYSTEM.changes};\nSELECT nextval('${SYSTEM.changes}');\n`;
+export default (d: Dialect): string => (d.name === 'sqlite' ? '' : `CREATE SEQUENCE IF NOT EXISTS ${SYSTEM.changes};\nSELECT nextval('${SYSTEM.changes}');\n`);

@@ -39,7 +39,9 @@ export function insertAdminUser(db: Queryable, row: { documentId: string; email:
 }
 
 export async function insertAdminSession(db: Queryable, row: { tokenHash: string; userId: number; expiresAt: number; now: string }): Promise<void> {
-  await db.run(sql`INSERT INTO ${SESSIONS} ("tokenHash", "userId", "expiresAt", "createdAt") VALUES (${row.tokenHash}, ${row.userId}, ${row.expiresAt}, ${row.now})`);
+  await db.run(
+    sql`INSERT INTO ${SESSIONS} ("tokenHash", "userId", "expiresAt", "createdAt") VALUES (${row.tokenHash}, ${row.userId}, ${row.expiresAt}, ${row.now})`,
+  );
 }
 
 /** The live session's user (not blocked), or undefined. */
@@ -91,7 +93,9 @@ export async function setAdminPassword(db: Queryable, id: number, hash: string, 
 /** Stores a reset link's token hash for an admin, in place of any earlier one; expired ones of anyone go too. */
 export async function insertAdminReset(db: Queryable, row: { tokenHash: string; userId: number; expiresAt: number; now: number }): Promise<void> {
   await db.run(sql`DELETE FROM ${RESETS} WHERE "userId" = ${row.userId} OR "expiresAt" <= ${row.now}`);
-  await db.run(sql`INSERT INTO ${RESETS} ("tokenHash", "userId", "expiresAt", "createdAt") VALUES (${row.tokenHash}, ${row.userId}, ${row.expiresAt}, ${new Date(row.now).toISOString()})`);
+  await db.run(
+    sql`INSERT INTO ${RESETS} ("tokenHash", "userId", "expiresAt", "createdAt") VALUES (${row.tokenHash}, ${row.userId}, ${row.expiresAt}, ${new Date(row.now).toISOString()})`,
+  );
 }
 
 /** Uses a reset link: deletes it and answers its admin's id while it is live (and the admin not blocked), in one statement. */

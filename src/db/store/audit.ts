@@ -32,7 +32,9 @@ const SELECT_COLUMNS = sql.join(['id', ...COLUMNS].map((c) => sql.id(c)));
 /** Appends rows, up to 1,000 a statement (10,000 bound values: well under both engines' limits). */
 export async function insertAudit(tx: Queryable, rows: NewAuditRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 1000) {
-    const tuples = rows.slice(i, i + 1000).map((r) => sql`(${sql.list([r.at, r.actorKind, r.actorId, r.actorName, r.action, r.type, r.documentId, r.locale, r.ip, JSON.stringify(r.details)])})`);
+    const tuples = rows
+      .slice(i, i + 1000)
+      .map((r) => sql`(${sql.list([r.at, r.actorKind, r.actorId, r.actorName, r.action, r.type, r.documentId, r.locale, r.ip, JSON.stringify(r.details)])})`);
     await tx.run(sql`INSERT INTO ${AUDIT} (${INSERT_COLUMNS}) VALUES ${sql.join(tuples)}`);
   }
 }
@@ -56,7 +58,9 @@ export async function listAudit(db: Queryable, q: AuditQuery): Promise<AuditRow[
     q.action === undefined ? sql.empty : sql`"action" = ${q.action}`,
     q.before === undefined ? sql.empty : sql`"id" < ${q.before}`,
   ]);
-  const rows = await db.all<Record<string, unknown>>(sql`SELECT ${SELECT_COLUMNS} FROM ${AUDIT}${where.isEmpty ? sql.empty : sql` WHERE ${where}`} ORDER BY "id" DESC LIMIT ${q.limit}`);
+  const rows = await db.all<Record<string, unknown>>(
+    sql`SELECT ${SELECT_COLUMNS} FROM ${AUDIT}${where.isEmpty ? sql.empty : sql` WHERE ${where}`} ORDER BY "id" DESC LIMIT ${q.limit}`,
+  );
   return rows.map((r) => ({
     id: Number(r.id),
     at: r.at as string,

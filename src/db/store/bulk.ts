@@ -155,7 +155,10 @@ export async function insertLinkRowsOf(tx: Queryable, writes: [RelationAttribute
   const parts = some.map(([attribute, links]) => insertText(insertHead(linkTableOf(attribute), LINK_COLUMNS), LINK_COLUMNS.length, links.length, ''));
   const last = parts.pop()!;
   const text = `WITH ${parts.map((part, i) => `l${i} AS (${part})`).join(', ')} ${last}`;
-  await tx.run(text, some.flatMap(([, links]) => linkValues(links)));
+  await tx.run(
+    text,
+    some.flatMap(([, links]) => linkValues(links)),
+  );
 }
 
 /**

@@ -94,7 +94,8 @@ export async function ownedParts(
     select: (owners) =>
       sql`SELECT ${sql.raw(String(k))} AS s, ${id(ROW_ID)} AS i, ${id(O.id)} AS p, ${id(O.order)} AS o FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, owners)}`,
   }));
-  const link = (s: number, where: Sql) => sql`SELECT ${sql.raw(String(s))} AS s, ${id(MEDIA_LINKS.relatedId)} AS i, 0 AS p, 0 AS o FROM ${MEDIA} WHERE ${where}`;
+  const link = (s: number, where: Sql) =>
+    sql`SELECT ${sql.raw(String(s))} AS s, ${id(MEDIA_LINKS.relatedId)} AS i, 0 AS p, 0 AS o FROM ${MEDIA} WHERE ${where}`;
   if (media.ownerMedia) terms.push({ s: n, select: (owners) => link(n, mediaOf(ownerType, sql.list(owners))) });
   sources.forEach((source, k) => {
     if (!media.withMedia?.(source)) return;
@@ -108,7 +109,8 @@ export async function ownedParts(
     const s = sql.raw(String(linkBase + k));
     terms.push({
       s: linkBase + k,
-      select: (owners) => sql`SELECT ${s} AS s, ${sourceId} AS i, 0 AS p, 0 AS o FROM ${linkTableOf(attribute)} WHERE ${sourceId} IN (${sql.list(owners)}) GROUP BY ${sourceId}`,
+      select: (owners) =>
+        sql`SELECT ${s} AS s, ${sourceId} AS i, 0 AS p, 0 AS o FROM ${linkTableOf(attribute)} WHERE ${sourceId} IN (${sql.list(owners)}) GROUP BY ${sourceId}`,
     });
   });
   const rows: OwnedRow[] = [];
@@ -169,7 +171,14 @@ export async function deleteComponentRows(tx: Queryable, component: Component, r
  * statement (same places, kept in `__order`, which readers sort by): for components that own
  * nothing else, so no new id is needed.
  */
-export async function copyComponentRows(tx: Queryable, component: Component, ownerType: string, field: string, fromId: number, toOwnerId: number): Promise<void> {
+export async function copyComponentRows(
+  tx: Queryable,
+  component: Component,
+  ownerType: string,
+  field: string,
+  fromId: number,
+  toOwnerId: number,
+): Promise<void> {
   const columns = columnTail(component, tx.dialect.name);
   await tx.run(
     sql`INSERT INTO ${tableOf(component)} (${OWNER_COLUMNS}${columns}) SELECT ${id(O.type)}, ${toOwnerId}, ${id(O.field)}, ${id(O.order)}${columns} FROM ${tableOf(component)} WHERE ${ownedBy(ownerType, field, [fromId])}`,

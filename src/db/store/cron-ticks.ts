@@ -10,7 +10,9 @@ const TABLE = sql.id(SYSTEM.cronTicks);
 
 /** Claims `task`'s tick at `tick` (ms) for `runner`: true when this call took it, false when another instance had. */
 export async function claimTick(db: Queryable, task: string, tick: number, runner: string): Promise<boolean> {
-  const result = await db.run(sql`INSERT INTO ${TABLE} (${sql.id('task')}, ${sql.id('tick')}, ${sql.id('runner')}) VALUES (${task}, ${tick}, ${runner}) ON CONFLICT DO NOTHING`);
+  const result = await db.run(
+    sql`INSERT INTO ${TABLE} (${sql.id('task')}, ${sql.id('tick')}, ${sql.id('runner')}) VALUES (${task}, ${tick}, ${runner}) ON CONFLICT DO NOTHING`,
+  );
   return result.changes === 1;
 }
 

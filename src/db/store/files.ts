@@ -22,8 +22,7 @@ const LINKS = sql.id(M.table);
 const ID = sql.id('id');
 const KNOWN = new Set<string>(FILE_COLUMNS);
 
-const columnList = (columns: readonly FileColumn[], alias?: string) =>
-  sql.join(columns.map((c) => (alias ? sql.id(alias, c) : sql.id(c))));
+const columnList = (columns: readonly FileColumn[], alias?: string) => sql.join(columns.map((c) => (alias ? sql.id(alias, c) : sql.id(c))));
 
 /** A file row by id, every column, JSON columns still as text. */
 export function findFileRow(db: Queryable, id: number): Promise<Record<string, unknown> | undefined> {

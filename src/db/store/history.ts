@@ -45,20 +45,29 @@ function rowOf(r: Record<string, unknown>): HistoryRow {
   };
 }
 
-const INSERT_COLUMNS = sql.join(['uid', 'documentId', 'locale', 'status', 'event', 'actorKind', 'actorId', 'actorName', 'changed', 'data', 'createdAt'].map(id));
+const INSERT_COLUMNS = sql.join(
+  ['uid', 'documentId', 'locale', 'status', 'event', 'actorKind', 'actorId', 'actorName', 'changed', 'data', 'createdAt'].map(id),
+);
 
 /** Inserts versions, up to 200 a statement. */
 export async function insertHistory(tx: Queryable, rows: NewHistoryRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
-    const tuples = rows.slice(i, i + 200).map(
-      (row) => sql`(${sql.list([row.uid, row.documentId, row.locale, row.status, row.event, row.actorKind, row.actorId, row.actorName, JSON.stringify(row.changed), JSON.stringify(row.data), row.createdAt])})`,
-    );
+    const tuples = rows
+      .slice(i, i + 200)
+      .map(
+        (row) =>
+          sql`(${sql.list([row.uid, row.documentId, row.locale, row.status, row.event, row.actorKind, row.actorId, row.actorName, JSON.stringify(row.changed), JSON.stringify(row.data), row.createdAt])})`,
+      );
     await tx.run(sql`INSERT INTO ${HISTORY} (${INSERT_COLUMNS}) VALUES ${sql.join(tuples)}`);
   }
 }
 
 /** The content of the newest version kept of some documents of a type, keyed `documentId + NUL + locale`. */
-export async function latestHistoryData(tx: Queryable, uid: string, keys: { documentId: string; locale: string }[]): Promise<Map<string, Record<string, unknown>>> {
+export async function latestHistoryData(
+  tx: Queryable,
+  uid: string,
+  keys: { documentId: string; locale: string }[],
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   const ids = [...new Set(keys.map((k) => k.documentId))];
   for (let i = 0; i < ids.length; i += 500) {
@@ -101,7 +110,12 @@ export interface HistoryAuthor {
  * Who made a document's locale version (the oldest version kept, when it is its create) and
  * who wrote it last (the newest kept): null where history holds no such version.
  */
-export async function historyAuthors(db: Queryable, uid: string, documentId: string, locale: string): Promise<{ created: HistoryAuthor | null; updated: HistoryAuthor | null }> {
+export async function historyAuthors(
+  db: Queryable,
+  uid: string,
+  documentId: string,
+  locale: string,
+): Promise<{ created: HistoryAuthor | null; updated: HistoryAuthor | null }> {
   const where = sql`"uid" = ${uid} AND "documentId" = ${documentId} AND "locale" = ${locale}`;
   const rows = await db.all<{ id: number; event: string; actorKind: string; actorName: string | null }>(
     sql`SELECT "id", "event", "actorKind", "actorName" FROM ${HISTORY} WHERE "id" IN (

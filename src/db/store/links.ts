@@ -135,17 +135,13 @@ export async function setTargetStatus(tx: Queryable, attribute: RelationAttribut
 
 /** The last key of a source's list, null when it is empty. */
 export async function lastRank(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<string | null> {
-  const row = await tx.get<{ p: string | null }>(
-    sql`SELECT MAX(${id(L.position)}) AS p FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId}`,
-  );
+  const row = await tx.get<{ p: string | null }>(sql`SELECT MAX(${id(L.position)}) AS p FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId}`);
   return row?.p ?? null;
 }
 
 /** The last key of a target's inverse list (any source, any pinned status), null when it is empty. */
 export async function lastInverseRank(tx: Queryable, attribute: RelationAttribute, target: LinkTarget): Promise<string | null> {
-  const row = await tx.get<{ p: string | null }>(
-    sql`SELECT MAX(${id(L.inversePosition)}) AS p FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)}`,
-  );
+  const row = await tx.get<{ p: string | null }>(sql`SELECT MAX(${id(L.inversePosition)}) AS p FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)}`);
   return row?.p ?? null;
 }
 

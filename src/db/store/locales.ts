@@ -36,10 +36,7 @@ export async function anyLocaleExists(db: Queryable): Promise<boolean> {
   return !!(await db.get(sql`SELECT 1 AS x FROM ${LOCALES} LIMIT 1`));
 }
 
-export async function insertLocale(
-  db: Queryable,
-  locale: { documentId: string; name: string; code: string; isDefault: boolean; now: string },
-): Promise<void> {
+export async function insertLocale(db: Queryable, locale: { documentId: string; name: string; code: string; isDefault: boolean; now: string }): Promise<void> {
   const { documentId, name, code, now } = locale;
   await db.run(sql`INSERT INTO ${LOCALES} ("documentId", "name", "code", "isDefault", "createdAt", "updatedAt", "publishedAt")
     VALUES (${documentId}, ${name}, ${code}, ${locale.isDefault ? 1 : 0}, ${now}, ${now}, ${now})`);

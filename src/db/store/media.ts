@@ -46,7 +46,5 @@ export async function copyMediaLinks(tx: Queryable, relatedType: string, fromId:
 /** Removes the media links of some rows, in some fields or all (the files stay in the library). */
 export async function deleteMediaLinks(tx: Queryable, relatedType: string, rowIds: number[], fields?: string[]): Promise<void> {
   if (rowIds.length === 0 || (fields && fields.length === 0)) return;
-  await tx.run(
-    sql`DELETE FROM ${LINKS} WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} IN (${sql.list(rowIds)})${inFields(fields)}`,
-  );
+  await tx.run(sql`DELETE FROM ${LINKS} WHERE ${id(M.relatedType)} = ${relatedType} AND ${id(M.relatedId)} IN (${sql.list(rowIds)})${inFields(fields)}`);
 }

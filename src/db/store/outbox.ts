@@ -103,8 +103,10 @@ export async function pruneOutbox(tx: Queryable, before: string, limit: number):
   await tx.run(sql`UPDATE ${ATTEMPTS} SET "deliveryId" = NULL WHERE "deliveryId" IN (SELECT "id" FROM ${DELIVERIES} WHERE "outboxId" IN (${ids}))`);
   // The state is checked again: a delivery cannot become pending after its event was written,
   // but the condition costs nothing and keeps a pending one safe whatever happens between.
-  return (await tx.run(sql`DELETE FROM ${OUTBOX} WHERE "id" IN (${ids})
-    AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES} d WHERE d."outboxId" = ${OUTBOX}."id" AND d."state" = 'pending')`)).changes;
+  return (
+    await tx.run(sql`DELETE FROM ${OUTBOX} WHERE "id" IN (${ids})
+    AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES} d WHERE d."outboxId" = ${OUTBOX}."id" AND d."state" = 'pending')`)
+  ).changes;
 }
 
 /** Deletes attempt-log rows older than `before` (an ISO time); returns how many. */

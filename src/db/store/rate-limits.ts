@@ -112,7 +112,8 @@ export class RateLimiter {
     if (this.max <= 0) return;
     // A space separates them: PostgreSQL text cannot hold NUL bytes, and IPs hold no spaces.
     // A long identifier is hashed: keys stay short whatever a body holds.
-    const who = identifier === undefined ? '' : ` ${identifier.length > 256 ? createHash('sha256').update(identifier).digest('hex') : identifier.replace(/\0/g, '')}`;
+    const who =
+      identifier === undefined ? '' : ` ${identifier.length > 256 ? createHash('sha256').update(identifier).digest('hex') : identifier.replace(/\0/g, '')}`;
     const key = `${ip} ${path.toLowerCase().replace(/\/+$/, '')}${who}`;
     const now = this.now();
     const window = await this.store.hit(key, now, this.windowMs);

@@ -94,12 +94,18 @@ export async function upsertReleaseEntry(db: Queryable, releaseId: number, entry
 
 /** Removes a document's entries (in one locale, or all); returns how many went. */
 export async function deleteReleaseEntries(db: Queryable, releaseId: number, uid: string, documentId: string, locale?: string): Promise<number> {
-  const result = await db.run(sql`DELETE FROM ${ENTRIES} WHERE "releaseId" = ${releaseId} AND "uid" = ${uid} AND "documentId" = ${documentId}${locale === undefined ? sql.empty : sql` AND "locale" = ${locale}`}`);
+  const result = await db.run(
+    sql`DELETE FROM ${ENTRIES} WHERE "releaseId" = ${releaseId} AND "uid" = ${uid} AND "documentId" = ${documentId}${locale === undefined ? sql.empty : sql` AND "locale" = ${locale}`}`,
+  );
   return result.changes;
 }
 
 /** Releases that hold a document (any locale), with the entry's locale and action. */
-export async function releasesOfDocument(db: Queryable, uid: string, documentId: string): Promise<{ name: string; status: ReleaseStatus; scheduledAt: string | null; locale: string; action: string }[]> {
+export async function releasesOfDocument(
+  db: Queryable,
+  uid: string,
+  documentId: string,
+): Promise<{ name: string; status: ReleaseStatus; scheduledAt: string | null; locale: string; action: string }[]> {
   return db.all(sql`SELECT r."name" AS "name", r."status" AS "status", r."scheduledAt" AS "scheduledAt", e."locale" AS "locale", e."action" AS "action"
     FROM ${ENTRIES} e JOIN ${RELEASES} r ON r."id" = e."releaseId" WHERE e."uid" = ${uid} AND e."documentId" = ${documentId} ORDER BY r."id"`);
 }
@@ -124,13 +130,17 @@ export async function markReleaseFailed(db: Queryable, id: number, from: Release
 
 /** Ids of pending releases scheduled at or before `now`, soonest first. */
 export async function dueReleases(db: Queryable, now: string, limit: number): Promise<number[]> {
-  const rows = await db.all<{ id: number }>(sql`SELECT "id" FROM ${RELEASES} WHERE "status" = 'pending' AND "scheduledAt" IS NOT NULL AND "scheduledAt" <= ${now}
+  const rows = await db.all<{
+    id: number;
+  }>(sql`SELECT "id" FROM ${RELEASES} WHERE "status" = 'pending' AND "scheduledAt" IS NOT NULL AND "scheduledAt" <= ${now}
     ORDER BY "scheduledAt", "id" LIMIT ${limit}`);
   return rows.map((r) => Number(r.id));
 }
 
 /** When the next pending release is due (ISO), if any is scheduled. */
 export async function nextDue(db: Queryable): Promise<string | undefined> {
-  const row = await db.get<{ at: string | null }>(sql`SELECT MIN("scheduledAt") AS "at" FROM ${RELEASES} WHERE "status" = 'pending' AND "scheduledAt" IS NOT NULL`);
+  const row = await db.get<{ at: string | null }>(
+    sql`SELECT MIN("scheduledAt") AS "at" FROM ${RELEASES} WHERE "status" = 'pending' AND "scheduledAt" IS NOT NULL`,
+  );
   return row?.at ?? undefined;
 }

@@ -36,17 +36,15 @@ export const findRoleOfUser = (db: Queryable, userId: number) =>
 /** The roles of several users in one read, each row with its user's id. */
 export const findRolesOfUsers = (db: Queryable, userIds: number[]) =>
   db.all<RoleRow & { userId: number }>(
-    sql`SELECT ${sql.join(COLUMNS.map((c) => sql.id('r', c)))}, u."id" AS "userId" FROM ${ROLES} r JOIN ${USERS} u ON u."roleId" = r."id" WHERE u."id" IN (${sql.list(userIds)})`);
+    sql`SELECT ${sql.join(COLUMNS.map((c) => sql.id('r', c)))}, u."id" AS "userId" FROM ${ROLES} r JOIN ${USERS} u ON u."roleId" = r."id" WHERE u."id" IN (${sql.list(userIds)})`,
+  );
 
 /** The id of the role of this type or with this id, if there is one. */
 export async function findRoleIdByTypeOrId(db: Queryable, type: string, id: number): Promise<number | undefined> {
   return (await db.get<{ id: number }>(sql`SELECT "id" FROM ${ROLES} WHERE "type" = ${type} OR "id" = ${id}`))?.id;
 }
 
-export function insertRole(
-  db: Queryable,
-  role: { documentId: string; name: string; description: string | null; type: string; now: string },
-): Promise<number> {
+export function insertRole(db: Queryable, role: { documentId: string; name: string; description: string | null; type: string; now: string }): Promise<number> {
   // publishedAt: a role is a relation target without draft & publish, published when made (migration 0007).
   return db.insert(sql`INSERT INTO ${ROLES} ("documentId", "name", "description", "type", "createdAt", "updatedAt", "publishedAt")
     VALUES (${role.documentId}, ${role.name}, ${role.description}, ${role.type}, ${role.now}, ${role.now}, ${role.now})`);

@@ -36,7 +36,9 @@ export async function insertSession(db: Queryable, s: NewSessionRow): Promise<vo
 
 /** The live session whose current refresh token has this hash (idle and absolute expiry still ahead). */
 export async function findSessionByToken(db: Queryable, tokenHash: string, now: number): Promise<SessionRow | undefined> {
-  return row(await db.get<SessionRow>(sql`SELECT * FROM ${SESSIONS} WHERE "tokenHash" = ${tokenHash} AND "expiresAt" > ${now} AND "absoluteExpiresAt" > ${now}`));
+  return row(
+    await db.get<SessionRow>(sql`SELECT * FROM ${SESSIONS} WHERE "tokenHash" = ${tokenHash} AND "expiresAt" > ${now} AND "absoluteExpiresAt" > ${now}`),
+  );
 }
 
 /**
@@ -44,7 +46,10 @@ export async function findSessionByToken(db: Queryable, tokenHash: string, now: 
  * current token: of two refreshes with the same token, one rotates and the other finds nothing.
  */
 export async function rotateSession(
-  db: Queryable, from: { sessionId: string; tokenHash: string }, to: { sessionId: string; tokenHash: string; createdAt: string; expiresAt: number }, now: number,
+  db: Queryable,
+  from: { sessionId: string; tokenHash: string },
+  to: { sessionId: string; tokenHash: string; createdAt: string; expiresAt: number },
+  now: number,
 ): Promise<boolean> {
   const rotated = await db.get(sql`UPDATE ${SESSIONS} SET "sessionId" = ${to.sessionId}, "previousSessionId" = "sessionId", "tokenHash" = ${to.tokenHash},
       "createdAt" = ${to.createdAt}, "expiresAt" = ${to.expiresAt}
@@ -68,7 +73,9 @@ export async function listSessions(db: Queryable, userId: number, now: number): 
 
 /** Deletes one session of a user (by its current or previous id); whether there was one. */
 export async function deleteSession(db: Queryable, userId: number, sessionId: string): Promise<boolean> {
-  return (await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${userId} AND ("sessionId" = ${sessionId} OR "previousSessionId" = ${sessionId})`)).changes > 0;
+  return (
+    (await db.run(sql`DELETE FROM ${SESSIONS} WHERE "userId" = ${userId} AND ("sessionId" = ${sessionId} OR "previousSessionId" = ${sessionId})`)).changes > 0
+  );
 }
 
 /** Deletes a user's sessions, or those of one device. */

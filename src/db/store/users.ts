@@ -12,7 +12,16 @@ const ROLES = sql.id(SYSTEM.roles);
 
 /** Columns a user object shows (never the password, reset code or token version). */
 export const USER_PUBLIC_COLUMNS = [
-  'id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'username',
+  'email',
+  'provider',
+  'confirmed',
+  'blocked',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ] as const;
 
 export interface UserRow {
@@ -89,7 +98,12 @@ export interface UserListQuery {
 /** Users for `GET /api/users`: public columns only, filtered, sorted and paged by the query layer. */
 export function listUsers(db: Queryable, query: UserListQuery): Promise<UserRow[]> {
   const conditions = [...(query.where.isEmpty ? [] : [query.where]), ...(query.id === undefined ? [] : [sql`t."id" = ${query.id}`])];
-  const where = conditions.length ? sql` WHERE ${sql.join(conditions.map((c) => sql`(${c})`), ' AND ')}` : sql.empty;
+  const where = conditions.length
+    ? sql` WHERE ${sql.join(
+        conditions.map((c) => sql`(${c})`),
+        ' AND ',
+      )}`
+    : sql.empty;
   const page = query.page ? sql` LIMIT ${query.page.limit} OFFSET ${query.page.offset}` : sql.empty;
   return db.all<UserRow>(sql`SELECT t.* FROM ${USERS} t${where} ORDER BY ${query.order}${page}`);
 }

@@ -37,7 +37,12 @@ interface StoredWebhook {
 export const encodeEvents = (events: string[]) => `,${events.join(',')},`;
 
 function fromStored(row: StoredWebhook): WebhookRow {
-  return { ...row, events: row.events.split(',').filter(Boolean), headers: JSON.parse(row.headers) as Record<string, string>, enabled: Number(row.enabled) === 1 };
+  return {
+    ...row,
+    events: row.events.split(',').filter(Boolean),
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    enabled: Number(row.enabled) === 1,
+  };
 }
 
 const COLUMNS = sql.join(['id', 'name', 'url', 'events', 'secret', 'headers', 'enabled', 'createdAt'].map((c) => sql.id(c)));

@@ -5,7 +5,15 @@
  * version (publish, new locale) copies its component rows, recursively.
  */
 import type { Queryable } from '../../db/database';
-import { copyComponentRow, copyComponentRows, deleteComponentRows, insertComponent, ownedParts, type ComponentSource, type OwnedParts } from '../../db/store/components';
+import {
+  copyComponentRow,
+  copyComponentRows,
+  deleteComponentRows,
+  insertComponent,
+  ownedParts,
+  type ComponentSource,
+  type OwnedParts,
+} from '../../db/store/components';
 import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from '../write/input';
 import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from '../relations/links';
@@ -103,7 +111,13 @@ function readParts(tx: Queryable, owner: AnyModel, ownerIds: number[], sources: 
  * table that has some is cleared. Returns the owner rows holding media links, when the read
  * asked (undefined: no read, nothing known).
  */
-async function deleteComponentFields(tx: Queryable, registry: Registry, owner: AnyModel, ownerIds: number[], fields?: string[]): Promise<Set<number> | undefined> {
+async function deleteComponentFields(
+  tx: Queryable,
+  registry: Registry,
+  owner: AnyModel,
+  ownerIds: number[],
+  fields?: string[],
+): Promise<Set<number> | undefined> {
   const sources = sourcesOf(owner, fields);
   if (ownerIds.length === 0 || sources.length === 0) return undefined;
   const parts = await readParts(tx, owner, ownerIds, sources);
@@ -206,7 +220,9 @@ export async function replaceWithCopy(
   await copyRowsOf(tx, registry, owner, sources, parts, fromId, toId);
   // Polymorphic links are not in the read: their fields are always copied (one statement each, when the type has any).
   const linked = relations.filter((_, k) => parts.linked[k]!.has(fromId)).map((a) => a.name);
-  const morphs = Object.values(owner.attributes).filter((a) => a.kind === 'morph' && a.owner).map((a) => a.name);
+  const morphs = Object.values(owner.attributes)
+    .filter((a) => a.kind === 'morph' && a.owner)
+    .map((a) => a.name);
   if (linked.length || morphs.length) await copyOwnedLinks(tx, owner, fromId, toId, registry, [...linked, ...morphs]);
   if (parts.ownerMedia.has(fromId)) await copyMedia(tx, owner, fromId, toId);
   return toId;

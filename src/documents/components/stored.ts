@@ -14,7 +14,9 @@ type Body = Record<string, unknown>;
 
 /** The component and dynamic-zone attributes of a model. */
 export const componentFieldsOf = (model: AnyModel): string[] =>
-  Object.values(model.attributes).filter((a) => a.kind === 'component' || a.kind === 'dynamiczone').map((a) => a.name);
+  Object.values(model.attributes)
+    .filter((a) => a.kind === 'component' || a.kind === 'dynamiczone')
+    .map((a) => a.name);
 
 /** `fields` of the row `rowId` of `model` (component and dynamic-zone attributes), as body values. */
 export async function storedComponents(tx: Queryable, registry: Registry, model: AnyModel, rowId: number, fields: string[]): Promise<Body> {
@@ -33,7 +35,15 @@ async function componentBodies(tx: Queryable, registry: Registry, model: AnyMode
     for (const component of components) {
       const rows = await componentValues(tx, component, model.uid, rowIds, field);
       const nested = componentFieldsOf(component);
-      const inner = nested.length ? await componentBodies(tx, registry, component, rows.map((r) => r.id), nested) : [];
+      const inner = nested.length
+        ? await componentBodies(
+            tx,
+            registry,
+            component,
+            rows.map((r) => r.id),
+            nested,
+          )
+        : [];
       rows.forEach((row, i) => {
         const body: Body = { ...(attribute.kind === 'dynamiczone' ? { __component: component.uid } : {}), ...row.values, ...inner[i] };
         items.push({ ownerId: row.ownerId, order: row.order, body });

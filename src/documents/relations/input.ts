@@ -24,14 +24,11 @@ export interface RelationTarget {
   position?: Position;
 }
 
-export type RelationWrite =
-  | { op: 'set'; targets: RelationTarget[] }
-  | { op: 'patch'; connect: RelationTarget[]; disconnect: RelationTarget[] };
+export type RelationWrite = { op: 'set'; targets: RelationTarget[] } | { op: 'patch'; connect: RelationTarget[]; disconnect: RelationTarget[] };
 
 /** `['seo', 'items', 0, 'title']` → `seo.items[0].title`, as Strapi labels fields in messages. */
 export const label = (path: (string | number)[]) =>
   path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
-
 
 const POSITION_KEYS = ['before', 'after', 'start', 'end'] as const;
 const STATUSES = ['draft', 'published'];
@@ -170,7 +167,9 @@ export function mapRowIds(value: unknown, at: (string | number)[], visit: (id: n
     if (row) {
       const { id: given, ...rest } = v;
       if (rest.documentId !== undefined && rest.documentId !== row.documentId) {
-        throw new ValidationError(`Invalid relation at ${label(where)}: id ${String(given)} is not a version of document "${String(rest.documentId)}"`, { path: where });
+        throw new ValidationError(`Invalid relation at ${label(where)}: id ${String(given)} is not a version of document "${String(rest.documentId)}"`, {
+          path: where,
+        });
       }
       out = { ...pins(row), ...rest, documentId: row.documentId };
     }

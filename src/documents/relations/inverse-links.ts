@@ -115,6 +115,14 @@ async function writeInverse(tx: Queryable, attribute: RelationAttribute, write: 
       }
       index = 'before' in position ? at : at + 1;
     }
-    await link(t, distinctKeyBetween(...gapBefore(list.map((l) => l.rank), index)));
+    await link(
+      t,
+      distinctKeyBetween(
+        ...gapBefore(
+          list.map((l) => l.rank),
+          index,
+        ),
+      ),
+    );
   }
 }

@@ -58,7 +58,11 @@ async function disconnectLinks(tx: Queryable, attribute: RelationAttribute, list
       }
     }
   }
-  await store.deleteLinks(tx, attribute, [...gone].map((link) => link.id));
+  await store.deleteLinks(
+    tx,
+    attribute,
+    [...gone].map((link) => link.id),
+  );
   return list.filter((link) => !gone.has(link));
 }
 
@@ -80,7 +84,16 @@ export function linkKey(attribute: RelationAttribute, target: RelationTarget, co
 /** Every key must name an existing version (of its pinned status); the first that does not is the error. */
 async function assertTargetsExist(tx: Queryable, attribute: RelationAttribute, keys: LinkKey[]) {
   const targetType = attribute.targetType;
-  assertFound(attribute.name, targetType.uid, keys, await existingVersions(tx, targetType, keys.map((k) => k.documentId)));
+  assertFound(
+    attribute.name,
+    targetType.uid,
+    keys,
+    await existingVersions(
+      tx,
+      targetType,
+      keys.map((k) => k.documentId),
+    ),
+  );
 }
 
 /** The first key that names no version among `versions` (of its pinned status, if any) is the error. */
@@ -130,7 +143,6 @@ export async function writeOwnedLinks(
   }
 }
 
-
 /** Where a connected target goes in a list (its position: start, end, before or after an anchor already in it). */
 export function placement(attribute: RelationAttribute, context: LinkContext, target: RelationTarget, key: LinkKey, list: LinkKey[]): number {
   const position = target.position ?? { end: true };
@@ -152,19 +164,12 @@ export function placement(attribute: RelationAttribute, context: LinkContext, ta
 export function rejectDuplicates(keys: LinkKey[]) {
   keys.forEach((key, i) => {
     if (keys.findIndex((other) => overlaps(other, key)) !== i) {
-      throw new ValidationError(
-        `The relation with id ${key.documentId} is already connected. You cannot connect the same relation twice.`,
-      );
+      throw new ValidationError(`The relation with id ${key.documentId} is already connected. You cannot connect the same relation twice.`);
     }
   });
 }
 
-async function setLinks(tx: Queryable, model: AnyModel,
-  attribute: RelationAttribute,
-  rowId: number,
-  targets: RelationTarget[],
-  context: LinkContext,
-) {
+async function setLinks(tx: Queryable, model: AnyModel, attribute: RelationAttribute, rowId: number, targets: RelationTarget[], context: LinkContext) {
   let keys = targets.map((t) => linkKey(attribute, t, context));
   rejectDuplicates(keys);
   if (!attribute.toMany) keys = keys.slice(-1);
@@ -172,7 +177,11 @@ async function setLinks(tx: Queryable, model: AnyModel,
   const existing = await store.linksFrom(tx, attribute, rowId);
   const ranks = generateNKeysBetween(null, null, keys.length);
   // Links that stay keep their row (and so their place on the inverse side).
-  await store.deleteLinks(tx, attribute, existing.filter((old) => !keys.some((k) => sameLink(k, old))).map((old) => old.id));
+  await store.deleteLinks(
+    tx,
+    attribute,
+    existing.filter((old) => !keys.some((k) => sameLink(k, old))).map((old) => old.id),
+  );
   for (let i = 0; i < keys.length; i++) {
     const old = existing.find((o) => sameLink(o, keys[i]!));
     if (old) await store.setRank(tx, attribute, old.id, ranks[i]!);
@@ -181,7 +190,9 @@ async function setLinks(tx: Queryable, model: AnyModel,
   if (inverseIsToOne(attribute)) for (const key of keys) await dropOtherOwners(tx, model, attribute, rowId, key);
 }
 
-async function patchLinks(tx: Queryable, model: AnyModel,
+async function patchLinks(
+  tx: Queryable,
+  model: AnyModel,
   attribute: RelationAttribute,
   rowId: number,
   connect: RelationTarget[],
@@ -198,7 +209,11 @@ async function patchLinks(tx: Queryable, model: AnyModel,
     const last = connectKeys.at(-1);
     let existing = await disconnectLinks(tx, attribute, await store.linksFrom(tx, attribute, rowId), last ? [] : disconnectKeys);
     const dropped = existing.filter((old) => last && !sameLink(last, old));
-    await store.deleteLinks(tx, attribute, dropped.map((old) => old.id));
+    await store.deleteLinks(
+      tx,
+      attribute,
+      dropped.map((old) => old.id),
+    );
     existing = existing.filter((old) => !dropped.includes(old));
     if (last && !existing.some((o) => sameLink(o, last))) await insertLink(tx, attribute, rowId, last, generateKeyBetween(null, null));
     if (last && inverseIsToOne(attribute)) await dropOtherOwners(tx, model, attribute, rowId, last);
@@ -213,10 +228,19 @@ async function patchLinks(tx: Queryable, model: AnyModel,
     // new one covers (pinned links, when it pins no status) make way for it.
     const covered = list.filter((o) => overlaps(o, key));
     const old = covered.length === 1 && (covered[0]!.status === key.status || covered[0]!.status === '') ? covered[0] : undefined;
-    await store.deleteLinks(tx, attribute, covered.filter((o) => o !== old).map((o) => o.id));
+    await store.deleteLinks(
+      tx,
+      attribute,
+      covered.filter((o) => o !== old).map((o) => o.id),
+    );
     const without = list.filter((o) => !covered.includes(o));
     const index = placement(attribute, context, connect[i]!, key, without);
-    const keyBetween = generateKeyBetween(...gapBefore(without.map((l) => l.rank), index));
+    const keyBetween = generateKeyBetween(
+      ...gapBefore(
+        without.map((l) => l.rank),
+        index,
+      ),
+    );
     if (old) {
       await store.setRank(tx, attribute, old.id, keyBetween);
       old.rank = keyBetween;

@@ -23,9 +23,7 @@ export interface MorphTarget {
   status?: 'draft' | 'published';
 }
 
-export type MorphWrite =
-  | { op: 'set'; targets: MorphTarget[] }
-  | { op: 'patch'; connect: MorphTarget[]; disconnect: MorphTarget[] };
+export type MorphWrite = { op: 'set'; targets: MorphTarget[] } | { op: 'patch'; connect: MorphTarget[]; disconnect: MorphTarget[] };
 
 type Path = (string | number)[];
 
@@ -46,7 +44,10 @@ function readItem(registry: Registry, element: unknown, at: Path): MorphTarget {
   if (locale !== undefined && typeof locale !== 'string') throw bad('locale must be a string');
   if (status !== undefined && status !== 'draft' && status !== 'published') throw bad('status must be "draft" or "published"');
   // Ids and locales end up in SQL parameters, where PostgreSQL text refuses NUL.
-  for (const [name, v] of [['documentId', documentId], ['locale', locale]] as const) {
+  for (const [name, v] of [
+    ['documentId', documentId],
+    ['locale', locale],
+  ] as const) {
     const why = typeof v === 'string' ? unstorableText(v) : undefined;
     if (why) throw bad(`${name} ${why}`);
   }
@@ -65,10 +66,7 @@ function readItems(registry: Registry, value: unknown, at: Path): MorphTarget[] 
 /** Parses the value of a polymorphic attribute (see the file comment). */
 export function readMorph(registry: Registry, attribute: MorphAttribute, value: unknown, at: Path): MorphWrite {
   if (!attribute.owner) {
-    throw new ValidationError(
-      `${label(at)} is read from ${attribute.target}.${attribute.morphBy}: link the documents from there`,
-      { path: at },
-    );
+    throw new ValidationError(`${label(at)} is read from ${attribute.target}.${attribute.morphBy}: link the documents from there`, { path: at });
   }
   if (value === null) return { op: 'set', targets: [] };
   if (!attribute.toMany) return { op: 'set', targets: [readItem(registry, value, at)] };

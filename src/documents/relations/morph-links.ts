@@ -55,7 +55,11 @@ function keyOf(registry: Registry, target: MorphTarget, context: LinkContext): M
 async function assertTargetsExist(tx: Queryable, registry: Registry, relation: string, keys: MorphKey[]): Promise<void> {
   for (const uid of new Set(keys.map((k) => k.type))) {
     const ofType = keys.filter((k) => k.type === uid);
-    const versions = await existingVersions(tx, registry.contentType(uid)!, ofType.map((k) => k.documentId));
+    const versions = await existingVersions(
+      tx,
+      registry.contentType(uid)!,
+      ofType.map((k) => k.documentId),
+    );
     for (const key of ofType) {
       if (!versions.some((v) => v.documentId === key.documentId && v.locale === key.locale && (key.status === '' || v.status === key.status))) {
         throw targetNotFound(relation, uid, key.documentId, key.locale);
@@ -85,7 +89,14 @@ export async function writeMorphLinks(
     const attribute = model.attributes[name] as MorphAttribute;
     const targets = write.op === 'set' ? write.targets : [...write.connect, ...write.disconnect];
     await resolveRowIds(tx, registry, targets);
-    if (write.op === 'set') await setLinks(tx, registry, attribute, rowId, write.targets.map((t) => keyOf(registry, t, context)));
+    if (write.op === 'set')
+      await setLinks(
+        tx,
+        registry,
+        attribute,
+        rowId,
+        write.targets.map((t) => keyOf(registry, t, context)),
+      );
     else {
       const connect = write.connect.map((t) => keyOf(registry, t, context));
       const disconnect = write.disconnect.map((t) => keyOf(registry, t, context));
@@ -98,7 +109,11 @@ async function setLinks(tx: Queryable, registry: Registry, attribute: MorphAttri
   rejectDuplicates(keys);
   if (!attribute.toMany) keys = keys.slice(-1);
   await assertTargetsExist(tx, registry, attribute.name, keys);
-  await store.deleteMorphLinks(tx, attribute, (await store.morphLinksFrom(tx, attribute, rowId)).map((l) => l.id));
+  await store.deleteMorphLinks(
+    tx,
+    attribute,
+    (await store.morphLinksFrom(tx, attribute, rowId)).map((l) => l.id),
+  );
   const ranks = generateNKeysBetween(null, null, keys.length);
   for (let i = 0; i < keys.length; i++) await store.insertMorphLink(tx, attribute, rowId, keys[i]!, ranks[i]!);
 }
@@ -109,7 +124,11 @@ async function patchLinks(tx: Queryable, registry: Registry, attribute: MorphAtt
   let list: StoredMorphLink[] = await store.morphLinksFrom(tx, attribute, rowId);
   const gone = list.filter((link) => disconnect.some((key) => overlaps(link, key) && (key.status === '' || key.status === link.status)));
   if (!attribute.toMany && connect.length) gone.push(...list.filter((link) => !sameKey(link, connect.at(-1)!)));
-  await store.deleteMorphLinks(tx, attribute, [...new Set(gone)].map((l) => l.id));
+  await store.deleteMorphLinks(
+    tx,
+    attribute,
+    [...new Set(gone)].map((l) => l.id),
+  );
   list = list.filter((link) => !gone.includes(link));
   // A to-one side holds one link: the last connected target wins. A connected link already held keeps its place.
   for (const key of attribute.toMany ? connect : connect.slice(-1)) {

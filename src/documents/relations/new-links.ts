@@ -50,7 +50,11 @@ async function readTargets(tx: Queryable, targets: Map<RelationAttribute, Set<st
   const groups = [...targets].flatMap(([attribute, ids]) => {
     const all = [...ids];
     const target = attribute.targetType;
-    return Array.from({ length: Math.ceil(all.length / TARGETS_PER_GROUP) }, (_, i) => ({ attribute, target, documentIds: all.slice(i * TARGETS_PER_GROUP, (i + 1) * TARGETS_PER_GROUP) }));
+    return Array.from({ length: Math.ceil(all.length / TARGETS_PER_GROUP) }, (_, i) => ({
+      attribute,
+      target,
+      documentIds: all.slice(i * TARGETS_PER_GROUP, (i + 1) * TARGETS_PER_GROUP),
+    }));
   });
   for (let start = 0; start < groups.length; start += GROUPS_PER_STATEMENT) {
     const chunk = groups.slice(start, start + GROUPS_PER_STATEMENT);
@@ -73,7 +77,12 @@ export interface PrefetchedTargets {
  * write). writeNewLinks takes it when called with the same `relations`; checks and errors
  * stay where they were. A write whose planning fails here reads at the usual place.
  */
-export function prefetchNewLinkTargets(tx: Queryable, model: AnyModel, relations: Record<string, RelationWrite>, context: LinkContext): PrefetchedTargets | undefined {
+export function prefetchNewLinkTargets(
+  tx: Queryable,
+  model: AnyModel,
+  relations: Record<string, RelationWrite>,
+  context: LinkContext,
+): PrefetchedTargets | undefined {
   let targets: Map<RelationAttribute, Set<string>>;
   try {
     ({ targets } = plan(model, [{ rowIds: [], relations }], context));
@@ -147,7 +156,8 @@ export async function writeNewLinks(
 }
 
 /** The versions found, as `assertIndexed` looks keys up: each with its status, and without (a key pinning none). */
-const versionIndex = (versions: TargetVersion[]) => new Set(versions.flatMap((v) => [`${v.documentId}\0${v.locale}\0${v.status}`, `${v.documentId}\0${v.locale}\0`]));
+const versionIndex = (versions: TargetVersion[]) =>
+  new Set(versions.flatMap((v) => [`${v.documentId}\0${v.locale}\0${v.status}`, `${v.documentId}\0${v.locale}\0`]));
 
 /** assertFound over an index of the versions (a bulk create checks many keys against one read). */
 const assertIndexed = (attribute: RelationAttribute, keys: LinkKey[], index: Set<string>) =>
@@ -170,8 +180,22 @@ function newList(attribute: RelationAttribute, write: RelationWrite, context: Li
   for (const target of write.connect) {
     const key = keyOf(target);
     const without = list.filter((o) => !overlaps(o.key, key));
-    const index = placement(attribute, context, target, key, without.map((o) => o.key));
-    without.splice(index, 0, { key, rank: generateKeyBetween(...gapBefore(without.map((o) => o.rank), index)) });
+    const index = placement(
+      attribute,
+      context,
+      target,
+      key,
+      without.map((o) => o.key),
+    );
+    without.splice(index, 0, {
+      key,
+      rank: generateKeyBetween(
+        ...gapBefore(
+          without.map((o) => o.rank),
+          index,
+        ),
+      ),
+    });
     list = without;
   }
   return list;

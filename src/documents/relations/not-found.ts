@@ -7,10 +7,13 @@ import { ValidationError } from '../../errors';
  */
 export function targetNotFound(relation: string, type: string, documentId: string, locale: string): ValidationError {
   const where = locale ? ` in locale "${locale}"` : '';
-  return new ValidationError(`Document with id "${documentId}" not found${where}: the relation ${relation} points at ${type}, which has no such document${where ? ' in that locale' : ''}`, {
-    path: [relation],
-    type,
-    documentId,
-    locale: locale || null,
-  });
+  return new ValidationError(
+    `Document with id "${documentId}" not found${where}: the relation ${relation} points at ${type}, which has no such document${where ? ' in that locale' : ''}`,
+    {
+      path: [relation],
+      type,
+      documentId,
+      locale: locale || null,
+    },
+  );
 }

@@ -91,7 +91,10 @@ function mapRelations(registry: Registry, model: AnyModel, data: unknown, at: Pa
  * with the path of the first such id when the caller knows it.
  */
 export async function rowTargets(
-  tx: Queryable, target: ContentType, ids: number[], pathOf: (id: number) => Path | undefined = () => undefined,
+  tx: Queryable,
+  target: ContentType,
+  ids: number[],
+  pathOf: (id: number) => Path | undefined = () => undefined,
 ): Promise<Map<number, RowTarget>> {
   const rows = await versionsByRowId(tx, target, ids);
   const missing = [...new Set(ids)].filter((id) => !rows.has(id));
@@ -123,13 +126,20 @@ const documentIdsOnly = (value: unknown): boolean => {
 export async function resolveRowIds<T>(tx: Queryable, registry: Registry, ct: ContentType, bodies: T[]): Promise<T[]> {
   const wanted = new Map<ContentType, Map<number, Path>>();
   for (const body of bodies) {
-    mapRelations(registry, ct, body, [], (_attribute, target, value, at) =>
-      documentIdsOnly(value) ? undefined : mapRowIds(value, at, (id, where) => {
-        const ids = wanted.get(target) ?? new Map<number, Path>();
-        if (!ids.has(id)) ids.set(id, where);
-        wanted.set(target, ids);
-        return undefined;
-      }),
+    mapRelations(
+      registry,
+      ct,
+      body,
+      [],
+      (_attribute, target, value, at) =>
+        documentIdsOnly(value)
+          ? undefined
+          : mapRowIds(value, at, (id, where) => {
+              const ids = wanted.get(target) ?? new Map<number, Path>();
+              if (!ids.has(id)) ids.set(id, where);
+              wanted.set(target, ids);
+              return undefined;
+            }),
       false,
     );
   }

@@ -93,13 +93,25 @@ export async function insertBulk(
   const perDocument = both ? 2 : 1;
   const sources = documents.map((d, i) => ({ rowIds: ids.slice(i * perDocument, (i + 1) * perDocument), relations: d.input.relations }));
   sources.forEach(({ rowIds }, i) => (answers[i]!.rowId = rowIds[rowIds.length - 1]!));
-  const clash = publish ? await firstUniqueClash(tx, ct, documents, sources.map(({ rowIds }) => rowIds[rowIds.length - 1]!)) : undefined;
+  const clash = publish
+    ? await firstUniqueClash(
+        tx,
+        ct,
+        documents,
+        sources.map(({ rowIds }) => rowIds[rowIds.length - 1]!),
+      )
+    : undefined;
   if (clash) {
     // A document before it whose links fail would have failed first (a create checks unique values before its links).
     await writeNewLinks(tx, ct, sources.slice(0, clash.index), context, false);
     throw clash.error;
   }
-  await insertComponents(tx, ct, documents, sources.map((s) => s.rowIds));
+  await insertComponents(
+    tx,
+    ct,
+    documents,
+    sources.map((s) => s.rowIds),
+  );
   await writeNewLinks(tx, ct, sources, context);
   return answers.map((answer, i) => ({ answer, draftId: sources[i]!.rowIds[0]! }));
 }
@@ -139,6 +151,11 @@ async function firstUniqueClash(tx: Queryable, ct: ContentType, documents: BulkD
   if (index < 0) return undefined;
   const errors: FieldError[] = clashes
     .filter(([, ids]) => ids.has(publishedIds[index]!))
-    .map(([field]) => ({ path: [field.name], message: 'This attribute must be unique', name: 'ValidationError', value: documents[index]!.input.scalars[field.name] }));
+    .map(([field]) => ({
+      path: [field.name],
+      message: 'This attribute must be unique',
+      name: 'ValidationError',
+      value: documents[index]!.input.scalars[field.name],
+    }));
   return { index, error: ValidationError.fromFieldErrors(errors) };
 }

@@ -40,36 +40,48 @@ export async function runBulk(
   assertDocumentType(ct);
   if (ct.kind !== 'collectionType') throw new ValidationError(`${ct.uid} is a single type: bulk actions take collection types`);
   const ids = [...new Set(documentIds)];
-  if (ids.length === 0) throw new ValidationError('documentIds must name at least one document', { errors: [{ path: ['documentIds'], message: 'At least one documentId is required' }] });
+  if (ids.length === 0)
+    throw new ValidationError('documentIds must name at least one document', {
+      errors: [{ path: ['documentIds'], message: 'At least one documentId is required' }],
+    });
   if (ids.length > BULK_LIMIT) {
-    throw new ValidationError(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`, { errors: [{ path: ['documentIds'], message: `At most ${BULK_LIMIT} documentIds` }] });
+    throw new ValidationError(`At most ${BULK_LIMIT} documents per bulk action (got ${ids.length})`, {
+      errors: [{ path: ['documentIds'], message: `At most ${BULK_LIMIT} documentIds` }],
+    });
   }
   if (action !== 'delete' && !ct.draftAndPublish) throw new ValidationError(`${ct.uid} has no draft & publish, so it cannot ${action}`, { action });
   // Read before the transaction (it is cached), so the single actions' own look-ups inside it
   // never wait for a second pooled connection.
   await deps.locales.defaultCode();
   const locks = mergeLocks(ids.map((id) => (action === 'delete' ? deleteLocks(ct, id) : { exclusive: [documentLock(ct, id)], shared: [] })));
-  return deps.pipeline.run(options, async (ctx) => {
-    await ctx.tx.lock(locks.exclusive, locks.shared);
-    const joined = { locale: options.locale, within: ctx };
-    for (const id of ids) {
-      let done: boolean;
-      try {
-        done =
-          action === 'delete'
-            ? (await deleteDocument(deps, ct, id, joined)) > 0
-            : (await (action === 'publish' ? publish : unpublish)(deps, ct, id, joined)) !== null;
-      } catch (error) {
-        // A draft that cannot be published: say which one, as the list shows one message.
-        if (error instanceof ValidationError) {
-          error.message = `Document "${id}": ${error.message}; nothing was changed`;
-          error.details = { ...error.details, documentId: id };
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      await ctx.tx.lock(locks.exclusive, locks.shared);
+      const joined = { locale: options.locale, within: ctx };
+      for (const id of ids) {
+        let done: boolean;
+        try {
+          done =
+            action === 'delete'
+              ? (await deleteDocument(deps, ct, id, joined)) > 0
+              : (await (action === 'publish' ? publish : unpublish)(deps, ct, id, joined)) !== null;
+        } catch (error) {
+          // A draft that cannot be published: say which one, as the list shows one message.
+          if (error instanceof ValidationError) {
+            error.message = `Document "${id}": ${error.message}; nothing was changed`;
+            error.details = { ...error.details, documentId: id };
+          }
+          throw error;
         }
-        throw error;
+        // Thrown inside the transaction: what the earlier documents did is rolled back.
+        if (!done)
+          throw new NotFoundError(
+            `Document "${id}" not found${options.locale && options.locale !== '*' ? ` in locale "${options.locale}"` : ''}; nothing was changed`,
+          );
       }
-      // Thrown inside the transaction: what the earlier documents did is rolled back.
-      if (!done) throw new NotFoundError(`Document "${id}" not found${options.locale && options.locale !== '*' ? ` in locale "${options.locale}"` : ''}; nothing was changed`);
-    }
-    return ids.length;
-  }, LOCKED);
+      return ids.length;
+    },
+    LOCKED,
+  );
 }

@@ -170,14 +170,33 @@ export class WriteContext {
     if (wanting.length === 0) return;
     const at = this.now();
     if (wanting.every((recorder) => recorder.keysOnly)) {
-      const record: EntryRecord = { kind: 'entry', event, contentType: ct, documentId, locale: ct.localized ? (locale ?? '*') : '', status, inserted, actor: this.actor, at };
+      const record: EntryRecord = {
+        kind: 'entry',
+        event,
+        contentType: ct,
+        documentId,
+        locale: ct.localized ? (locale ?? '*') : '',
+        status,
+        inserted,
+        actor: this.actor,
+        at,
+      };
       for (const recorder of wanting) recorder.record(record);
       return;
     }
     const data = await this.versions(ct, documentId, locale, status);
     for (const entry of data) {
       const record: EntryRecord = {
-        kind: 'entry', event, contentType: ct, documentId, locale: (entry.locale as string | undefined) ?? locale ?? '', status, entry, inserted, actor: this.actor, at,
+        kind: 'entry',
+        event,
+        contentType: ct,
+        documentId,
+        locale: (entry.locale as string | undefined) ?? locale ?? '',
+        status,
+        entry,
+        inserted,
+        actor: this.actor,
+        at,
       };
       for (const recorder of wanting) recorder.record(record);
     }
@@ -259,7 +278,13 @@ export class WritePipeline {
     const now = this.options.now ?? Date.now;
     let ctx: WriteContext | undefined;
     const result = await this.db.transaction(async (tx) => {
-      const attempt = (ctx = new WriteContext(tx, actor, this.listeners.map((l) => l.open(tx, actor)), this.registry, now));
+      const attempt = (ctx = new WriteContext(
+        tx,
+        actor,
+        this.listeners.map((l) => l.open(tx, actor)),
+        this.registry,
+        now,
+      ));
       try {
         return await openWrites.run(attempt, async () => {
           const value = await fn(attempt);

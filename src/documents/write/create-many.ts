@@ -20,21 +20,36 @@ export async function createMany(deps: WriteDeps, ct: ContentType, given: Record
   const items = await resolveRowIds(deps.db, deps.registry, ct, given);
   const publish = !ct.draftAndPublish || options.status !== 'draft';
   const inputs = await readNewDocuments(deps, ct, items, publish);
-  return deps.pipeline.run(options, async (ctx) => {
-    const ids = inputs.map(() => createDocumentId());
-    await lockNewDocuments(ctx, ct, ids, items);
-    ctx.prefetch();
-    if (inputs.length < 2 || deps.hooks.listensTo(ct) || !fitsBulk(ct, inputs)) {
-      return createDocuments(deps, ctx, ct, ids, inputs, locale, defaultLocale, publish);
-    }
-    if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
-    const written = await insertBulk(ctx.tx, ct, inputs.map((input, i) => ({ documentId: ids[i]!, input })), locale, publish, linkContext(ct, locale, defaultLocale));
-    // Asked once for the batch: with no listener, nothing is read back for any document.
-    if ((await ctx.wants('entry.create')) || (await ctx.wants('entry.publish'))) {
-      for (const [i, { answer, draftId }] of written.entries()) {
-        await recordWrite(ctx, ct, { documentId: answer.documentId, locale }, 'entry.create', publish, { draftId, publishedId: answer.rowId, input: inputs[i]! });
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const ids = inputs.map(() => createDocumentId());
+      await lockNewDocuments(ctx, ct, ids, items);
+      ctx.prefetch();
+      if (inputs.length < 2 || deps.hooks.listensTo(ct) || !fitsBulk(ct, inputs)) {
+        return createDocuments(deps, ctx, ct, ids, inputs, locale, defaultLocale, publish);
       }
-    }
-    return written.map(({ answer }): Written => ({ documentId: answer.documentId, locale, status: publish ? 'published' : 'draft', answer }));
-  }, LOCKED);
+      if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
+      const written = await insertBulk(
+        ctx.tx,
+        ct,
+        inputs.map((input, i) => ({ documentId: ids[i]!, input })),
+        locale,
+        publish,
+        linkContext(ct, locale, defaultLocale),
+      );
+      // Asked once for the batch: with no listener, nothing is read back for any document.
+      if ((await ctx.wants('entry.create')) || (await ctx.wants('entry.publish'))) {
+        for (const [i, { answer, draftId }] of written.entries()) {
+          await recordWrite(ctx, ct, { documentId: answer.documentId, locale }, 'entry.create', publish, {
+            draftId,
+            publishedId: answer.rowId,
+            input: inputs[i]!,
+          });
+        }
+      }
+      return written.map(({ answer }): Written => ({ documentId: answer.documentId, locale, status: publish ? 'published' : 'draft', answer }));
+    },
+    LOCKED,
+  );
 }

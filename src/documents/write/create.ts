@@ -13,8 +13,16 @@ import { resolveRowIds } from '../relations/row-ids';
 import type { WriteContext } from './context';
 import { insertNew } from './new-version';
 import {
-  assertDocumentType, linkContext, LOCKED, recordWrite, take, writeInverse, writeLocale,
-  type WriteDeps, type WriteOptions, type Written,
+  assertDocumentType,
+  linkContext,
+  LOCKED,
+  recordWrite,
+  take,
+  writeInverse,
+  writeLocale,
+  type WriteDeps,
+  type WriteOptions,
+  type Written,
 } from './operation';
 import { assertUnique, uniqueLocks } from './unique';
 
@@ -36,12 +44,16 @@ export async function create(deps: WriteDeps, ct: ContentType, data: Record<stri
   const [item] = await resolveRowIds(deps.db, deps.registry, ct, [data]);
   const publish = !ct.draftAndPublish || options.status !== 'draft';
   const [input] = await readNewDocuments(deps, ct, [item!], publish);
-  return deps.pipeline.run(options, async (ctx) => {
-    const documentId = createDocumentId();
-    await lockNewDocuments(ctx, ct, [documentId], [item!]);
-    ctx.prefetch();
-    return (await createDocuments(deps, ctx, ct, [documentId], [input!], locale, defaultLocale, publish))[0]!;
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const documentId = createDocumentId();
+      await lockNewDocuments(ctx, ct, [documentId], [item!]);
+      ctx.prefetch();
+      return (await createDocuments(deps, ctx, ct, [documentId], [input!], locale, defaultLocale, publish))[0]!;
+    },
+    LOCKED,
+  );
 }
 
 /**

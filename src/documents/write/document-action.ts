@@ -39,18 +39,22 @@ export async function runAction(
   }
   const defaultLocale = await deps.locales.defaultCode();
   const wanted = !ct.localized ? '' : (options.locale ?? defaultLocale);
-  return deps.pipeline.run(options, async (ctx) => {
-    // A single type's lock names the type, so it is taken before its documentId is known.
-    await ctx.tx.lock([documentLock(ct, documentId ?? '')]);
-    const id = documentId ?? (await firstDocumentId(ctx.tx, ct));
-    if (id === undefined) return null;
-    const versions = await existingVersions(ctx.tx, ct, [id]);
-    const locales = [...new Set(versions.map((v) => v.locale))].filter((l) => wanted === '*' || l === wanted).sort();
-    if (locales.length === 0) return null;
-    const now = new Date().toISOString();
-    for (const locale of locales) await step(deps, ctx, ct, { documentId: id, locale }, now);
-    // With '*', the answer is the default locale's version when it has one.
-    const locale = locales.includes(defaultLocale) ? defaultLocale : locales[0]!;
-    return { documentId: id, locale, status: answer };
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      // A single type's lock names the type, so it is taken before its documentId is known.
+      await ctx.tx.lock([documentLock(ct, documentId ?? '')]);
+      const id = documentId ?? (await firstDocumentId(ctx.tx, ct));
+      if (id === undefined) return null;
+      const versions = await existingVersions(ctx.tx, ct, [id]);
+      const locales = [...new Set(versions.map((v) => v.locale))].filter((l) => wanted === '*' || l === wanted).sort();
+      if (locales.length === 0) return null;
+      const now = new Date().toISOString();
+      for (const locale of locales) await step(deps, ctx, ct, { documentId: id, locale }, now);
+      // With '*', the answer is the default locale's version when it has one.
+      const locale = locales.includes(defaultLocale) ? defaultLocale : locales[0]!;
+      return { documentId: id, locale, status: answer };
+    },
+    LOCKED,
+  );
 }

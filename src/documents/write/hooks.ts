@@ -20,9 +20,7 @@
 import type { ContentType } from '../../registry/types';
 
 /** The document service's methods, as Strapi names them in `context.action`. */
-export type DocumentAction =
-  | 'findMany' | 'findFirst' | 'findOne' | 'count'
-  | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
+export type DocumentAction = 'findMany' | 'findFirst' | 'findOne' | 'count' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
 
 export interface MiddlewareContext {
   uid: string;
@@ -35,9 +33,24 @@ export interface MiddlewareContext {
 export type DocumentMiddleware = (context: MiddlewareContext, next: () => Promise<unknown>) => unknown;
 
 export type LifecycleAction =
-  | 'beforeCreate' | 'afterCreate' | 'beforeUpdate' | 'afterUpdate' | 'beforeDelete' | 'afterDelete'
-  | 'beforeFindOne' | 'afterFindOne' | 'beforeFindMany' | 'afterFindMany' | 'beforeCount' | 'afterCount'
-  | 'beforeCreateMany' | 'afterCreateMany' | 'beforeUpdateMany' | 'afterUpdateMany' | 'beforeDeleteMany' | 'afterDeleteMany';
+  | 'beforeCreate'
+  | 'afterCreate'
+  | 'beforeUpdate'
+  | 'afterUpdate'
+  | 'beforeDelete'
+  | 'afterDelete'
+  | 'beforeFindOne'
+  | 'afterFindOne'
+  | 'beforeFindMany'
+  | 'afterFindMany'
+  | 'beforeCount'
+  | 'afterCount'
+  | 'beforeCreateMany'
+  | 'afterCreateMany'
+  | 'beforeUpdateMany'
+  | 'afterUpdateMany'
+  | 'beforeDeleteMany'
+  | 'afterDeleteMany';
 
 export interface LifecycleEvent {
   action: LifecycleAction;
@@ -108,7 +121,12 @@ export class DocumentHooks {
    * Runs `operation` with `params` through the middlewares: each may change `context.params`
    * before calling `next`, and whatever the operation answers comes back out through them.
    */
-  async around<T>(action: DocumentAction, ct: ContentType, params: Record<string, unknown>, operation: (params: Record<string, unknown>) => Promise<T>): Promise<T> {
+  async around<T>(
+    action: DocumentAction,
+    ct: ContentType,
+    params: Record<string, unknown>,
+    operation: (params: Record<string, unknown>) => Promise<T>,
+  ): Promise<T> {
     if (this.middlewares.length === 0) return operation(params);
     const context: MiddlewareContext = { uid: ct.uid, contentType: ct, action, params };
     const chain = [...this.middlewares];
@@ -140,7 +158,12 @@ export class DocumentHooks {
    * (where, select, orderBy, populate, limit, offset), which before* handlers may change; `run`
    * reads with them as they are left and its result is the after* event's.
    */
-  async aroundRead<T>(action: ReadLifecycle, ct: ContentType, params: LifecycleEvent['params'], run: (params: LifecycleEvent['params']) => Promise<T>): Promise<T> {
+  async aroundRead<T>(
+    action: ReadLifecycle,
+    ct: ContentType,
+    params: LifecycleEvent['params'],
+    run: (params: LifecycleEvent['params']) => Promise<T>,
+  ): Promise<T> {
     if (!this.listensTo(ct)) return run(params);
     const event = await this.before(action, ct, params);
     const result = await run(event.params);

@@ -5,7 +5,7 @@
  * media values are parsed into operations. Nothing touches the database here.
  */
 import { ValidationError, type FieldError } from '../../errors';
-import type { AnyModel, Component, Attribute, Registry, } from '../../registry/types';
+import type { AnyModel, Component, Attribute, Registry } from '../../registry/types';
 import type { CheckMode, ScalarField } from '../../registry/fields';
 import { label, readRelation, type RelationWrite } from '../relations/input';
 import { readMorph, type MorphWrite } from '../relations/morph-input';
@@ -51,8 +51,6 @@ export interface InputOptions {
 /** Keys a body may carry that are not attributes and are ignored, as Strapi does. */
 const IGNORED_KEYS = new Set(['locale', 'publishedAt']);
 
-
-
 /** Checks `data` against `model`; throws ValidationError listing every problem found. */
 export function readModelInput(registry: Registry, model: AnyModel, data: Record<string, unknown>, options: InputOptions): ModelWrite {
   for (const key of Object.keys(data)) {
@@ -78,8 +76,7 @@ function readAttributes(
 ): ModelWrite {
   const write: ModelWrite = { scalars: {}, components: {}, relations: {}, morphs: {}, media: {} };
   const strict = options.mode === 'published';
-  const fail = (at: (string | number)[], message: string, value: unknown) =>
-    errors.push({ path: at, message, name: 'ValidationError', value });
+  const fail = (at: (string | number)[], message: string, value: unknown) => errors.push({ path: at, message, name: 'ValidationError', value });
 
   let scope: Record<string, unknown> | undefined;
   for (const attribute of Object.values(model.attributes)) {
@@ -146,8 +143,15 @@ const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'email', 'password', '
 
 /** Reads one present value into `write`; `hidden`: its attribute's condition hides it (only storability is checked). */
 function readValue(
-  registry: Registry, model: AnyModel, attribute: Attribute, value: unknown, options: InputOptions,
-  at: (string | number)[], errors: FieldError[], write: ModelWrite, hidden: boolean,
+  registry: Registry,
+  model: AnyModel,
+  attribute: Attribute,
+  value: unknown,
+  options: InputOptions,
+  at: (string | number)[],
+  errors: FieldError[],
+  write: ModelWrite,
+  hidden: boolean,
 ) {
   const fail = (path: (string | number)[], message: string, shown: unknown) => errors.push({ path, message, name: 'ValidationError', value: shown });
   switch (attribute.kind) {
@@ -161,9 +165,12 @@ function readValue(
       if (text && (typeof value === 'number' || typeof value === 'boolean')) value = String(value);
       const normalised = field.normalise(value);
       const why = text && typeof normalised === 'string' ? unstorableText(normalised) : undefined;
-      const problem = text && typeof normalised === 'string'
-        ? (why ? { message: `${label(at)} ${why}`, path: [], value: normalised } : undefined)
-        : field.check(normalised, options.mode, label(at));
+      const problem =
+        text && typeof normalised === 'string'
+          ? why
+            ? { message: `${label(at)} ${why}`, path: [], value: normalised }
+            : undefined
+          : field.check(normalised, options.mode, label(at));
       // A problem inside the value (a blocks node) carries its own path and value.
       if (problem) fail([...at, ...problem.path], problem.message, problem.path.length ? problem.value : value);
       else write.scalars[attribute.name] = normalised;

@@ -38,7 +38,6 @@ export function uniqueLock(ct: ContentType, field: ScalarField, locale: string, 
   return `unique\0${ct.uid}\0${field.name}\0${locale}\0${String(field.toColumn(value))}`;
 }
 
-
 /** Whether the other side of a bidirectional relation holds one link only (oneToOne, manyToOne). */
 export function inverseIsToOne(attribute: RelationAttribute): boolean {
   if (!attribute.inversedBy) return false;

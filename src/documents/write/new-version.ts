@@ -38,9 +38,11 @@ export function applyEventData(deps: WriteDeps, ct: ContentType, input: ModelWri
   // Only the changed values are checked (as a partial body): in 'published' mode the attributes
   // left out would count as missing required ones, though the whole input was checked already.
   const checked = readModelInput(deps.registry, ct, changed, { mode: 'draft', creating: false }).scalars;
-  if (publish) for (const [name, value] of Object.entries(checked)) if (value === null && ct.fields[name]?.attribute.required) {
-    readModelInput(deps.registry, ct, { ...input.scalars, ...changed }, { mode: 'published', creating: true });
-  }
+  if (publish)
+    for (const [name, value] of Object.entries(checked))
+      if (value === null && ct.fields[name]?.attribute.required) {
+        readModelInput(deps.registry, ct, { ...input.scalars, ...changed }, { mode: 'published', creating: true });
+      }
   Object.assign(input.scalars, checked);
 }
 
@@ -56,7 +58,14 @@ export async function insertNew(
 ): Promise<{ draftId: number; answer: WrittenRow }> {
   const { tx } = ctx;
   const now = new Date().toISOString();
-  const row = (rowId: number, publishedAt: string | null): WrittenRow => ({ rowId, ...key, createdAt: now, updatedAt: now, publishedAt, scalars: input.scalars });
+  const row = (rowId: number, publishedAt: string | null): WrittenRow => ({
+    rowId,
+    ...key,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt,
+    scalars: input.scalars,
+  });
   const published = ct.draftAndPublish && publish;
   if (!deps.hooks.listensTo(ct)) {
     if (!published) {

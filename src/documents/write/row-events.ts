@@ -23,10 +23,17 @@ export interface PendingRows {
 const NOTHING: PendingRows = { after: async () => {} };
 
 /** Fires beforeDelete for each version of `key` in `status` (every locale when `key.locale` is undefined); `after` fires afterDelete for each, with the row as it was. */
-export async function rowsDeleted(deps: WriteDeps, ctx: WriteContext, ct: ContentType, key: { documentId: string; locale: string | undefined }, status: Status): Promise<PendingRows> {
+export async function rowsDeleted(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  ct: ContentType,
+  key: { documentId: string; locale: string | undefined },
+  status: Status,
+): Promise<PendingRows> {
   if (!deps.hooks.listensTo(ct)) return NOTHING;
   const going: [RowLifecycle, Record<string, unknown>][] = [];
-  for (const row of await ctx.versions(ct, key.documentId, key.locale, status)) going.push([await deps.hooks.before('Delete', ct, { where: { id: row.id } }), row]);
+  for (const row of await ctx.versions(ct, key.documentId, key.locale, status))
+    going.push([await deps.hooks.before('Delete', ct, { where: { id: row.id } }), row]);
   return {
     async after() {
       for (const [event, row] of going) await event.after(row);

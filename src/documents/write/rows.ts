@@ -57,61 +57,89 @@ export async function updateRow(deps: WriteDeps, ct: ContentType, params: Params
   assertDocumentType(ct);
   if (!params.data || typeof params.data !== 'object' || Array.isArray(params.data)) throw new ValidationError('Update requires a data object');
   const defaultLocale = await deps.locales.defaultCode();
-  return deps.pipeline.run(options, async (ctx) => {
-    const event = await deps.hooks.before('Update', ct, params);
-    const [row] = await access.find(event.params, ctx.tx, true);
-    if (!row) return null;
-    await ctx.tx.lock([documentLock(ct, row.documentId)]);
-    await changeRow(deps, ctx.tx, ct, row, event.params.data ?? {}, defaultLocale, false);
-    const result = await access.read(row.id, event.params, ctx.tx);
-    await event.after(result);
-    return result;
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const event = await deps.hooks.before('Update', ct, params);
+      const [row] = await access.find(event.params, ctx.tx, true);
+      if (!row) return null;
+      await ctx.tx.lock([documentLock(ct, row.documentId)]);
+      await changeRow(deps, ctx.tx, ct, row, event.params.data ?? {}, defaultLocale, false);
+      const result = await access.read(row.id, event.params, ctx.tx);
+      await event.after(result);
+      return result;
+    },
+    LOCKED,
+  );
 }
 
 /** Updates the scalar attributes of every row `params.where` finds; how many. */
-export async function updateRows(deps: WriteDeps, ct: ContentType, params: Params, access: RowAccess, options: RowWriteOptions = {}): Promise<{ count: number }> {
+export async function updateRows(
+  deps: WriteDeps,
+  ct: ContentType,
+  params: Params,
+  access: RowAccess,
+  options: RowWriteOptions = {},
+): Promise<{ count: number }> {
   assertDocumentType(ct);
   const defaultLocale = await deps.locales.defaultCode();
-  return deps.pipeline.run(options, async (ctx) => {
-    const event = await deps.hooks.before('UpdateMany', ct, params);
-    const rows = await access.find(event.params, ctx.tx, false);
-    await ctx.tx.lock([...new Set(rows.map((r) => documentLock(ct, r.documentId)))]);
-    for (const row of rows) await changeRow(deps, ctx.tx, ct, row, event.params.data ?? {}, defaultLocale, true);
-    const result = { count: rows.length };
-    await event.after(result);
-    return result;
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const event = await deps.hooks.before('UpdateMany', ct, params);
+      const rows = await access.find(event.params, ctx.tx, false);
+      await ctx.tx.lock([...new Set(rows.map((r) => documentLock(ct, r.documentId)))]);
+      for (const row of rows) await changeRow(deps, ctx.tx, ct, row, event.params.data ?? {}, defaultLocale, true);
+      const result = { count: rows.length };
+      await event.after(result);
+      return result;
+    },
+    LOCKED,
+  );
 }
 
 /** Deletes the first row `params.where` finds, with what it owns; the row as it was, or null. */
 export async function deleteRow(deps: WriteDeps, ct: ContentType, params: Params, access: RowAccess, options: RowWriteOptions = {}): Promise<Row | null> {
   assertDocumentType(ct);
-  return deps.pipeline.run(options, async (ctx) => {
-    const event = await deps.hooks.before('Delete', ct, params);
-    const [row] = await access.find(event.params, ctx.tx, true);
-    if (!row) return null;
-    const locks = deleteLocks(ct, row.documentId);
-    await ctx.tx.lock(locks.exclusive);
-    const result = await access.read(row.id, event.params, ctx.tx);
-    await removeRows(deps, ctx.tx, ct, [row]);
-    await event.after(result);
-    return result;
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const event = await deps.hooks.before('Delete', ct, params);
+      const [row] = await access.find(event.params, ctx.tx, true);
+      if (!row) return null;
+      const locks = deleteLocks(ct, row.documentId);
+      await ctx.tx.lock(locks.exclusive);
+      const result = await access.read(row.id, event.params, ctx.tx);
+      await removeRows(deps, ctx.tx, ct, [row]);
+      await event.after(result);
+      return result;
+    },
+    LOCKED,
+  );
 }
 
 /** Deletes every row `params.where` finds; how many. */
-export async function deleteRows(deps: WriteDeps, ct: ContentType, params: Params, access: RowAccess, options: RowWriteOptions = {}): Promise<{ count: number }> {
+export async function deleteRows(
+  deps: WriteDeps,
+  ct: ContentType,
+  params: Params,
+  access: RowAccess,
+  options: RowWriteOptions = {},
+): Promise<{ count: number }> {
   assertDocumentType(ct);
-  return deps.pipeline.run(options, async (ctx) => {
-    const event = await deps.hooks.before('DeleteMany', ct, params);
-    const rows = await access.find(event.params, ctx.tx, false);
-    await ctx.tx.lock([...new Set(rows.flatMap((r) => deleteLocks(ct, r.documentId).exclusive))]);
-    await removeRows(deps, ctx.tx, ct, rows);
-    const result = { count: rows.length };
-    await event.after(result);
-    return result;
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const event = await deps.hooks.before('DeleteMany', ct, params);
+      const rows = await access.find(event.params, ctx.tx, false);
+      await ctx.tx.lock([...new Set(rows.flatMap((r) => deleteLocks(ct, r.documentId).exclusive))]);
+      await removeRows(deps, ctx.tx, ct, rows);
+      const result = { count: rows.length };
+      await event.after(result);
+      return result;
+    },
+    LOCKED,
+  );
 }
 
 /** Writes `data` into one row: its scalars (checked against the row's values), and unless `scalarsOnly` its components, media and relations. */
@@ -134,7 +162,12 @@ async function changeRow(deps: WriteDeps, tx: Queryable, ct: ContentType, row: R
 
 /** Deletes rows and what they own; links to a document's locale go once no row of it is left. */
 async function removeRows(deps: WriteDeps, tx: Queryable, ct: ContentType, rows: RowRef[]) {
-  await deleteVersions(tx, deps.registry, ct, rows.map((r) => r.id));
+  await deleteVersions(
+    tx,
+    deps.registry,
+    ct,
+    rows.map((r) => r.id),
+  );
   const documents = new Map(rows.map((r) => [`${r.documentId}\0${r.locale}`, r]));
   for (const { documentId, locale } of documents.values()) {
     if ((await versionIds(tx, ct, documentId, ct.localized ? locale : undefined)).length) continue;

@@ -33,7 +33,14 @@ export function uniqueLocks(ct: ContentType, locale: string, inputs: ModelWrite[
  * naming every such attribute. `lock`: take the values' locks first (false when the caller
  * took them already).
  */
-export async function assertUnique(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite | undefined, existing?: Record<string, unknown>, lock = true) {
+export async function assertUnique(
+  tx: Queryable,
+  ct: ContentType,
+  key: VersionKey,
+  input: ModelWrite | undefined,
+  existing?: Record<string, unknown>,
+  lock = true,
+) {
   const values = uniqueValues(ct, input, existing);
   if (lock) await tx.lock(values.map(([field, value]) => uniqueLock(ct, field, key.locale, value)));
   const errors: FieldError[] = [];

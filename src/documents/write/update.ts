@@ -19,21 +19,39 @@ import { updatedDraft, writtenEntry, type WrittenRow } from '../../query/written
 import type { WriteContext } from './context';
 import { applyEventData, eventData, insertNew } from './new-version';
 import {
-  assertDocumentType, linkContext, LOCKED, recordWrite, take, writeInverse, writeLocale,
-  type WriteDeps, type WriteOptions, type Written,
+  assertDocumentType,
+  linkContext,
+  LOCKED,
+  recordWrite,
+  take,
+  writeInverse,
+  writeLocale,
+  type WriteDeps,
+  type WriteOptions,
+  type Written,
 } from './operation';
 import { rowsReplaced, rowUpdated } from './row-events';
 import { assertUnique } from './unique';
 
-export async function update(deps: WriteDeps, ct: ContentType, documentId: string, data: Record<string, unknown>, options: WriteOptions = {}): Promise<Written | null> {
+export async function update(
+  deps: WriteDeps,
+  ct: ContentType,
+  documentId: string,
+  data: Record<string, unknown>,
+  options: WriteOptions = {},
+): Promise<Written | null> {
   assertDocumentType(ct);
   const { locale, defaultLocale } = await writeLocale(deps.locales, ct, options.locale);
-  return deps.pipeline.run(options, async (ctx) => {
-    const body = (await resolveRowIds(ctx.tx, deps.registry, ct, [data]))[0]!;
-    await take(ctx.tx, writeLocks(ct, documentId, body));
-    ctx.prefetch();
-    return updateIn(deps, ctx, ct, documentId, body, locale, defaultLocale, options);
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const body = (await resolveRowIds(ctx.tx, deps.registry, ct, [data]))[0]!;
+      await take(ctx.tx, writeLocks(ct, documentId, body));
+      ctx.prefetch();
+      return updateIn(deps, ctx, ct, documentId, body, locale, defaultLocale, options);
+    },
+    LOCKED,
+  );
 }
 
 /** The update itself, inside an open write holding the document's locks (./upsert-single.ts calls it too). */
@@ -71,7 +89,9 @@ export async function updateIn(
     // A draft unchanged since it was published holds the components that passed then.
     if (publish && ct.draftAndPublish && published?.updatedAt !== draft.updatedAt) await checkStoredComponents(deps, ctx, ct, draft.id, data, existing);
     await hashPasswords(deps.registry, ct, input);
-    const event = deps.hooks.listensTo(ct) ? await rowUpdated(deps, ct, key, draft.id, eventData(key, input.scalars, draft.row[V.publishedAt] as string | null)) : undefined;
+    const event = deps.hooks.listensTo(ct)
+      ? await rowUpdated(deps, ct, key, draft.id, eventData(key, input.scalars, draft.row[V.publishedAt] as string | null))
+      : undefined;
     if (event) applyEventData(deps, ct, input, event.params.data, publish);
     if (publish) await assertUnique(tx, ct, key, input, existing);
     await updateVersion(tx, ct, draft.id, input.scalars, now);
@@ -81,7 +101,8 @@ export async function updateIn(
     answer = updatedDraft(ct, key, draft, input.scalars, now);
     await event?.after(answer ? writtenEntry(ct, answer) : (await ctx.versions(ct, documentId, locale, ct.draftAndPublish ? 'draft' : 'published'))[0]);
   }
-  const others = (status: 'draft' | 'published') => versions.filter((v) => v.locale !== locale && (!ct.draftAndPublish || v.status === status)).map((v) => v.id);
+  const others = (status: 'draft' | 'published') =>
+    versions.filter((v) => v.locale !== locale && (!ct.draftAndPublish || v.status === status)).map((v) => v.id);
   await syncNonLocalized(tx, deps.registry, ct, draftId, key, ct.draftAndPublish ? 'draft' : 'published', others('draft'));
   if (ct.draftAndPublish && publish) {
     const replaced = await rowsReplaced(deps, ctx, ct, key, 'published');
@@ -114,7 +135,14 @@ function validWhenPublished(ct: ContentType, data: Record<string, unknown>, exis
  * Publishing through a PUT publishes the stored draft's components the body does not resend:
  * they are checked as a body's would be (a draft may hold one missing a required value).
  */
-async function checkStoredComponents(deps: WriteDeps, ctx: WriteContext, ct: ContentType, rowId: number, data: Record<string, unknown>, existing: Record<string, unknown>) {
+async function checkStoredComponents(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  ct: ContentType,
+  rowId: number,
+  data: Record<string, unknown>,
+  existing: Record<string, unknown>,
+) {
   const left = componentFieldsOf(ct).filter((name) => !(name in data));
   if (left.length === 0) return;
   const stored = await storedComponents(ctx.tx, deps.registry, ct, rowId, left);

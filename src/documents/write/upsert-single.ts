@@ -15,17 +15,21 @@ export async function upsertSingle(deps: WriteDeps, ct: ContentType, given: Reco
   assertDocumentType(ct);
   const { locale, defaultLocale } = await writeLocale(deps.locales, ct, options.locale);
   const publish = !ct.draftAndPublish || options.status !== 'draft';
-  return deps.pipeline.run(options, async (ctx) => {
-    const data = (await resolveRowIds(ctx.tx, deps.registry, ct, [given]))[0]!;
-    const documentId = createDocumentId();
-    // A single type's locks name the type, whichever documentId it turns out to have.
-    await take(ctx.tx, writeLocks(ct, documentId, data));
-    const existing = await firstDocumentId(ctx.tx, ct);
-    if (existing) {
-      const written = await updateIn(deps, ctx, ct, existing, data, locale, defaultLocale, options);
-      if (written) return written;
-    }
-    const [input] = await readNewDocuments(deps, ct, [data], publish);
-    return (await createDocuments(deps, ctx, ct, [documentId], [input!], locale, defaultLocale, publish))[0]!;
-  }, LOCKED);
+  return deps.pipeline.run(
+    options,
+    async (ctx) => {
+      const data = (await resolveRowIds(ctx.tx, deps.registry, ct, [given]))[0]!;
+      const documentId = createDocumentId();
+      // A single type's locks name the type, whichever documentId it turns out to have.
+      await take(ctx.tx, writeLocks(ct, documentId, data));
+      const existing = await firstDocumentId(ctx.tx, ct);
+      if (existing) {
+        const written = await updateIn(deps, ctx, ct, existing, data, locale, defaultLocale, options);
+        if (written) return written;
+      }
+      const [input] = await readNewDocuments(deps, ct, [data], publish);
+      return (await createDocuments(deps, ctx, ct, [documentId], [input!], locale, defaultLocale, publish))[0]!;
+    },
+    LOCKED,
+  );
 }

@@ -97,11 +97,16 @@ export interface OwnedFields {
 /** The fields a freshly written row holds, from the write itself: empty ones need no copying. */
 export function ownedFields(input: ModelWrite): OwnedFields {
   return {
-    components: Object.entries(input.components).filter(([, v]) => v !== null && (!Array.isArray(v) || v.length > 0)).map(([k]) => k),
+    components: Object.entries(input.components)
+      .filter(([, v]) => v !== null && (!Array.isArray(v) || v.length > 0))
+      .map(([k]) => k),
     // Relations and polymorphic relations alike: the link fields copied with the row.
     relations: [...Object.entries(input.relations), ...Object.entries(input.morphs)]
-      .filter(([, w]) => (w.op === 'set' ? w.targets.length > 0 : w.connect.length > 0)).map(([k]) => k),
-    media: Object.entries(input.media).filter(([, ids]) => ids.length > 0).map(([k]) => k),
+      .filter(([, w]) => (w.op === 'set' ? w.targets.length > 0 : w.connect.length > 0))
+      .map(([k]) => k),
+    media: Object.entries(input.media)
+      .filter(([, ids]) => ids.length > 0)
+      .map(([k]) => k),
   };
 }
 

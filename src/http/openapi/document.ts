@@ -15,7 +15,8 @@ import { componentSchemas, type Schema } from './schemas';
 /** One tag per content type, then the plugins'; a name appears once (a type may be called "Users"). */
 function tags(registry: Registry): Schema[] {
   const out = new Map<string, Schema>();
-  for (const ct of registry.contentTypes) if (!out.has(ct.displayName)) out.set(ct.displayName, { name: ct.displayName, description: ct.description || ct.uid });
+  for (const ct of registry.contentTypes)
+    if (!out.has(ct.displayName)) out.set(ct.displayName, { name: ct.displayName, description: ct.description || ct.uid });
   for (const name of ['Auth', 'Users', 'Roles', 'Upload', 'Locales', 'Realtime', 'System']) if (!out.has(name)) out.set(name, { name });
   return [...out.values()];
 }

@@ -68,10 +68,16 @@ const SHARED: Schema = {
   ListMeta: {
     type: 'object',
     required: ['pagination'],
-    properties: { pagination: { anyOf: [ref('Pagination'), ref('PaginationByOffset')], description: 'page/pageSize, or start/limit when the request paged that way; total unless withCount=false' } },
+    properties: {
+      pagination: {
+        anyOf: [ref('Pagination'), ref('PaginationByOffset')],
+        description: 'page/pageSize, or start/limit when the request paged that way; total unless withCount=false',
+      },
+    },
   },
   RelationInput: {
-    description: 'A documentId or row id, a list of them (replaces the relation), `{ connect, disconnect }` or `{ set }` (items may carry `locale` and a `position` of `before`, `after`, `start` or `end`), or null',
+    description:
+      'A documentId or row id, a list of them (replaces the relation), `{ connect, disconnect }` or `{ set }` (items may carry `locale` and a `position` of `before`, `after`, `start` or `end`), or null',
     anyOf: [
       { type: 'string' },
       { type: 'integer' },
@@ -91,11 +97,19 @@ const SHARED: Schema = {
     additionalProperties: true,
   },
   MorphInput: {
-    description: 'Items `{ __type, id }` or `{ __type, documentId }` (with optional `locale`, `status`): one or null (morphToOne), a list that replaces the links, or `{ connect, disconnect, set }` (morphToMany)',
+    description:
+      'Items `{ __type, id }` or `{ __type, documentId }` (with optional `locale`, `status`): one or null (morphToOne), a list that replaces the links, or `{ connect, disconnect, set }` (morphToMany)',
     anyOf: [
       ref('MorphItem'),
       { type: 'array', items: ref('MorphItem') },
-      { type: 'object', properties: { connect: { type: 'array', items: ref('MorphItem') }, disconnect: { type: 'array', items: ref('MorphItem') }, set: { type: 'array', items: ref('MorphItem') } } },
+      {
+        type: 'object',
+        properties: {
+          connect: { type: 'array', items: ref('MorphItem') },
+          disconnect: { type: 'array', items: ref('MorphItem') },
+          set: { type: 'array', items: ref('MorphItem') },
+        },
+      },
       { type: 'null' },
     ],
   },
@@ -103,7 +117,11 @@ const SHARED: Schema = {
     type: 'object',
     required: ['__type'],
     properties: {
-      __type: { type: 'string' }, id: { type: 'integer' }, documentId: { type: 'string' }, locale: { type: 'string' }, status: { type: 'string', enum: ['draft', 'published'] },
+      __type: { type: 'string' },
+      id: { type: 'integer' },
+      documentId: { type: 'string' },
+      locale: { type: 'string' },
+      status: { type: 'string', enum: ['draft', 'published'] },
     },
     additionalProperties: false,
   },
@@ -111,8 +129,14 @@ const SHARED: Schema = {
     type: 'object',
     required: ['id', 'code'],
     properties: {
-      id: { type: 'integer' }, documentId: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' }, isDefault: { type: 'boolean' },
-      createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' }, publishedAt: { type: ['string', 'null'], format: 'date-time' },
+      id: { type: 'integer' },
+      documentId: { type: 'string' },
+      name: { type: 'string' },
+      code: { type: 'string' },
+      isDefault: { type: 'boolean' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      publishedAt: { type: ['string', 'null'], format: 'date-time' },
     },
   },
   AuthResponse: { type: 'object', required: ['jwt', 'user'], properties: { jwt: { type: 'string' }, user: ref('User') } },
@@ -120,7 +144,8 @@ const SHARED: Schema = {
   RoleInput: {
     type: 'object',
     properties: {
-      name: { type: 'string' }, description: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
       permissions: { type: 'object', description: 'The permission tree: { "api::article": { controllers: { article: { find: { enabled: true } } } } }' },
     },
   },
@@ -144,7 +169,11 @@ export function componentSchemas(registry: Registry): { schemas: Schema; names: 
     schemas[`${name}Request`] = { type: 'object', required: ['data'], properties: { data: ref(`${name}Input`) } };
     schemas[`${name}Response`] = { type: 'object', required: ['data', 'meta'], properties: { data: ref(name), meta: { type: 'object' } } };
     if (ct.kind === 'collectionType') {
-      schemas[`${name}ListResponse`] = { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('ListMeta') } };
+      schemas[`${name}ListResponse`] = {
+        type: 'object',
+        required: ['data', 'meta'],
+        properties: { data: { type: 'array', items: ref(name) }, meta: ref('ListMeta') },
+      };
     }
   }
   return { schemas, names, responses: errorResponses() };

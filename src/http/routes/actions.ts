@@ -31,7 +31,9 @@ export function actionRoutes(instance: Instance, ct: ContentType, allow: Guard) 
 
   async function run(request: Request, server: PeerSource, params: Record<string, string>, action: DocumentActionName) {
     if (!ct.draftAndPublish) {
-      throw new ValidationError(`${ct.displayName} (${ct.uid}) has no draft & publish: there is nothing to ${action === 'discardDraft' ? 'discard' : action}`, { action });
+      throw new ValidationError(`${ct.displayName} (${ct.uid}) has no draft & publish: there is nothing to ${action === 'discardDraft' ? 'discard' : action}`, {
+        action,
+      });
     }
     const caller = await allow(request, actionName(ct, action));
     const raw = checkParameters(parseQueryString(request.url), ACTION_PARAMETERS, config.strictParams);

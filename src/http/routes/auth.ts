@@ -66,7 +66,10 @@ export function authRoutes(instance: Instance, allow: Guard, projectFirst?: Proj
 
   /** A 302, as koa's redirect answers it (the URL is the provider's or the configured front end's). */
   const redirect = (location: string, headers: Record<string, string> = {}) =>
-    new Response(`Redirecting to ${location}.`, { status: 302, headers: { location, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+    new Response(`Redirecting to ${location}.`, {
+      status: 302,
+      headers: { location, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    });
 
   /** Whether this request's refresh token travels in the cookie (the setting, or the request's header). */
   const inCookie = (request: Request) => sessionSettings.httpOnly || request.headers.get('x-strapi-refresh-cookie') === 'httpOnly';
@@ -103,7 +106,12 @@ export function authRoutes(instance: Instance, allow: Guard, projectFirst?: Proj
       await guarded(request, 'auth.connect');
       const query = parseQueryString(request.url);
       const { location, key } = await instance.providers.start(params.provider, { callback: query.callback, previousKey: readCookie(request, CONNECT_COOKIE) });
-      const cookie = setCookie(CONNECT_COOKIE, key, { path: '/api', sameSite: 'lax', maxAge: PROVIDER_SESSION_MS, secure: overHttps(request, config.trustProxy) });
+      const cookie = setCookie(CONNECT_COOKIE, key, {
+        path: '/api',
+        sameSite: 'lax',
+        maxAge: PROVIDER_SESSION_MS,
+        secure: overHttps(request, config.trustProxy),
+      });
       return redirect(location, { 'set-cookie': cookie });
     })
     .get('/api/connect/:provider/callback', async ({ request, params }) => {

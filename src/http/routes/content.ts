@@ -163,7 +163,10 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     const { raw, caller } = await begin(request, action);
     const { pagination, ...params } = raw;
     const readable = caller.readableTypes();
-    return read({ ...params, status: parseStatus(params.status) }, pagination, { canRead: (uid) => readable.has(uid), canReadKey: grantsKey(caller.principal) });
+    return read({ ...params, status: parseStatus(params.status) }, pagination, {
+      canRead: (uid) => readable.has(uid),
+      canReadKey: grantsKey(caller.principal),
+    });
   }
 
   /** Write routes accept fields/populate/status/locale only, like Strapi's (begin checked the keys); the caller is the write's actor. */
@@ -213,12 +216,14 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     json({ data: wantsV4(request) ? toV4(registry, ct, data) : data, meta }, status);
 
   const app = new Elysia({ name: `content:${ct.uid}` });
-  const notAllowed = (allow: string[]) => ({ request }: { request: Request }) => {
-    const answered = project?.answer(request);
-    if (answered) return answered;
-    if (project) throw new NotFoundError();
-    throw new MethodNotAllowedError(['HEAD', ...allow]);
-  };
+  const notAllowed =
+    (allow: string[]) =>
+    ({ request }: { request: Request }) => {
+      const answered = project?.answer(request);
+      if (answered) return answered;
+      if (project) throw new NotFoundError();
+      throw new MethodNotAllowedError(['HEAD', ...allow]);
+    };
   /** A core action's handler, behind the project's routes when there is a project. */
   type Handler = CoreHandler;
   const serve = (action: ContentAction, handler: Handler): Handler => {
@@ -235,8 +240,9 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   if (ct.kind === 'collectionType') {
     const base = `/api/${ct.pluralName}`;
     const one = `${base}/:documentId`;
-    app
-      .get(base, serve('find', ({ request }) => {
+    app.get(
+      base,
+      serve('find', ({ request }) => {
         if (documents.hooks.readsHooked(ct)) {
           return hooked(request, 'find', async (params, raw, options) => {
             const page = parsePagination(raw, limits);
@@ -249,21 +255,22 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
         });
-      }));
-    app
-      .post(
-        base,
-        serve('create', async ({ request, server }) => {
-          const call = await begin(request, 'create');
-          const options = writeOptions(call, request, server);
-          const query = await responseQuery(call);
-          const written = await documents.create(ct, await bodyData(request, call), options);
-          return respondWith(request, written, query, 201);
-        }),
-        { parse: 'none' },
-      );
-    app
-      .get(one, serve('findOne', ({ request, params }) => {
+      }),
+    );
+    app.post(
+      base,
+      serve('create', async ({ request, server }) => {
+        const call = await begin(request, 'create');
+        const options = writeOptions(call, request, server);
+        const query = await responseQuery(call);
+        const written = await documents.create(ct, await bodyData(request, call), options);
+        return respondWith(request, written, query, 201);
+      }),
+      { parse: 'none' },
+    );
+    app.get(
+      one,
+      serve('findOne', ({ request, params }) => {
         if (documents.hooks.readsHooked(ct)) {
           return hooked(request, 'findOne', async (query, _, options) => {
             const doc = await documents.reads.findOne(ct, { ...query, documentId: documentIdOf(params) }, options);
@@ -276,31 +283,34 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         });
-      }));
-    app
-      .put(
-        one,
-        serve('update', async ({ request, params, server }) => {
-          const call = await begin(request, 'update');
-          const options = writeOptions(call, request, server);
-          const query = await responseQuery(call);
-          const written = await documents.update(ct, documentIdOf(params), await bodyData(request, call), options);
-          if (!written) throw new NotFoundError();
-          return respondWith(request, written, query, 200);
-        }),
-        { parse: 'none' },
-      );
-    app
-      .delete(one, serve('delete', async ({ request, params, server }) => {
+      }),
+    );
+    app.put(
+      one,
+      serve('update', async ({ request, params, server }) => {
+        const call = await begin(request, 'update');
+        const options = writeOptions(call, request, server);
+        const query = await responseQuery(call);
+        const written = await documents.update(ct, documentIdOf(params), await bodyData(request, call), options);
+        if (!written) throw new NotFoundError();
+        return respondWith(request, written, query, 200);
+      }),
+      { parse: 'none' },
+    );
+    app.delete(
+      one,
+      serve('delete', async ({ request, params, server }) => {
         const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
         await documents.delete(ct, documentIdOf(params), { locale, actor });
         return noContent();
-      }));
+      }),
+    );
     app.all(base, notAllowed(['GET', 'POST'])).all(one, notAllowed(['GET', 'PUT', 'DELETE']));
   } else {
     const base = `/api/${ct.singularName}`;
-    app
-      .get(base, serve('find', ({ request }) => {
+    app.get(
+      base,
+      serve('find', ({ request }) => {
         if (documents.hooks.readsHooked(ct)) {
           return hooked(request, 'find', async (params, _, options) => {
             const doc = await documents.reads.findFirst(ct, params, options);
@@ -313,26 +323,28 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
         });
-      }));
-    app
-      .put(
-        base,
-        serve('update', async ({ request, server }) => {
-          const call = await begin(request, 'update');
-          const options = writeOptions(call, request, server);
-          const query = await responseQuery(call);
-          const written = await documents.upsertSingle(ct, await bodyData(request, call), options);
-          return respondWith(request, written, query, 200);
-        }),
-        { parse: 'none' },
-      );
-    app
-      .delete(base, serve('delete', async ({ request, server }) => {
+      }),
+    );
+    app.put(
+      base,
+      serve('update', async ({ request, server }) => {
+        const call = await begin(request, 'update');
+        const options = writeOptions(call, request, server);
+        const query = await responseQuery(call);
+        const written = await documents.upsertSingle(ct, await bodyData(request, call), options);
+        return respondWith(request, written, query, 200);
+      }),
+      { parse: 'none' },
+    );
+    app.delete(
+      base,
+      serve('delete', async ({ request, server }) => {
         const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
         const documentId = await documents.singleDocumentId(ct);
         if (documentId) await documents.delete(ct, documentId, { locale, actor });
         return noContent();
-      }));
+      }),
+    );
     app.all(base, notAllowed(['GET', 'PUT', 'DELETE']));
   }
   return app;

@@ -38,7 +38,10 @@ export function graphqlRoutes(instance: Instance, who: Identify) {
   async function callerOf(request: Request, peer: string | undefined): Promise<GraphqlCaller> {
     const caller = await who(request);
     return {
-      principal: caller.principal, can: caller.can, readable: (uid) => caller.readableTypes().has(uid), grants: grantsKey(caller.principal),
+      principal: caller.principal,
+      can: caller.can,
+      readable: (uid) => caller.readableTypes().has(uid),
+      grants: grantsKey(caller.principal),
       client: clientAddress(request, peer, instance.config.trustProxy),
     };
   }

@@ -49,7 +49,9 @@ export function homeRoutes(instance: Instance) {
     { rel: 'graphql', href: graphql, title: 'GraphQL', text: 'the same content in Strapi 5’s GraphQL dialect (open it in a browser for the IDE)' },
     { rel: 'docs', href: DOCS_URL, title: 'REST API docs', text: 'Folio speaks Strapi 5’s REST dialect: filters, populate, sort, locale, status' },
   ];
-  const types = instance.registry.contentTypes.filter((ct) => !ct.system).map((ct) => (ct.kind === 'collectionType' ? `/api/${ct.pluralName}` : `/api/${ct.singularName}`));
+  const types = instance.registry.contentTypes
+    .filter((ct) => !ct.system)
+    .map((ct) => (ct.kind === 'collectionType' ? `/api/${ct.pluralName}` : `/api/${ct.singularName}`));
   const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Folio</title><link rel="icon" href="/favicon.ico">

@@ -32,7 +32,15 @@ async function readBody(request: Request, instance: Instance): Promise<{ body: u
       if (typeof value === 'string') body[name] = value;
       else {
         const blob = value as unknown as File;
-        const file = { name: blob.name, originalFilename: blob.name, mimetype: blob.type, type: blob.type, size: blob.size, arrayBuffer: () => blob.arrayBuffer(), file: blob };
+        const file = {
+          name: blob.name,
+          originalFilename: blob.name,
+          mimetype: blob.type,
+          type: blob.type,
+          size: blob.size,
+          arrayBuffer: () => blob.arrayBuffer(),
+          file: blob,
+        };
         files[name] = files[name] === undefined ? file : [files[name], file].flat();
       }
     }
@@ -49,7 +57,13 @@ async function readBody(request: Request, instance: Instance): Promise<{ body: u
 }
 
 /** The project's answer when one of its routes has this request's method and path (the project as it is now: a reload swaps it). */
-export function projectAnswer(instance: Instance, request: Request, server: () => Server | undefined, core?: Map<string, CoreHandler>, own?: OwnRoutes): Promise<Response> | undefined {
+export function projectAnswer(
+  instance: Instance,
+  request: Request,
+  server: () => Server | undefined,
+  core?: Map<string, CoreHandler>,
+  own?: OwnRoutes,
+): Promise<Response> | undefined {
   const project = instance.project;
   if (!project) return undefined;
   const url = new URL(request.url);
@@ -68,7 +82,12 @@ export function projectAnswer(instance: Instance, request: Request, server: () =
       params: found.params,
       ip: server()?.requestIP?.(request)?.address ?? '',
       ...(own ? { own: (as: Parameters<NonNullable<IncomingRequest['own']>>[0]) => own(ownRequest(request, url, as), request) } : {}),
-      ...(folio ? { core: async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) => folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' } }) } : {}),
+      ...(folio
+        ? {
+            core: async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) =>
+              folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' } }),
+          }
+        : {}),
     });
   })();
 }
@@ -99,7 +118,11 @@ function ownRequest(request: Request, url: URL, as: { method: string; path: stri
   headers.delete('content-length');
   if (hasBody) headers.set('content-type', 'application/json');
   else headers.delete('content-type');
-  return new Request(`${url.origin}/api${as.path}${search ? `?${search}` : ''}`, { method: as.method, headers, ...(hasBody ? { body: JSON.stringify(as.body ?? {}) } : {}) });
+  return new Request(`${url.origin}/api${as.path}${search ? `?${search}` : ''}`, {
+    method: as.method,
+    headers,
+    ...(hasBody ? { body: JSON.stringify(as.body ?? {}) } : {}),
+  });
 }
 
 /** Folio's own routes of a built-in plugin: a request made for them, and the request the project received (its client's address). */
@@ -130,20 +153,24 @@ export function projectRoutes(instance: Instance, project: ProjectApp, server: (
  */
 export function projectGlobalMiddlewares(instance: Instance, server: () => Server | undefined) {
   // Typed as Elysia's wrap types its handler (`Function`-like), as request-log.ts's is.
-  return (wrapped: (...args: unknown[]) => unknown) => async (request: Request): Promise<Response> => {
-    const next = wrapped as (request: Request) => Promise<Response>;
-    const project = instance.project;
-    if (!project?.wrapsAll) return next(request);
-    const url = new URL(request.url);
-    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/') || project.match(request.method, url.pathname)) return next(request);
-    return project.around({
-      method: request.method,
-      url,
-      headers: request.headers,
-      query: parseQueryString(request.url),
-      body: {},
-      params: {},
-      ip: server()?.requestIP?.(request)?.address ?? '',
-    }, () => next(request));
-  };
+  return (wrapped: (...args: unknown[]) => unknown) =>
+    async (request: Request): Promise<Response> => {
+      const next = wrapped as (request: Request) => Promise<Response>;
+      const project = instance.project;
+      if (!project?.wrapsAll) return next(request);
+      const url = new URL(request.url);
+      if (url.pathname === '/admin' || url.pathname.startsWith('/admin/') || project.match(request.method, url.pathname)) return next(request);
+      return project.around(
+        {
+          method: request.method,
+          url,
+          headers: request.headers,
+          query: parseQueryString(request.url),
+          body: {},
+          params: {},
+          ip: server()?.requestIP?.(request)?.address ?? '',
+        },
+        () => next(request),
+      );
+    };
 }

@@ -60,7 +60,8 @@ function parseTypes(raw: unknown, byPlural: Map<string, string>): Set<string> | 
   const names = (parts as string[]).map((p) => p.trim()).filter(Boolean);
   if (names.length === 0) throw new ValidationError('types names no type', { param: 'types' });
   const unknown = names.filter((n) => !byPlural.has(n));
-  if (unknown.length) throw new ValidationError(`Unknown type "${unknown[0]}" in types (one of: ${[...byPlural.keys()].join(', ')})`, { param: 'types', unknown });
+  if (unknown.length)
+    throw new ValidationError(`Unknown type "${unknown[0]}" in types (one of: ${[...byPlural.keys()].join(', ')})`, { param: 'types', unknown });
   return new Set(names.map((n) => byPlural.get(n)!));
 }
 

@@ -57,10 +57,14 @@ export function rolesRoutes(instance: Instance, allow: Guard, projectFirst?: Pro
       async ({ request, params, server }) => {
         const by = writerOf(await guarded(request, 'role.updateRole'), request, server, config.trustProxy);
         const input = await body(request);
-        const role = await roles.update(numericId(params.id), {
-          name: typeof input.name === 'string' ? input.name : undefined,
-          description: typeof input.description === 'string' ? input.description : undefined,
-        }, by);
+        const role = await roles.update(
+          numericId(params.id),
+          {
+            name: typeof input.name === 'string' ? input.name : undefined,
+            description: typeof input.description === 'string' ? input.description : undefined,
+          },
+          by,
+        );
         if (input.permissions !== undefined) await roles.setActions(role.type, knownOnly(actionsFromTree(input.permissions)), by);
         return json({ ok: true });
       },

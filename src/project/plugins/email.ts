@@ -29,13 +29,23 @@ export const EMAIL_DEFAULTS = { provider: 'sendmail', providerOptions: {}, setti
 function addresses(value: unknown): string[] {
   if (value === undefined || value === null || value === '') return [];
   const list = Array.isArray(value) ? value : String(value).split(',');
-  return list.flatMap((item) => (typeof item === 'object' && item && 'address' in item ? [String((item as Obj).address)] : [String(item)]))
-    .map((s) => s.trim()).filter(Boolean).map((s) => /<([^>]+)>/.exec(s)?.[1] ?? s);
+  return list
+    .flatMap((item) => (typeof item === 'object' && item && 'address' in item ? [String((item as Obj).address)] : [String(item)]))
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => /<([^>]+)>/.exec(s)?.[1] ?? s);
 }
 
 /** The text of an HTML body, for a message sent without `text`. */
 function textOf(html: string): string {
-  return html.replace(/<(br|\/p|\/div|\/h\d|\/li)\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+  return html
+    .replace(/<(br|\/p|\/div|\/h\d|\/li)\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
 }
 
 /** Every path of `data` (`user`, `user.name`…), as @strapi/utils keysDeep lists them. */
@@ -103,7 +113,8 @@ export function emailPlugin(instance: Instance, log: ProjectStrapi['log']): Plug
     },
     bootstrap: ({ strapi }) => {
       const provider = String(strapi.config.get('plugin::email.provider', 'sendmail'));
-      if (!instance.config.smtpUrl && strapi.config.has('plugins.email')) log.warn(`[email]: the "${provider}" provider's options name no SMTP server Folio can use; mails are written to the log (set FOLIO_SMTP_URL)`);
+      if (!instance.config.smtpUrl && strapi.config.has('plugins.email'))
+        log.warn(`[email]: the "${provider}" provider's options name no SMTP server Folio can use; mails are written to the log (set FOLIO_SMTP_URL)`);
     },
   };
 }

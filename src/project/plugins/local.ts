@@ -41,8 +41,10 @@ export function localPlugins(project: ProjectConfig): LocalPlugin[] {
   for (const [name, entry] of Object.entries(declared)) {
     if (!isObj(entry) || entry.enabled === false || typeof entry.resolve !== 'string') continue;
     const dir = resolve(project.root, entry.resolve);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ProjectLoadError(`Plugin ${name}: ${entry.resolve} is not a folder (config/plugins ${name}.resolve)`);
-    const file = exportedServer(dir) ?? codeFileOf(dir, 'strapi-server') ?? codeFileOf(join(dir, 'server'), 'index') ?? codeFileOf(join(dir, 'dist', 'server'), 'index');
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new ProjectLoadError(`Plugin ${name}: ${entry.resolve} is not a folder (config/plugins ${name}.resolve)`);
+    const file =
+      exportedServer(dir) ?? codeFileOf(dir, 'strapi-server') ?? codeFileOf(join(dir, 'server'), 'index') ?? codeFileOf(join(dir, 'dist', 'server'), 'index');
     if (!file) throw new ProjectLoadError(`Plugin ${name}: no strapi-server file in ${entry.resolve}`);
     out.push({ name, dir, file });
   }

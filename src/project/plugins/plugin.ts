@@ -34,7 +34,11 @@ export class ProjectPlugin {
   /** The provider (email, upload) when the plugin has one. */
   provider?: Obj;
 
-  constructor(readonly name: string, private strapi: ProjectStrapi, readonly parts: PluginParts) {
+  constructor(
+    readonly name: string,
+    private strapi: ProjectStrapi,
+    readonly parts: PluginParts,
+  ) {
     for (const [short, factory] of Object.entries(parts.services ?? {})) strapi.services.set(`plugin::${name}.${short}`, factory);
     for (const [short, factory] of Object.entries(parts.controllers ?? {})) strapi.controllers.set(`plugin::${name}.${short}`, factory);
     for (const [short, policy] of Object.entries(parts.policies ?? {})) strapi.policies.set(`plugin::${name}.${short}`, policy as Function);
@@ -49,7 +53,8 @@ export class ProjectPlugin {
   readonly service = (short: string): any => this.strapi.service(`plugin::${this.name}.${short}`);
   readonly controller = (short: string): any => this.strapi.controller(`plugin::${this.name}.${short}`);
   /** `config/plugins` `<name>.config` at `path`, over the plugin's defaults. */
-  readonly config = (path?: string, fallback?: unknown): any => this.strapi.config.get(path ? `plugin::${this.name}.${path}` : `plugin::${this.name}`, fallback);
+  readonly config = (path?: string, fallback?: unknown): any =>
+    this.strapi.config.get(path ? `plugin::${this.name}.${path}` : `plugin::${this.name}`, fallback);
   get services(): Obj {
     return this.table(this.strapi.services.keys(), (uid) => this.strapi.service(uid));
   }

@@ -17,7 +17,8 @@ type Obj = Record<string, any>;
 /** A file as project code hands it over → a File. */
 function toFile(item: Obj): File {
   if (item instanceof File) return item;
-  if (item?.file instanceof Blob) return item.file instanceof File ? item.file : new File([item.file], item.originalFilename ?? item.name ?? 'file', { type: item.mimetype ?? item.type });
+  if (item?.file instanceof Blob)
+    return item.file instanceof File ? item.file : new File([item.file], item.originalFilename ?? item.name ?? 'file', { type: item.mimetype ?? item.type });
   const path = item?.filepath ?? item?.path;
   if (typeof path === 'string') {
     const blob = Bun.file(path);
@@ -33,7 +34,8 @@ export function uploadPlugin(instance: Instance): PluginParts {
         async upload({ data = {}, files }: Obj = {}) {
           const list = (Array.isArray(files) ? files : files ? [files] : []).map(toFile);
           const infos = Array.isArray(data.fileInfo) ? data.fileInfo : list.map(() => data.fileInfo ?? {});
-          const attach = data.ref || data.refId || data.field ? { ref: data.ref, refId: data.refId === undefined ? undefined : String(data.refId), field: data.field } : {};
+          const attach =
+            data.ref || data.refId || data.field ? { ref: data.ref, refId: data.refId === undefined ? undefined : String(data.refId), field: data.field } : {};
           return instance.uploads.upload(list, infos, attach, PROJECT_ACTOR);
         },
         findOne: async (id: string | number) => (await instance.uploads.findOne(id)) ?? null,

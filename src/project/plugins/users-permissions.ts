@@ -40,7 +40,15 @@ export function usersPermissionsPlugin(instance: Instance): PluginParts {
   };
   return {
     controllers: builtInControllers(),
-    routes: { 'content-api': { type: 'content-api', routes: STRAPI_ROUTES.map((route) => ({ ...route, config: { ...route.config, ...(route.config.middlewares ? { middlewares: [...route.config.middlewares] } : {}) } })) } },
+    routes: {
+      'content-api': {
+        type: 'content-api',
+        routes: STRAPI_ROUTES.map((route) => ({
+          ...route,
+          config: { ...route.config, ...(route.config.middlewares ? { middlewares: [...route.config.middlewares] } : {}) },
+        })),
+      },
+    },
     // Strapi's route middleware limiting the auth routes: Folio's own routes limit them (http/routes/auth.ts).
     middlewares: { rateLimit: () => (_ctx: unknown, next: () => Promise<unknown>) => next() },
     services: {

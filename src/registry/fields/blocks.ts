@@ -71,7 +71,6 @@ export function hasBlockedScheme(url: string): boolean {
 
 const oneOf = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]!);
 
-
 /** `body[0].children[1]`, the same labels input.ts gives attribute paths. */
 const labelOf = (label: string, path: Path) => path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : `${out}.${p}`), label);
 
@@ -137,9 +136,13 @@ export function checkBlocks(value: unknown[], label: string): BlocksProblem | un
         return mark ? problem([...path, mark], 'must be a boolean') : undefined;
       }
       case 'heading':
-        return [1, 2, 3, 4, 5, 6].includes(node.level as number) ? undefined : problem([...path, 'level'], 'must be one of the following values: 1, 2, 3, 4, 5, 6');
+        return [1, 2, 3, 4, 5, 6].includes(node.level as number)
+          ? undefined
+          : problem([...path, 'level'], 'must be one of the following values: 1, 2, 3, 4, 5, 6');
       case 'list':
-        return node.format === 'ordered' || node.format === 'unordered' ? undefined : problem([...path, 'format'], 'must be one of the following values: ordered, unordered');
+        return node.format === 'ordered' || node.format === 'unordered'
+          ? undefined
+          : problem([...path, 'format'], 'must be one of the following values: ordered, unordered');
       case 'code':
         return text(node, 'language', path, true);
       case 'link':

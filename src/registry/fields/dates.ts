@@ -42,8 +42,7 @@ const date: ScalarSpec = {
   schema: () => Type.String({ pattern: DAY.source }),
   patternMessage: (label) => `${label} must be a valid date (YYYY-MM-DD)`,
   normalise: (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value),
-  precheck: (value, label) =>
-    typeof value === 'string' && DAY.test(value) && !realDay(value) ? `${label} must be a valid date (YYYY-MM-DD)` : undefined,
+  precheck: (value, label) => (typeof value === 'string' && DAY.test(value) && !realDay(value) ? `${label} must be a valid date (YYYY-MM-DD)` : undefined),
   filterValue(raw) {
     const day = /^\d{4}-\d{2}-\d{2}/.exec(raw)?.[0];
     return day && realDay(day) ? day : INVALID;

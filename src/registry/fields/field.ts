@@ -9,9 +9,7 @@
  * field itself, so two installations with different schemas for one uid never share them.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type {
-  ComponentAttribute, DynamicZoneAttribute, MediaAttribute, MorphAttribute, RelationAttribute, ScalarAttribute, ScalarType,
-} from '../types';
+import type { ComponentAttribute, DynamicZoneAttribute, MediaAttribute, MorphAttribute, RelationAttribute, ScalarAttribute, ScalarType } from '../types';
 
 export type Engine = 'sqlite' | 'postgres';
 

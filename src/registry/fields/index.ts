@@ -44,7 +44,14 @@ export function compileFields(attributes: Record<string, Attribute>): Record<str
 }
 
 const systemAttribute = (name: string, type: ScalarType): ScalarAttribute => ({
-  name, kind: 'scalar', type, unique: false, required: false, private: false, localized: false, writable: false,
+  name,
+  kind: 'scalar',
+  type,
+  unique: false,
+  required: false,
+  private: false,
+  localized: false,
+  writable: false,
 });
 
 /** Columns every row has, as fields: filters and sort coerce and compare them like attributes. */

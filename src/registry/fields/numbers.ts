@@ -16,8 +16,7 @@ const TRUE_WORDS = new Set(['true', 't', '1']);
 const FALSE_WORDS = new Set(['false', 'f', '0']);
 
 /** Numeric strings become numbers, as yup's non-strict mode does; anything else is left for the check. */
-const toNumber = (value: unknown) =>
-  typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+const toNumber = (value: unknown) => (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value);
 
 const integer: ScalarSpec = {
   columnType: { sqlite: 'INTEGER', postgres: 'INTEGER' },

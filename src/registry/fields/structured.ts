@@ -20,8 +20,7 @@ const blocks: ScalarSpec = {
   typeName: 'array',
   schema: () => Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true })),
   // Node by node, with a path into the value (Strapi's blocks rules).
-  checkValue: (value, label, field) =>
-    Array.isArray(value) ? checkBlocks(value, label) : { message: field.typeMessage(label, value), path: [], value },
+  checkValue: (value, label, field) => (Array.isArray(value) ? checkBlocks(value, label) : { message: field.typeMessage(label, value), path: [], value }),
 };
 
 export function structuredField(attribute: ScalarAttribute): ScalarField | undefined {

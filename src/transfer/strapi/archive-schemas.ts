@@ -59,7 +59,12 @@ export function writeArchiveSchemas(schemas: Iterable<ArchiveSchema>, srcDir: st
       if (!api || !name) throw new StrapiImportError(`schemas: content type uid "${schema.uid}" is not api::api.name`);
       const { kind, collectionName, info, options, pluginOptions } = schema;
       write(join(srcDir, 'api', api, 'content-types', name, 'schema.json'), {
-        kind, collectionName, info, options: options ?? {}, ...(pluginOptions ? { pluginOptions } : {}), attributes: authored(schema.attributes),
+        kind,
+        collectionName,
+        info,
+        options: options ?? {},
+        ...(pluginOptions ? { pluginOptions } : {}),
+        attributes: authored(schema.attributes),
       });
       contentTypes++;
     } else if (schema.uid === USER_UID) {

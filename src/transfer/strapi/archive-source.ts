@@ -30,13 +30,32 @@ import { columnName, componentsTable, linkColumns, linkTable, MORPH_TO_ONE, morp
 import { MemorySource } from './memory-source';
 import { StrapiImportError, type Row, type StrapiSource } from './source';
 
-interface Entity { type: string; id: number; data: Record<string, unknown> }
-interface LinkEnd { type: string; ref: number | string; field?: string; pos?: number | null }
-interface Link { kind: string; relation: string; left: LinkEnd; right: LinkEnd }
+interface Entity {
+  type: string;
+  id: number;
+  data: Record<string, unknown>;
+}
+interface LinkEnd {
+  type: string;
+  ref: number | string;
+  field?: string;
+  pos?: number | null;
+}
+interface Link {
+  kind: string;
+  relation: string;
+  left: LinkEnd;
+  right: LinkEnd;
+}
 
 /** A relation the owner side stores (Strapi's data-transfer exports exactly these as links). */
 const ownsLinks = (a: Record<string, unknown>) =>
-  a.type === 'relation' && !a.mappedBy && !a.morphBy && !String(a.relation).startsWith('morph') && typeof a.target === 'string' && !String(a.target).startsWith('admin::');
+  a.type === 'relation' &&
+  !a.mappedBy &&
+  !a.morphBy &&
+  !String(a.relation).startsWith('morph') &&
+  typeof a.target === 'string' &&
+  !String(a.target).startsWith('admin::');
 
 /** The line of a `.jsonl` entry, parsed; a broken line names the entry and line. */
 function parse<T>(entry: string, n: number, line: string): T {
@@ -60,7 +79,10 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
   /** The temp folder goes with an interrupted import too (interrupt.ts undoOnInterrupt). */
   private release: () => void;
 
-  private constructor(readonly file: string, private readonly dir: string) {
+  private constructor(
+    readonly file: string,
+    private readonly dir: string,
+  ) {
     super('The archive');
     this.release = undoOnInterrupt(() => rmSync(dir, { recursive: true, force: true }));
   }
@@ -103,7 +125,12 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
           n++;
           if (folder === 'schemas') {
             const schema = parse<ArchiveSchema>(name, n, line);
-            const valid = schema && typeof schema.uid === 'string' && typeof schema.collectionName === 'string' && typeof schema.attributes === 'object' && schema.attributes !== null;
+            const valid =
+              schema &&
+              typeof schema.uid === 'string' &&
+              typeof schema.collectionName === 'string' &&
+              typeof schema.attributes === 'object' &&
+              schema.attributes !== null;
             if (!valid) throw new StrapiImportError(`${name} line ${n}: not a schema (uid, collectionName and attributes expected)`);
             this.schemas.set(schema.uid, schema);
           } else if (folder === 'entities') entities.push(parse<Entity>(name, n, line));
@@ -119,7 +146,8 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
     }
     if (!metadata) throw new StrapiImportError(`${this.file}: no metadata.json (not an archive made by "strapi export")`);
     const version = metadata.strapi?.version ?? '';
-    if (!version.startsWith('5.')) throw new StrapiImportError(`${this.file}: made by Strapi ${version || '(unknown version)'}; only Strapi 5 exports can be imported`);
+    if (!version.startsWith('5.'))
+      throw new StrapiImportError(`${this.file}: made by Strapi ${version || '(unknown version)'}; only Strapi 5 exports can be imported`);
     if (this.schemas.size === 0) throw new StrapiImportError(`${this.file}: the archive holds no schemas`);
     for (const schema of this.schemas.values()) this.declare(schema);
     for (const entity of entities) this.entity(entity);
@@ -145,7 +173,8 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
       }
     }
     for (const [field, attribute] of Object.entries(schema.attributes)) {
-      if (attribute.type === 'relation' && attribute.relation === 'morphToMany' && schema.modelType === 'contentType') this.table(...this.morphTable(schema, field));
+      if (attribute.type === 'relation' && attribute.relation === 'morphToMany' && schema.modelType === 'contentType')
+        this.table(...this.morphTable(schema, field));
     }
   }
 
@@ -167,7 +196,14 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
     if (line.type !== 'core-store') return;
     const v = line.value;
     // The database keeps core-store values as JSON text; the archive has them parsed.
-    this.table('strapi_core_store_settings').push({ id: v.id, key: v.key, value: JSON.stringify(v.value), type: v.type, environment: v.environment, tag: v.tag });
+    this.table('strapi_core_store_settings').push({
+      id: v.id,
+      key: v.key,
+      value: JSON.stringify(v.value),
+      type: v.type,
+      environment: v.environment,
+      tag: v.tag,
+    });
   }
 
   private entity(entity: Entity): void {
@@ -210,7 +246,12 @@ export class ArchiveSource extends MemorySource implements StrapiSource {
       // Media are the file's morph links; the others are polymorphic relations of content.
       if (left.type === 'plugin::upload.file' && left.field === 'related') {
         this.table('files_related_mph', ['id', 'file_id', 'related_id', 'related_type', 'field', 'order']).push({
-          id: 0, file_id: left.ref, related_id: right.ref, related_type: right.type, field: right.field, order: right.pos ?? null,
+          id: 0,
+          file_id: left.ref,
+          related_id: right.ref,
+          related_type: right.type,
+          field: right.field,
+          order: right.pos ?? null,
         });
         return;
       }

@@ -52,7 +52,8 @@ export function targetsOf(source: StrapiSource, registry: Registry, uid: string,
   map = new Map();
   for (const row of source.rows(table)) {
     map.set(Number(row.id), {
-      documentId: String(row.document_id), locale: localized ? String(row.locale ?? '') : '',
+      documentId: String(row.document_id),
+      locale: localized ? String(row.locale ?? '') : '',
       status: row.published_at === null || row.published_at === undefined ? 'draft' : 'published',
     });
   }
@@ -99,7 +100,7 @@ export function componentRows(source: StrapiSource, registry: Registry, owners: 
       byField.set(key, [...(byField.get(key) ?? []), j]);
     }
     for (const list of byField.values()) {
-      list.sort((a, b) => (Number(a.order ?? 0) - Number(b.order ?? 0)) || Number(a.id) - Number(b.id));
+      list.sort((a, b) => Number(a.order ?? 0) - Number(b.order ?? 0) || Number(a.id) - Number(b.id));
       list.forEach((j, order) => {
         const uid = String(j.component_type);
         if (!registry.component(uid)) throw new StrapiImportError(`${join} row ${j.id}: unknown component ${uid}`);
@@ -153,7 +154,13 @@ export function keysFor(rows: Row[], key: (r: Row) => string, order: (a: Row, b:
 
 /** The links of one owning relation attribute. */
 export function linkRows(source: StrapiSource, registry: Registry, model: AnyModel, attribute: RelationAttribute, cache: Map<string, Targets>): TableRows {
-  const out: TableRows = { table: attribute.linkTable, label: `${model.uid === USER_UID ? 'users' : model.tableName}.${attribute.name} links`, rows: [], skipped: 0, notes: [] };
+  const out: TableRows = {
+    table: attribute.linkTable,
+    label: `${model.uid === USER_UID ? 'users' : model.tableName}.${attribute.name} links`,
+    rows: [],
+    skipped: 0,
+    notes: [],
+  };
   const owner = model.uid === USER_UID ? 'up_users' : tableName(wholeName(model.tableName));
   // Strapi's name first; a loose match finds names whose snake case differs (`posts2` → `posts_2`).
   const want = loose(`${owner}_${attribute.name}_lnk`);
@@ -169,10 +176,12 @@ export function linkRows(source: StrapiSource, registry: Registry, model: AnyMod
   const named = linkColumns(ownerName, targetName);
   const has = (c: string) => columns.includes(c);
   const targetColumn = [named.target, `inv_${targetName}_id`, `${targetName}_id`].find(has);
-  const sourceColumn = has(named.source) && named.source !== targetColumn ? named.source : columns.find((c) => c !== 'id' && c.endsWith('_id') && c !== targetColumn);
+  const sourceColumn =
+    has(named.source) && named.source !== targetColumn ? named.source : columns.find((c) => c !== 'id' && c.endsWith('_id') && c !== targetColumn);
   if (!targetColumn || !sourceColumn) throw new StrapiImportError(`${table}: cannot tell its source and target columns (${columns.join(', ')})`);
   const orderColumn = [named.order, `${targetName}_ord`].find(has);
-  const inverseColumn = has(named.inverseOrder) && named.inverseOrder !== orderColumn ? named.inverseOrder : columns.find((c) => c.endsWith('_ord') && c !== orderColumn);
+  const inverseColumn =
+    has(named.inverseOrder) && named.inverseOrder !== orderColumn ? named.inverseOrder : columns.find((c) => c.endsWith('_ord') && c !== orderColumn);
   const targets = targetsOf(source, registry, attribute.target, cache);
   const links = source.rows(table).filter((r) => {
     if (targets.has(Number(r[targetColumn]))) return true;
@@ -259,12 +268,20 @@ export function morphRows(source: StrapiSource, registry: Registry, model: AnyMo
     kept.push({ row: r, type, target, status });
   }
   if (out.skipped) out.notes.push(`${out.skipped} ${table} link(s) to a type or row that no longer exists were left out`);
-  const positions = keysFor(kept.map((k) => k.row), (r) => String(r[columns.source]), byOrder(columns.order));
+  const positions = keysFor(
+    kept.map((k) => k.row),
+    (r) => String(r[columns.source]),
+    byOrder(columns.order),
+  );
   kept.forEach(({ row, type, target, status }, i) =>
     out.rows.push({
-      [MORPH_LINK.id]: attribute.toMany ? Number(row.id) : i + 1, [MORPH_LINK.sourceId]: Number(row[columns.source]),
-      [MORPH_LINK.targetType]: type, [MORPH_LINK.targetDocumentId]: target.documentId, [MORPH_LINK.targetLocale]: target.locale,
-      [MORPH_LINK.targetStatus]: status, [MORPH_LINK.position]: positions.get(row)!,
+      [MORPH_LINK.id]: attribute.toMany ? Number(row.id) : i + 1,
+      [MORPH_LINK.sourceId]: Number(row[columns.source]),
+      [MORPH_LINK.targetType]: type,
+      [MORPH_LINK.targetDocumentId]: target.documentId,
+      [MORPH_LINK.targetLocale]: target.locale,
+      [MORPH_LINK.targetStatus]: status,
+      [MORPH_LINK.position]: positions.get(row)!,
     }),
   );
   return out;
@@ -291,8 +308,12 @@ export function mediaRows(source: StrapiSource, registry: Registry): TableRows {
     list.sort(byOrder('order'));
     list.forEach((r, position) =>
       out.rows.push({
-        id: Number(r.id), [M.fileId]: Number(r.file_id), [M.relatedType]: String(r.related_type), [M.relatedId]: Number(r.related_id),
-        [M.field]: String(r.field), [M.position]: position,
+        id: Number(r.id),
+        [M.fileId]: Number(r.file_id),
+        [M.relatedType]: String(r.related_type),
+        [M.relatedId]: Number(r.related_id),
+        [M.field]: String(r.field),
+        [M.position]: position,
       }),
     );
   }
@@ -304,7 +325,8 @@ export function mediaRows(source: StrapiSource, registry: Registry): TableRows {
 export function contentPlan(source: StrapiSource, registry: Registry): TableRows[] {
   const plan: TableRows[] = [];
   for (const ct of registry.contentTypes) {
-    if (!source.has(tableName(wholeName(ct.tableName)))) throw new StrapiImportError(`the Strapi database has no table ${tableName(wholeName(ct.tableName))} for ${ct.uid}`);
+    if (!source.has(tableName(wholeName(ct.tableName))))
+      throw new StrapiImportError(`the Strapi database has no table ${tableName(wholeName(ct.tableName))} for ${ct.uid}`);
     plan.push(versionRows(source, ct));
   }
   const owners: AnyModel[] = [...registry.contentTypes, ...registry.components];

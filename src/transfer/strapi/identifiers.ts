@@ -27,7 +27,10 @@ export function snakeCase(name: string): string {
 }
 
 const hash = (data: string, length: number) =>
-  createHash('shake256', { outputLength: Math.ceil(length / 2) }).update(data).digest('hex').slice(0, length);
+  createHash('shake256', { outputLength: Math.ceil(length / 2) })
+    .update(data)
+    .digest('hex')
+    .slice(0, length);
 
 function shorten(name: string, length: number): string {
   if (name.length <= length) return name;
@@ -83,7 +86,8 @@ export const tableName = (collectionName: string) => nameFromTokens([part(collec
 export const componentsTable = (collectionName: string) => nameFromTokens([part(collectionName), fixed({ name: 'components', short: 'cmps' })]);
 
 /** The link table of an owning relation (`<table>_<attribute>_lnk`), from the owner's (already shortened) table name. */
-export const linkTable = (ownerTable: string, attribute: string) => nameFromTokens([part(snakeCase(ownerTable)), part(snakeCase(attribute)), fixed(SUFFIX.links)]);
+export const linkTable = (ownerTable: string, attribute: string) =>
+  nameFromTokens([part(snakeCase(ownerTable)), part(snakeCase(attribute)), fixed(SUFFIX.links)]);
 
 /** The column of an attribute. */
 export const columnName = (attribute: string) => nameFromTokens([part(snakeCase(attribute))]);

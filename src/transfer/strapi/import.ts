@@ -104,7 +104,10 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
         throw new StrapiImportError(`the target installation is not empty (${occupied} has rows); use --force to replace its content`);
       }
       await placed.place(source.uploadsDir, uploads);
-      const progress = new Progress(plan.reduce((n, p) => n + p.rows.length, 0), out);
+      const progress = new Progress(
+        plan.reduce((n, p) => n + p.rows.length, 0),
+        out,
+      );
       await db.transaction(async (tx) => {
         await clearTarget(tx, db, target);
         for (const part of plan) {
@@ -114,7 +117,9 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
               await insertRows(tx, part.table, batch);
             } catch (error) {
               // A constraint of Folio's the source broke (two e-mails differing only in case…): name the rows.
-              throw new StrapiImportError(`${part.label}, rows ${at + 1}-${at + batch.length} (ids ${batch[0]?.id}…${batch.at(-1)?.id}): ${(error as Error).message}`);
+              throw new StrapiImportError(
+                `${part.label}, rows ${at + 1}-${at + batch.length} (ids ${batch[0]?.id}…${batch.at(-1)?.id}): ${(error as Error).message}`,
+              );
             }
             progress.advance(part.label, batch.length);
           }
@@ -176,6 +181,10 @@ export function formatReport(report: ImportReport, dryRun: boolean): string {
   lines.push(`${verb} ${report.files} uploaded file(s)`);
   for (const note of report.notes) lines.push(`note: ${note}`);
   const total = report.tables.reduce((n, t) => n + t.rows, 0);
-  lines.push(dryRun ? `dry run: nothing written (${total} rows in ${report.tables.length} tables)` : `done: ${total} rows in ${report.tables.length} tables; counts checked`);
+  lines.push(
+    dryRun
+      ? `dry run: nothing written (${total} rows in ${report.tables.length} tables)`
+      : `done: ${total} rows in ${report.tables.length} tables; counts checked`,
+  );
   return lines.join('\n');
 }

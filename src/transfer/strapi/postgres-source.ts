@@ -27,7 +27,7 @@ export function connectionOf(env: Record<string, string>): { url: string; schema
     try {
       url = new URL(env.DATABASE_URL);
     } catch {
-      throw new StrapiImportError('the project\'s DATABASE_URL is not a URL');
+      throw new StrapiImportError("the project's DATABASE_URL is not a URL");
     }
   } else {
     url = new URL('postgres://localhost');
@@ -47,7 +47,10 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export class PostgresSource extends MemorySource implements StrapiSource {
   readonly omissions: string[] = [];
 
-  private constructor(readonly dir: string, readonly env: Record<string, string>) {
+  private constructor(
+    readonly dir: string,
+    readonly env: Record<string, string>,
+  ) {
     super('The Strapi database');
   }
 
@@ -78,7 +81,12 @@ export class PostgresSource extends MemorySource implements StrapiSource {
             if (value instanceof Date) row[key] = dates.includes(key) ? value.toISOString().slice(0, 10) : value.toISOString();
           }
         }
-        source.table(table, list.map((c) => c.name)).push(...rows);
+        source
+          .table(
+            table,
+            list.map((c) => c.name),
+          )
+          .push(...rows);
       }
       return source;
     } catch (error) {

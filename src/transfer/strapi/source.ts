@@ -102,14 +102,22 @@ export class SqliteSource implements StrapiSource {
   private columnCache = new Map<string, string[]>();
   readonly tables: Set<string>;
 
-  constructor(readonly dir: string, readonly env: Record<string, string>) {
+  constructor(
+    readonly dir: string,
+    readonly env: Record<string, string>,
+  ) {
     const filename = this.env.DATABASE_FILENAME ?? join('.tmp', 'data.db');
     const file = isAbsolute(filename) ? filename : resolve(dir, filename);
     if (!existsSync(file)) throw new StrapiImportError(`${dir}: no database at ${file} (DATABASE_FILENAME)`);
     this.db = new BunDatabase(file, { readonly: true });
     // Strapi may be running: wait for its writes instead of failing on a lock.
     this.db.run('PRAGMA busy_timeout = 10000');
-    this.tables = new Set(this.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name));
+    this.tables = new Set(
+      this.db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((t) => t.name),
+    );
   }
 
   get schemaRoot(): string {
@@ -127,7 +135,10 @@ export class SqliteSource implements StrapiSource {
   columns(table: string): string[] {
     let list = this.columnCache.get(table);
     if (!list) {
-      list = this.db.query<{ name: string }, []>(`PRAGMA table_info("${table.replace(/"/g, '""')}")`).all().map((c) => c.name);
+      list = this.db
+        .query<{ name: string }, []>(`PRAGMA table_info("${table.replace(/"/g, '""')}")`)
+        .all()
+        .map((c) => c.name);
       this.columnCache.set(table, list);
     }
     return list;

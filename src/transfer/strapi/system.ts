@@ -15,8 +15,13 @@ import type { TableRows } from './content';
 import { isoTime, StrapiImportError, type Row, type StrapiSource } from './source';
 import { attributeValues } from './values';
 
-const table = (name: string, label: string, rows: Record<string, SqlValue>[], skipped = 0, notes: string[] = []): TableRows =>
-  ({ table: name, label, rows, skipped, notes });
+const table = (name: string, label: string, rows: Record<string, SqlValue>[], skipped = 0, notes: string[] = []): TableRows => ({
+  table: name,
+  label,
+  rows,
+  skipped,
+  notes,
+});
 
 const rowsOf = (source: StrapiSource, name: string): Row[] => (source.has(name) ? source.rows(name) : []);
 
@@ -44,21 +49,36 @@ function defaultLocale(source: StrapiSource): string | undefined {
 function locales(source: StrapiSource): TableRows {
   const rows = rowsOf(source, 'i18n_locale');
   const fallback = defaultLocale(source) ?? rows[0]?.code;
-  return table(SYSTEM.locales, 'locales', rows.map((r) => {
-    const t = times(r);
-    return {
-      id: Number(r.id), documentId: String(r.document_id), name: String(r.name ?? r.code), code: String(r.code),
-      isDefault: r.code === fallback ? 1 : 0, ...t, publishedAt: isoTime(r.published_at) ?? t.createdAt,
-    };
-  }));
+  return table(
+    SYSTEM.locales,
+    'locales',
+    rows.map((r) => {
+      const t = times(r);
+      return {
+        id: Number(r.id),
+        documentId: String(r.document_id),
+        name: String(r.name ?? r.code),
+        code: String(r.code),
+        isDefault: r.code === fallback ? 1 : 0,
+        ...t,
+        publishedAt: isoTime(r.published_at) ?? t.createdAt,
+      };
+    }),
+  );
 }
 
 function roles(source: StrapiSource): TableRows[] {
   const roleRows = rowsOf(source, 'up_roles').map((r) => {
     const t = times(r);
     return {
-      id: Number(r.id), documentId: String(r.document_id), name: String(r.name), description: (r.description as string | null) ?? null,
-      type: String(r.type), ...t, publishedAt: isoTime(r.published_at) ?? t.createdAt, locale: '',
+      id: Number(r.id),
+      documentId: String(r.document_id),
+      name: String(r.name),
+      description: (r.description as string | null) ?? null,
+      type: String(r.type),
+      ...t,
+      publishedAt: isoTime(r.published_at) ?? t.createdAt,
+      locale: '',
     };
   });
   const roleOf = linkMap(source, 'up_permissions_role_lnk', 'permission_id', 'role_id');
@@ -83,21 +103,35 @@ function users(source: StrapiSource, registry: Registry): TableRows {
   const roleOf = linkMap(source, 'up_users_role_lnk', 'user_id', 'role_id');
   const model = registry.contentType(USER_UID);
   const builtIn = new Set(['username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked']);
-  return table(SYSTEM.users, 'users', rowsOf(source, 'up_users').map((r) => {
-    if (!r.email || !r.username) throw new StrapiImportError(`up_users row ${r.id}: a user needs a username and an e-mail`);
-    const extension = model ? attributeValues(source, 'up_users', model, r) : {};
-    for (const name of builtIn) delete extension[name];
-    const t = times(r);
-    return {
-      id: Number(r.id), documentId: String(r.document_id), username: String(r.username),
-      // Folio keeps e-mails lower-cased (its unique index is case-insensitive that way).
-      email: String(r.email).toLowerCase(), provider: String(r.provider ?? 'local'), password: (r.password as string | null) ?? null,
-      // Folio keeps codes hashed and looks them up by their hash: a code mailed by Strapi still works.
-      resetPasswordToken: hashed(r.reset_password_token), confirmationToken: hashed(r.confirmation_token),
-      confirmed: r.confirmed ? 1 : 0, blocked: r.blocked ? 1 : 0, roleId: roleOf.get(Number(r.id)) ?? null,
-      ...t, publishedAt: isoTime(r.published_at) ?? t.createdAt, locale: '', ...extension,
-    };
-  }));
+  return table(
+    SYSTEM.users,
+    'users',
+    rowsOf(source, 'up_users').map((r) => {
+      if (!r.email || !r.username) throw new StrapiImportError(`up_users row ${r.id}: a user needs a username and an e-mail`);
+      const extension = model ? attributeValues(source, 'up_users', model, r) : {};
+      for (const name of builtIn) delete extension[name];
+      const t = times(r);
+      return {
+        id: Number(r.id),
+        documentId: String(r.document_id),
+        username: String(r.username),
+        // Folio keeps e-mails lower-cased (its unique index is case-insensitive that way).
+        email: String(r.email).toLowerCase(),
+        provider: String(r.provider ?? 'local'),
+        password: (r.password as string | null) ?? null,
+        // Folio keeps codes hashed and looks them up by their hash: a code mailed by Strapi still works.
+        resetPasswordToken: hashed(r.reset_password_token),
+        confirmationToken: hashed(r.confirmation_token),
+        confirmed: r.confirmed ? 1 : 0,
+        blocked: r.blocked ? 1 : 0,
+        roleId: roleOf.get(Number(r.id)) ?? null,
+        ...t,
+        publishedAt: isoTime(r.published_at) ?? t.createdAt,
+        locale: '',
+        ...extension,
+      };
+    }),
+  );
 }
 
 const hashed = (code: unknown) => (typeof code === 'string' && code ? createHash('sha256').update(code).digest('hex') : null);
@@ -143,9 +177,16 @@ function tokens(source: StrapiSource): TableRows[] {
     }
     if (!TOKEN_TYPES.has(String(r.type))) throw new StrapiImportError(`strapi_api_tokens row ${r.id}: unknown token type "${r.type}"`);
     kept.push({
-      id: Number(r.id), documentId: String(r.document_id), name: String(r.name), description: (r.description as string | null) || null,
-      type: String(r.type), accessKey: String(r.access_key), lifespan: r.lifespan === null || r.lifespan === undefined ? null : Number(r.lifespan),
-      expiresAt: isoTime(r.expires_at), lastUsedAt: isoTime(r.last_used_at), ...times(r),
+      id: Number(r.id),
+      documentId: String(r.document_id),
+      name: String(r.name),
+      description: (r.description as string | null) || null,
+      type: String(r.type),
+      accessKey: String(r.access_key),
+      lifespan: r.lifespan === null || r.lifespan === undefined ? null : Number(r.lifespan),
+      expiresAt: isoTime(r.expires_at),
+      lastUsedAt: isoTime(r.last_used_at),
+      ...times(r),
     });
   }
   const ids = new Set(kept.map((t) => t.id));
@@ -161,20 +202,24 @@ function tokens(source: StrapiSource): TableRows[] {
 
 function files(source: StrapiSource): TableRows {
   const columns = FILE_COLUMNS.filter((c) => c !== 'id');
-  return table(FILES_TABLE, 'files', rowsOf(source, 'files').map((r) => {
-    const out: Record<string, SqlValue> = { id: Number(r.id), locale: '' };
-    for (const name of columns) {
-      const column = source.column('files', name);
-      let value = column === undefined ? null : (r[column] as SqlValue);
-      if (name === 'createdAt' || name === 'updatedAt' || name === 'publishedAt') value = isoTime(value);
-      // JSON columns stay JSON text, as Folio's upload plugin writes them.
-      else if (value !== null && typeof value === 'object') value = JSON.stringify(value);
-      out[name] = value;
-    }
-    out.publishedAt ??= out.createdAt ?? new Date(0).toISOString();
-    out.updatedAt ??= out.createdAt;
-    return out;
-  }));
+  return table(
+    FILES_TABLE,
+    'files',
+    rowsOf(source, 'files').map((r) => {
+      const out: Record<string, SqlValue> = { id: Number(r.id), locale: '' };
+      for (const name of columns) {
+        const column = source.column('files', name);
+        let value = column === undefined ? null : (r[column] as SqlValue);
+        if (name === 'createdAt' || name === 'updatedAt' || name === 'publishedAt') value = isoTime(value);
+        // JSON columns stay JSON text, as Folio's upload plugin writes them.
+        else if (value !== null && typeof value === 'object') value = JSON.stringify(value);
+        out[name] = value;
+      }
+      out.publishedAt ??= out.createdAt ?? new Date(0).toISOString();
+      out.updatedAt ??= out.createdAt;
+      return out;
+    }),
+  );
 }
 
 /** Strapi's own tables, parents before children. */

@@ -9,7 +9,13 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Config } from '../../config';
 import {
-  advanceIdentity, clearTables, countRows as countTable, dropCreatedSince, insertRows as insertBatch, schemaObjects, type SchemaObjects,
+  advanceIdentity,
+  clearTables,
+  countRows as countTable,
+  dropCreatedSince,
+  insertRows as insertBatch,
+  schemaObjects,
+  type SchemaObjects,
 } from '../../db/copy';
 import type { Database, Queryable, SqlValue } from '../../db/database';
 import { FILES_TABLE, MEDIA_LINKS, SYSTEM } from '../../db/layout';
@@ -24,12 +30,22 @@ const PARAMETERS_PER_STATEMENT = 5_000;
 
 /** System tables an import fills, children before parents (the order of deletion). */
 export const IMPORTED_SYSTEM_TABLES = [
-  SYSTEM.apiTokenPermissions, SYSTEM.apiTokens, SYSTEM.users, SYSTEM.permissions, SYSTEM.roles, SYSTEM.locales, MEDIA_LINKS.table, FILES_TABLE,
+  SYSTEM.apiTokenPermissions,
+  SYSTEM.apiTokens,
+  SYSTEM.users,
+  SYSTEM.permissions,
+  SYSTEM.roles,
+  SYSTEM.locales,
+  MEDIA_LINKS.table,
+  FILES_TABLE,
 ];
 
 /** Tables holding content: children (links, components) first. */
 export function contentTables(db: Database, registry: Registry): string[] {
-  return desiredTables(db, registry).filter((t) => !t.extended).map((t) => t.name).reverse();
+  return desiredTables(db, registry)
+    .filter((t) => !t.extended)
+    .map((t) => t.name)
+    .reverse();
 }
 
 const countOf = async (db: Queryable, table: string) => (await countTable(db, table)) ?? 0;
@@ -87,7 +103,10 @@ export interface TargetBefore {
 export async function targetBefore(config: Config): Promise<TargetBefore> {
   const postgres = isPostgres(config);
   const before: TargetBefore = {
-    postgres, sqliteFile: sqlitePath(config), fileExisted: false, dataDirExisted: existsSync(config.dataDir),
+    postgres,
+    sqliteFile: sqlitePath(config),
+    fileExisted: false,
+    dataDirExisted: existsSync(config.dataDir),
     objects: { tables: new Set(), functions: new Set() },
   };
   before.fileExisted = !postgres && existsSync(before.sqliteFile);

@@ -47,7 +47,10 @@ export class V4Source extends MemorySource implements StrapiSource {
   private nextIds = new Map<string, number>();
   private indexes = new Map<string, Map<unknown, Row[]>>();
 
-  private constructor(private readonly raw: StrapiSource, private readonly registry: Registry) {
+  private constructor(
+    private readonly raw: StrapiSource,
+    private readonly registry: Registry,
+  ) {
     super('The Strapi 4 database');
     this.omissions = [...raw.omissions, 'a Strapi 4 database: documentIds were made, and a draft copy of every published entry (as Strapi 5 migrates)'];
   }
@@ -75,7 +78,10 @@ export class V4Source extends MemorySource implements StrapiSource {
       const rename = models.has(table) ? undefined : renamed(table);
       const name = rename?.name ?? table;
       const rows = raw.rows(table).map((r) => (rename ? Object.fromEntries(Object.entries(r).map(([k, v]) => [rename.columns(k), v])) : { ...r }));
-      v5.table(name, raw.columns(table).map((c) => rename?.columns(c) ?? c)).push(...rows);
+      v5.table(
+        name,
+        raw.columns(table).map((c) => rename?.columns(c) ?? c),
+      ).push(...rows);
     }
     for (const table of SYSTEM_MODELS) if (v5.has(table)) for (const row of v5.rows(table)) row.document_id ??= documentId();
     for (const ct of registry.contentTypes) if (v5.has(ct.tableName)) v5.documents(ct);

@@ -43,7 +43,9 @@ export function attributeValues(source: StrapiSource, table: string, model: AnyM
       const value = jsonValue(field.type, row[column]);
       out[field.name] = value === null ? null : (field.toColumn(field.normalise(value)) as SqlValue);
     } catch (error) {
-      throw new StrapiImportError(`${table} row ${row.id}: column ${column} (${model.uid}.${field.name}, ${field.type}) cannot be read: ${(error as Error).message}`);
+      throw new StrapiImportError(
+        `${table} row ${row.id}: column ${column} (${model.uid}.${field.name}, ${field.type}) cannot be read: ${(error as Error).message}`,
+      );
     }
   }
   return out;

@@ -32,7 +32,10 @@ describe('schema diff', () => {
       { views: { kind: 'scalar', type: 'biginteger' }, title: { kind: 'scalar', type: 'integer' }, body: { kind: 'scalar', type: 'text' }, cover: string },
     );
     expect(diff.typeChanged.map((c) => [c.name, c.conversion])).toEqual([
-      ['views', 'convert'], ['title', 'refuse'], ['body', 'convert'], ['cover', 'refuse'],
+      ['views', 'convert'],
+      ['title', 'refuse'],
+      ['body', 'convert'],
+      ['cover', 'refuse'],
     ]);
     expect(conversionOf('enumeration', 'string')).toBe('convert');
     expect(conversionOf('text', 'string')).toBe('refuse');

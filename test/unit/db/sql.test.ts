@@ -75,7 +75,11 @@ describe('sql tagged template', () => {
   test('compiled statements run on a real SQLite database with the values bound where written', () => {
     const db = new Database(':memory:');
     db.run('CREATE TABLE t (a INTEGER, b TEXT)');
-    for (const [a, b] of [[1, 'x'], [2, 'y'], [3, 'z']] as const) {
+    for (const [a, b] of [
+      [1, 'x'],
+      [2, 'y'],
+      [3, 'z'],
+    ] as const) {
       const { text, params } = sql`INSERT INTO ${sql.id('t')} (a, b) VALUES (${a}, ${b})`.compile('question');
       db.prepare(text).run(...(params as never[]));
     }

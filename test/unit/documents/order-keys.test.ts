@@ -8,7 +8,14 @@ import { distinctKeyBetween, gapBefore } from '../../../src/documents/relations/
 
 describe('distinctKeyBetween', () => {
   test('stays strictly inside the gap, for open and closed gaps alike', () => {
-    const pairs: [string | null, string | null][] = [[null, null], ['a0', null], [null, 'a0'], ['a0', 'a1'], ['a0V', 'a0V5'], ['Zz', 'a0']];
+    const pairs: [string | null, string | null][] = [
+      [null, null],
+      ['a0', null],
+      [null, 'a0'],
+      ['a0', 'a1'],
+      ['a0V', 'a0V5'],
+      ['Zz', 'a0'],
+    ];
     for (const [low, high] of pairs) {
       for (let i = 0; i < 200; i++) {
         const key = distinctKeyBetween(low, high);

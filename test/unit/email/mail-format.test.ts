@@ -1,11 +1,27 @@
 /** The pure parts of outgoing mail (src/auth/mail-format.ts): URL, addresses, headers, body, dot-stuffing. */
 import { describe, expect, it } from 'bun:test';
-import { buildMessage, defaultFrom, dotStuff, encodeWord, formatMailbox, mailDate, parseMailbox, parseSmtpUrl, quotedPrintable } from '../../../src/auth/mail-format';
+import {
+  buildMessage,
+  defaultFrom,
+  dotStuff,
+  encodeWord,
+  formatMailbox,
+  mailDate,
+  parseMailbox,
+  parseSmtpUrl,
+  quotedPrintable,
+} from '../../../src/auth/mail-format';
 
 describe('FOLIO_SMTP_URL', () => {
   it('reads host, port, credentials (percent-decoded) and STARTTLS by default on smtp://', () => {
     expect(parseSmtpUrl('smtp://me%40example.com:p%40ss%3Aword@mail.example.com:2525')).toEqual({
-      host: 'mail.example.com', port: 2525, secure: false, starttls: 'auto', user: 'me@example.com', pass: 'p@ss:word', timeoutMs: 10_000,
+      host: 'mail.example.com',
+      port: 2525,
+      secure: false,
+      starttls: 'auto',
+      user: 'me@example.com',
+      pass: 'p@ss:word',
+      timeoutMs: 10_000,
     });
   });
 
@@ -43,7 +59,7 @@ describe('FOLIO_EMAIL_FROM', () => {
     }
   });
 
-  it('defaults to no-reply at the SMTP host\'s domain, or at localhost for an address', () => {
+  it("defaults to no-reply at the SMTP host's domain, or at localhost for an address", () => {
     expect(defaultFrom('smtp.example.com').address).toBe('no-reply@example.com');
     expect(defaultFrom('mail.example.co.uk').address).toBe('no-reply@example.co.uk');
     expect(defaultFrom('relay.example.com').address).toBe('no-reply@relay.example.com');
@@ -80,7 +96,16 @@ describe('headers', () => {
     expect(mailDate(date)).toBe('Thu, 02 Jan 2025 03:04:05 +0000');
     const message = buildMessage({ from: { name: 'Folio', address: 'cms@example.com' }, to: 'reader@example.com', subject: 'Hi', text: 'Hello', date });
     const [head, body] = message.split('\r\n\r\n');
-    expect(head!.split('\r\n').map((l) => l.split(':')[0])).toEqual(['From', 'To', 'Subject', 'Date', 'Message-ID', 'MIME-Version', 'Content-Type', 'Content-Transfer-Encoding']);
+    expect(head!.split('\r\n').map((l) => l.split(':')[0])).toEqual([
+      'From',
+      'To',
+      'Subject',
+      'Date',
+      'Message-ID',
+      'MIME-Version',
+      'Content-Type',
+      'Content-Transfer-Encoding',
+    ]);
     expect(head).toContain('Date: Thu, 02 Jan 2025 03:04:05 +0000');
     expect(head).toMatch(/Message-ID: <[0-9a-f]{32}@example\.com>/);
     expect(body).toBe('Hello');

@@ -19,7 +19,12 @@ const plan = (query: string, ct = article) => parseReadQuery(example, ct, qs.par
 
 describe('a deep page', () => {
   test('is a deferred join on PostgreSQL from the threshold on, its filter and order bound on both sides in place', () => {
-    const { page } = listStatements(postgresDialect, example, article, plan(`filters[views][$gt]=3&sort=views:desc&pagination[start]=${DEFERRED_PAGE_FROM}&pagination[limit]=25&fields[0]=title`));
+    const { page } = listStatements(
+      postgresDialect,
+      example,
+      article,
+      plan(`filters[views][$gt]=3&sort=views:desc&pagination[start]=${DEFERRED_PAGE_FROM}&pagination[limit]=25&fields[0]=title`),
+    );
     const compiled = page.compile('numbered');
     expect(compiled.text).toBe(
       'SELECT "t"."id", "t"."documentId", "t"."title" FROM (SELECT "t"."id" AS "pageId" FROM "articles" t ' +
@@ -41,7 +46,9 @@ describe('a deep page', () => {
 describe('the total', () => {
   test('of a list chosen by locale and status reads the maintained counts of that key', () => {
     const count = listStatements(sqliteDialect, example, article, plan('status=draft&locale=fr')).count.compile('question');
-    expect(count.text).toBe('SELECT CAST(COALESCE(SUM("n"), 0) AS INTEGER) AS n FROM "folio_counts" WHERE ("contentTable" = ?) AND ("locale" = ?) AND ("published" = ?)');
+    expect(count.text).toBe(
+      'SELECT CAST(COALESCE(SUM("n"), 0) AS INTEGER) AS n FROM "folio_counts" WHERE ("contentTable" = ?) AND ("locale" = ?) AND ("published" = ?)',
+    );
     expect(count.params).toEqual(['articles', 'fr', 0]);
   });
 

@@ -10,7 +10,14 @@ import { postgresDialect, sqliteDialect } from '../../../src/db/dialect';
 import { FILE_COLUMNS } from '../../../src/db/layout';
 import { rowReader } from '../../../src/query/row-reader';
 import {
-  componentStatement, mediaSelect, morphSourcesStatement, morphTargetsStatement, schemaName, selectStatement, slotName, unionStatement,
+  componentStatement,
+  mediaSelect,
+  morphSourcesStatement,
+  morphTargetsStatement,
+  schemaName,
+  selectStatement,
+  slotName,
+  unionStatement,
 } from '../../../src/query/populate-statements';
 import { loadRegistry } from '../../../src/registry/load';
 import type { ContentType, MorphAttribute } from '../../../src/registry/types';
@@ -69,14 +76,30 @@ describe('row readers', () => {
   test('readAt builds from renamed columns the same object, in the same key order, that read builds from named ones', () => {
     const reader = rowReader(article);
     const named = {
-      id: 7, documentId: 'doc7', title: 'T', slug: 't', summary: null, body: '[{"type":"paragraph","children":[{"type":"text","text":"x"}]}]',
-      kind: 'news', views: 3, rating: 1.5, featured: 1, publishDate: '2024-01-15', meta: '{"a":1}',
-      createdAt: 'c', updatedAt: 'u', publishedAt: 'p', locale: 'en',
+      id: 7,
+      documentId: 'doc7',
+      title: 'T',
+      slug: 't',
+      summary: null,
+      body: '[{"type":"paragraph","children":[{"type":"text","text":"x"}]}]',
+      kind: 'news',
+      views: 3,
+      rating: 1.5,
+      featured: 1,
+      publishDate: '2024-01-15',
+      meta: '{"a":1}',
+      createdAt: 'c',
+      updatedAt: 'u',
+      publishedAt: 'p',
+      locale: 'en',
     };
     const names = reader.parts.map(([name]) => name);
     expect(names).toEqual(Object.keys(named));
     const slots = Object.fromEntries(names.map((name, i) => [slotName(i), named[name as keyof typeof named]]));
-    const fromSlots = reader.readAt(slots, names.map((_, i) => slotName(i)));
+    const fromSlots = reader.readAt(
+      slots,
+      names.map((_, i) => slotName(i)),
+    );
     const fromNames = reader.read(named);
     expect(JSON.stringify(fromSlots)).toBe(JSON.stringify(fromNames));
     expect(fromSlots.featured).toBe(true);

@@ -13,9 +13,22 @@ const article = example.contentType('api::article.article')!;
 
 /** An article row as SQLite returns it: booleans as 0/1, blocks and JSON as text. */
 const stored = () => ({
-  id: 7, documentId: 'a0mwupk8bnw8cky62qwg1iwp', title: 'T', slug: 't', summary: null,
-  body: '[{"type":"paragraph","children":[{"type":"text","text":"x"}]}]', kind: 'news', views: 3, rating: 1.5,
-  featured: 1, publishDate: '2024-01-15', meta: '{"a":[1,2]}', createdAt: 'c', updatedAt: 'u', publishedAt: 'p', locale: 'en',
+  id: 7,
+  documentId: 'a0mwupk8bnw8cky62qwg1iwp',
+  title: 'T',
+  slug: 't',
+  summary: null,
+  body: '[{"type":"paragraph","children":[{"type":"text","text":"x"}]}]',
+  kind: 'news',
+  views: 3,
+  rating: 1.5,
+  featured: 1,
+  publishDate: '2024-01-15',
+  meta: '{"a":[1,2]}',
+  createdAt: 'c',
+  updatedAt: 'u',
+  publishedAt: 'p',
+  locale: 'en',
 });
 
 test('a stored row is answered with booleans, blocks and JSON values converted, in Strapi key order', () => {

@@ -9,7 +9,15 @@ import type { RelationAttribute, ScalarAttribute, ScalarType } from '../../../sr
 
 const field = (type: ScalarType, extra: Partial<ScalarAttribute> = {}): ScalarField =>
   compileField({
-    name: 'x', kind: 'scalar', type, unique: false, required: false, private: false, localized: false, writable: true, ...extra,
+    name: 'x',
+    kind: 'scalar',
+    type,
+    unique: false,
+    required: false,
+    private: false,
+    localized: false,
+    writable: true,
+    ...extra,
   }) as ScalarField;
 
 describe('column types per engine', () => {
@@ -29,8 +37,17 @@ describe('column types per engine', () => {
 
   test('relations, media, components and dynamic zones have no column of their own', () => {
     const relation = compileField({
-      name: 'r', kind: 'relation', relation: 'manyToOne', target: 'api::a.a', toMany: false, owner: true, linkTable: 't_r_lnk',
-      required: false, private: false, localized: false, writable: true,
+      name: 'r',
+      kind: 'relation',
+      relation: 'manyToOne',
+      target: 'api::a.a',
+      toMany: false,
+      owner: true,
+      linkTable: 't_r_lnk',
+      required: false,
+      private: false,
+      localized: false,
+      writable: true,
     } as RelationAttribute);
     expect(relation.kind).toBe('relation');
     expect(relation.columnType('sqlite')).toBeUndefined();
@@ -80,7 +97,7 @@ describe('normalising and checking values', () => {
     expect(field('date').normalise('2024-02-03T10:00:00Z')).toBe('2024-02-03');
   });
 
-  test('a time needs its seconds and stays within the day, as Strapi\'s TIME_REGEX', () => {
+  test("a time needs its seconds and stays within the day, as Strapi's TIME_REGEX", () => {
     for (const bad of ['09:30', '24:00:00', '12:60:00', '12:00:60', '9:30:00', '12:00:00.1234']) {
       expect(field('time').check(field('time').normalise(bad), 'draft', 't')?.message).toBe('t must be a valid time (HH:mm:ss.SSS)');
     }

@@ -70,7 +70,11 @@ export const blocksSchema = new Schema({
       atom: true,
       selectable: true,
       attrs: { json: { default: null } },
-      toDOM: (node) => ['div', { class: 'rich-unknown', contenteditable: 'false' }, `A “${String(node.attrs.json?.type ?? 'unknown')}” block this editor does not show: kept as it is.`],
+      toDOM: (node) => [
+        'div',
+        { class: 'rich-unknown', contenteditable: 'false' },
+        `A “${String(node.attrs.json?.type ?? 'unknown')}” block this editor does not show: kept as it is.`,
+      ],
     },
     text: { group: 'inline' },
   },
@@ -109,7 +113,8 @@ function inline(children: Json[] | undefined, marks: readonly Mark[] = []): PMNo
   return out;
 }
 
-const plainText = (children: Json[] | undefined): string => (children ?? []).map((c) => (c?.type === 'text' ? String(c.text ?? '') : plainText(c?.children))).join('');
+const plainText = (children: Json[] | undefined): string =>
+  (children ?? []).map((c) => (c?.type === 'text' ? String(c.text ?? '') : plainText(c?.children))).join('');
 
 function listNode(node: Json): PMNode {
   const items: PMNode[] = [];

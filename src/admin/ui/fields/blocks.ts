@@ -27,5 +27,9 @@ export function BlocksField(props: FieldProps) {
     );
   }, []);
   if (Editor) return h(Editor, props);
-  return h(FieldGroup, { ...props }, error ? h('p', { class: 'error', role: 'alert' }, error) : h('p', { class: 'muted', role: 'status' }, 'Loading the editor…'));
+  return h(
+    FieldGroup,
+    { ...props },
+    error ? h('p', { class: 'error', role: 'alert' }, error) : h('p', { class: 'muted', role: 'status' }, 'Loading the editor…'),
+  );
 }

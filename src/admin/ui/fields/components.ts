@@ -45,7 +45,17 @@ function useCollapsed() {
 
 function Collapsible(props: { open: boolean; name: string; onToggle: () => void; children?: any }) {
   return h('div', { class: 'collapsible' }, [
-    h('button', { type: 'button', class: 'small', 'aria-expanded': props.open ? 'true' : 'false', 'aria-label': `${props.open ? 'Collapse' : 'Expand'} ${props.name}`, onClick: props.onToggle }, props.open ? 'Collapse' : 'Expand'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'small',
+        'aria-expanded': props.open ? 'true' : 'false',
+        'aria-label': `${props.open ? 'Collapse' : 'Expand'} ${props.name}`,
+        onClick: props.onToggle,
+      },
+      props.open ? 'Collapse' : 'Expand',
+    ),
     props.open ? props.children : null,
   ]);
 }
@@ -63,7 +73,16 @@ function EntryList(props: FieldProps & { label: string; empty: string; nameOf: (
     nameOf: props.nameOf,
     onChange: props.onChange,
     render: (it, i) =>
-      h(Collapsible, { open: isOpen(it.key), name: props.nameOf(it, i), onToggle: () => toggle(it.key) }, h(ItemFields, { item: it, path: `${props.path}.${i}`, errors: props.errors, onChange: (next) => props.onChange(items.map((x, j) => (j === i ? next : x))) })),
+      h(
+        Collapsible,
+        { open: isOpen(it.key), name: props.nameOf(it, i), onToggle: () => toggle(it.key) },
+        h(ItemFields, {
+          item: it,
+          path: `${props.path}.${i}`,
+          errors: props.errors,
+          onChange: (next) => props.onChange(items.map((x, j) => (j === i ? next : x))),
+        }),
+      ),
   });
 }
 
@@ -81,7 +100,11 @@ export function ComponentField(props: FieldProps) {
               h('span', { class: 'sortable-name' }, displayName),
               h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${labelOf(a)}`, onClick: () => props.onChange(null) }, 'Remove'),
             ]),
-            h(Collapsible, { open: isOpen(item.key), name: labelOf(a), onToggle: () => toggle(item.key) }, h(ItemFields, { item, path: props.path, errors: props.errors, onChange: props.onChange })),
+            h(
+              Collapsible,
+              { open: isOpen(item.key), name: labelOf(a), onToggle: () => toggle(item.key) },
+              h(ItemFields, { item, path: props.path, errors: props.errors, onChange: props.onChange }),
+            ),
           ])
         : h('button', { type: 'button', onClick: () => props.onChange(blankItem(components, a.target!)) }, `Add ${labelOf(a)}`),
     ]);
@@ -105,7 +128,11 @@ export function DynamicZoneField(props: FieldProps) {
     h(EntryList, { ...props, label: `${labelOf(a)}: components`, empty: 'No components.', nameOf }),
     h('div', { class: 'field inline' }, [
       h('label', { for: selectId }, `Component to add to ${labelOf(a)}`),
-      h('select', { id: selectId, value: choice, onChange: (e: any) => setChoice(e.target.value) }, allowed.map((uid) => h('option', { value: uid }, components[uid]!.displayName))),
+      h(
+        'select',
+        { id: selectId, value: choice, onChange: (e: any) => setChoice(e.target.value) },
+        allowed.map((uid) => h('option', { value: uid }, components[uid]!.displayName)),
+      ),
       h('button', { type: 'button', disabled: !choice, onClick: () => props.onChange([...items, blankItem(components, choice)]) }, `Add to ${labelOf(a)}`),
     ]),
   ]);

@@ -44,7 +44,6 @@ export interface FieldProps {
 
 export const fieldId = (path: string) => `field-${path}`;
 
-
 /**
  * A field's width on the edit form's 12-column grid, as Strapi lays it out by default: short
  * values side by side, long text, rich text, JSON, components and dynamic zones full width.
@@ -104,8 +103,21 @@ export function Field(props: FieldProps) {
     case 'uid':
       return h(UidField, props);
     case 'password':
-      return h(FieldControl, { attribute: { ...a, type: 'string' }, id: fieldId(props.path), password: true, value: props.value as string, error: props.errors[props.path], onChange: props.onChange });
+      return h(FieldControl, {
+        attribute: { ...a, type: 'string' },
+        id: fieldId(props.path),
+        password: true,
+        value: props.value as string,
+        error: props.errors[props.path],
+        onChange: props.onChange,
+      });
     default:
-      return h(FieldControl, { attribute: a, id: fieldId(props.path), value: props.value as string | boolean, error: props.errors[props.path], onChange: props.onChange });
+      return h(FieldControl, {
+        attribute: a,
+        id: fieldId(props.path),
+        value: props.value as string | boolean,
+        error: props.errors[props.path],
+        onChange: props.onChange,
+      });
   }
 }

@@ -24,7 +24,12 @@ export function FilePreview(props: { file: FileRef }) {
 export async function uploadFiles(files: File[]): Promise<FileRef[]> {
   const form = new FormData();
   for (const f of files) form.append('files', f, f.name);
-  const response = await fetch('/admin/api/upload', { method: 'POST', body: form, credentials: 'same-origin', headers: { 'x-folio-csrf': currentCsrfToken() ?? '' } });
+  const response = await fetch('/admin/api/upload', {
+    method: 'POST',
+    body: form,
+    credentials: 'same-origin',
+    headers: { 'x-folio-csrf': currentCsrfToken() ?? '' },
+  });
   const json = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, json?.error?.message ?? response.statusText, json?.error?.details ?? {});
   return json.data as FileRef[];
@@ -64,32 +69,53 @@ export function MediaPicker(props: { title: string; allowedTypes?: string[]; onP
   return h(
     'div',
     { class: 'dialog-backdrop' },
-    h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': props.title, class: 'dialog', onKeyDown: (e: any) => e.key === 'Escape' && props.onClose() }, [
-      h('h2', null, props.title),
-      h('div', { class: 'toolbar' }, [
-        h('input', { ref: search, type: 'search', 'aria-label': 'Search the library', placeholder: 'Search by name…', value: q, onInput: (e: any) => (setQ(e.target.value), setPage(1)) }),
-        kinds.length > 1
-          ? h('select', { 'aria-label': 'Type of file', value: type, onChange: (e: any) => (setType(e.target.value), setPage(1)) }, [
-              h('option', { value: all }, allowed.length ? 'All allowed types' : 'All types'),
-              ...kinds.map((k) => h('option', { value: k }, KIND_LABEL[k])),
+    h(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', 'aria-label': props.title, class: 'dialog', onKeyDown: (e: any) => e.key === 'Escape' && props.onClose() },
+      [
+        h('h2', null, props.title),
+        h('div', { class: 'toolbar' }, [
+          h('input', {
+            ref: search,
+            type: 'search',
+            'aria-label': 'Search the library',
+            placeholder: 'Search by name…',
+            value: q,
+            onInput: (e: any) => (setQ(e.target.value), setPage(1)),
+          }),
+          kinds.length > 1
+            ? h('select', { 'aria-label': 'Type of file', value: type, onChange: (e: any) => (setType(e.target.value), setPage(1)) }, [
+                h('option', { value: all }, allowed.length ? 'All allowed types' : 'All types'),
+                ...kinds.map((k) => h('option', { value: k }, KIND_LABEL[k])),
+              ])
+            : null,
+        ]),
+        error ? h('p', { class: 'error', role: 'alert' }, error) : null,
+        !files
+          ? h('p', { role: 'status' }, 'Loading…')
+          : files.length === 0
+            ? h('p', null, 'No files.')
+            : h(
+                'ul',
+                { class: 'media-grid', 'aria-label': 'Files' },
+                files.map((f) =>
+                  h(
+                    'li',
+                    { key: f.id },
+                    h('button', { type: 'button', 'aria-label': `Pick ${f.name}`, onClick: () => props.onPick(f) }, h(FilePreview, { file: f })),
+                  ),
+                ),
+              ),
+        result && (page > 1 || result.hasMore)
+          ? h('nav', { 'aria-label': 'Library pages', class: 'pager' }, [
+              h('button', { type: 'button', disabled: page <= 1, onClick: () => setPage(page - 1) }, 'Previous page'),
+              h('span', { 'aria-live': 'polite' }, `Page ${page}`),
+              h('button', { type: 'button', disabled: !result.hasMore, onClick: () => setPage(page + 1) }, 'Next page'),
             ])
           : null,
-      ]),
-      error ? h('p', { class: 'error', role: 'alert' }, error) : null,
-      !files
-        ? h('p', { role: 'status' }, 'Loading…')
-        : files.length === 0
-          ? h('p', null, 'No files.')
-          : h('ul', { class: 'media-grid', 'aria-label': 'Files' }, files.map((f) => h('li', { key: f.id }, h('button', { type: 'button', 'aria-label': `Pick ${f.name}`, onClick: () => props.onPick(f) }, h(FilePreview, { file: f }))))),
-      result && (page > 1 || result.hasMore)
-        ? h('nav', { 'aria-label': 'Library pages', class: 'pager' }, [
-            h('button', { type: 'button', disabled: page <= 1, onClick: () => setPage(page - 1) }, 'Previous page'),
-            h('span', { 'aria-live': 'polite' }, `Page ${page}`),
-            h('button', { type: 'button', disabled: !result.hasMore, onClick: () => setPage(page + 1) }, 'Next page'),
-          ])
-        : null,
-      h('div', { class: 'actions' }, h('button', { type: 'button', onClick: props.onClose }, 'Close')),
-    ]),
+        h('div', { class: 'actions' }, h('button', { type: 'button', onClick: props.onClose }, 'Close')),
+      ],
+    ),
   );
 }
 
@@ -120,8 +146,21 @@ export function MediaField(props: FieldProps) {
     files.length === 0
       ? h('p', { class: 'muted' }, 'No file.')
       : a.multiple
-        ? h(SortableList<FileRef>, { id, label: `${labelOf(a)}: files`, items: files, keyOf: (f) => String(f.id), nameOf: (f) => f.name, render: (f) => h(FilePreview, { file: f }), onChange: props.onChange, className: 'media' })
-        : h('p', { class: 'media-one' }, [h(FilePreview, { file: files[0]! }), ' ', h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${files[0]!.name}`, onClick: () => props.onChange([]) }, 'Remove')]),
+        ? h(SortableList<FileRef>, {
+            id,
+            label: `${labelOf(a)}: files`,
+            items: files,
+            keyOf: (f) => String(f.id),
+            nameOf: (f) => f.name,
+            render: (f) => h(FilePreview, { file: f }),
+            onChange: props.onChange,
+            className: 'media',
+          })
+        : h('p', { class: 'media-one' }, [
+            h(FilePreview, { file: files[0]! }),
+            ' ',
+            h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${files[0]!.name}`, onClick: () => props.onChange([]) }, 'Remove'),
+          ]),
     h(
       'div',
       {

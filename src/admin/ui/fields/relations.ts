@@ -30,7 +30,8 @@ export function RelationField(props: FieldProps) {
 
   if (!target) return h(FieldGroup, { ...props }, h('p', { class: 'muted' }, `Links to ${a.target}, which the admin does not manage.`));
 
-  const hrefOf = (d: DocRef) => `/admin/content/${encodeURIComponent(target.uid)}/${encodeURIComponent(d.documentId)}${target.localized && editor.locale ? `?locale=${encodeURIComponent(editor.locale)}` : ''}`;
+  const hrefOf = (d: DocRef) =>
+    `/admin/content/${encodeURIComponent(target.uid)}/${encodeURIComponent(d.documentId)}${target.localized && editor.locale ? `?locale=${encodeURIComponent(editor.locale)}` : ''}`;
   const taken = new Set(selected.map((d) => d.documentId));
   const options = (results ?? []).filter((d) => !taken.has(d.documentId));
   const optionId = (d: DocRef) => `${id}-option-${d.documentId}`;
@@ -144,7 +145,11 @@ export function RelationField(props: FieldProps) {
         ),
       ),
       open && (results === null || !options.length)
-        ? h('p', { class: 'combo-note muted' }, results === null ? 'Searching…' : q.trim() ? `No ${target.displayName} matches “${q.trim()}”.` : 'Nothing (more) to link.')
+        ? h(
+            'p',
+            { class: 'combo-note muted' },
+            results === null ? 'Searching…' : q.trim() ? `No ${target.displayName} matches “${q.trim()}”.` : 'Nothing (more) to link.',
+          )
         : null,
       error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     ]),

@@ -29,13 +29,66 @@ import type { FileRef } from './values';
 
 /** The file fields Strapi's editor keeps in an image block. */
 const image = (f: FileRef) => {
-  const { id, documentId, name, alternativeText, caption, width, height, formats, hash, ext, mime, size, url, previewUrl, provider, provider_metadata, createdAt, updatedAt } = f as Record<string, any>;
-  return { id, documentId, name, alternativeText, caption, width, height, formats, hash, ext, mime, size, url, previewUrl, provider, provider_metadata, createdAt, updatedAt };
+  const {
+    id,
+    documentId,
+    name,
+    alternativeText,
+    caption,
+    width,
+    height,
+    formats,
+    hash,
+    ext,
+    mime,
+    size,
+    url,
+    previewUrl,
+    provider,
+    provider_metadata,
+    createdAt,
+    updatedAt,
+  } = f as Record<string, any>;
+  return {
+    id,
+    documentId,
+    name,
+    alternativeText,
+    caption,
+    width,
+    height,
+    formats,
+    hash,
+    ext,
+    mime,
+    size,
+    url,
+    previewUrl,
+    provider,
+    provider_metadata,
+    createdAt,
+    updatedAt,
+  };
 };
 
 /** Toolbar icons: inline SVG (no font or file to load), drawn with the text colour. */
 const icon = (...d: string[]) =>
-  h('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true', focusable: 'false', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' }, d.map((path) => h('path', { d: path })));
+  h(
+    'svg',
+    {
+      viewBox: '0 0 24 24',
+      width: 18,
+      height: 18,
+      'aria-hidden': 'true',
+      focusable: 'false',
+      fill: 'none',
+      stroke: 'currentColor',
+      'stroke-width': 2,
+      'stroke-linecap': 'round',
+      'stroke-linejoin': 'round',
+    },
+    d.map((path) => h('path', { d: path })),
+  );
 const ICONS = {
   link: () => icon('M10 13a5 5 0 0 0 7.07 0l3-3a5 5 0 0 0-7.07-7.07l-1.5 1.5', 'M14 11a5 5 0 0 0-7.07 0l-3 3a5 5 0 0 0 7.07 7.07l1.5-1.5'),
   bullets: () => icon('M9 6h12M9 12h12M9 18h12', 'M4 6h.01M4 12h.01M4 18h.01'),
@@ -312,9 +365,15 @@ export function RichTextEditor(props: FieldProps) {
     tool('Bold', h('b', null, 'B'), toggleMark(s.marks.bold), { pressed: !!state && markActive(state, s.marks.bold), keys: 'Control+B' }),
     tool('Italic', h('i', null, 'I'), toggleMark(s.marks.italic), { pressed: !!state && markActive(state, s.marks.italic), keys: 'Control+I' }),
     tool('Underline', h('u', null, 'U'), toggleMark(s.marks.underline), { pressed: !!state && markActive(state, s.marks.underline), keys: 'Control+U' }),
-    tool('Strikethrough', h('s', null, 'S'), toggleMark(s.marks.strikethrough), { pressed: !!state && markActive(state, s.marks.strikethrough), keys: 'Control+Shift+S' }),
+    tool('Strikethrough', h('s', null, 'S'), toggleMark(s.marks.strikethrough), {
+      pressed: !!state && markActive(state, s.marks.strikethrough),
+      keys: 'Control+Shift+S',
+    }),
     tool('Code', h('code', null, '</>'), toggleMark(s.marks.code), { pressed: !!state && markActive(state, s.marks.code), keys: 'Control+E' }),
-    tool('Link', ICONS.link(), (st, dispatch) => linkCommand(st) && (!dispatch || (openLink(), true)), { pressed: !!state && markActive(state, s.marks.link), keys: 'Control+K' }),
+    tool('Link', ICONS.link(), (st, dispatch) => linkCommand(st) && (!dispatch || (openLink(), true)), {
+      pressed: !!state && markActive(state, s.marks.link),
+      keys: 'Control+K',
+    }),
     h('span', { class: 'tool-sep', 'aria-hidden': 'true' }),
     tool('Bulleted list', ICONS.bullets(), toggleList('unordered'), { pressed: lists?.format === 'unordered' }),
     tool('Numbered list', ICONS.numbers(), toggleList('ordered'), { pressed: lists?.format === 'ordered' }),
@@ -328,7 +387,7 @@ export function RichTextEditor(props: FieldProps) {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
     const controls = [...(toolbar.current?.querySelectorAll<HTMLElement>('button,select') ?? [])];
     const at = controls.indexOf(e.target as HTMLElement);
-    if (at < 0 || (e.target as HTMLElement).tagName === 'SELECT' && (e.key === 'Home' || e.key === 'End')) return;
+    if (at < 0 || ((e.target as HTMLElement).tagName === 'SELECT' && (e.key === 'Home' || e.key === 'End'))) return;
     e.preventDefault();
     const next = e.key === 'Home' ? 0 : e.key === 'End' ? controls.length - 1 : (at + (e.key === 'ArrowRight' ? 1 : -1) + controls.length) % controls.length;
     controls[next]?.focus();
@@ -336,15 +395,43 @@ export function RichTextEditor(props: FieldProps) {
 
   return h(FieldGroup, { ...props }, [
     h('div', { class: `rich${error ? ' invalid' : ''}` }, [
-      h('div', { ref: toolbar, role: 'toolbar', 'aria-label': `${label} formatting`, 'aria-controls': state ? id : undefined, class: 'rich-toolbar', onKeyDown: toolbarKeys }, tools),
+      h(
+        'div',
+        {
+          ref: toolbar,
+          role: 'toolbar',
+          'aria-label': `${label} formatting`,
+          'aria-controls': state ? id : undefined,
+          class: 'rich-toolbar',
+          onKeyDown: toolbarKeys,
+        },
+        tools,
+      ),
       linking
-        ? h('form', { class: 'rich-link', role: 'group', 'aria-label': 'Link', onSubmit: applyLink, onKeyDown: (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), setLinking(null), view.current?.focus()) }, [
-            h('label', { for: `${id}-link` }, 'Link URL'),
-            h('input', { id: `${id}-link`, ref: linkInput, type: 'url', value: linking.href, placeholder: 'https://…', onInput: (e: any) => setLinking({ ...linking, href: e.target.value }) }),
-            h('button', { type: 'submit', class: 'small primary' }, 'Apply link'),
-            linking.had ? h('button', { type: 'button', class: 'small', onClick: removeLink }, 'Remove link') : null,
-            h('button', { type: 'button', class: 'small', onClick: () => (setLinking(null), view.current?.focus()) }, 'Cancel'),
-          ])
+        ? h(
+            'form',
+            {
+              class: 'rich-link',
+              role: 'group',
+              'aria-label': 'Link',
+              onSubmit: applyLink,
+              onKeyDown: (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), setLinking(null), view.current?.focus()),
+            },
+            [
+              h('label', { for: `${id}-link` }, 'Link URL'),
+              h('input', {
+                id: `${id}-link`,
+                ref: linkInput,
+                type: 'url',
+                value: linking.href,
+                placeholder: 'https://…',
+                onInput: (e: any) => setLinking({ ...linking, href: e.target.value }),
+              }),
+              h('button', { type: 'submit', class: 'small primary' }, 'Apply link'),
+              linking.had ? h('button', { type: 'button', class: 'small', onClick: removeLink }, 'Remove link') : null,
+              h('button', { type: 'button', class: 'small', onClick: () => (setLinking(null), view.current?.focus()) }, 'Cancel'),
+            ],
+          )
         : null,
       h('div', { ref: mount, class: 'rich-mount' }),
     ]),
@@ -364,4 +451,3 @@ export function RichTextEditor(props: FieldProps) {
       : null,
   ]);
 }
-

@@ -100,9 +100,29 @@ export function SortableList<T>(props: Props<T>) {
             '⠿',
           ),
           h('span', { class: 'sortable-name' }, props.linkOf ? h(Link, { href: props.linkOf(item) }, name) : name),
-          h('button', { type: 'button', class: 'small', disabled: index === 0, 'aria-label': `Move ${name} up`, onClick: () => moveTo(index, index - 1, false) }, '↑'),
-          h('button', { type: 'button', class: 'small', disabled: index === items.length - 1, 'aria-label': `Move ${name} down`, onClick: () => moveTo(index, index + 1, false) }, '↓'),
-          props.removable === false ? null : h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${name}`, onClick: () => props.onChange(items.filter((_, i) => i !== index)) }, 'Remove'),
+          h(
+            'button',
+            { type: 'button', class: 'small', disabled: index === 0, 'aria-label': `Move ${name} up`, onClick: () => moveTo(index, index - 1, false) },
+            '↑',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'small',
+              disabled: index === items.length - 1,
+              'aria-label': `Move ${name} down`,
+              onClick: () => moveTo(index, index + 1, false),
+            },
+            '↓',
+          ),
+          props.removable === false
+            ? null
+            : h(
+                'button',
+                { type: 'button', class: 'small', 'aria-label': `Remove ${name}`, onClick: () => props.onChange(items.filter((_, i) => i !== index)) },
+                'Remove',
+              ),
         ]),
         props.render(item, index),
       ],

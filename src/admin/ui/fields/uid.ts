@@ -21,7 +21,13 @@ export function UidField(props: FieldProps) {
     setError(null);
     try {
       const target = a.targetField ? { [a.targetField]: props.siblings[a.targetField] } : {};
-      const r = await api('POST', '/uid', { contentType: editor.ct.uid, field: a.name, data: target, locale: editor.locale, documentId: editor.documentId ?? undefined });
+      const r = await api('POST', '/uid', {
+        contentType: editor.ct.uid,
+        field: a.name,
+        data: target,
+        locale: editor.locale,
+        documentId: editor.documentId ?? undefined,
+      });
       props.onChange(r.data);
     } catch (e) {
       setError((e as Error).message);

@@ -92,7 +92,14 @@ const isEmpty = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v
  * wrong (JSON that does not parse…) under their dotted paths. On a new entry empty values are
  * left out, so the schema's defaults apply.
  */
-export function toData(attributes: AdminAttribute[], values: Values, components: Components, isNew: boolean, errors: Record<string, string>, prefix = ''): Record<string, unknown> {
+export function toData(
+  attributes: AdminAttribute[],
+  values: Values,
+  components: Components,
+  isNew: boolean,
+  errors: Record<string, string>,
+  prefix = '',
+): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const a of attributes.filter(editable)) {
     const path = `${prefix}${a.name}`;

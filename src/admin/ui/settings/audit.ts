@@ -28,26 +28,74 @@ interface Answer {
 }
 
 const ACTIONS = [
-  'entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard',
-  'media.create', 'media.update', 'media.delete',
-  'permissions.grant', 'permissions.revoke',
-  'role.create', 'role.update', 'role.delete',
-  'api-token.create', 'api-token.regenerate', 'api-token.delete',
-  'webhook.create', 'webhook.update', 'webhook.delete',
-  'locale.create', 'locale.update', 'locale.delete',
-  'user.create', 'user.update', 'user.delete',
-  'admin-user.create', 'admin-user.update', 'admin-user.delete',
-  'admin.login', 'admin.login-failed',
-  'release.create', 'release.update', 'release.delete', 'release.entry.add', 'release.entry.remove', 'releases.publish',
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+  'media.create',
+  'media.update',
+  'media.delete',
+  'permissions.grant',
+  'permissions.revoke',
+  'role.create',
+  'role.update',
+  'role.delete',
+  'api-token.create',
+  'api-token.regenerate',
+  'api-token.delete',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'locale.create',
+  'locale.update',
+  'locale.delete',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'admin-user.create',
+  'admin-user.update',
+  'admin-user.delete',
+  'admin.login',
+  'admin.login-failed',
+  'release.create',
+  'release.update',
+  'release.delete',
+  'release.entry.add',
+  'release.entry.remove',
+  'releases.publish',
 ];
 
 const SUBJECTS: Record<string, string> = {
-  entry: 'Entry', media: 'File', permissions: 'Permissions', role: 'Role', 'api-token': 'API token', webhook: 'Webhook', locale: 'Locale',
-  user: 'User', 'admin-user': 'Admin user', admin: 'Admin', release: 'Release', 'release.entry': 'Release entry', releases: 'Release',
+  entry: 'Entry',
+  media: 'File',
+  permissions: 'Permissions',
+  role: 'Role',
+  'api-token': 'API token',
+  webhook: 'Webhook',
+  locale: 'Locale',
+  user: 'User',
+  'admin-user': 'Admin user',
+  admin: 'Admin',
+  release: 'Release',
+  'release.entry': 'Release entry',
+  releases: 'Release',
 };
 const VERBS: Record<string, string> = {
-  create: 'created', update: 'updated', delete: 'deleted', publish: 'published', unpublish: 'unpublished', 'draft-discard': 'draft discarded',
-  grant: 'granted', revoke: 'revoked', regenerate: 'regenerated', login: 'logged in', 'login-failed': 'login failed', add: 'added', remove: 'removed',
+  create: 'created',
+  update: 'updated',
+  delete: 'deleted',
+  publish: 'published',
+  unpublish: 'unpublished',
+  'draft-discard': 'draft discarded',
+  grant: 'granted',
+  revoke: 'revoked',
+  regenerate: 'regenerated',
+  login: 'logged in',
+  'login-failed': 'login failed',
+  add: 'added',
+  remove: 'removed',
 };
 
 /** "entry.draft-discard" → "Entry draft discarded"; an action this page does not know stays as it is. */
@@ -62,7 +110,10 @@ export function actionText(action: string): string {
 function detailsText(details: Row['details']): string {
   if (!details) return '';
   return Object.entries(details)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${Array.isArray(value) ? value.join(', ') : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    )
     .join('; ');
 }
 
@@ -120,17 +171,42 @@ export function AuditPage() {
 
   return h('section', { 'aria-labelledby': 'audit-title' }, [
     h('h2', { id: 'audit-title' }, 'Audit log'),
-    h('p', { class: 'muted' }, answer && !answer.meta.enabled ? 'The audit log is off (FOLIO_AUDIT_DAYS=0): nothing is being recorded.' : `Who changed what, and when, newest first.${answer ? ` Rows are kept ${answer.meta.days} days.` : ''}`),
+    h(
+      'p',
+      { class: 'muted' },
+      answer && !answer.meta.enabled
+        ? 'The audit log is off (FOLIO_AUDIT_DAYS=0): nothing is being recorded.'
+        : `Who changed what, and when, newest first.${answer ? ` Rows are kept ${answer.meta.days} days.` : ''}`,
+    ),
     h('form', { class: 'toolbar audit-filters', onSubmit: apply, 'aria-label': 'Filter the audit log' }, [
-      h(Field, { id: 'audit-since', label: 'Since' }, h('input', { id: 'audit-since', type: 'datetime-local', value: since, onInput: (e: Event) => setSince((e.target as HTMLInputElement).value) })),
-      h(Field, { id: 'audit-actor', label: 'Who', hint: 'An email, a username, a token’s name, or cli, system, public' },
-        h('input', { id: 'audit-actor', value: actor, maxLength: 320, 'aria-describedby': 'audit-actor-hint', onInput: (e: Event) => setActor((e.target as HTMLInputElement).value) })),
-      h(Field, { id: 'audit-action', label: 'Action' },
+      h(
+        Field,
+        { id: 'audit-since', label: 'Since' },
+        h('input', { id: 'audit-since', type: 'datetime-local', value: since, onInput: (e: Event) => setSince((e.target as HTMLInputElement).value) }),
+      ),
+      h(
+        Field,
+        { id: 'audit-actor', label: 'Who', hint: 'An email, a username, a token’s name, or cli, system, public' },
+        h('input', {
+          id: 'audit-actor',
+          value: actor,
+          maxLength: 320,
+          'aria-describedby': 'audit-actor-hint',
+          onInput: (e: Event) => setActor((e.target as HTMLInputElement).value),
+        }),
+      ),
+      h(
+        Field,
+        { id: 'audit-action', label: 'Action' },
         h('select', { id: 'audit-action', value: action, onChange: (e: Event) => setAction((e.target as HTMLSelectElement).value) }, [
           h('option', { value: '' }, 'Any action'),
           ...ACTIONS.map((a) => h('option', { key: a, value: a }, actionText(a))),
-        ])),
-      h('div', { class: 'row-actions' }, [h('button', { type: 'submit', class: 'primary' }, 'Filter'), filtered ? h('button', { type: 'button', onClick: clear }, 'Clear filters') : null]),
+        ]),
+      ),
+      h('div', { class: 'row-actions' }, [
+        h('button', { type: 'submit', class: 'primary' }, 'Filter'),
+        filtered ? h('button', { type: 'button', onClick: clear }, 'Clear filters') : null,
+      ]),
     ]),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     !rows
@@ -138,10 +214,21 @@ export function AuditPage() {
         ? null
         : h('p', { role: 'status' }, 'Loading…')
       : rows.length === 0
-        ? h('div', { class: 'empty' }, [h('p', { class: 'empty-title' }, filtered ? 'No row matches these filters' : 'Nothing recorded yet'), h('p', { class: 'muted' }, filtered ? 'Change or clear the filters.' : 'Changes to content and settings appear here.')])
+        ? h('div', { class: 'empty' }, [
+            h('p', { class: 'empty-title' }, filtered ? 'No row matches these filters' : 'Nothing recorded yet'),
+            h('p', { class: 'muted' }, filtered ? 'Change or clear the filters.' : 'Changes to content and settings appear here.'),
+          ])
         : h('div', { class: 'table-wrap' }, [
             h('table', { class: 'entries audit-table', 'aria-label': `Audit log, page ${page}` }, [
-              h('thead', null, h('tr', null, ['When', 'Who', 'Action', 'What', 'Details', 'From'].map((t) => h('th', { scope: 'col' }, t)))),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['When', 'Who', 'Action', 'What', 'Details', 'From'].map((t) => h('th', { scope: 'col' }, t)),
+                ),
+              ),
               h(
                 'tbody',
                 null,
@@ -161,10 +248,18 @@ export function AuditPage() {
     h('nav', { class: 'pager', 'aria-label': 'Audit log pages' }, [
       h('button', { type: 'button', disabled: page === 1, onClick: () => setCursors(cursors.slice(0, -1)) }, 'Newer'),
       h('span', { 'aria-live': 'polite' }, `Page ${page}`),
-      h('button', { type: 'button', disabled: !answer?.meta.hasMore || !rows?.length, onClick: () => rows && setCursors([...cursors, rows[rows.length - 1]!.id]) }, 'Older'),
+      h(
+        'button',
+        { type: 'button', disabled: !answer?.meta.hasMore || !rows?.length, onClick: () => rows && setCursors([...cursors, rows[rows.length - 1]!.id]) },
+        'Older',
+      ),
       h('div', { class: 'field inline' }, [
         h('label', { for: 'audit-size' }, 'Rows per page'),
-        h('select', { id: 'audit-size', value: String(size), onChange: (e: Event) => (setSize(Number((e.target as HTMLSelectElement).value)), setCursors([undefined])) }, PAGE_SIZES.map((n) => h('option', { key: n, value: String(n) }, String(n)))),
+        h(
+          'select',
+          { id: 'audit-size', value: String(size), onChange: (e: Event) => (setSize(Number((e.target as HTMLSelectElement).value)), setCursors([undefined])) },
+          PAGE_SIZES.map((n) => h('option', { key: n, value: String(n) }, String(n))),
+        ),
       ]),
     ]),
   ]);

@@ -54,9 +54,7 @@ export function SettingsView(props: { parts: string[]; url: URL; role: string; m
       h(
         'ul',
         null,
-        AREAS.map(([key, label]) =>
-          h('li', { key }, h(Link, { href: `/admin/settings/${key}`, 'aria-current': key === area ? 'page' : undefined }, label)),
-        ),
+        AREAS.map(([key, label]) => h('li', { key }, h(Link, { href: `/admin/settings/${key}`, 'aria-current': key === area ? 'page' : undefined }, label))),
       ),
     ),
     known ? h(Area, { area, rest, url: props.url, me: props.me }) : h('p', null, 'Page not found.'),

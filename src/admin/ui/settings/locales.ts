@@ -34,7 +34,16 @@ export function LocalesPage() {
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     data
       ? h('table', { class: 'entries' }, [
-          h('thead', null, h('tr', null, [h('th', { scope: 'col' }, 'Code'), h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Default'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))])),
+          h(
+            'thead',
+            null,
+            h('tr', null, [
+              h('th', { scope: 'col' }, 'Code'),
+              h('th', { scope: 'col' }, 'Name'),
+              h('th', { scope: 'col' }, 'Default'),
+              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+            ]),
+          ),
           h(
             'tbody',
             null,
@@ -49,8 +58,26 @@ export function LocalesPage() {
                   l.isDefault
                     ? null
                     : [
-                        h('button', { type: 'button', disabled: busy, 'aria-label': `Make default: ${l.code}`, onClick: act(`${l.code} is now the default`, 'PUT', `/settings/locales/${enc(l.code)}/default`) }, 'Make default'),
-                        h('button', { type: 'button', disabled: busy, 'aria-label': `Remove ${l.code}`, onClick: act(`Locale ${l.code} removed`, 'DELETE', `/settings/locales/${enc(l.code)}`) }, 'Remove'),
+                        h(
+                          'button',
+                          {
+                            type: 'button',
+                            disabled: busy,
+                            'aria-label': `Make default: ${l.code}`,
+                            onClick: act(`${l.code} is now the default`, 'PUT', `/settings/locales/${enc(l.code)}/default`),
+                          },
+                          'Make default',
+                        ),
+                        h(
+                          'button',
+                          {
+                            type: 'button',
+                            disabled: busy,
+                            'aria-label': `Remove ${l.code}`,
+                            onClick: act(`Locale ${l.code} removed`, 'DELETE', `/settings/locales/${enc(l.code)}`),
+                          },
+                          'Remove',
+                        ),
                       ],
                 ),
               ]),
@@ -60,7 +87,11 @@ export function LocalesPage() {
       : h('p', { role: 'status' }, 'Loading…'),
     h('form', { class: 'panel', onSubmit: add }, [
       h('h3', null, 'Add a locale'),
-      h(Field, { id: 'locale-code', label: 'Code', hint: 'e.g. fr, pt-BR' }, h('input', { id: 'locale-code', required: true, 'aria-describedby': 'locale-code-hint', value: code, onInput: (e: Event) => setCode(valueOf(e)) })),
+      h(
+        Field,
+        { id: 'locale-code', label: 'Code', hint: 'e.g. fr, pt-BR' },
+        h('input', { id: 'locale-code', required: true, 'aria-describedby': 'locale-code-hint', value: code, onInput: (e: Event) => setCode(valueOf(e)) }),
+      ),
       h(Field, { id: 'locale-name', label: 'Display name' }, h('input', { id: 'locale-name', value: name, onInput: (e: Event) => setName(valueOf(e)) })),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Add locale'),
     ]),

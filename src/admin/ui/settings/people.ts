@@ -19,13 +19,20 @@ interface Admin {
   role: 'super-admin' | 'editor';
 }
 
-const ADMIN_ROLES: [string, string][] = [['super-admin', 'Super Admin'], ['editor', 'Editor']];
+const ADMIN_ROLES: [string, string][] = [
+  ['super-admin', 'Super Admin'],
+  ['editor', 'Editor'],
+];
 
 export function UsersPage(props: { url: URL }) {
   const q = props.url.searchParams.get('q') ?? '';
   const page = Math.max(1, Number(props.url.searchParams.get('page')) || 1);
   const { data, error, reload } = useLoad(
-    () => api<{ data: User[]; meta: { hasMore: boolean; roles: { type: string; name: string }[] } }>('GET', `/settings/users?${new URLSearchParams({ q, page: String(page) })}`),
+    () =>
+      api<{ data: User[]; meta: { hasMore: boolean; roles: { type: string; name: string }[] } }>(
+        'GET',
+        `/settings/users?${new URLSearchParams({ q, page: String(page) })}`,
+      ),
     `${q}:${page}`,
   );
   const { notice, busy, run } = useAction();
@@ -41,7 +48,7 @@ export function UsersPage(props: { url: URL }) {
 
   return h('div', null, [
     h('h2', null, 'Users'),
-    h('p', { class: 'muted' }, 'The API\'s end users (they log in with POST /api/auth/local). A blocked user cannot log in.'),
+    h('p', { class: 'muted' }, "The API's end users (they log in with POST /api/auth/local). A blocked user cannot log in."),
     h('form', { role: 'search', class: 'toolbar', onSubmit: (e: Event) => (e.preventDefault(), go({ q: search.trim(), page: 1 })) }, [
       h('label', { for: 'user-search' }, 'Search users'),
       h('input', { id: 'user-search', type: 'search', value: search, onInput: (e: Event) => setSearch(valueOf(e)) }),
@@ -54,7 +61,17 @@ export function UsersPage(props: { url: URL }) {
       : data.data.length === 0
         ? h('p', { role: 'status' }, q ? `No user matches "${q}".` : 'No user yet.')
         : h('table', { class: 'entries' }, [
-            h('thead', null, h('tr', null, ['Username', 'Email', 'Role', 'Status'].map((c) => h('th', { scope: 'col' }, c)).concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                ['Username', 'Email', 'Role', 'Status']
+                  .map((c) => h('th', { scope: 'col' }, c))
+                  .concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))),
+              ),
+            ),
             h(
               'tbody',
               null,
@@ -67,7 +84,12 @@ export function UsersPage(props: { url: URL }) {
                     null,
                     h(
                       'select',
-                      { 'aria-label': `Role of ${u.username}`, value: u.role?.type ?? '', disabled: busy, onChange: (e: Event) => change(u, { role: valueOf(e) }, `${u.username} now has role ${valueOf(e)}`)() },
+                      {
+                        'aria-label': `Role of ${u.username}`,
+                        value: u.role?.type ?? '',
+                        disabled: busy,
+                        onChange: (e: Event) => change(u, { role: valueOf(e) }, `${u.username} now has role ${valueOf(e)}`)(),
+                      },
                       data.meta.roles.map((r) => h('option', { value: r.type }, r.name)),
                     ),
                   ),
@@ -75,7 +97,16 @@ export function UsersPage(props: { url: URL }) {
                   h(
                     'td',
                     null,
-                    h('button', { type: 'button', disabled: busy, 'aria-label': `${u.blocked ? 'Unblock' : 'Block'} ${u.username}`, onClick: change(u, { blocked: !u.blocked }, `${u.username} ${u.blocked ? 'unblocked' : 'blocked'}`) }, u.blocked ? 'Unblock' : 'Block'),
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        disabled: busy,
+                        'aria-label': `${u.blocked ? 'Unblock' : 'Block'} ${u.username}`,
+                        onClick: change(u, { blocked: !u.blocked }, `${u.username} ${u.blocked ? 'unblocked' : 'blocked'}`),
+                      },
+                      u.blocked ? 'Unblock' : 'Block',
+                    ),
                   ),
                 ]),
               ),
@@ -117,14 +148,30 @@ export function AdminsPage(props: { me: number }) {
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     data
       ? h('table', { class: 'entries' }, [
-          h('thead', null, h('tr', null, [h('th', { scope: 'col' }, 'Email'), h('th', { scope: 'col' }, 'Role'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))])),
+          h(
+            'thead',
+            null,
+            h('tr', null, [
+              h('th', { scope: 'col' }, 'Email'),
+              h('th', { scope: 'col' }, 'Role'),
+              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+            ]),
+          ),
           h(
             'tbody',
             null,
             data.map((a) =>
               h('tr', { key: a.id }, [
                 h('td', null, a.id === props.me ? `${a.email} (you)` : a.email),
-                h('td', null, h('select', { 'aria-label': `Role of ${a.email}`, value: a.role, disabled: busy, onChange: setRole(a) }, ADMIN_ROLES.map(([v, l]) => h('option', { value: v }, l)))),
+                h(
+                  'td',
+                  null,
+                  h(
+                    'select',
+                    { 'aria-label': `Role of ${a.email}`, value: a.role, disabled: busy, onChange: setRole(a) },
+                    ADMIN_ROLES.map(([v, l]) => h('option', { value: v }, l)),
+                  ),
+                ),
                 h('td', null, h('button', { type: 'button', disabled: busy, 'aria-label': `Delete ${a.email}`, onClick: remove(a) }, 'Delete')),
               ]),
             ),
@@ -133,9 +180,33 @@ export function AdminsPage(props: { me: number }) {
       : h('p', { role: 'status' }, 'Loading…'),
     h('form', { class: 'panel', onSubmit: create }, [
       h('h3', null, 'Create an admin user'),
-      h(Field, { id: 'admin-email', label: 'Email' }, h('input', { id: 'admin-email', type: 'email', required: true, autocomplete: 'off', value: form.email, onInput: set('email') })),
-      h(Field, { id: 'admin-password', label: 'Password', hint: '8 to 256 characters' }, h('input', { id: 'admin-password', type: 'password', required: true, autocomplete: 'new-password', 'aria-describedby': 'admin-password-hint', value: form.password, onInput: set('password') })),
-      h(Field, { id: 'admin-role', label: 'Role' }, h('select', { id: 'admin-role', value: form.role, onChange: set('role') }, ADMIN_ROLES.map(([v, l]) => h('option', { value: v }, l)))),
+      h(
+        Field,
+        { id: 'admin-email', label: 'Email' },
+        h('input', { id: 'admin-email', type: 'email', required: true, autocomplete: 'off', value: form.email, onInput: set('email') }),
+      ),
+      h(
+        Field,
+        { id: 'admin-password', label: 'Password', hint: '8 to 256 characters' },
+        h('input', {
+          id: 'admin-password',
+          type: 'password',
+          required: true,
+          autocomplete: 'new-password',
+          'aria-describedby': 'admin-password-hint',
+          value: form.password,
+          onInput: set('password'),
+        }),
+      ),
+      h(
+        Field,
+        { id: 'admin-role', label: 'Role' },
+        h(
+          'select',
+          { id: 'admin-role', value: form.role, onChange: set('role') },
+          ADMIN_ROLES.map(([v, l]) => h('option', { value: v }, l)),
+        ),
+      ),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Create admin user'),
     ]),
   ]);

@@ -35,8 +35,7 @@ export function RolesList() {
     const made = await run('Role created', () => api<{ data: Role }>('POST', '/settings/roles', { name, description }));
     if (made) navigate(`/admin/settings/roles/${enc(made.data.type)}`);
   }
-  const remove = (role: Role) => () =>
-    void run(`Role ${role.name} deleted`, () => api('DELETE', `/settings/roles/${enc(role.type)}`)).then(reload);
+  const remove = (role: Role) => () => void run(`Role ${role.name} deleted`, () => api('DELETE', `/settings/roles/${enc(role.type)}`)).then(reload);
 
   return h('div', null, [
     h('h2', null, 'Roles'),
@@ -45,7 +44,16 @@ export function RolesList() {
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     data
       ? h('table', { class: 'entries' }, [
-          h('thead', null, h('tr', null, [h('th', { scope: 'col' }, 'Role'), h('th', { scope: 'col' }, 'Description'), h('th', { scope: 'col' }, 'Users'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))])),
+          h(
+            'thead',
+            null,
+            h('tr', null, [
+              h('th', { scope: 'col' }, 'Role'),
+              h('th', { scope: 'col' }, 'Description'),
+              h('th', { scope: 'col' }, 'Users'),
+              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+            ]),
+          ),
           h(
             'tbody',
             null,
@@ -54,7 +62,13 @@ export function RolesList() {
                 h('td', null, h(Link, { href: `/admin/settings/roles/${enc(role.type)}` }, role.name)),
                 h('td', null, role.description ?? ''),
                 h('td', null, String(role.userCount)),
-                h('td', null, BUILT_IN.has(role.type) ? null : h('button', { type: 'button', disabled: busy, 'aria-label': `Delete role ${role.name}`, onClick: remove(role) }, 'Delete')),
+                h(
+                  'td',
+                  null,
+                  BUILT_IN.has(role.type)
+                    ? null
+                    : h('button', { type: 'button', disabled: busy, 'aria-label': `Delete role ${role.name}`, onClick: remove(role) }, 'Delete'),
+                ),
               ]),
             ),
           ),
@@ -63,14 +77,21 @@ export function RolesList() {
     h('form', { class: 'panel', onSubmit: create }, [
       h('h3', null, 'Create a role'),
       h(Field, { id: 'role-name', label: 'Name' }, h('input', { id: 'role-name', required: true, value: name, onInput: (e: Event) => setName(valueOf(e)) })),
-      h(Field, { id: 'role-description', label: 'Description' }, h('input', { id: 'role-description', value: description, onInput: (e: Event) => setDescription(valueOf(e)) })),
+      h(
+        Field,
+        { id: 'role-description', label: 'Description' },
+        h('input', { id: 'role-description', value: description, onInput: (e: Event) => setDescription(valueOf(e)) }),
+      ),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, 'Create role'),
     ]),
   ]);
 }
 
 export function RolePage(props: { type: string }) {
-  const { data, error } = useLoad(() => api<{ data: { role: Role; sections: Section[] } }>('GET', `/settings/roles/${enc(props.type)}`).then((r) => r.data), props.type);
+  const { data, error } = useLoad(
+    () => api<{ data: { role: Role; sections: Section[] } }>('GET', `/settings/roles/${enc(props.type)}`).then((r) => r.data),
+    props.type,
+  );
   // Null until the first change: the boxes show the saved grants from the very first paint.
   const [edited, setChecked] = useState<Set<string> | null>(null);
   const { notice, busy, run } = useAction();

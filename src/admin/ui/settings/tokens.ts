@@ -20,7 +20,12 @@ interface Token {
   actions?: string[];
 }
 
-const DURATIONS: [string, string][] = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'Unlimited']];
+const DURATIONS: [string, string][] = [
+  ['7', '7 days'],
+  ['30', '30 days'],
+  ['90', '90 days'],
+  ['', 'Unlimited'],
+];
 
 /** The key, once: selectable text, with the warning that it will not be shown again. */
 function KeyOnce(props: { name: string; accessKey: string; onDone: () => void }) {
@@ -41,7 +46,13 @@ export function TokensPage() {
 
   async function create(event: Event) {
     event.preventDefault();
-    const body = { name: form.name, description: form.description, type: form.type, lifespanDays: form.lifespan ? Number(form.lifespan) : null, ...(form.type === 'custom' ? { actions } : {}) };
+    const body = {
+      name: form.name,
+      description: form.description,
+      type: form.type,
+      lifespanDays: form.lifespan ? Number(form.lifespan) : null,
+      ...(form.type === 'custom' ? { actions } : {}),
+    };
     const made = await run('Token created', () => api<{ data: Token & { accessKey: string } }>('POST', '/settings/tokens', body));
     if (made) {
       setShown({ name: made.data.name, accessKey: made.data.accessKey });
@@ -65,7 +76,14 @@ export function TokensPage() {
       : data.data.length === 0
         ? h('p', null, 'No API token yet.')
         : h('table', { class: 'entries' }, [
-            h('thead', null, h('tr', null, [...['Name', 'Type', 'Expires', 'Last used', 'Created'].map((c, i) => h('th', { scope: 'col', class: i > 2 ? 'col-extra' : undefined }, c)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))])),
+            h(
+              'thead',
+              null,
+              h('tr', null, [
+                ...['Name', 'Type', 'Expires', 'Last used', 'Created'].map((c, i) => h('th', { scope: 'col', class: i > 2 ? 'col-extra' : undefined }, c)),
+                h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+              ]),
+            ),
             h(
               'tbody',
               null,
@@ -87,16 +105,42 @@ export function TokensPage() {
     h('form', { class: 'panel', onSubmit: create }, [
       h('h3', null, 'Create an API token'),
       h(Field, { id: 'token-name', label: 'Name' }, h('input', { id: 'token-name', required: true, value: form.name, onInput: set('name') })),
-      h(Field, { id: 'token-description', label: 'Description' }, h('input', { id: 'token-description', value: form.description, onInput: set('description') })),
-      h(Field, { id: 'token-type', label: 'Token type' }, h('select', { id: 'token-type', value: form.type, onChange: set('type') }, (data?.meta.types ?? ['read-only', 'full-access', 'custom']).map((t) => h('option', { value: t }, t)))),
-      h(Field, { id: 'token-lifespan', label: 'Token duration' }, h('select', { id: 'token-lifespan', value: form.lifespan, onChange: set('lifespan') }, DURATIONS.map(([v, l]) => h('option', { value: v }, l)))),
+      h(
+        Field,
+        { id: 'token-description', label: 'Description' },
+        h('input', { id: 'token-description', value: form.description, onInput: set('description') }),
+      ),
+      h(
+        Field,
+        { id: 'token-type', label: 'Token type' },
+        h(
+          'select',
+          { id: 'token-type', value: form.type, onChange: set('type') },
+          (data?.meta.types ?? ['read-only', 'full-access', 'custom']).map((t) => h('option', { value: t }, t)),
+        ),
+      ),
+      h(
+        Field,
+        { id: 'token-lifespan', label: 'Token duration' },
+        h(
+          'select',
+          { id: 'token-lifespan', value: form.lifespan, onChange: set('lifespan') },
+          DURATIONS.map(([v, l]) => h('option', { value: v }, l)),
+        ),
+      ),
       form.type === 'custom'
         ? h(
             Field,
             { id: 'token-actions', label: 'Actions', hint: 'Hold Ctrl (⌘ on a Mac) or Shift to pick several.' },
             h(
               'select',
-              { id: 'token-actions', multiple: true, size: 10, 'aria-describedby': 'token-actions-hint', onChange: (e: Event) => setActions([...(e.target as HTMLSelectElement).selectedOptions].map((o) => o.value)) },
+              {
+                id: 'token-actions',
+                multiple: true,
+                size: 10,
+                'aria-describedby': 'token-actions-hint',
+                onChange: (e: Event) => setActions([...(e.target as HTMLSelectElement).selectedOptions].map((o) => o.value)),
+              },
               (data?.meta.actions ?? []).map((a) => h('option', { value: a, selected: actions.includes(a) }, a)),
             ),
           )

@@ -57,13 +57,25 @@ function AdvancedForm(props: { page: Page; onSaved: (p: Page) => void }) {
   const pinned = new Set(props.page.pinned.advanced);
   const box = (name: 'unique_email' | 'allow_register' | 'email_confirmation', label: string) =>
     h('div', { class: 'field checkbox' }, [
-      h('input', { id: `up-${name}`, type: 'checkbox', checked: values[name], onChange: (e: Event) => set({ [name]: checked(e) }), 'aria-describedby': pinned.has(name) ? `up-${name}-pinned` : undefined }),
+      h('input', {
+        id: `up-${name}`,
+        type: 'checkbox',
+        checked: values[name],
+        onChange: (e: Event) => set({ [name]: checked(e) }),
+        'aria-describedby': pinned.has(name) ? `up-${name}-pinned` : undefined,
+      }),
       h('label', { for: `up-${name}` }, label),
       pinned.has(name) ? pinnedNote(`up-${name}-pinned`) : null,
     ]);
   const url = (name: 'email_reset_password' | 'email_confirmation_redirection', label: string) =>
     h(Field, { id: `up-${name}`, label }, [
-      h('input', { id: `up-${name}`, type: 'url', value: values[name] ?? '', onInput: (e: Event) => set({ [name]: valueOf(e) || null }), 'aria-describedby': pinned.has(name) ? `up-${name}-pinned` : undefined }),
+      h('input', {
+        id: `up-${name}`,
+        type: 'url',
+        value: values[name] ?? '',
+        onInput: (e: Event) => set({ [name]: valueOf(e) || null }),
+        'aria-describedby': pinned.has(name) ? `up-${name}-pinned` : undefined,
+      }),
       pinned.has(name) ? pinnedNote(`up-${name}-pinned`) : null,
     ]);
 
@@ -76,9 +88,15 @@ function AdvancedForm(props: { page: Page; onSaved: (p: Page) => void }) {
   return h('form', { class: 'panel', onSubmit: save, 'aria-labelledby': 'up-advanced' }, [
     h('h3', { id: 'up-advanced' }, 'Advanced settings'),
     h(NoticeLine, { notice }),
-    h(Field, { id: 'up-default_role', label: 'Default role for new users' },
-      h('select', { id: 'up-default_role', value: values.default_role, onChange: (e: Event) => set({ default_role: valueOf(e) }) },
-        props.page.roles.map((r) => h('option', { key: r.type, value: r.type }, r.name)))),
+    h(
+      Field,
+      { id: 'up-default_role', label: 'Default role for new users' },
+      h(
+        'select',
+        { id: 'up-default_role', value: values.default_role, onChange: (e: Event) => set({ default_role: valueOf(e) }) },
+        props.page.roles.map((r) => h('option', { key: r.type, value: r.type }, r.name)),
+      ),
+    ),
     box('unique_email', 'One account per e-mail address'),
     box('allow_register', 'Enable sign-ups'),
     url('email_reset_password', 'Reset password page'),
@@ -91,14 +109,29 @@ function AdvancedForm(props: { page: Page; onSaved: (p: Page) => void }) {
 function ProviderForm(props: { provider: Provider; pinned: boolean; onSaved: (p: Page) => void }) {
   const p = props.provider;
   const id = (field: string) => `provider-${p.name}-${field}`;
-  const [values, setValues] = useState({ enabled: p.enabled, key: p.key, secret: '', callback: p.callback, scope: Array.isArray(p.scope) ? p.scope.join(' ') : p.scope, subdomain: p.subdomain ?? '' });
+  const [values, setValues] = useState({
+    enabled: p.enabled,
+    key: p.key,
+    secret: '',
+    callback: p.callback,
+    scope: Array.isArray(p.scope) ? p.scope.join(' ') : p.scope,
+    subdomain: p.subdomain ?? '',
+  });
   const { notice, busy, run } = useAction();
   const set = (patch: Partial<typeof values>) => setValues({ ...values, ...patch });
   const input = (field: 'key' | 'secret' | 'callback' | 'scope' | 'subdomain', label: string, type = 'text', hint?: string) =>
-    h(Field, { id: id(field), label, hint }, h('input', {
-      id: id(field), type, value: values[field], autocomplete: type === 'password' ? 'new-password' : 'off',
-      'aria-describedby': hint ? `${id(field)}-hint` : undefined, onInput: (e: Event) => set({ [field]: valueOf(e) }),
-    }));
+    h(
+      Field,
+      { id: id(field), label, hint },
+      h('input', {
+        id: id(field),
+        type,
+        value: values[field],
+        autocomplete: type === 'password' ? 'new-password' : 'off',
+        'aria-describedby': hint ? `${id(field)}-hint` : undefined,
+        onInput: (e: Event) => set({ [field]: valueOf(e) }),
+      }),
+    );
 
   async function save(event: Event) {
     event.preventDefault();
@@ -130,7 +163,13 @@ function ProviderForm(props: { provider: Provider; pinned: boolean; onSaved: (p:
   ]);
 }
 
-function TemplateForm(props: { name: 'reset_password' | 'email_confirmation'; title: string; template: Template; pinned: boolean; onSaved: (p: Page) => void }) {
+function TemplateForm(props: {
+  name: 'reset_password' | 'email_confirmation';
+  title: string;
+  template: Template;
+  pinned: boolean;
+  onSaved: (p: Page) => void;
+}) {
   const [t, setT] = useState<Template>(props.template);
   const { notice, busy, run } = useAction();
   useEffect(() => setT(props.template), [props.template]);
@@ -149,12 +188,33 @@ function TemplateForm(props: { name: 'reset_password' | 'email_confirmation'; ti
     h('form', { onSubmit: save, 'aria-label': `${props.title} template` }, [
       h(NoticeLine, { notice }),
       props.pinned ? pinnedNote(id('pinned')) : null,
-      h(Field, { id: id('from-name'), label: 'Sender name' }, h('input', { id: id('from-name'), value: t.from.name, onInput: (e: Event) => setT({ ...t, from: { ...t.from, name: valueOf(e) } }) })),
-      h(Field, { id: id('from-email'), label: 'Sender e-mail' }, h('input', { id: id('from-email'), type: 'email', value: t.from.email, onInput: (e: Event) => setT({ ...t, from: { ...t.from, email: valueOf(e) } }) })),
+      h(
+        Field,
+        { id: id('from-name'), label: 'Sender name' },
+        h('input', { id: id('from-name'), value: t.from.name, onInput: (e: Event) => setT({ ...t, from: { ...t.from, name: valueOf(e) } }) }),
+      ),
+      h(
+        Field,
+        { id: id('from-email'), label: 'Sender e-mail' },
+        h('input', { id: id('from-email'), type: 'email', value: t.from.email, onInput: (e: Event) => setT({ ...t, from: { ...t.from, email: valueOf(e) } }) }),
+      ),
       field('response_email', 'Reply-to e-mail', 'email'),
       field('object', 'Subject'),
-      h(Field, { id: id('message'), label: 'Message', hint: 'Variables: <%= URL %>, <%= CODE %>, <%= TOKEN %>, <%= USER.username %>, <%= USER.email %>, <%= SERVER_URL %>' },
-        h('textarea', { id: id('message'), rows: 8, value: t.message, 'aria-describedby': `${id('message')}-hint`, onInput: (e: Event) => setT({ ...t, message: valueOf(e) }) })),
+      h(
+        Field,
+        {
+          id: id('message'),
+          label: 'Message',
+          hint: 'Variables: <%= URL %>, <%= CODE %>, <%= TOKEN %>, <%= USER.username %>, <%= USER.email %>, <%= SERVER_URL %>',
+        },
+        h('textarea', {
+          id: id('message'),
+          rows: 8,
+          value: t.message,
+          'aria-describedby': `${id('message')}-hint`,
+          onInput: (e: Event) => setT({ ...t, message: valueOf(e) }),
+        }),
+      ),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, `Save ${props.title.toLowerCase()} template`),
     ]),
   ]);
@@ -172,7 +232,8 @@ export function UsersPermissionsPage() {
   async function toggleLocal(event: Event) {
     const enabled = checked(event);
     const saved = await run(enabled ? 'Log in with a password enabled' : 'Log in with a password disabled', () =>
-      api<{ data: Page }>('PUT', '/settings/users-permissions/providers/email', { enabled }));
+      api<{ data: Page }>('PUT', '/settings/users-permissions/providers/email', { enabled }),
+    );
     if (saved && typeof saved === 'object') setPage(saved.data);
   }
 
@@ -190,8 +251,20 @@ export function UsersPermissionsPage() {
     ]),
     h('section', { class: 'panel', 'aria-labelledby': 'up-templates' }, [
       h('h3', { id: 'up-templates' }, 'Email templates'),
-      h(TemplateForm, { name: 'reset_password', title: 'Reset password', template: page.email.reset_password, pinned: page.pinned.email.includes('reset_password'), onSaved: setPage }),
-      h(TemplateForm, { name: 'email_confirmation', title: 'Email address confirmation', template: page.email.email_confirmation, pinned: page.pinned.email.includes('email_confirmation'), onSaved: setPage }),
+      h(TemplateForm, {
+        name: 'reset_password',
+        title: 'Reset password',
+        template: page.email.reset_password,
+        pinned: page.pinned.email.includes('reset_password'),
+        onSaved: setPage,
+      }),
+      h(TemplateForm, {
+        name: 'email_confirmation',
+        title: 'Email address confirmation',
+        template: page.email.email_confirmation,
+        pinned: page.pinned.email.includes('email_confirmation'),
+        onSaved: setPage,
+      }),
     ]),
   ]);
 }

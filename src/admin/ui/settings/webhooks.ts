@@ -61,14 +61,20 @@ export function WebhooksPage() {
       if (r.data.status === null || r.data.status >= 300) throw new Error(`Test of ${w.name} failed: ${r.data.error ?? `HTTP ${r.data.status}`}`);
     });
   const switchOn = (w: Webhook) => () =>
-    void run(`Webhook ${w.name} ${w.enabled ? 'disabled' : 'enabled'}`, () => api('POST', `/settings/webhooks/${enc(w.name)}/${w.enabled ? 'disable' : 'enable'}`)).then(reload);
+    void run(`Webhook ${w.name} ${w.enabled ? 'disabled' : 'enabled'}`, () =>
+      api('POST', `/settings/webhooks/${enc(w.name)}/${w.enabled ? 'disable' : 'enable'}`),
+    ).then(reload);
   const remove = (w: Webhook) => () => void run(`Webhook ${w.name} deleted`, () => api('DELETE', `/settings/webhooks/${enc(w.name)}`)).then(reload);
 
   return h('div', null, [
     h('h2', null, 'Webhooks'),
     h(NoticeLine, { notice }),
     data?.data.some((w) => !w.enabled)
-      ? h('p', { class: 'hint' }, 'A disabled webhook is sent nothing. An installation restored or imported from an archive starts with its webhooks disabled, so a copy never calls the receivers of the installation it came from.')
+      ? h(
+          'p',
+          { class: 'hint' },
+          'A disabled webhook is sent nothing. An installation restored or imported from an archive starts with its webhooks disabled, so a copy never calls the receivers of the installation it came from.',
+        )
       : null,
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     !data
@@ -76,7 +82,17 @@ export function WebhooksPage() {
       : data.data.length === 0
         ? h('p', null, 'No webhook yet.')
         : h('table', { class: 'entries' }, [
-            h('thead', null, h('tr', null, ['Name', 'URL', 'Events', 'Status'].map((c) => h('th', { scope: 'col' }, c)).concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                ['Name', 'URL', 'Events', 'Status']
+                  .map((c) => h('th', { scope: 'col' }, c))
+                  .concat(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))),
+              ),
+            ),
             h(
               'tbody',
               null,
@@ -87,7 +103,11 @@ export function WebhooksPage() {
                   h('td', null, w.events.join(', ')),
                   h('td', null, w.enabled ? 'Enabled' : 'Disabled'),
                   h('td', { class: 'row-actions' }, [
-                    h('button', { type: 'button', disabled: busy, 'aria-label': `${w.enabled ? 'Disable' : 'Enable'} ${w.name}`, onClick: switchOn(w) }, w.enabled ? 'Disable' : 'Enable'),
+                    h(
+                      'button',
+                      { type: 'button', disabled: busy, 'aria-label': `${w.enabled ? 'Disable' : 'Enable'} ${w.name}`, onClick: switchOn(w) },
+                      w.enabled ? 'Disable' : 'Enable',
+                    ),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Edit ${w.name}`, onClick: edit(w) }, 'Edit'),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Test ${w.name}`, onClick: test(w) }, 'Test'),
                     h('button', { type: 'button', disabled: busy, 'aria-label': `Delete ${w.name}`, onClick: remove(w) }, 'Delete'),
@@ -113,8 +133,27 @@ export function WebhooksPage() {
           ),
         ),
       ]),
-      h(Field, { id: 'hook-secret', label: 'Secret', hint: editing ? 'Leave blank to keep the current secret.' : 'Signs each delivery (X-Folio-Signature).' }, h('input', { id: 'hook-secret', type: 'password', autocomplete: 'off', 'aria-describedby': 'hook-secret-hint', value: form.secret, onInput: set('secret') })),
-      h(Field, { id: 'hook-headers', label: 'Headers', hint: editing ? 'One "Name: value" per line; leave blank to keep the current headers.' : 'One "Name: value" per line.' }, h('textarea', { id: 'hook-headers', rows: 3, 'aria-describedby': 'hook-headers-hint', value: form.headers, onInput: set('headers') })),
+      h(
+        Field,
+        { id: 'hook-secret', label: 'Secret', hint: editing ? 'Leave blank to keep the current secret.' : 'Signs each delivery (X-Folio-Signature).' },
+        h('input', {
+          id: 'hook-secret',
+          type: 'password',
+          autocomplete: 'off',
+          'aria-describedby': 'hook-secret-hint',
+          value: form.secret,
+          onInput: set('secret'),
+        }),
+      ),
+      h(
+        Field,
+        {
+          id: 'hook-headers',
+          label: 'Headers',
+          hint: editing ? 'One "Name: value" per line; leave blank to keep the current headers.' : 'One "Name: value" per line.',
+        },
+        h('textarea', { id: 'hook-headers', rows: 3, 'aria-describedby': 'hook-headers-hint', value: form.headers, onInput: set('headers') }),
+      ),
       h('div', { class: 'actions' }, [
         h('button', { type: 'submit', class: 'primary', disabled: busy }, editing ? 'Save webhook' : 'Create webhook'),
         editing ? h('button', { type: 'button', onClick: () => (setEditing(null), setForm(BLANK)) }, 'Cancel') : null,
@@ -124,7 +163,10 @@ export function WebhooksPage() {
 }
 
 export function DeliveryLog(props: { name: string }) {
-  const { data, error, reload } = useLoad(() => api<{ data: Attempt[] }>('GET', `/settings/webhooks/${enc(props.name)}/deliveries`).then((r) => r.data), props.name);
+  const { data, error, reload } = useLoad(
+    () => api<{ data: Attempt[] }>('GET', `/settings/webhooks/${enc(props.name)}/deliveries`).then((r) => r.data),
+    props.name,
+  );
   return h('div', null, [
     h('p', null, h(Link, { href: '/admin/settings/webhooks' }, '← Webhooks')),
     h('div', { class: 'title-row' }, [h('h2', null, `Delivery log: ${props.name}`), h('button', { type: 'button', onClick: reload }, 'Refresh')]),
@@ -135,7 +177,15 @@ export function DeliveryLog(props: { name: string }) {
         ? h('p', null, 'No delivery attempt yet.')
         : h('table', { class: 'entries' }, [
             h('caption', { class: 'visually-hidden' }, 'Delivery attempts, newest first'),
-            h('thead', null, h('tr', null, ['Time', 'Event', 'Result', 'Attempt', 'Duration'].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                ['Time', 'Event', 'Result', 'Attempt', 'Duration'].map((c) => h('th', { scope: 'col' }, c)),
+              ),
+            ),
             h(
               'tbody',
               null,
