@@ -148,6 +148,8 @@ describe.skipIf(!executable)('Folio Admin history', () => {
       // Escape closes it and the focus is back on the button; the form shows the restored draft.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
+      // (The panel may render the button anew as the form reloads: the focus lands on it once it has.)
+      await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'history-open', undefined, { timeout: 2_000 });
       expect(await history.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
       await page.waitForFunction(() => ((globalThis as any).document.getElementById('field-title') as any)?.value === 'Spring is here');
       expect(await page.getByRole('group', { name: 'Tags' }).textContent()).toContain('Seasons');

@@ -26,9 +26,14 @@ export function Dialog(props: { id: string; title: string; class?: string; onClo
     return () => {
       document.removeEventListener('keydown', escape);
       // The opener may have been rendered anew while the dialog was open (the form reloaded after
-      // a restore): then the element now carrying its id gets the focus.
-      const target = opener && !opener.isConnected && opener.id ? document.getElementById(opener.id) : opener;
-      target?.focus?.();
+      // a restore), or be about to be: then the element carrying its id gets the focus, now or
+      // once the view has rendered.
+      const back = () => {
+        const target = opener?.isConnected ? opener : opener?.id ? document.getElementById(opener.id) : null;
+        target?.focus?.();
+        return !!target;
+      };
+      if (!back() && opener?.id) setTimeout(back, 0);
     };
   }, []);
 
