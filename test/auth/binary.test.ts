@@ -6,12 +6,12 @@
  * `folio admin reset-password`. Nothing but the binary runs Folio here.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMail } from '../helpers/mail';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 import { startFakeProvider, type FakeProvider } from '../helpers/oauth-provider';
-import { cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir } from '../helpers/spawn';
+import { buildCommand, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir } from '../helpers/spawn';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { browserSignIn, CLIENT, freePort, frontEndCallback, serveWithProvider } from './provider-flow';
 
@@ -30,17 +30,6 @@ async function db(): Promise<{ database?: string }> {
 let folio: string;
 let smtp: TestSmtpServer;
 let provider: FakeProvider;
-
-/** package.json's build command, with bun at process.execPath and --outfile replaced. */
-function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    .scripts.build.replace(/^.*&&\s*/, '')
-    .trim()
-    .split(/\s+/);
-  words[words.indexOf('--outfile') + 1] = outfile;
-  words[0] = process.execPath;
-  return words;
-}
 
 beforeAll(async () => {
   const buildDir = tempDir('folio-auth-build-');

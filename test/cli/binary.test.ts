@@ -9,22 +9,10 @@ import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { GraphQLClient } from 'graphql-request';
 import { findChromium, launchBrowser } from '../helpers/browser';
-import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
+import { CONTENT_TYPES, buildCommand, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir, type CliRun } from '../helpers/spawn';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 
 const SLOW = 30_000;
-
-/** package.json's build command, with bun at process.execPath and --outfile replaced. */
-function buildCommand(outfile: string): string[] {
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
-  const words = script.trim().split(/\s+/);
-  expect(words.slice(0, 3)).toEqual(['bun', 'build', '--compile']);
-  const out = words.indexOf('--outfile');
-  expect(out).toBeGreaterThan(0);
-  words[out + 1] = outfile;
-  words[0] = process.execPath;
-  return words;
-}
 
 let buildDir: string;
 /** The empty folder that receives the binary and nothing else. */

@@ -6,23 +6,12 @@
  * `./folio init && ./folio serve` starts with example content, `/` and `/favicon.ico` answer.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReceiver, type Receiver } from '../events/receiver';
-import { cleanEnv, killSpawned, lines, removeTempDirs, ROOT, runCli, serve, tempDir, type CliOptions } from '../helpers/spawn';
+import { buildCommand, cleanEnv, killSpawned, lines, removeTempDirs, ROOT, runCli, serve, tempDir, type CliOptions } from '../helpers/spawn';
 
 const SLOW = 60_000;
-
-/** package.json's build command, with bun at process.execPath and --outfile replaced. */
-function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    .scripts.build.replace(/^.*&&\s*/, '')
-    .trim()
-    .split(/\s+/);
-  words[words.indexOf('--outfile') + 1] = outfile;
-  words[0] = process.execPath;
-  return words;
-}
 
 let folio: string;
 const receivers: Receiver[] = [];

@@ -7,20 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, spawnServer, tempDir } from '../helpers/spawn';
+import { buildCommand, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, spawnServer, tempDir } from '../helpers/spawn';
 
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-
-/** package.json's build command, with bun at process.execPath and --outfile replaced (as binary.test.ts). */
-function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    .scripts.build.replace(/^.*&&\s*/, '')
-    .trim()
-    .split(/\s+/);
-  words[words.indexOf('--outfile') + 1] = outfile;
-  words[0] = process.execPath;
-  return words;
-}
 
 let folio: string;
 beforeAll(() => {

@@ -11,7 +11,7 @@
  * Every process started here is remembered, so a test file can end exactly the ones it
  * started (`killSpawned()` in afterEach), each by its own handle, never by name.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { callJson, type CallOptions, type CallResult } from './call';
@@ -59,6 +59,25 @@ export function copyContentTypes(): string {
  * plus `extra`. For a compiled executable also without `BUN_*`: the Bun runtime inside it
  * still reads them (`BUN_BE_BUN=1` turns it into the bun CLI, `BUN_OPTIONS` adds flags).
  */
+/**
+ * package.json's "build" script as a command for `Bun.spawnSync`, writing to `outfile` and run
+ * by this Bun: the "bun build --compile … --outfile FILE" step after its `node node/bun.cjs &&`.
+ * Throws when the script is not such a command, so a changed script is noticed here.
+ */
+export function buildCommand(outfile: string): string[] {
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build;
+  const words = script
+    .replace(/^.*&&\s*/, '')
+    .trim()
+    .split(/\s+/);
+  const out = words.indexOf('--outfile');
+  if (words.slice(0, 3).join(' ') !== 'bun build --compile' || out < 0)
+    throw new Error(`package.json "build" is not a "bun build --compile … --outfile FILE" command: ${script}`);
+  words[out + 1] = outfile;
+  words[0] = process.execPath;
+  return words;
+}
+
 export function cleanEnv(extra: Record<string, string> = {}, { binary = false } = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, ROOT } from '../helpers/spawn';
+import { buildCommand, cleanEnv, ROOT } from '../helpers/spawn';
 import { dropAll, FIXTURE_CONTENT_TYPES, freshDatabase } from './fixtures/databases';
 
 const SLOW = 120_000;
@@ -86,11 +86,7 @@ describe('the Node entry', () => {
     'import { startFolio } from "folio-cms" (Vitest, Playwright) runs the compiled binary when given one',
     async () => {
       const buildDir = temp('folio-node-build-');
-      const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
-      const words = script.trim().split(/\s+/);
-      words[0] = process.execPath;
-      words[words.indexOf('--outfile') + 1] = join(buildDir, 'folio');
-      const build = Bun.spawnSync(words, { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+      const build = Bun.spawnSync(buildCommand(join(buildDir, 'folio')), { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
       expect(build.exitCode).toBe(0);
       const binary = join(temp('folio-node-bin-'), 'folio');
       copyFileSync(join(buildDir, 'folio'), binary);

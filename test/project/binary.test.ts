@@ -8,21 +8,17 @@
  * (an extension of users-permissions: a wrapped, a replaced and an added action). Both engines.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDatabase, dropDatabases } from '../helpers/postgres';
 import { copyProject } from '../helpers/project';
 import { TEST_DATABASE_URL } from '../helpers/server';
-import { cleanEnv, cliCommand, cliSpawnOptions, killSpawned, removeTempDirs, ROOT, runCli, spawnServer, tempDir } from '../helpers/spawn';
+import { buildCommand, cleanEnv, cliCommand, cliSpawnOptions, killSpawned, removeTempDirs, ROOT, runCli, spawnServer, tempDir } from '../helpers/spawn';
 
 let folio: string;
 beforeAll(() => {
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
-  const words = script.trim().split(/\s+/);
   const out = tempDir('folio-build-');
-  words[words.indexOf('--outfile') + 1] = join(out, 'folio');
-  words[0] = process.execPath;
-  const build = Bun.spawnSync(words, { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+  const build = Bun.spawnSync(buildCommand(join(out, 'folio')), { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
   if (build.exitCode !== 0) throw new Error(`build failed (exit ${build.exitCode}):\n${build.stdout}\n${build.stderr}`);
   folio = join(tempDir('folio-bin-work-'), 'folio');
   copyFileSync(join(out, 'folio'), folio);

@@ -20,7 +20,7 @@ import { loadRegistry } from '../../src/registry/load';
 import { backupInstallation } from '../../src/transfer/backup';
 import { exportInstallation, type Source } from '../../src/transfer/export';
 import { restoreArchive } from '../../src/transfer/restore';
-import { CONTENT_TYPES, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir } from '../helpers/spawn';
+import { CONTENT_TYPES, buildCommand, cleanEnv, killSpawned, removeTempDirs, ROOT, runCli, serve, tempDir } from '../helpers/spawn';
 
 const RUNS = Number(process.env.FOLIO_TRANSFER_RUNS ?? 8);
 const TAGS = 60_000; // each tag is two rows (draft and published): 120,000 rows
@@ -164,11 +164,7 @@ describe('from dist/folio', () => {
   it(`imports the ${ROWS.toLocaleString('en-US')}-row export whole`, () => {
     const buildDir = tempDir('folio-verified-build-');
     const binary = join(buildDir, 'folio');
-    const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build.replace(/^.*&&\s*/, '');
-    const words = script.trim().split(/\s+/);
-    words[0] = process.execPath;
-    words[words.indexOf('--outfile') + 1] = binary;
-    const build = Bun.spawnSync(words, { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
+    const build = Bun.spawnSync(buildCommand(binary), { cwd: ROOT, env: cleanEnv({}, { binary: true }), stdout: 'pipe', stderr: 'pipe' });
     if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 
     for (const [command, file] of [

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeImage, sizeOf, upload, zeroPng } from './helpers';
 import { decodedSize, EXT, makeEncoded } from './images-codecs';
+import { buildCommand } from '../helpers/spawn';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const temps: string[] = [];
@@ -27,17 +28,6 @@ function cleanEnv(): Record<string, string> {
     env[k] = v;
   }
   return env;
-}
-
-function buildCommand(outfile: string): string[] {
-  const words: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    .scripts.build.replace(/^.*&&\s*/, '')
-    .trim()
-    .split(/\s+/);
-  expect(words.slice(0, 3)).toEqual(['bun', 'build', '--compile']);
-  words[words.indexOf('--outfile') + 1] = outfile;
-  words[0] = process.execPath;
-  return words;
 }
 
 let work: string;
