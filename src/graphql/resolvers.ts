@@ -38,6 +38,22 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
 
   const rootSets = (info: GraphQLResolveInfo) => info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
 
+  /**
+   * A root field's arguments as the document service's params (Strapi's resolvers pass the
+   * same): status, publicationFilter, locale, filters, sort.
+   */
+  function argumentParams(ct: ContentType, args: Record<string, any>) {
+    const publicationFilter = publicationOf(args);
+    const sort = sortOf(args.sort);
+    return {
+      status: statusOf(args.status),
+      ...(publicationFilter ? { publicationFilter } : {}),
+      ...(args.locale ? { locale: args.locale } : {}),
+      ...(args.filters ? { filters: filtersOf(registry, ct, args.filters) } : {}),
+      ...(sort ? { sort } : {}),
+    };
+  }
+
   /** The plan of a root field over `ct`: its arguments and the populate tree of its selection. */
   async function plan(
     context: GraphqlContext,
@@ -46,16 +62,7 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     populate: PlanParams['populate'],
     withCount: boolean,
   ): Promise<ReadQuery> {
-    const publicationFilter = publicationOf(args);
-    const params: PlanParams = {
-      status: statusOf(args.status),
-      ...(publicationFilter ? { publicationFilter } : {}),
-      ...(args.locale ? { locale: args.locale } : {}),
-      ...(args.filters ? { filters: filtersOf(registry, ct, args.filters) } : {}),
-      ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}),
-      pagination: { ...paginationOf(args.pagination), withCount },
-      populate,
-    };
+    const params: PlanParams = { ...argumentParams(ct, args), pagination: { ...paginationOf(args.pagination), withCount }, populate };
     return buildReadPlan(registry, ct, params, {
       defaultLocale: await deps.locales.defaultCode(),
       limits,
@@ -63,6 +70,15 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
       // Strapi's relation resolvers take the root query's publicationFilter too.
       inheritPublicationFilter: true,
     });
+  }
+
+  /** What a connection's selection reads: the populate tree of its `nodes`, and whether it asks for `pageInfo`. */
+  function connectionSelection(context: GraphqlContext, ct: ContentType, info: GraphQLResolveInfo) {
+    const ctx = selection(context, info);
+    const collection = String(info.returnType).replace(/!$/, '');
+    const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
+    const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
+    return { populate: populateOf(ctx, ct, typeName(ct), nodeSets), wantsTotal: fields.some((f) => f.name.value === 'pageInfo') };
   }
 
   function authorize(context: GraphqlContext, action: string | undefined) {
@@ -89,29 +105,15 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
    */
   async function readThroughDocuments(context: GraphqlContext, ct: ContentType, kind: RootField['kind'], args: Record<string, any>, info: GraphQLResolveInfo) {
     const options = { canRead: (uid: string) => context.caller.readable(uid), canReadKey: context.caller.grants, inheritPublicationFilter: true };
-    const publicationFilter = publicationOf(args);
-    const common = {
-      status: statusOf(args.status),
-      ...(args.locale ? { locale: args.locale } : {}),
-      ...(publicationFilter ? { publicationFilter } : {}),
-    };
-    const ctx = selection(context, info);
+    const params = argumentParams(ct, args);
     if (kind === 'connection' || kind === 'findMany') {
       const { start, limit } = sliceOf(args.pagination, limits);
-      const params = {
-        ...common,
-        ...(args.filters ? { filters: filtersOf(registry, ct, args.filters) } : {}),
-        ...(sortOf(args.sort) ? { sort: sortOf(args.sort) } : {}),
-        start,
-        limit: limit === Infinity ? -1 : limit,
-      };
-      if (kind === 'findMany') return documents.reads.findMany(ct, { ...params, populate: populateOf(ctx, ct, typeName(ct), rootSets(info)) }, options);
-      const collection = String(info.returnType).replace(/!$/, '');
-      const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
-      const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
-      const nodes = await documents.reads.findMany(ct, { ...params, populate: populateOf(ctx, ct, typeName(ct), nodeSets) }, options);
-      const wantsTotal = fields.some((f) => f.name.value === 'pageInfo');
-      const total = wantsTotal ? await documents.reads.count(ct, params, options) : 0;
+      const list = { ...params, start, limit: limit === Infinity ? -1 : limit };
+      if (kind === 'findMany')
+        return documents.reads.findMany(ct, { ...list, populate: populateOf(selection(context, info), ct, typeName(ct), rootSets(info)) }, options);
+      const { populate, wantsTotal } = connectionSelection(context, ct, info);
+      const nodes = await documents.reads.findMany(ct, { ...list, populate }, options);
+      const total = wantsTotal ? await documents.reads.count(ct, list, options) : 0;
       // Strapi's pagination resolver: limit -1 is one page of everything from start.
       const pageInfo =
         limit === Infinity
@@ -119,9 +121,9 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
           : { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) };
       return { nodes, pageInfo };
     }
-    const populate = populateOf(ctx, ct, typeName(ct), rootSets(info));
-    if (kind === 'single') return documents.reads.findFirst(ct, { ...common, populate }, options);
-    return documents.reads.findOne(ct, { ...common, documentId: String(args.documentId), populate }, options);
+    const populate = populateOf(selection(context, info), ct, typeName(ct), rootSets(info));
+    if (kind === 'single') return documents.reads.findFirst(ct, { ...params, populate }, options);
+    return documents.reads.findOne(ct, { ...params, documentId: String(args.documentId), populate }, options);
   }
 
   function rootQuery(name: string, root: RootField) {
@@ -130,18 +132,9 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
       authorize(context, action);
       if (documents.hooks.readsHooked(ct)) return readThroughDocuments(context, ct, kind, args, info);
       if (kind === 'connection') {
-        const collection = String(info.returnType).replace(/!$/, '');
         const query = await rootPlan(context, ct, info, () => {
-          const ctx = selection(context, info);
-          const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
-          const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
-          return plan(
-            context,
-            ct,
-            args,
-            populateOf(ctx, ct, typeName(ct), nodeSets),
-            fields.some((f) => f.name.value === 'pageInfo'),
-          );
+          const { populate, wantsTotal } = connectionSelection(context, ct, info);
+          return plan(context, ct, args, populate, wantsTotal);
         });
         const { data, pagination } = await documents.findMany(ct, query);
         const { start, limit } = query.pagination;
