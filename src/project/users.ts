@@ -62,7 +62,13 @@ export function projectUsers(instance: Instance) {
     return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => keep.has(k) || (v !== null && typeof v === 'object'))));
   };
   const ids = async (where: unknown): Promise<number[]> => (await list({ filters: where })).map((r) => r.id as number);
-  const one = async (id: number, params: Params) => (await list({ ...fromQuery(params), filters: { id }, start: undefined, limit: undefined }))[0] ?? null;
+  /** One user as document-service `fields` and `populate` shape it. */
+  const one = async (id: number, p: Params) => (await list({ fields: p.fields, populate: p.populate, filters: { id } }))[0] ?? null;
+  /** One user as the query engine's `select` and `populate` shape it. */
+  const row = async (id: number, p: Params) => {
+    const found = await one(id, fromQuery(p));
+    return found && selected([found], p.select)[0]!;
+  };
 
   /** `strapi.db.query('plugin::users-permissions.user')`. */
   const query = {
@@ -72,19 +78,19 @@ export function projectUsers(instance: Instance) {
     create: async (p: Params = {}) => {
       if (!p.data || typeof p.data !== 'object') throw new ApplicationError('Create expects a data object');
       const user = await users.create(p.data, PROJECT_ACTOR);
-      return one(user.id, p);
+      return row(user.id, p);
     },
     createMany: async (p: Params = {}) => {
-      const list = Array.isArray(p.data) ? p.data : [];
+      const inputs = Array.isArray(p.data) ? p.data : [];
       const created = [];
-      for (const data of list) created.push((await users.create(data, PROJECT_ACTOR)).id);
+      for (const data of inputs) created.push((await users.create(data, PROJECT_ACTOR)).id);
       return { count: created.length, ids: created };
     },
     update: async (p: Params = {}) => {
       const [id] = await ids(p.where);
       if (id === undefined) return null;
       await users.update(id, p.data ?? {}, PROJECT_ACTOR);
-      return one(id, p);
+      return row(id, p);
     },
     updateMany: async (p: Params = {}) => {
       const matched = await ids(p.where);
@@ -94,9 +100,9 @@ export function projectUsers(instance: Instance) {
     delete: async (p: Params = {}) => {
       const [id] = await ids(p.where);
       if (id === undefined) return null;
-      const row = await one(id, p);
+      const deleted = await row(id, p);
       await users.delete(id, PROJECT_ACTOR);
-      return row;
+      return deleted;
     },
     deleteMany: async (p: Params = {}) => {
       const matched = await ids(p.where);
@@ -118,20 +124,20 @@ export function projectUsers(instance: Instance) {
     count: async (p: Params = {}) => (await ids(p.filters)).length,
     create: async (p: Params = {}) => {
       const user = await users.create(p.data ?? {}, PROJECT_ACTOR);
-      return one(user.id, fromDocument(p));
+      return one(user.id, p);
     },
     update: async (p: Params = {}) => {
       const id = await byDocumentId(p.documentId);
       if (id === undefined) return null;
       await users.update(id, p.data ?? {}, PROJECT_ACTOR);
-      return one(id, fromDocument(p));
+      return one(id, p);
     },
     delete: async (p: Params = {}) => {
       const id = await byDocumentId(p.documentId);
       if (id === undefined) return { documentId: null, entries: [] };
-      const row = await one(id, fromDocument(p));
+      const deleted = await one(id, p);
       await users.delete(id, PROJECT_ACTOR);
-      return { documentId: p.documentId, entries: [row] };
+      return { documentId: p.documentId, entries: [deleted] };
     },
     publish: noDraftAndPublish,
     unpublish: noDraftAndPublish,
@@ -139,6 +145,3 @@ export function projectUsers(instance: Instance) {
   };
   return { query, documents };
 }
-
-/** Document-service shaping params (fields, populate) in the form `one` takes. */
-const fromDocument = (p: Params): Params => ({ select: p.fields, populate: p.populate });
