@@ -231,6 +231,7 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
     let uploads: UploadService | undefined;
     let graphql: GraphqlService | undefined;
     const documents = new DocumentService(db, registry, locales, { log });
+    users.rideOn(documents);
     const outbox = new Outbox();
     documents.pipeline.listen(outbox);
     const deliverer = new Deliverer(db, { retryBaseMs: config.webhookRetryBaseMs, denyPrivate: config.webhookDenyPrivate, log });

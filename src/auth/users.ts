@@ -4,7 +4,7 @@
  */
 import { createDocumentId } from '../documents/document-id';
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { Database } from '../db/database';
+import type { Database, Queryable } from '../db/database';
 import { findRoleIdByTypeOrId, findRoleOfUser, findRolesOfUsers } from '../db/store/roles';
 import {
   consumeConfirmationToken,
@@ -15,6 +15,7 @@ import {
   findUserById,
   findUserByIdentifier,
   findUserByResetToken,
+  findUserByConfirmationToken,
   insertUser,
   listUsers,
   registrationConflict,
@@ -24,6 +25,7 @@ import {
   updateUser,
   USER_PUBLIC_COLUMNS,
   usernameTaken,
+  type NewUserRow,
   type UserChangesRow,
   type UserRow,
 } from '../db/store/users';
@@ -39,6 +41,7 @@ import type { ContentType, Registry } from '../registry/types';
 import { checkAccountFields, FieldErrors, type AccountFields } from './user-fields';
 import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
 import type { Actor } from '../documents/write/context';
+import { UserWrites, type UserEventParams, type UserWriteHooks } from './user-writes';
 
 /** How the audit log names the users of the users & permissions plugin. */
 const USER_TYPE = 'plugin::users-permissions.user';
@@ -77,6 +80,9 @@ function extensionFields(model: ContentType): ScalarField[] {
   return Object.values(model.fields).filter((f): f is ScalarField => f.kind === 'scalar' && !BUILT_IN_USER_ATTRIBUTES.has(f.name));
 }
 
+/** The entries of `o` that hold a value. */
+const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export interface NewUser {
@@ -110,6 +116,8 @@ export class Users {
   passwords: PasswordHasher = bunPasswords;
   /** Where account changes are recorded (the composition root sets the audit log); never a password or a code. */
   audit: AuditTrail = NO_AUDIT;
+  /** How writes run and which lifecycle events they fire (the composition root hands it the document service's pipeline and hooks). */
+  writes: UserWrites;
   /** The extension's scalar attributes: stored in the users table, shown (unless private) and written like the built-in ones. */
   private extension: ScalarField[];
 
@@ -118,6 +126,12 @@ export class Users {
     private model: ContentType = userModel(),
   ) {
     this.extension = extensionFields(model);
+    this.writes = new UserWrites(db, model);
+  }
+
+  /** Writes from now on fire the users type's lifecycle events and join project code's writes (the composition root calls it). */
+  rideOn(documents: UserWriteHooks): void {
+    this.writes = new UserWrites(this.db, this.model, documents);
   }
 
   /** Names of the extension attributes a write may carry (passwords excepted: only the account's own has a route). */
@@ -190,10 +204,7 @@ export class Users {
     };
     // In the transaction that writes: a registration of the same address since the first check
     // (during the hashing, or earlier in the same group commit) is seen here, not by the UNIQUE index.
-    const id = await this.db.transaction(async (tx) => {
-      if (await emailOrUsernameTaken(tx, email, input.username)) throw taken();
-      return insertUser(tx, row);
-    });
+    const id = await this.inserting(by, row, taken);
     const user = (await this.find(id))!;
     await this.audit.record({
       action: 'user.create',
@@ -238,11 +249,99 @@ export class Users {
       now,
       extra: this.extensionColumns({}, 'create'),
     };
-    const id = await this.db.transaction(async (tx) => {
-      if (await emailOrUsernameTaken(tx, email, username)) throw new FolioError(400, 'ApplicationError', 'Email is already taken.');
-      return insertUser(tx, row);
-    });
+    const id = await this.inserting(BY_SYSTEM, row, () => new FolioError(400, 'ApplicationError', 'Email is already taken.'));
     return (await this.find(id))!;
+  }
+
+  /**
+   * Inserts a user in one write: beforeCreate may change what is written (user-writes.ts), the
+   * address and username are checked in the transaction, afterCreate hears the row.
+   */
+  private inserting(by: Actor, row: NewUserRow, conflict: () => FolioError): Promise<number> {
+    return this.writes.run(by, async (tx) => {
+      const event = this.writes.listened ? await this.writes.before('Create', { data: this.eventData(row), populate: ['role'], where: {} }) : undefined;
+      const data = event?.params.data ?? {};
+      const written: NewUserRow = event ? { ...row, ...defined(await this.fromEventData(data, row)), extra: this.extensionColumns(data, 'create') } : row;
+      if (await emailOrUsernameTaken(tx, written.email, written.username)) throw conflict();
+      const id = await insertUser(tx, written);
+      await event?.after(await this.eventUser(tx, id));
+      return id;
+    });
+  }
+
+  /**
+   * Runs one change of user `id` in one write, with beforeUpdate/afterUpdate around it when
+   * anyone listens: `data` gives the event's data (the changed columns as the API shows them),
+   * `write` writes, given the data as the before handlers left it (undefined when nobody listens).
+   */
+  private updating<T>(
+    by: Actor,
+    id: number,
+    data: () => Record<string, unknown>,
+    write: (tx: Queryable, data?: Record<string, unknown>) => Promise<T>,
+  ): Promise<T> {
+    return this.writes.run(by, async (tx) => {
+      if (!this.writes.listened) return write(tx);
+      const now = new Date().toISOString();
+      const params: UserEventParams = { data: { ...data(), updatedAt: now, publishedAt: now }, populate: ['role'], where: { id } };
+      const event = await this.writes.before('Update', params);
+      const result = await write(tx, event.params.data ?? {});
+      await event.after(await this.eventUser(tx, id));
+      return result;
+    });
+  }
+
+  /** A new user row as a lifecycle event's `params.data` shows it (Strapi's keys: the role by id, the password's hash). */
+  private eventData(row: NewUserRow): Record<string, unknown> {
+    const data: Record<string, unknown> = {
+      username: row.username,
+      email: row.email,
+      provider: row.provider,
+      password: row.password,
+      confirmed: !!row.confirmed,
+      blocked: !!row.blocked,
+      role: row.roleId,
+      createdAt: row.now,
+      updatedAt: row.now,
+      publishedAt: row.now,
+    };
+    for (const f of this.extension) if (f.type !== 'password' && row.extra && f.name in row.extra) data[f.name] = f.fromColumn(row.extra[f.name] ?? null);
+    return data;
+  }
+
+  /**
+   * The built-in columns of `data` as a before handler left it, against what they were: a value
+   * it changed is checked (and a new password hashed) as the API's would be.
+   */
+  private async fromEventData(
+    data: Record<string, unknown>,
+    was: Omit<UserChangesRow, 'password'> & { password?: string | null },
+  ): Promise<Omit<UserChangesRow, 'password'> & { password?: string | null }> {
+    const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+    const out = {
+      username: text(data.username),
+      email: text(data.email)?.toLowerCase(),
+      provider: text(data.provider),
+      blocked: data.blocked === undefined ? undefined : data.blocked ? 1 : 0,
+      confirmed: data.confirmed === undefined ? undefined : data.confirmed ? 1 : 0,
+      password:
+        data.password === undefined || data.password === null || data.password === was.password
+          ? was.password
+          : await this.passwords.hash(String(data.password)),
+      roleId: data.role === undefined ? undefined : data.role === was.roleId ? was.roleId : await this.roleId(data.role as string | number),
+    };
+    const changed = Object.fromEntries(
+      (['username', 'email', 'provider'] as const).filter((k) => out[k] !== was[k] && out[k] !== undefined).map((k) => [k, out[k]]),
+    );
+    if (Object.keys(changed).length) checkAccountFields(changed);
+    return out;
+  }
+
+  /** A user as lifecycle events' `result` shows it: with its role, read through the write's transaction. */
+  private async eventUser(tx: Queryable, id: number): Promise<Record<string, unknown> | undefined> {
+    const row = await findUserById(tx, id);
+    if (!row) return undefined;
+    return { ...this.toUser(row), role: (await findRoleOfUser(tx, id)) ?? null };
   }
 
   /** A role by type or id; 400 when there is none. */
@@ -349,11 +448,16 @@ export class Users {
     checkAccountFields({ password }, ['password']);
     const hash = await this.passwords.hash(password);
     // In a write transaction: a lone `get` goes to SQLite's reader connection.
-    const version = await this.db.transaction(async (tx) => {
-      const moved = await setUserPassword(tx, id, hash, new Date().toISOString());
-      await deleteSessionsOf(tx, id);
-      return moved;
-    });
+    const version = await this.updating(
+      by,
+      id,
+      () => ({ password: hash }),
+      async (tx) => {
+        const moved = await setUserPassword(tx, id, hash, new Date().toISOString());
+        await deleteSessionsOf(tx, id);
+        return moved;
+      },
+    );
     await this.audit.record({ action: 'user.update', actor: by, type: USER_TYPE, details: { id, fields: ['password'] } });
     return version ?? 0;
   }
@@ -361,20 +465,40 @@ export class Users {
   /** Stores a new reset code (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 64 random bytes in hex, as Strapi's. */
   async createResetCode(id: number): Promise<string> {
     const code = randomBytes(64).toString('hex');
-    await this.db.transaction((tx) => setResetToken(tx, id, sha256(code)));
+    await this.updating(
+      BY_SYSTEM,
+      id,
+      () => ({ resetPasswordToken: sha256(code) }),
+      (tx) => setResetToken(tx, id, sha256(code)),
+    );
     return code;
   }
 
   /** Stores a new confirmation token (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 20 random bytes in hex, as Strapi's. */
   async createConfirmationToken(id: number): Promise<string> {
     const token = randomBytes(20).toString('hex');
-    await this.db.transaction((tx) => setConfirmationToken(tx, id, sha256(token)));
+    await this.updating(
+      BY_SYSTEM,
+      id,
+      () => ({ confirmationToken: sha256(token) }),
+      (tx) => setConfirmationToken(tx, id, sha256(token)),
+    );
     return token;
   }
 
   /** Confirms the account this token was sent to and forgets the token; undefined when no account holds it (any more). */
   async confirmByToken(token: string): Promise<User | undefined> {
-    const id = await this.db.transaction((tx) => consumeConfirmationToken(tx, sha256(token), new Date().toISOString()));
+    const hash = sha256(token);
+    const id = await this.writes.run(BY_SYSTEM, async (tx) => {
+      if (!this.writes.listened) return consumeConfirmationToken(tx, hash, new Date().toISOString());
+      // Lifecycle handlers hear which account it is before it changes (Strapi's emailConfirmation edits it by id).
+      const holder = await findUserByConfirmationToken(tx, hash);
+      if (!holder) return undefined;
+      const event = await this.writes.before('Update', { data: { confirmed: true, confirmationToken: null }, populate: ['role'], where: { id: holder.id } });
+      const confirmed = await consumeConfirmationToken(tx, hash, new Date().toISOString());
+      await event.after(await this.eventUser(tx, holder.id));
+      return confirmed;
+    });
     return id === undefined ? undefined : this.find(id);
   }
 
@@ -423,11 +547,32 @@ export class Users {
       provider,
       roleId: role === undefined ? undefined : await this.roleId(role),
     };
-    await this.db.transaction(async (tx) => {
-      if ((username !== undefined || email !== undefined) && (await emailOrUsernameTaken(tx, email?.toLowerCase() ?? '', username ?? '', id))) throw taken();
-      await updateUser(tx, id, changes, new Date().toISOString(), extra);
+    const eventData = () => {
+      const data: Record<string, unknown> = { ...extension };
+      for (const [key, value] of Object.entries({
+        username,
+        email: changes.email,
+        password: changes.password,
+        blocked,
+        confirmed,
+        provider,
+        role: changes.roleId,
+      }))
+        if (value !== undefined) data[key] = value;
+      return data;
+    };
+    await this.updating(by, id, eventData, async (tx, data) => {
+      // What a beforeUpdate handler left in the event's data is what is written.
+      const fromData = data && (await this.fromEventData(data, changes));
+      const written: UserChangesRow = fromData ? { ...fromData, password: fromData.password ?? undefined } : changes;
+      const writtenExtra = data
+        ? this.extensionColumns(Object.fromEntries(this.extensionNames.filter((n) => n in data).map((n) => [n, data[n]])), 'update')
+        : extra;
+      const named = written.username !== undefined || written.email !== undefined;
+      if (named && (await emailOrUsernameTaken(tx, written.email ?? '', written.username ?? '', id))) throw taken();
+      await updateUser(tx, id, written, new Date().toISOString(), writtenExtra);
       // A new password or a block ends the account's refresh-token sessions (and their access tokens).
-      if (changes.password !== undefined || changes.blocked === 1) await deleteSessionsOf(tx, id);
+      if (written.password !== undefined || written.blocked === 1) await deleteSessionsOf(tx, id);
     });
     const user = await this.find(id);
     // The fields changed, by name; of their values only the role and the flags (never a password).
@@ -446,7 +591,12 @@ export class Users {
   async delete(id: number, by: Actor = BY_SYSTEM): Promise<User | undefined> {
     const user = await this.find(id);
     if (user) {
-      await deleteUser(this.db, id);
+      await this.writes.run(by, async (tx) => {
+        const event = this.writes.listened ? await this.writes.before('Delete', { where: { id } }) : undefined;
+        const was = event && (await findUserById(tx, id));
+        await deleteUser(tx, id);
+        await event?.after(was ? this.toUser(was) : undefined);
+      });
       await this.audit.record({ action: 'user.delete', actor: by, type: USER_TYPE, documentId: user.documentId, details: { id, username: user.username } });
     }
     return user;

@@ -59,6 +59,8 @@ export const findUserByEmail = (db: Queryable, email: string) => oneUser(db, sql
 
 export const findUserByResetToken = (db: Queryable, tokenHash: string) => oneUser(db, sql`u."resetPasswordToken" = ${tokenHash}`);
 
+export const findUserByConfirmationToken = (db: Queryable, tokenHash: string) => oneUser(db, sql`u."confirmationToken" = ${tokenHash}`);
+
 /**
  * Confirms the account holding this confirmation token's hash and forgets the token, in one
  * statement: of two requests with the same link, one confirms and the other finds nothing.
