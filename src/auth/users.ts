@@ -107,6 +107,9 @@ const LIST_KEYS = new Set<string>(['filters', 'sort', 'fields', 'populate', ...P
  */
 const NO_TYPES: Registry = { contentTypes: [], components: [], get: () => undefined } as unknown as Registry;
 
+/** Users have neither drafts nor locales. */
+const USERS_SCOPE = { status: 'published' as const, locale: '' };
+
 const taken = () => new FolioError(400, 'ApplicationError', 'Email or Username are already taken');
 
 /** A provider's username is kept to this, leaving room for the four digits that make it unique. */
@@ -374,15 +377,8 @@ export class Users {
       if (!LIST_KEYS.has(key)) throw ValidationError.invalidKey(key, 'query', { param: key });
     }
     const fields = parseFields(this.model, raw.fields);
-    const scope = { status: 'published' as const, locale: '' };
-    let where = sql.empty;
-    if (raw.filters !== undefined) {
-      if (typeof raw.filters !== 'object' || raw.filters === null || Array.isArray(raw.filters))
-        throw new ValidationError('Invalid filters: expected an object');
-      checkFilters(raw.filters);
-      where = whereSql(this.db.dialect, registry, this.model, parseFilters(registry, this.model, raw.filters as Record<string, unknown>), scope);
-    }
-    const order = orderBy(this.model, parseSort(this.model, raw.sort), scope);
+    const where = this.whereOf(raw.filters, registry);
+    const order = orderBy(this.model, parseSort(this.model, raw.sort), USERS_SCOPE);
     const paging = PAGINATION_KEYS.filter((key) => raw[key] !== undefined);
     let page: { limit: number; offset: number } | undefined;
     if (paging.length) {
@@ -406,8 +402,17 @@ export class Users {
     return (await this.list(picked, registry, undefined, id))[0];
   }
 
-  async count(): Promise<number> {
-    return countUsers(this.db);
+  /** The users `filters` (Strapi's, as `GET /api/users/count` and the query engine take them) match; every user without. */
+  async count(filters?: unknown, registry: Registry = NO_TYPES): Promise<number> {
+    return countUsers(this.db, this.whereOf(filters, registry));
+  }
+
+  /** `filters` as a condition over the users table (400 for a private or unknown attribute, as the list). */
+  private whereOf(filters: unknown, registry: Registry) {
+    if (filters === undefined) return sql.empty;
+    if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw new ValidationError('Invalid filters: expected an object');
+    checkFilters(filters);
+    return whereSql(this.db.dialect, registry, this.model, parseFilters(registry, this.model, filters as Record<string, unknown>), USERS_SCOPE);
   }
 
   async role(userId: number) {

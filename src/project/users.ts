@@ -74,7 +74,7 @@ export function projectUsers(instance: Instance) {
   const query = {
     findMany: async (p: Params = {}) => selected(await list(fromQuery(p)), p.select),
     findOne: async (p: Params = {}) => selected(await list({ ...fromQuery(p), limit: 1 }), p.select)[0] ?? null,
-    count: async (p: Params = {}) => (await ids(p.where ?? p.filters)).length,
+    count: (p: Params = {}) => users.count(isEmpty(p.where ?? p.filters) ? undefined : (p.where ?? p.filters), registry),
     create: async (p: Params = {}) => {
       if (!p.data || typeof p.data !== 'object') throw new ApplicationError('Create expects a data object');
       const user = await users.create(p.data, PROJECT_ACTOR);
@@ -121,7 +121,7 @@ export function projectUsers(instance: Instance) {
     findFirst: async (p: Params = {}) => (await list({ ...p, limit: 1 }))[0] ?? null,
     findOne: async (p: Params = {}) =>
       typeof p.documentId === 'string' ? ((await list({ ...p, filters: { documentId: p.documentId }, limit: 1 }))[0] ?? null) : null,
-    count: async (p: Params = {}) => (await ids(p.filters)).length,
+    count: (p: Params = {}) => users.count(isEmpty(p.filters) ? undefined : p.filters, registry),
     create: async (p: Params = {}) => {
       const user = await users.create(p.data ?? {}, PROJECT_ACTOR);
       return one(user.id, p);

@@ -241,6 +241,20 @@ describe('the users API', () => {
     expect((await server.call('GET', '/api/users/me', { headers: bearer(u.jwt) })).status).toBe(401);
   });
 
+  it('counts the users its filters match, as Strapi 5.54.0, and refuses a private or unknown key with 400', async () => {
+    const u = await newUser();
+    const count = (query: string) => server.call('GET', `/api/users/count${query}`, { headers: full() });
+    // Checked on the peer: the count takes the list's filters and ignores sort and unknown parameters.
+    expect((await count(`?filters[username][$eq]=${u.username}`)).body).toBe(1);
+    expect((await count('?filters[username][$eq]=nobody-at-all')).body).toBe(0);
+    expect((await count('?sort=username&foo=1')).body).toBe((await count('')).body);
+    expect(await count('?filters[password][$eq]=x')).toMatchObject({
+      status: 400,
+      body: { error: { name: 'ValidationError', message: 'Invalid key password' } },
+    });
+    expect(await count('?filters[nope][$eq]=1')).toMatchObject({ status: 400, body: { error: { name: 'ValidationError', message: 'Invalid key nope' } } });
+  });
+
   it('creates a user with POST /api/users (201) and refuses one without an email with 400', async () => {
     const made = await server.call('POST', '/api/users', {
       body: { username: 'made-by-token', email: 'made@example.com', password: 'Passw0rd!' },

@@ -110,8 +110,10 @@ export function listUsers(db: Queryable, query: UserListQuery): Promise<UserRow[
   return db.all<UserRow>(sql`SELECT t.* FROM ${USERS} t${where} ORDER BY ${query.order}${page}`);
 }
 
-export async function countUsers(db: Queryable): Promise<number> {
-  return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS}`))?.n ?? 0;
+/** How many users `where` (a condition over the rows, aliased `t`; empty for all) matches. */
+export async function countUsers(db: Queryable, where: Sql = sql.empty): Promise<number> {
+  const condition = where.isEmpty ? sql.empty : sql` WHERE ${where}`;
+  return (await db.get<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${USERS} t${condition}`))?.n ?? 0;
 }
 
 export async function countUsersWithRole(db: Queryable, roleId: number): Promise<number> {

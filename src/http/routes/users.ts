@@ -58,7 +58,8 @@ export function usersRoutes(instance: Instance, allow: Guard, projectFirst?: Pro
     })
     .get('/api/users/count', async ({ request }) => {
       await caller(request, 'user.count');
-      return json(await users.count());
+      // Strapi's count takes the list's filters and ignores its other parameters.
+      return json(await users.count(parseQueryString(request.url).filters, instance.registry));
     })
     .get('/api/users', async ({ request }) => {
       const allowed = await guarded(request, 'user.find');

@@ -53,7 +53,7 @@ export function usersPermissionsPlugin(instance: Instance): PluginParts {
     middlewares: { rateLimit: () => (_ctx: unknown, next: () => Promise<unknown>) => next() },
     services: {
       user: () => ({
-        count: () => users.count(),
+        count: (params: Obj = {}) => users.count(params.filters, instance.registry),
         async add(values: Obj = {}) {
           const user = await users.create(values as Parameters<typeof users.create>[0]);
           return withRole(user.id);
