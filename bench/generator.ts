@@ -57,6 +57,9 @@ export function parseWrk(text: string): LoadResult {
   };
 }
 
+/** wrk's per-request timeout for a run of `seconds` (a slower answer counts as a socket error). */
+export const timeoutFor = (seconds: number) => Math.max(10, seconds * 2);
+
 /** One timed load run against `base` with the given requests (rotated). */
 export async function load(base: string, requests: LoadRequest[], seconds: number, connections: number): Promise<LoadResult> {
   if (generator.tool === 'builtin') {
@@ -69,7 +72,7 @@ export async function load(base: string, requests: LoadRequest[], seconds: numbe
     if (proc.exitCode !== 0) throw new Error(`load.ts failed: ${await new Response(proc.stderr as ReadableStream).text()}`);
     return JSON.parse(out) as LoadResult;
   }
-  const args = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency'];
+  const args = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', `${timeoutFor(seconds)}s`, '--latency'];
   const env: Record<string, string> = { ...process.env } as Record<string, string>;
   let url = base + requests[0]!.path;
   if (requests.length > 1 || requests[0]!.method !== 'GET' || requests[0]!.body !== undefined) {

@@ -98,7 +98,16 @@ export async function runStrapiPeer(dir: string, count: number, settings: Measur
       const own = results.find((r) => r.key === scenario.key);
       if (!own) continue;
       const r = await measure(base, pid, { ...scenario, key: `strapi ${scenario.key}` }, settings);
-      own.peer = { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.errors, rssPeakMiB: r.rssPeakMiB, path: r.path };
+      own.peer = {
+        rps: r.rps,
+        p50Ms: r.p50Ms,
+        p99Ms: r.p99Ms,
+        non2xx: r.non2xx,
+        errors: r.errors,
+        rssPeakMiB: r.rssPeakMiB,
+        path: r.path,
+        ...(r.longer ? { longer: r.longer } : {}),
+      };
       own.peerRatio = r.rps > 0 ? round(own.rps / r.rps, 2) : undefined;
       rssPeak = Math.max(rssPeak, r.rssPeakMiB);
     }

@@ -92,6 +92,35 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/** CPU seconds the process has used (user + system), from /proc; NaN when it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Waits until the server has finished the work a load run left it: wrk closes its connections
+ * when its time is up, and a slow server (Strapi's GraphQL: ~0.15 s a request alone) goes on
+ * answering the requests they had sent, which would otherwise be measured as the next run's.
+ * Idle = under 10 ms of CPU in 300 ms; gives up after `maxSeconds`.
+ */
+export async function settle(pid: number, maxSeconds = 120): Promise<number> {
+  const t0 = performance.now();
+  let last = cpuSeconds(pid);
+  while (performance.now() - t0 < maxSeconds * 1000) {
+    await Bun.sleep(300);
+    const now = cpuSeconds(pid);
+    if (!(now - last >= 0.01)) break;
+    last = now;
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 export async function freePort(): Promise<number> {
   const server = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
   const port = server.port;

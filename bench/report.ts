@@ -84,8 +84,8 @@ export function renderTable(report: Report): string {
   for (const r of report.scenarios) {
     const against = r.baseline === 'write' ? ' (w)' : '';
     lines.push(
-      `| ${r.label} | ${r.method} ${cell(shorten(r.path, 60))} | ${fmtInt(r.rps)} | ${r.ratio === undefined ? '–' : r.ratio.toFixed(2) + against} | ${r.statements ?? '–'} | ` +
-        `${fmtMs(r.p50Ms)} | ${fmtMs(r.p99Ms)} | ${r.rssPeakMiB} MiB | ${r.peer ? fmtInt(r.peer.rps) : '–'} | ${fmtRatio(r.peerRatio) || '–'} |`,
+      `| ${r.label} | ${r.method} ${cell(shorten(r.path, 60))} | ${fmtInt(r.rps)}${r.longer ? ' †' : ''} | ${r.ratio === undefined ? '–' : r.ratio.toFixed(2) + against} | ${r.statements ?? '–'} | ` +
+        `${fmtMs(r.p50Ms)} | ${fmtMs(r.p99Ms)} | ${r.rssPeakMiB} MiB | ${r.peer ? fmtInt(r.peer.rps) + (r.peer.longer ? ' †' : '') : '–'} | ${fmtRatio(r.peerRatio) || '–'} |`,
     );
   }
   lines.push('');
@@ -94,6 +94,18 @@ export function renderTable(report: Report): string {
       'SQL / request: statements one request runs after warm-up, counted in-process (`bench/statements.ts`), with content history and the audit log on, as they are by default: ' +
       'a create counts 3 of theirs (its links read back in one statement for the history version, the history row, the audit rows), an update a few more (its content is read whole, and the version kept before).',
   );
+  const longer = report.scenarios.flatMap((r) => [
+    ...(r.longer ? [`Folio's ${r.key} (${fmtInt(r.longer.first.requests)} in ${r.longer.first.seconds} s)`] : []),
+    ...(r.peer?.longer ? [`Strapi's ${r.key} (${fmtInt(r.peer.longer.first.requests)} in ${r.peer.longer.first.seconds} s)`] : []),
+  ]);
+  if (longer.length) {
+    const l = report.scenarios.find((r) => r.longer)?.longer ?? report.scenarios.find((r) => r.peer?.longer)!.peer!.longer!;
+    lines.push(
+      '',
+      `† Measured again over ${l.seconds} s (wrk --timeout ${l.timeoutSeconds}s): the ${report.settings.seconds} s run completed fewer requests than its ${report.settings.connections} connections, ` +
+        `so it measured little but its first answers' wait: ${longer.join(', ')}. Every run starts once the server has finished the warm-up's requests.`,
+    );
+  }
   if (!peer.ran) lines.push('', `No Strapi in this run${peer.why ? `: ${peer.why}` : ''} (\`npm run bench -- --peer strapi\`).`);
   for (const b of [report.baseline, report.writeBaseline]) {
     if (b?.noisy) lines.push('', `**Noisy run**: the ${b.program} runs differ by ${Math.round(b.spread * 100)}%; the machine was busy.`);

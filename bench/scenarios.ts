@@ -6,10 +6,10 @@
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { readRefs, writeArticles, writeTargets, type Refs } from './data';
-import { load } from './generator';
+import { load, timeoutFor } from './generator';
 import type { LoadRequest, LoadResult } from './load';
 import { log } from './options';
-import { folio, rssMiB, work } from './processes';
+import { folio, rssMiB, settle, work } from './processes';
 import { fmtInt, fmtMs, round } from './format';
 
 export interface Scenario {
@@ -37,10 +37,26 @@ export interface ScenarioResult extends LoadResult {
   /** SQL statements one request of this scenario runs (bench/statements.ts), after warm-up. */
   statements?: number;
   /** The Strapi peer under the same load (--peer strapi). */
-  peer?: { rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; rssPeakMiB: number; path: string };
+  peer?: { rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; rssPeakMiB: number; path: string; longer?: LongerRun };
   /** Folio req/s ÷ the peer's req/s. */
   peerRatio?: number;
+  /** Set when the run of `seconds` completed fewer requests than it had connections and was measured again for longer. */
+  longer?: LongerRun;
 }
+
+/** A scenario measured again for longer: what the first run completed, and the longer run's settings. */
+export interface LongerRun {
+  seconds: number;
+  timeoutSeconds: number;
+  first: { requests: number; seconds: number };
+}
+
+/**
+ * A run that completes fewer requests than it has connections measured mostly the time its
+ * first answers took (a server that needs ~0.15 s a request, 64 at once, answers its first ones
+ * after seconds): such a scenario runs again, for this long, with wrk's timeout at twice it.
+ */
+export const LONGER_SECONDS = 30;
 
 export const isWrite = (s: Scenario) => !s.read && s.requests.some((r) => r.method !== 'GET');
 
@@ -187,12 +203,24 @@ export async function measure(base: string, pid: number, scenario: Scenario, set
   // GraphQL answers its errors with a 200: a scenario that errs measures nothing.
   if (first.path.endsWith('/graphql') && text.includes('"errors"')) throw new Error(`${first.method} ${first.path} answered errors: ${text.slice(0, 500)}`);
   await load(base, scenario.requests, settings.warmup, settings.connections);
+  // The warm-up's unanswered requests are finished before the clock starts (they are not this run's).
+  await settle(pid);
   const rssBeforeMiB = rssMiB(pid);
   let rssPeakMiB = rssBeforeMiB;
   const sampler = setInterval(() => (rssPeakMiB = Math.max(rssPeakMiB, rssMiB(pid))), 200);
   let result: LoadResult;
+  let longer: LongerRun | undefined;
   try {
     result = await load(base, scenario.requests, settings.seconds, settings.connections);
+    if (result.requests < settings.connections && settings.seconds < LONGER_SECONDS) {
+      longer = { seconds: LONGER_SECONDS, timeoutSeconds: timeoutFor(LONGER_SECONDS), first: { requests: result.requests, seconds: result.seconds } };
+      log(
+        `${scenario.key}: ${result.requests} requests completed in ${settings.seconds} s with ${settings.connections} connections: ` +
+          `measuring again for ${longer.seconds} s (timeout ${longer.timeoutSeconds} s)`,
+      );
+      await settle(pid);
+      result = await load(base, scenario.requests, LONGER_SECONDS, settings.connections);
+    }
   } finally {
     clearInterval(sampler);
   }
@@ -210,9 +238,11 @@ export async function measure(base: string, pid: number, scenario: Scenario, set
     rssBeforeMiB,
     rssAfterMiB,
     rssPeakMiB,
+    ...(longer ? { longer } : {}),
   };
   log(
     `${scenario.key}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50Ms)}, p99 ${fmtMs(r.p99Ms)}, RSS ${rssBeforeMiB} -> ${rssAfterMiB} MiB (peak ${rssPeakMiB})` +
+      (longer ? ` (over ${longer.seconds} s)` : '') +
       (r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} socket errors` : ''),
   );
   return r;

@@ -6,7 +6,8 @@
  */
 import type { Dialect } from '../db/dialect';
 import { COMPONENT_OWNER as O, FILES_TABLE, LINK as L, MEDIA_LINKS, MORPH_LINK as M, VERSION as V, column, linkTableOf, tableOf } from '../db/layout';
-import { sql, type Sql } from '../db/sql';
+import type { SqlValue } from '../db/database';
+import { Sql, sql } from '../db/sql';
 import type { AnyModel, Component, ContentType, MorphAttribute, Registry, RelationAttribute } from '../registry/types';
 import { orderBy, whereSql } from './compile';
 import { rowReader, type RowReader } from './row-reader';
@@ -46,7 +47,8 @@ const andAlso = (condition: Sql | undefined) => (!condition || condition.isEmpty
  */
 export interface PopulateSelect {
   columns: [string, Sql][];
-  body: Sql;
+  /** Built when read (a getter in the builders below): a level's statement kept by populate.ts needs none. */
+  readonly body: Sql;
   order: Sql;
   /** When `order` is just these expressions, ascending (the stored orders): a union sorts by them as columns. */
   keys?: Sql[];
@@ -73,6 +75,47 @@ const read = (select: PopulateSelect, reader: RowReader): PopulateRead => {
     },
   };
 };
+
+/**
+ * The parents' values a populate read binds (`IN (…)`), as a list fragment that remembers the
+ * array it was made from: a level's statement kept by populate.ts (levelStatement) binds the
+ * next page's parents where this page's stood, and finds them by that array, never by value.
+ */
+const parentSources = new WeakMap<Sql, readonly SqlValue[]>();
+function parentList(values: readonly SqlValue[]): Sql {
+  const list = sql.list(values);
+  parentSources.set(list, values);
+  return list;
+}
+
+/** Where a kept statement's parameter comes from: a fixed value, or the i-th of a level's parent lists. */
+export type ParamSource = { value: SqlValue } | { list: number; at: number };
+
+/**
+ * A statement's parameters in placeholder order (as Sql.compile writes them), each either a
+ * value of its own or a position in one of `lists` (the parents' arrays the reads were built
+ * from, by identity): binding other parents' arrays of the same lengths gives the statement
+ * those parents would have built.
+ */
+export function paramSources(statement: Sql, lists: readonly (readonly SqlValue[])[]): ParamSource[] {
+  const out: ParamSource[] = [];
+  const walk = (fragment: Sql) => {
+    // A fragment whose text is known holds no value (Sql.compile keeps text only for those).
+    if (fragment.text !== undefined) return;
+    if (fragment.list) {
+      const source = parentSources.get(fragment);
+      const list = source ? lists.indexOf(source) : -1;
+      fragment.items.forEach((value, at) => out.push(list >= 0 ? { list, at } : { value: value as SqlValue }));
+      return;
+    }
+    for (const item of fragment.items) {
+      if (item instanceof Sql) walk(item);
+      else out.push({ value: item });
+    }
+  };
+  walk(statement);
+  return out;
+}
 
 /** The key of slot `k` in a union's rows. */
 export const slotName = (k: number) => `c${k}`;
@@ -197,12 +240,14 @@ function linkedTargetsStatement(
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
   const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : column('l', L.position);
-  const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
   return read(
     {
       columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
-      body: sql`${links} l
-      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', !extra.anyReader)}${where([sql`${column('l', L.sourceId)} IN (${sql.list(ids)})`, extra.where ?? sql.empty, filters])}`,
+      get body() {
+        const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
+        return sql`${links} l
+      JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', !extra.anyReader)}${where([sql`${column('l', L.sourceId)} IN (${parentList(ids)})`, extra.where ?? sql.empty, filters])}`;
+      },
       order: sql`${column('l', L.sourceId)}, ${order}`,
       keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
     },
@@ -265,19 +310,21 @@ function linkingSourcesStatement(
   // A link pinned to one status of a parent without draft & publish is read by that status only.
   const pinned = target.draftAndPublish || !parent.draftAndPublish ? sql.empty : sql`${column('l', L.targetStatus)} IN ('', ${scope.status})`;
   const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : extra.order;
-  const conditions = [
-    sql`${column('l', L.targetDocumentId)} IN (${sql.list(documentIds)})`,
-    sql`${column('l', L.targetLocale)} IN (${sql.list(locales)})`,
-    extra.where ?? sql.empty,
-    pinned,
-    inverseSourceScope(parent, target, scope, 't'),
-    spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty,
-  ];
   return read(
     {
       columns: [['__parent', column('l', L.targetDocumentId)], ['__locale', column('l', L.targetLocale)], ...reader.parts],
-      body: sql`${links} l
-      JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}`,
+      get body() {
+        const conditions = [
+          sql`${column('l', L.targetDocumentId)} IN (${parentList(documentIds)})`,
+          sql`${column('l', L.targetLocale)} IN (${sql.list(locales)})`,
+          extra.where ?? sql.empty,
+          pinned,
+          inverseSourceScope(parent, target, scope, 't'),
+          spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty,
+        ];
+        return sql`${links} l
+      JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}`;
+      },
       order,
       keys: spec.sort?.length ? undefined : [extra.order],
     },
@@ -307,12 +354,14 @@ export function componentStatement(
 ): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
   const order = spec.sort?.length ? sql`${orderBy(component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
-  const filters = andAlso(spec.filters && whereSql(dialect, registry, component, spec.filters, scope));
   return read(
     {
       columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
-      body: sql`${tableOf(component)} t
-      WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${sql.list(ids)})${filters}`,
+      get body() {
+        const filters = andAlso(spec.filters && whereSql(dialect, registry, component, spec.filters, scope));
+        return sql`${tableOf(component)} t
+      WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${parentList(ids)})${filters}`;
+      },
       order: sql`${column('t', O.id)}, ${order}`,
       keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
     },
@@ -334,12 +383,14 @@ export function mediaSelect(
 ): PopulateSelect {
   const position = sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
   const sorted = !!filter?.spec.sort?.length;
-  const filters = andAlso(filter?.spec.filters && whereSql(filter.dialect, filter.registry, filter.file, filter.spec.filters, filter.scope, 'f'));
   return {
     columns: [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])],
-    body: sql`${sql.id(MEDIA_LINKS.table)} r
+    get body() {
+      const filters = andAlso(filter?.spec.filters && whereSql(filter.dialect, filter.registry, filter.file, filter.spec.filters, filter.scope, 'f'));
+      return sql`${sql.id(MEDIA_LINKS.table)} r
       JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
-      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${sql.list(ids)})${filters}`,
+      WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${parentList(ids)})${filters}`;
+    },
     order: sorted
       ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}`
       : position,
@@ -365,18 +416,20 @@ export function localizationsStatement(
   scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(ct, spec.fields, 't');
-  const conditions = [
-    sql`${column('t', V.documentId)} IN (${sql.list(documentIds)})`,
-    excludeIds.length ? sql`${column('t', V.id)} NOT IN (${sql.list(excludeIds)})` : sql.empty,
-    statusCondition(ct, scope.status, 't'),
-    // GraphQL's `localizations(filters: …, sort: …)`.
-    spec.filters ? whereSql(dialect, registry, ct, spec.filters, { status: scope.status, locale: '*' }) : sql.empty,
-  ];
   const sorted = !!spec.sort?.length;
   return read(
     {
       columns: [['__parent', column('t', V.documentId)], ...reader.parts],
-      body: sql`${tableOf(ct)} t${where(conditions)}`,
+      get body() {
+        const conditions = [
+          sql`${column('t', V.documentId)} IN (${parentList(documentIds)})`,
+          excludeIds.length ? sql`${column('t', V.id)} NOT IN (${parentList(excludeIds)})` : sql.empty,
+          statusCondition(ct, scope.status, 't'),
+          // GraphQL's `localizations(filters: …, sort: …)`.
+          spec.filters ? whereSql(dialect, registry, ct, spec.filters, { status: scope.status, locale: '*' }) : sql.empty,
+        ];
+        return sql`${tableOf(ct)} t${where(conditions)}`;
+      },
       order: sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id),
       keys: sorted ? undefined : [column('t', V.id)],
     },

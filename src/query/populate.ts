@@ -17,13 +17,16 @@ import {
   morphTypesStatement,
   owningRelationStatement,
   orderUnionRows,
+  paramSources,
   rowLocalesStatement,
   selectStatement,
   slotName,
   unionStatement,
+  type ParamSource,
   type PopulateRead,
   type PopulateSelect,
 } from './populate-statements';
+import type { SqlValue } from '../db/database';
 import type { VersionScope } from './resolve';
 import type { PopulateMap, PopulateSpec } from './types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
@@ -114,17 +117,63 @@ function named({ raws, keys, names }: Fetched): Row[] {
 const UNION_MAX_VALUES = 20_000;
 
 /**
+ * The parents of one level as its reads bind them: one array of ids and one of documentIds,
+ * shared by every read of the level, so a kept statement knows which parameters are theirs.
+ */
+interface Level {
+  ids: number[];
+  documentIds: string[];
+}
+
+/**
+ * A level's union as SQLite runs it, kept per populate map (a plan's, kept by query/caches.ts
+ * for its query text) and per what else shapes the text: the model, the reader's status and
+ * locale, the number of parents, whether their documents are distinct. Its text and where
+ * each parameter comes from: the next page of the same request binds its own parents and
+ * skips building and compiling ~8 KB of SQL (and hashing it to find the prepared statement).
+ */
+interface LevelStatement {
+  text: string;
+  params: ParamSource[];
+}
+const levelStatements = new WeakMap<PopulateMap, Map<string, LevelStatement>>();
+/** Shapes kept per populate map: page sizes × statuses × locales a client asks for, bounded. */
+const LEVEL_SHAPES = 32;
+
+/**
  * Runs a level's reads: on SQLite as one UNION ALL (a statement costs more than its rows
  * here); elsewhere all at once, so PostgreSQL's client sends them together (pipelined on
  * one connection, or spread over the pool) instead of a round trip each, one after the
  * other. Each read's rows come back as it alone would return them, in the reads' order.
+ * `kept` names where the union's statement may be kept (see LevelStatement), when it may.
  */
-async function fetchAll(db: Queryable, selects: PopulateSelect[], parents: number): Promise<Fetched[]> {
+async function fetchAll(
+  db: Queryable,
+  selects: PopulateSelect[],
+  parents: number,
+  level: Level,
+  kept?: { populate: PopulateMap; shape: string },
+): Promise<Fetched[]> {
   if (selects.length === 0) return [];
   if (!db.dialect.unionReads || selects.length === 1 || parents * selects.length > UNION_MAX_VALUES) {
     return Promise.all(selects.map(async (s) => split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0])));
   }
-  const branches = orderUnionRows(await db.all<Row>(unionStatement(selects)), selects.length);
+  let raws: Row[];
+  if (kept) {
+    let shapes = levelStatements.get(kept.populate);
+    if (!shapes) levelStatements.set(kept.populate, (shapes = new Map()));
+    let statement = shapes.get(kept.shape);
+    if (!statement) {
+      const union = unionStatement(selects);
+      statement = { text: union.compile('question').text, params: paramSources(union, [level.ids, level.documentIds]) };
+      if (shapes.size >= LEVEL_SHAPES) shapes.clear();
+      shapes.set(kept.shape, statement);
+    }
+    const lists: readonly SqlValue[][] = [level.ids, level.documentIds];
+    const params = statement.params.map((p) => ('value' in p ? p.value : lists[p.list]![p.at]!));
+    raws = await db.all<Row>(statement.text, params);
+  } else raws = await db.all<Row>(unionStatement(selects));
+  const branches = orderUnionRows(raws, selects.length);
   return selects.map((s, b) => split(s, branches[b]!, slotName));
 }
 
@@ -137,18 +186,20 @@ export async function populateRows(
   scope: PopulateScope,
 ): Promise<void> {
   if (rows.length === 0) return;
+  const level: Level = { ids: rows.map((r) => r.id as number), documentIds: rows.map((r) => r.documentId as string) };
+  const distinct = new Set(level.documentIds).size === rows.length;
   const jobs: Job[] = [];
   // `key` is where each row gets the entry; it names the attribute read unless `spec.attribute` does.
   for (const [key, spec] of Object.entries(populate)) {
     const name = spec.attribute ?? key;
     if (name === 'localizations' && !model.attributes[name]) {
-      jobs.push(localizationsJob(db, registry, model as ContentType, rows, spec, scope, key));
+      jobs.push(localizationsJob(db, registry, model as ContentType, rows, level, distinct, spec, scope, key));
       continue;
     }
     const attribute = model.attributes[name]!;
     switch (attribute.kind) {
       case 'relation':
-        jobs.push(await relationJob(db, registry, model, attribute, rows, spec, scope, key));
+        jobs.push(await relationJob(db, registry, model, attribute, rows, level, spec, scope, key));
         break;
       case 'morph':
         jobs.push({
@@ -160,20 +211,24 @@ export async function populateRows(
         });
         break;
       case 'component':
-        jobs.push(componentsJob(db, registry, model, name, [attribute.componentModel], rows, spec, scope, !attribute.repeatable, key));
+        jobs.push(componentsJob(db, registry, model, name, [attribute.componentModel], rows, level, spec, scope, !attribute.repeatable, key));
         break;
       case 'dynamiczone':
-        jobs.push(componentsJob(db, registry, model, name, attribute.componentModels, rows, spec, scope, false, key));
+        jobs.push(componentsJob(db, registry, model, name, attribute.componentModels, rows, level, spec, scope, false, key));
         break;
       case 'media':
-        jobs.push(mediaJob(db, registry, model, name, attribute.multiple, rows, spec, scope, key));
+        jobs.push(mediaJob(db, registry, model, name, attribute.multiple, rows, level, spec, scope, key));
         break;
     }
   }
+  // A list over every locale reads its parents' locales, which shape the statement: not kept.
+  const kept = scope.locale === '*' ? undefined : { populate, shape: `${model.uid}\0${scope.status}\0${scope.locale}\0${rows.length}\0${distinct}` };
   const results = await fetchAll(
     db,
     jobs.flatMap((j) => j.selects),
     rows.length,
+    level,
+    kept,
   );
   // Attached in the populate map's order: the response's keys follow it.
   let at = 0;
@@ -247,6 +302,7 @@ async function relationJob(
   model: AnyModel,
   attribute: RelationAttribute,
   rows: Row[],
+  level: Level,
   spec: PopulateSpec,
   scope: PopulateScope,
   key: string,
@@ -255,29 +311,13 @@ async function relationJob(
   let parentKey: string | ((row: Row) => unknown) = 'id';
   let compiled: PopulateRead;
   if (attribute.owner) {
-    compiled = owningRelationStatement(
-      db.dialect,
-      registry,
-      attribute,
-      rows.map((r) => r.id as number),
-      spec,
-      scope,
-    );
+    compiled = owningRelationStatement(db.dialect, registry, attribute, level.ids, spec, scope);
   } else {
     const parentType = model as ContentType;
     const localeOf = await parentLocales(db, parentType, rows, scope.locale);
     parentKey = (row) => `${row.documentId}\0${localeOf(row)}`;
     const locales = [...new Set(rows.map(localeOf))];
-    compiled = inverseRelationStatement(
-      db.dialect,
-      registry,
-      parentType,
-      attribute,
-      rows.map((r) => r.documentId as string),
-      locales,
-      spec,
-      scope,
-    );
+    compiled = inverseRelationStatement(db.dialect, registry, parentType, attribute, level.documentIds, locales, spec, scope);
   }
   return {
     selects: [compiled.select],
@@ -383,13 +423,14 @@ function componentsJob(
   field: string,
   components: Component[],
   rows: Row[],
+  level: Level,
   spec: PopulateSpec,
   scope: PopulateScope,
   single: boolean,
   key: string,
 ): Job {
   const dynamic = owner.attributes[field]?.kind === 'dynamiczone';
-  const ids = rows.map((r) => r.id as number);
+  const ids = level.ids;
   const reads: { component: Component; compiled: PopulateRead; sub: PopulateSpec | undefined }[] = [];
   for (const component of components) {
     const { uid } = component;
@@ -446,6 +487,7 @@ function mediaJob(
   field: string,
   multiple: boolean,
   rows: Row[],
+  level: Level,
   spec: PopulateSpec,
   scope: PopulateScope,
   key: string,
@@ -453,15 +495,7 @@ function mediaJob(
   const columns = spec.fields ? FILE_COLUMNS.filter((c) => c === 'id' || c === 'documentId' || spec.fields!.includes(c)) : FILE_COLUMNS;
   const filter = spec.filters || spec.sort?.length ? { dialect: db.dialect, registry, file: FILE_MODEL, spec, scope } : undefined;
   return {
-    selects: [
-      mediaSelect(
-        owner,
-        field,
-        rows.map((r) => r.id as number),
-        columns,
-        filter,
-      ),
-    ],
+    selects: [mediaSelect(owner, field, level.ids, columns, filter)],
     async finish([fetched]) {
       const found = named(fetched!).map(parseFileRow);
       const meta = fetched!.meta;
@@ -472,17 +506,18 @@ function mediaJob(
 }
 
 /** The other locales of the same document, in the same status. */
-function localizationsJob(db: Queryable, registry: Registry, ct: ContentType, rows: Row[], spec: PopulateSpec, scope: PopulateScope, key: string): Job {
-  const distinct = new Set(rows.map((r) => r.documentId)).size === rows.length;
-  const { select, reader } = localizationsStatement(
-    db.dialect,
-    registry,
-    ct,
-    rows.map((r) => r.documentId as string),
-    distinct ? rows.map((r) => r.id as number) : [],
-    spec,
-    scope,
-  );
+function localizationsJob(
+  db: Queryable,
+  registry: Registry,
+  ct: ContentType,
+  rows: Row[],
+  level: Level,
+  distinct: boolean,
+  spec: PopulateSpec,
+  scope: PopulateScope,
+  key: string,
+): Job {
+  const { select, reader } = localizationsStatement(db.dialect, registry, ct, level.documentIds, distinct ? level.ids : [], spec, scope);
   return {
     selects: [select],
     async finish([{ raws, keys, meta }]) {

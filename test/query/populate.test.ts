@@ -240,6 +240,35 @@ describe('populate performance', () => {
     expect(small).toBeGreaterThanOrEqual(2);
     expect(large).toBe(small);
   });
+
+  it('reads each document its own relations, components and media when one populate query is asked of several documents in turn', async () => {
+    // One query text is one plan, and its populate levels keep their statements: each document
+    // after the first is read through statements kept from another's parents.
+    const query = { populate: { category: true, author: { populate: ['avatar'] }, tags: true, seo: true, links: true, blocks: { populate: '*' } } };
+    const read = async (title: string) => (await get(one(title), query)).body.data;
+    const rich = await read('Rich');
+    const tagged = await read('Tagged');
+    const filler = await read('Filler 3');
+    const plain = await read('Plain');
+    expect(rich.tags.map((t: any) => t.name)).toEqual(['gamma', 'alpha', 'beta']);
+    expect(rich.author.avatar.name).toBe('ada.png');
+    expect(rich.blocks.map((b: any) => b.__component)).toEqual(['shared.quote', 'shared.rich-text', 'shared.media', 'shared.quote']);
+    expect(tagged.tags.map((t: any) => t.name)).toEqual(['alpha']);
+    expect(tagged.category.name).toBe('Life');
+    expect(tagged.author).toBeNull();
+    expect(tagged.blocks).toEqual([]);
+    expect(filler.category.name).toBe('Tech');
+    expect(filler.author.name).toBe('Grace');
+    expect(filler.author.avatar).toBeNull();
+    expect(filler.seo.metaTitle).toBe('Meta 3');
+    expect(filler.links.map((l: any) => l.label)).toEqual(['l3']);
+    expect(filler.blocks).toEqual([expect.objectContaining({ __component: 'shared.quote', title: 'q3' })]);
+    expect([plain.category, plain.author, plain.seo, plain.tags, plain.links, plain.blocks]).toEqual([null, null, null, [], [], []]);
+    // The same again in another order: each answer is the one it was.
+    expect(await read('Plain')).toEqual(plain);
+    expect(await read('Filler 3')).toEqual(filler);
+    expect(await read('Rich')).toEqual(rich);
+  });
 });
 
 describe('v4 response format', () => {
