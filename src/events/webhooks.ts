@@ -5,7 +5,7 @@
  * literal is refused here; a host name is checked where it is resolved, at each send (send.ts).
  */
 import { BY_SYSTEM, NO_AUDIT, type AuditTrail } from '../audit-trail';
-import type { Actor } from '../documents/write/context';
+import type { Actor } from '../actor';
 import type { Database } from '../db/database';
 import {
   deleteWebhook,
