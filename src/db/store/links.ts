@@ -3,7 +3,7 @@
  * component row of the owning side) and names its target by documentId, locale ('' when
  * the target has no i18n) and pinned status ('' = the reader's). Two fractional keys order
  * it: one in the source's list, one in the target's (inverse) list. The rules (connect, disconnect, set,
- * fractional keys, to-one sides) live in documents/relations/links.ts and inverse-links.ts.
+ * fractional keys, to-one sides) live in documents/relations/ (apply.ts, inverse-links.ts).
  */
 import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
@@ -77,9 +77,9 @@ export async function insertLinks(tx: Queryable, attribute: RelationAttribute, l
   await tx.run(sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES ${sql.join(rows)}`);
 }
 
-/** The documents some links of one attribute would point at, all of one target type. */
+/** The documents some links of one attribute would point at, all of one target type (no attribute: polymorphic links, which keep no inverse order). */
 export interface TargetGroup {
-  attribute: RelationAttribute;
+  attribute?: RelationAttribute;
   target: ContentType;
   documentIds: string[];
 }
@@ -93,13 +93,15 @@ export interface TargetVersion {
 }
 
 /**
- * For new links: which versions of the targets exist, and each target's last inverse key
+ * For links to write: which versions of the targets exist, and each target's last inverse key
  * (as lastInverseRank gives it), for every group in one statement (a UNION ALL, one part
  * per attribute). Index `i` of the answer holds group `i`'s versions.
  */
 export async function targetVersions(tx: Queryable, groups: TargetGroup[]): Promise<TargetVersion[][]> {
   const parts = groups.map((g, i) => {
-    const last = sql`(SELECT MAX(${column('l', L.inversePosition)}) FROM ${linkTableOf(g.attribute)} l WHERE ${column('l', L.targetDocumentId)} = ${column('v', V.documentId)} AND ${column('l', L.targetLocale)} = ${column('v', V.locale)})`;
+    const last = g.attribute
+      ? sql`(SELECT MAX(${column('l', L.inversePosition)}) FROM ${linkTableOf(g.attribute)} l WHERE ${column('l', L.targetDocumentId)} = ${column('v', V.documentId)} AND ${column('l', L.targetLocale)} = ${column('v', V.locale)})`
+      : sql.raw('NULL');
     const columns = sql`${sql.raw(String(i))} AS g, ${column('v', V.documentId)} AS d, ${column('v', V.locale)} AS l, ${column('v', V.publishedAt)} AS s, ${last} AS p`;
     return sql`SELECT ${columns} FROM ${tableOf(g.target)} v WHERE ${column('v', V.documentId)} IN (${sql.list([...new Set(g.documentIds)])})`;
   });

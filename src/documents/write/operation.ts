@@ -10,7 +10,7 @@ import { FolioError, ValidationError } from '../../errors';
 import type { ContentType, Registry } from '../../registry/types';
 import type { ModelWrite } from './input';
 import { writeInverseLinks } from '../relations/inverse-links';
-import type { LinkContext } from '../relations/links';
+import type { LinkContext } from '../relations/link-keys';
 import type { Locales } from '../locales';
 import type { Locks } from './locks';
 import type { VersionKey } from './versions';

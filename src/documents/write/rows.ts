@@ -16,7 +16,7 @@ import { ValidationError } from '../../errors';
 import type { ContentType } from '../../registry/types';
 import { writeOwnedParts } from '../components/rows';
 import { writeInverseLinks } from '../relations/inverse-links';
-import { deleteLinksTo } from '../relations/links';
+import { deleteLinksTo } from '../relations/deleted-targets';
 import { resolveRowIds } from '../relations/row-ids';
 import type { Actor } from './context';
 import type { LifecycleEvent } from './hooks';
