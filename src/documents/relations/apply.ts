@@ -20,6 +20,8 @@
  *   inverse list (relations only: after the target's last key, distinct from a concurrent writer's).
  * A key is computed from the lists as committed, so the caller holds their locks (../write/locks.ts:
  * the source's document for its lists, the targets' incoming links for the inverse lists).
+ *
+ * Writes on inverse sides are decided the same way (decideInverse, applyInverse).
  */
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { Queryable } from '../../db/database';
@@ -31,9 +33,10 @@ import type { MorphKey, NewMorphLink } from '../../db/store/morph-links';
 import type { AnyModel, MorphAttribute, RelationAttribute } from '../../registry/types';
 import { inverseIsToOne } from '../write/locks';
 import { assertFound, type Key, overlaps, placement, rejectDuplicates, sameLink, versionIndex } from './link-keys';
+import { targetNotFound } from './not-found';
 import { distinctKeyBetween, gapBefore } from './order-keys';
-import type { LinkAttribute, LinkPlan, PlannedWrite } from './plan';
-import type { LinkReads } from './read';
+import type { LinkAttribute, LinkPlan, PlannedInverse, PlannedWrite } from './plan';
+import type { InverseReads, LinkReads } from './read';
 
 /** What a write changes in link rows. */
 export interface LinkChanges {
@@ -236,4 +239,137 @@ export async function applyLinks(tx: Queryable, model: AnyModel, changes: LinkCh
   await insertLinkRowsOf(tx, [...changes.inserted]);
   for (const [attribute, rows] of changes.morphInserted) await morphStore.insertMorphLinks(tx, attribute, rows);
   for (const { attribute, rowId, key } of changes.owners) await store.unlinkOtherDocuments(tx, model, attribute, rowId, key);
+}
+
+/** What an inverse write changes in one attribute's link rows. */
+export interface InverseChanges {
+  attribute: RelationAttribute;
+  deleted: number[];
+  /** Owner rows whose links all go first (a to-one owner linked to this document instead). */
+  cleared: number[];
+  /** Links that stay, at a new place in this document's (inverse) list. */
+  moved: { id: number; inverseRank: string }[];
+  inserted: NewLink[];
+}
+
+/** A link to this document as the decisions go: a row already there (`id`), or one to insert (`row`). */
+interface Incoming {
+  id?: number;
+  row?: NewLink;
+  sourceId: number;
+  documentId: string;
+  status: string;
+  inverseRank: string;
+}
+
+/**
+ * Decides inverse writes (`tag.articles`): the links belong to the owner documents' versions, so
+ * linking an owner links its draft (so the link survives the owner's next publish) and, unless
+ * the write is draft-only, its published version too, at the end of the version's own list
+ * (a to-one owner's other link goes); unlinking removes the touched versions' links. The
+ * order this document's list shows lives in the links' inverse keys: each owner document at
+ * its first key. Errors in the order writing them one by one meets them.
+ */
+export function decideInverse(planned: PlannedInverse[], reads: InverseReads[]): InverseChanges[] {
+  return planned.map((p, i) => decideOneInverse(p, reads[i]!));
+}
+
+function decideOneInverse(p: PlannedInverse, reads: InverseReads): InverseChanges {
+  const changes: InverseChanges = { attribute: p.attribute, deleted: [], cleared: [], moved: [], inserted: [] };
+  rejectDuplicates(p.connect.map((c) => c.key));
+  const rows = reads.rows.map((row) => ({ ...row }));
+  const rowsOf = (key: Key) => {
+    const found = rows.filter((v) => v.documentId === key.documentId && v.locale === key.locale && (p.touched === undefined || v.status === p.touched));
+    if (found.length === 0) throw targetNotFound(p.attribute.name, p.owner.uid, key.documentId, p.owner.localized ? key.locale : '');
+    return found;
+  };
+  for (const key of p.checked) rowsOf(key);
+
+  let incoming: Incoming[] = reads.incoming.map((l) => ({ ...l }));
+  /** The owner documents linking here, each once at its first key, in list order. */
+  const current = () => {
+    const first = new Map<string, string>();
+    for (const l of incoming) if (!first.has(l.documentId) || l.inverseRank < first.get(l.documentId)!) first.set(l.documentId, l.inverseRank);
+    return [...first].map(([documentId, rank]) => ({ documentId, rank })).sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  };
+  const unlink = (documentId: string) => {
+    const gone = incoming.filter((l) => l.documentId === documentId && (p.touched === undefined || l.status === p.touched));
+    for (const l of gone) {
+      if (l.id !== undefined) changes.deleted.push(l.id);
+      else changes.inserted = changes.inserted.filter((row) => row !== l.row);
+    }
+    incoming = incoming.filter((l) => !gone.includes(l));
+  };
+  /** Links every touched version of the owner here at this inverse key (moving it if linked). */
+  const link = (key: Key, inverseRank: string) => {
+    for (const row of rowsOf(key)) {
+      const existing = incoming.find((l) => l.sourceId === row.id);
+      if (existing) {
+        existing.inverseRank = inverseRank;
+        if (existing.row) existing.row.inverseRank = inverseRank;
+        else changes.moved.push({ id: existing.id!, inverseRank });
+        continue;
+      }
+      // A to-one owner holds one link: this one replaces the previous.
+      if (!p.ownerToMany) {
+        changes.cleared.push(row.id);
+        row.lastRank = null;
+      }
+      row.lastRank = generateKeyBetween(row.lastRank, null);
+      const inserted: NewLink = { rowId: row.id, key: { ...p.self, status: '' }, rank: row.lastRank, inverseRank };
+      changes.inserted.push(inserted);
+      incoming.push({ row: inserted, sourceId: row.id, documentId: row.documentId, status: row.status, inverseRank });
+    }
+  };
+
+  const keys = p.connect.map((c) => c.key);
+  if (p.op === 'set') {
+    const targets = p.attribute.toMany ? keys : keys.slice(-1);
+    const keep = new Set(targets.map((k) => k.documentId));
+    for (const old of current()) if (!keep.has(old.documentId)) unlink(old.documentId);
+    const ranks = generateNKeysBetween(null, null, targets.length);
+    targets.forEach((key, i) => link(key, ranks[i]!));
+  } else {
+    for (const key of p.disconnect) if (!keys.some((k) => k.documentId === key.documentId)) unlink(key.documentId);
+    for (const { key, place, position } of p.connect) {
+      if (!p.attribute.toMany) {
+        for (const old of current()) if (old.documentId !== key.documentId) unlink(old.documentId);
+        link(key, generateKeyBetween(null, null));
+        continue;
+      }
+      const list = current().filter((l) => l.documentId !== key.documentId);
+      const index = placement(
+        place,
+        key,
+        position,
+        list.map((l) => ({ documentId: l.documentId, locale: '', status: '' })),
+      );
+      link(
+        key,
+        distinctKeyBetween(
+          ...gapBefore(
+            list.map((l) => l.rank),
+            index,
+          ),
+        ),
+      );
+    }
+  }
+  // A link moved then unlinked needs no update.
+  const gone = new Set(changes.deleted);
+  changes.moved = changes.moved.filter((m) => !gone.has(m.id));
+  return changes;
+}
+
+/** Writes what `decideInverse` decided. */
+export async function applyInverse(tx: Queryable, changes: InverseChanges[]): Promise<void> {
+  for (const { attribute, deleted, cleared, moved } of changes) {
+    await store.deleteLinks(tx, attribute, deleted);
+    await store.deleteLinksFromRows(tx, attribute, cleared);
+    for (const { id, inverseRank } of moved) await store.setInverseRank(tx, attribute, id, inverseRank);
+  }
+  await insertLinkRowsOf(
+    tx,
+    changes.map((c) => [c.attribute, c.inserted]),
+  );
 }

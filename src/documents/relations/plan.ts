@@ -4,8 +4,9 @@
  * connect (in order, each with its place) or to set, the keys to disconnect, the keys whose
  * targets must exist; and what must be read for it (./read.ts): the target documents per
  * attribute (per type for polymorphic links) and the lists of the rows that are not new.
- * Pure: nothing is read or written here, and nothing is refused (./apply.ts decides, in the
- * order one write at a time would meet the errors).
+ * Writes on inverse sides (`tag.articles`) are planned likewise (planInverse): the owner
+ * documents to link, unlink or check. Pure: nothing is read or written here, and nothing is
+ * refused (./apply.ts decides, in the order one write at a time would meet the errors).
  */
 import type { AnyModel, ContentType, MorphAttribute, Registry, RelationAttribute } from '../../registry/types';
 import type { RelationTarget, RelationWrite } from './input';
@@ -53,7 +54,7 @@ export interface LinkPlan {
   lists: Map<LinkAttribute, number[]>;
 }
 
-/** Plans the owning-side relation writes and the polymorphic writes of `sources` (inverse sides are ./inverse-links.ts's). */
+/** Plans the owning-side relation writes and the polymorphic writes of `sources` (inverse sides: planInverse). */
 export function planLinks(registry: Registry, model: AnyModel, sources: LinkSource[], context: LinkContext): LinkPlan {
   const plan: LinkPlan = { writes: [], targets: new Map(), morphTargets: new Map(), lists: new Map() };
   const add = <T>(map: Map<T, Set<string>>, at: T, keys: Key[]) => {
@@ -111,4 +112,74 @@ function planWrite(source: LinkSource, attribute: LinkAttribute, write: Relation
   const checked = [...connect.map((c) => c.key), ...disconnect];
   if (source.fresh && checked.length === 0) return undefined;
   return { source, attribute, op: 'patch', connect, disconnect, checked };
+}
+
+/** A document written on inverse sides (`tag.articles`, mapped by `article.tags`): the target of the links it asks for. */
+export interface InverseSource {
+  contentType: ContentType;
+  documentId: string;
+  locale: string;
+  defaultLocale: string;
+  /** Owner versions to touch: the drafts only, or drafts and published versions. */
+  statuses: ('draft' | 'published')[];
+  relations: Record<string, RelationWrite>;
+}
+
+/** One inverse attribute's write: owner documents (keyed by documentId and the owner's locale) to link, unlink or check. */
+export interface PlannedInverse {
+  attribute: RelationAttribute;
+  /** The owning type and its attribute holding the links. */
+  owner: ContentType;
+  ownerToMany: boolean;
+  /** What the links point at: this document in its locale ('' when its type has none). */
+  self: { documentId: string; locale: string };
+  /** The owner versions a draft-only write may touch (undefined: all). */
+  touched?: 'draft' | 'published';
+  op: 'set' | 'patch';
+  /** set: its targets; patch: its connects (keys pin no status; places name owner documents). */
+  connect: PlannedConnect[];
+  disconnect: Key[];
+  checked: Key[];
+}
+
+/** Plans the inverse-side writes of a document: the owner versions they touch are read (./read.ts readInverse), then decided (./apply.ts). */
+export function planInverse(source: InverseSource): PlannedInverse[] {
+  const planned: PlannedInverse[] = [];
+  const { contentType } = source;
+  for (const [name, write] of Object.entries(source.relations)) {
+    const attribute = contentType.attributes[name] as RelationAttribute;
+    if (attribute.owner) continue;
+    const owner = attribute.targetType;
+    const ownerAttribute = owner.attributes[attribute.ownerAttribute!] as RelationAttribute;
+    // An owner document's versions in the locale the write names (its own locale when both types have locales).
+    const keyOf = (t: Named): Key => ({
+      documentId: t.documentId,
+      locale: owner.localized ? (contentType.localized ? source.locale : (t.locale ?? source.defaultLocale)) : '',
+      status: '',
+    });
+    // The inverse list shows each owner document once: an anchor names a document.
+    const connectOf = (t: RelationTarget): PlannedConnect => ({
+      key: keyOf(t),
+      place: placeOf(t, (anchor) => ({ documentId: anchor.documentId, locale: '', status: '' })),
+      position: t.position,
+    });
+    const touched = owner.draftAndPublish && source.statuses.length === 1 ? source.statuses[0] : undefined;
+    const common = {
+      attribute,
+      owner,
+      ownerToMany: ownerAttribute.toMany,
+      self: { documentId: source.documentId, locale: contentType.localized ? source.locale : '' },
+      touched,
+    };
+    if (write.op === 'set') {
+      const connect = write.targets.map(connectOf);
+      const keys = connect.map((c) => c.key);
+      planned.push({ ...common, op: 'set', connect, disconnect: [], checked: attribute.toMany ? keys : keys.slice(-1) });
+    } else {
+      const connect = write.connect.map(connectOf);
+      const disconnect = write.disconnect.map(keyOf);
+      planned.push({ ...common, op: 'patch', connect, disconnect, checked: [...connect.map((c) => c.key), ...disconnect] });
+    }
+  }
+  return planned;
 }

@@ -6,19 +6,22 @@
  * pipelines statements sent together; a write may send them before it inserts its row
  * (./writer.ts prefetchLinks) so that they go out beside the INSERT.
  *
+ * An inverse write (`tag.articles`) reads the owner documents' version rows, each with the last
+ * key of its own list, and every link pointing at the document: two statements, sent together.
+ *
  * And, before planning, the polymorphic targets a write names by row id (`{ __type, id }`)
  * get their version's documentId (relations' row ids are mapped earlier, by the document
  * service: ./row-ids.ts).
  */
 import type { Queryable } from '../../db/database';
 import * as store from '../../db/store/links';
-import type { StoredLink, TargetGroup, TargetVersion } from '../../db/store/links';
+import type { IncomingLink, OwnerRow, StoredLink, TargetGroup, TargetVersion } from '../../db/store/links';
 import * as morphStore from '../../db/store/morph-links';
 import { ValidationError } from '../../errors';
 import type { Registry, RelationAttribute } from '../../registry/types';
 import type { Key } from './link-keys';
 import type { MorphTarget } from './morph-input';
-import type { LinkAttribute, LinkPlan, LinkSource } from './plan';
+import type { LinkAttribute, LinkPlan, LinkSource, PlannedInverse } from './plan';
 import type { RowTarget } from './input';
 import { rowTargets } from './row-ids';
 
@@ -100,4 +103,32 @@ export function pinRowTargets(uid: string, targets: MorphTarget[], rows: Map<num
     t.locale ??= row.locale;
     t.status ??= row.status;
   }
+}
+
+/** What an inverse write (./plan.ts PlannedInverse) is decided from: the owner documents' version rows, and every link pointing at the document. */
+export interface InverseReads {
+  rows: OwnerRow[];
+  incoming: IncomingLink[];
+}
+
+/** Sends the reads of every inverse write together (two statements each). */
+export async function readInverse(tx: Queryable, planned: PlannedInverse[]): Promise<InverseReads[]> {
+  const reads = planned.map((p) =>
+    Promise.all([
+      store.ownerRows(
+        tx,
+        p.attribute,
+        p.owner,
+        p.checked.map((k) => k.documentId),
+      ),
+      store.linksTo(tx, p.attribute, p.owner, p.self),
+    ]),
+  );
+  const settled = await Promise.allSettled(reads);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((s) => {
+    const [rows, incoming] = (s as PromiseFulfilledResult<[OwnerRow[], IncomingLink[]]>).value;
+    return { rows, incoming };
+  });
 }

@@ -7,17 +7,17 @@
  * published copy) get the same links, at the same keys in both lists, in the same statements.
  * A later source's inverse keys follow an earlier one's, as they would had each been written in turn.
  *
- * Inverse sides (`tag.articles`) are ./inverse-links.ts; copies of a row's links (publish, a new
- * locale) ./copy.ts; links to deleted documents ./deleted-targets.ts.
+ * Writes on inverse sides (`tag.articles`) go the same three steps (writeInverseLinks). Copies of
+ * a row's links (publish, a new locale) are ./copy.ts; links to deleted documents ./deleted-targets.ts.
  */
 import type { Queryable } from '../../db/database';
 import type { AnyModel, Registry } from '../../registry/types';
-import { applyLinks, decideLinks } from './apply';
+import { applyInverse, applyLinks, decideInverse, decideLinks } from './apply';
 import type { RelationWrite } from './input';
 import type { LinkContext } from './link-keys';
 import type { MorphWrite } from './morph-input';
-import { type LinkSource, planLinks } from './plan';
-import { type LinkReads, mapMorphRowIds, readLinks } from './read';
+import { type InverseSource, type LinkSource, planInverse, planLinks } from './plan';
+import { type LinkReads, mapMorphRowIds, readInverse, readLinks } from './read';
 
 export type { LinkContext } from './link-keys';
 export type { LinkSource } from './plan';
@@ -87,4 +87,18 @@ export function prefetchLinks(
   // A failure surfaces when writeLinks awaits it; a write that stops before must not leave it unhandled.
   reads.catch(() => {});
   return { relations, reads };
+}
+
+/**
+ * Writes on inverse sides (`tag.articles`, mapped by `article.tags`): the links belong to the
+ * owning documents' versions, so a write here adds, moves or removes link rows owned by those
+ * versions (./apply.ts decideInverse). The caller holds this document's incoming links and each
+ * connected owner document exclusively (../write/locks.ts), so the keys are computed from lists
+ * nobody else is changing.
+ */
+export async function writeInverseLinks(tx: Queryable, source: InverseSource): Promise<void> {
+  const planned = planInverse(source);
+  if (planned.length === 0) return;
+  const reads = await readInverse(tx, planned);
+  await applyInverse(tx, decideInverse(planned, reads));
 }

@@ -5,12 +5,12 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { resolve } from 'node:path';
-import type { TargetVersion } from '../../../src/db/store/links';
-import { decideLinks } from '../../../src/documents/relations/apply';
+import type { IncomingLink, OwnerRow, TargetVersion } from '../../../src/db/store/links';
+import { decideInverse, decideLinks } from '../../../src/documents/relations/apply';
 import type { RelationTarget, RelationWrite } from '../../../src/documents/relations/input';
 import type { LinkContext } from '../../../src/documents/relations/link-keys';
 import type { MorphTarget, MorphWrite } from '../../../src/documents/relations/morph-input';
-import { type LinkSource, planLinks } from '../../../src/documents/relations/plan';
+import { type InverseSource, type LinkSource, planInverse, planLinks } from '../../../src/documents/relations/plan';
 import { type LinkReads, pinRowTargets, type StoredListItem } from '../../../src/documents/relations/read';
 import { ValidationError } from '../../../src/errors';
 import { loadRegistry } from '../../../src/registry/load';
@@ -297,5 +297,87 @@ describe('decisions', () => {
     expect(() => pinRowTargets('api::video.video', clash, new Map([[4, { documentId: 'v4' }]]))).toThrow(
       'Invalid relation: id 4 is not a version of document "v9"',
     );
+  });
+});
+
+describe('decisions on an inverse side (tag.articles, category.articles)', () => {
+  const tag = example.contentType('api::tag.tag')!;
+  const category = example.contentType('api::category.category')!;
+  const row = (id: number, documentId: string, status: 'draft' | 'published', lastRank: string | null = null): OwnerRow => ({
+    id,
+    documentId,
+    locale: 'en',
+    status,
+    lastRank,
+  });
+  const rows = [
+    row(11, 'a1', 'draft'),
+    row(12, 'a1', 'published'),
+    row(21, 'a2', 'draft'),
+    row(22, 'a2', 'published'),
+    row(31, 'a3', 'draft', 'a5'),
+    row(32, 'a3', 'published'),
+  ];
+  /** Articles a1 (at a0) and a2 (at a1) link the tag, draft and published. */
+  const incoming = (): IncomingLink[] => [
+    { id: 1, sourceId: 11, documentId: 'a1', status: 'draft', inverseRank: 'a0' },
+    { id: 2, sourceId: 12, documentId: 'a1', status: 'published', inverseRank: 'a0' },
+    { id: 3, sourceId: 21, documentId: 'a2', status: 'draft', inverseRank: 'a1' },
+    { id: 4, sourceId: 22, documentId: 'a2', status: 'published', inverseRank: 'a1' },
+  ];
+  const decide = (source: Partial<InverseSource> & { relations: Record<string, RelationWrite> }, owners = rows, links = incoming()) => {
+    const planned = planInverse({ contentType: tag, documentId: 't1', locale: '', defaultLocale: 'en', statuses: ['draft', 'published'], ...source });
+    return decideInverse(
+      planned,
+      planned.map(() => ({ rows: owners, incoming: links })),
+    )[0]!;
+  };
+
+  test('links every version of a connected owner at the end of its own list, at the place asked in this list', () => {
+    const changes = decide({ relations: { articles: connect({ documentId: 'a3', position: { before: 'a2' } }) } });
+    expect(changes.inserted.map((l) => [l.rowId, l.key])).toEqual([
+      [31, { documentId: 't1', locale: '', status: '' }],
+      [32, { documentId: 't1', locale: '', status: '' }],
+    ]);
+    expect(changes.inserted[0]!.rank > 'a5').toBe(true);
+    for (const link of changes.inserted) expect(link.inverseRank > 'a0' && link.inverseRank < 'a1').toBe(true);
+    expect([changes.deleted, changes.cleared, changes.moved]).toEqual([[], [], []]);
+  });
+
+  test('moves an owner already linked instead of linking it again, and unlinks only the drafts on a draft-only write', () => {
+    const moved = decide({ relations: { articles: connect({ documentId: 'a1', position: { end: true } }) } });
+    expect(moved.moved.map((m) => m.id)).toEqual([1, 2]);
+    expect(moved.moved[0]!.inverseRank > 'a1').toBe(true);
+    expect(moved.inserted).toEqual([]);
+    const draftOnly = decide({ statuses: ['draft'], relations: { articles: { op: 'patch', connect: [], disconnect: [{ documentId: 'a1' }] } } });
+    expect(draftOnly.deleted).toEqual([1]);
+  });
+
+  test('replaces the list on set, and refuses an owner document that is not there or named twice', () => {
+    const set = decide({ relations: { articles: { op: 'set', targets: [{ documentId: 'a3' }] } } });
+    expect(set.deleted).toEqual([1, 2, 3, 4]);
+    expect(set.inserted.map((l) => l.rowId)).toEqual([31, 32]);
+    expect(() => decide({ relations: { articles: connect({ documentId: 'a9' }) } })).toThrow('Document with id "a9" not found in locale "en"');
+    expect(() => decide({ relations: { articles: connect({ documentId: 'a3' }, { documentId: 'a3' }) } })).toThrow(
+      'The relation with id a3 is already connected.',
+    );
+  });
+
+  test('takes a to-one owner from its previous target: its other link goes (category.articles, owned by article.category)', () => {
+    const planned = planInverse({
+      contentType: category,
+      documentId: 'c1',
+      locale: 'en',
+      defaultLocale: 'en',
+      statuses: ['draft', 'published'],
+      relations: { articles: connect({ documentId: 'a3' }) },
+    });
+    const [changes] = decideInverse(planned, [{ rows, incoming: [] }]);
+    expect(changes!.cleared).toEqual([31, 32]);
+    // The owner's list starts again: its one link is the first.
+    expect(changes!.inserted.map((l) => [l.rowId, l.rank, l.key.locale])).toEqual([
+      [31, 'a0', 'en'],
+      [32, 'a0', 'en'],
+    ]);
   });
 });
