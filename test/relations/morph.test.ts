@@ -147,6 +147,18 @@ describe('a type with polymorphic relations', () => {
     expect(res.body.data.mentions.map((m: any) => m.documentId)).toEqual([video2.documentId]);
   });
 
+  test('connecting a target the list already holds moves it to the end, as Strapi deletes and re-inserts it, and as relations do', async () => {
+    const items = [video, video2].map((v) => ({ __type: 'api::video.video', documentId: v.documentId }));
+    const comment = await create('comments', { mentions: items });
+    const put = await server.call('PUT', `/api/comments/${comment.documentId}?status=draft`, {
+      body: { data: { mentions: { connect: [items[0]] } } },
+      headers: auth(),
+    });
+    expect(put.status).toBe(200);
+    const res = await server.call('GET', `/api/comments/${comment.documentId}?status=draft&populate=mentions`);
+    expect(res.body.data.mentions.map((m: any) => m.documentId)).toEqual([video2.documentId, video.documentId]);
+  });
+
   test("the morphMany side lists the documents whose morphTo links name it, without populate's own columns", async () => {
     const target = await create('articles', { title: 'Discussed' }, '?status=published');
     const a = await create('comments', { body: 'first', subject: { __type: 'api::article.article', documentId: target.documentId } }, '?status=published');
