@@ -92,6 +92,23 @@ describe('statements per write', () => {
     expect(read.body.data.title).toBe('Moved 1');
     expect(read.body.data.tags.map((t: { documentId: string }) => t.documentId)).toEqual([tags[0], tags[2], tags[1]]);
   });
+  test('a publishing connect of two articles on the inverse side (tag.articles) runs at most 12 statements (14 on PostgreSQL): the articles and the tag’s links read once, the links inserted in one statement', async () => {
+    const tag = await created('/api/tags', { name: 'Inverse count' });
+    const [first, second] = [await created('/api/articles', { title: 'Inverse 1' }), await created('/api/articles', { title: 'Inverse 2' })];
+    const body = { data: { articles: { connect: [first.documentId, { documentId: second.documentId, position: { before: first.documentId } }] } } };
+    // The same write once first, on another tag: caches warm.
+    const warm = await created('/api/tags', { name: 'Inverse warm' });
+    expect((await server.call('PUT', `/api/tags/${warm.documentId}`, { body })).status).toBe(200);
+    const { response, used } = await counted('PUT', `/api/tags/${tag.documentId}`, body);
+    expect(response.status).toBe(200);
+    // Writing them one by one took 26: each article's versions read twice, and per version its link, its list's last key and an insert.
+    expect(used).toBeLessThanOrEqual(onPostgres ? 14 : 12);
+    for (const status of ['draft', 'published']) {
+      const read = await server.call('GET', `/api/tags/${tag.documentId}?status=${status}&populate[articles][fields][0]=title`);
+      expect(read.body.data.articles.map((a: { documentId: string }) => a.documentId)).toEqual([second.documentId, first.documentId]);
+    }
+  });
+
   test('republishing an article with a seo component, a two-item dynamic zone, a category, an author and three tags runs at most 20 statements (22 on PostgreSQL)', async () => {
     // The bench's update_connect shape (bench/data.ts): one read finds every component, media link and link table of both versions.
     const data = {

@@ -131,7 +131,7 @@ const linkValues = (links: NewLink[]): SqlValue[] => {
   return values;
 };
 
-/** Inserts link rows of one relation attribute, in the order given (store/links.ts insertLinks, for many rows). */
+/** Inserts link rows of one relation attribute, in the order given (many rows in one statement). */
 async function insertLinkRows(tx: Queryable, attribute: RelationAttribute, links: NewLink[]): Promise<void> {
   if (links.length === 0) return;
   await insertRows(tx, linkTableOf(attribute), LINK_COLUMNS, linkValues(links));

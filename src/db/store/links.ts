@@ -3,13 +3,13 @@
  * component row of the owning side) and names its target by documentId, locale ('' when
  * the target has no i18n) and pinned status ('' = the reader's). Two fractional keys order
  * it: one in the source's list, one in the target's (inverse) list. The rules (connect, disconnect, set,
- * fractional keys, to-one sides) live in documents/relations/links.ts and inverse-links.ts.
+ * fractional keys, to-one sides) live in documents/relations/ (link-keys.ts, apply.ts).
  */
 import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
 import { column, LINK as L, linkTableOf, tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
-import { statusIs, type VersionStatus } from './versions';
+import type { VersionStatus } from './versions';
 
 const id = (name: string) => sql.id(name);
 
@@ -38,7 +38,6 @@ const pointsAt = (target: LinkTarget, alias?: string): Sql => {
 
 // Column lists every call spells the same: built once, so their text is rendered once.
 const FROM_COLUMNS = sql.join([L.id, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position].map(id));
-const INSERT_COLUMNS = sql.join([L.sourceId, L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id));
 const COPIED_COLUMNS = sql.join([L.targetDocumentId, L.targetLocale, L.targetStatus, L.position, L.inversePosition].map(id));
 
 /** The links of one source row, in list order. */
@@ -55,13 +54,6 @@ export async function linksFrom(tx: Queryable, attribute: RelationAttribute, row
   }));
 }
 
-/** Inserts a link; returns its id. */
-export function insertLink(tx: Queryable, attribute: RelationAttribute, rowId: number, key: LinkKey, rank: string, inverseRank: string): Promise<number> {
-  return tx.insert(
-    sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES (${sql.list([rowId, key.documentId, key.locale, key.status, rank, inverseRank])})`,
-  );
-}
-
 /** A link row to insert. */
 export interface NewLink {
   rowId: number;
@@ -70,16 +62,9 @@ export interface NewLink {
   inverseRank: string;
 }
 
-/** Inserts links in one statement, in the order given. */
-export async function insertLinks(tx: Queryable, attribute: RelationAttribute, links: NewLink[]): Promise<void> {
-  if (links.length === 0) return;
-  const rows = links.map((l) => sql`(${sql.list([l.rowId, l.key.documentId, l.key.locale, l.key.status, l.rank, l.inverseRank])})`);
-  await tx.run(sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES ${sql.join(rows)}`);
-}
-
-/** The documents some links of one attribute would point at, all of one target type. */
+/** The documents some links of one attribute would point at, all of one target type (no attribute: polymorphic links, which keep no inverse order). */
 export interface TargetGroup {
-  attribute: RelationAttribute;
+  attribute?: RelationAttribute;
   target: ContentType;
   documentIds: string[];
 }
@@ -93,13 +78,15 @@ export interface TargetVersion {
 }
 
 /**
- * For new links: which versions of the targets exist, and each target's last inverse key
+ * For links to write: which versions of the targets exist, and each target's last inverse key
  * (as lastInverseRank gives it), for every group in one statement (a UNION ALL, one part
  * per attribute). Index `i` of the answer holds group `i`'s versions.
  */
 export async function targetVersions(tx: Queryable, groups: TargetGroup[]): Promise<TargetVersion[][]> {
   const parts = groups.map((g, i) => {
-    const last = sql`(SELECT MAX(${column('l', L.inversePosition)}) FROM ${linkTableOf(g.attribute)} l WHERE ${column('l', L.targetDocumentId)} = ${column('v', V.documentId)} AND ${column('l', L.targetLocale)} = ${column('v', V.locale)})`;
+    const last = g.attribute
+      ? sql`(SELECT MAX(${column('l', L.inversePosition)}) FROM ${linkTableOf(g.attribute)} l WHERE ${column('l', L.targetDocumentId)} = ${column('v', V.documentId)} AND ${column('l', L.targetLocale)} = ${column('v', V.locale)})`
+      : sql.raw('NULL');
     const columns = sql`${sql.raw(String(i))} AS g, ${column('v', V.documentId)} AS d, ${column('v', V.locale)} AS l, ${column('v', V.publishedAt)} AS s, ${last} AS p`;
     return sql`SELECT ${columns} FROM ${tableOf(g.target)} v WHERE ${column('v', V.documentId)} IN (${sql.list([...new Set(g.documentIds)])})`;
   });
@@ -133,18 +120,6 @@ export async function setTargetStatus(tx: Queryable, attribute: RelationAttribut
   await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(L.targetStatus)} = ${status} WHERE ${id(L.id)} = ${linkId}`);
 }
 
-/** The last key of a source's list, null when it is empty. */
-export async function lastRank(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<string | null> {
-  const row = await tx.get<{ p: string | null }>(sql`SELECT MAX(${id(L.position)}) AS p FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId}`);
-  return row?.p ?? null;
-}
-
-/** The last key of a target's inverse list (any source, any pinned status), null when it is empty. */
-export async function lastInverseRank(tx: Queryable, attribute: RelationAttribute, target: LinkTarget): Promise<string | null> {
-  const row = await tx.get<{ p: string | null }>(sql`SELECT MAX(${id(L.inversePosition)}) AS p FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)}`);
-  return row?.p ?? null;
-}
-
 /**
  * Deletes the links to a target held by other documents' versions of the same status as
  * the source row's (a to-one other side: the target may have one owner document).
@@ -171,53 +146,6 @@ export async function deleteLinksTo(tx: Queryable, attribute: RelationAttribute,
   await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${where}`);
 }
 
-/** Deletes every link of a source row. */
-export async function deleteLinksFrom(tx: Queryable, attribute: RelationAttribute, rowId: number): Promise<void> {
-  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} = ${rowId}`);
-}
-
-/** The id of a source row's link to a target (whatever its pinned status), if any. */
-export async function linkIdFrom(tx: Queryable, attribute: RelationAttribute, rowId: number, target: LinkTarget): Promise<number | undefined> {
-  const row = await tx.get<Record<string, number>>(
-    sql`SELECT ${id(L.id)} FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)} AND ${id(L.sourceId)} = ${rowId}`,
-  );
-  return row?.[L.id];
-}
-
-/**
- * The documents of the owning type linking to a target, each once with its first key in
- * the target's list, in list order (the inverse side's view).
- */
-export async function linkingDocuments(
-  tx: Queryable,
-  attribute: RelationAttribute,
-  owner: ContentType,
-  target: LinkTarget,
-): Promise<{ documentId: string; rank: string }[]> {
-  const first = sql`MIN(${column('l', L.inversePosition)})`;
-  const rows = await tx.all<{ d: string; p: string }>(
-    sql`SELECT ${column('o', V.documentId)} AS d, ${first} AS p FROM ${linkTableOf(attribute)} l
-       JOIN ${tableOf(owner)} o ON ${column('o', V.id)} = ${column('l', L.sourceId)} WHERE ${pointsAt(target, 'l')}
-       GROUP BY ${column('o', V.documentId)} ORDER BY ${first}`,
-  );
-  return rows.map((r) => ({ documentId: r.d, rank: r.p }));
-}
-
-/** Deletes an owner document's links to a target: from its versions of one status, or from all. */
-export async function unlinkDocument(
-  tx: Queryable,
-  attribute: RelationAttribute,
-  owner: ContentType,
-  target: LinkTarget,
-  ownerDocumentId: string,
-  status?: VersionStatus,
-): Promise<void> {
-  const versions = sql.and([sql`${id(V.documentId)} = ${ownerDocumentId}`, status ? statusIs(status) : sql.empty]);
-  await tx.run(
-    sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${pointsAt(target)} AND ${id(L.sourceId)} IN (SELECT ${id(V.id)} FROM ${tableOf(owner)} WHERE ${versions})`,
-  );
-}
-
 /**
  * The versions a write names by row id (Strapi 5 accepts `2` / `{ id: 2 }` beside documentIds):
  * each found row's documentId, locale and status, in one statement per chunk of ids.
@@ -240,4 +168,49 @@ export async function versionsByRowId(
     }
   }
   return found;
+}
+
+/** A version row of an owning type the inverse side links, and the last key of its own list in this attribute. */
+export interface OwnerRow {
+  id: number;
+  documentId: string;
+  locale: string;
+  status: VersionStatus;
+  lastRank: string | null;
+}
+
+/** The version rows of some documents of the owning type, each with the last key of its list (as lastRank gives it). */
+export async function ownerRows(tx: Queryable, attribute: RelationAttribute, owner: ContentType, documentIds: string[]): Promise<OwnerRow[]> {
+  if (documentIds.length === 0) return [];
+  const last = sql`(SELECT MAX(${column('l', L.position)}) FROM ${linkTableOf(attribute)} l WHERE ${column('l', L.sourceId)} = ${column('v', V.id)})`;
+  const rows = await tx.all<{ i: number; d: string; l: string; s: unknown; p: string | null }>(
+    sql`SELECT ${column('v', V.id)} AS i, ${column('v', V.documentId)} AS d, ${column('v', V.locale)} AS l, ${column('v', V.publishedAt)} AS s, ${last} AS p
+       FROM ${tableOf(owner)} v WHERE ${column('v', V.documentId)} IN (${sql.list([...new Set(documentIds)])}) ORDER BY ${column('v', V.id)}`,
+  );
+  return rows.map((r) => ({ id: Number(r.i), documentId: r.d, locale: r.l, status: r.s === null ? 'draft' : 'published', lastRank: r.p }));
+}
+
+/** A link pointing at a target, with the owner version holding it. */
+export interface IncomingLink {
+  id: number;
+  sourceId: number;
+  /** The owner version's document and status. */
+  documentId: string;
+  status: VersionStatus;
+  inverseRank: string;
+}
+
+/** Every link of an attribute pointing at a target (any pinned status), with the owner version holding it. */
+export async function linksTo(tx: Queryable, attribute: RelationAttribute, owner: ContentType, target: LinkTarget): Promise<IncomingLink[]> {
+  const rows = await tx.all<{ i: number; r: number; d: string; s: unknown; p: string }>(
+    sql`SELECT ${column('l', L.id)} AS i, ${column('l', L.sourceId)} AS r, ${column('o', V.documentId)} AS d, ${column('o', V.publishedAt)} AS s, ${column('l', L.inversePosition)} AS p
+       FROM ${linkTableOf(attribute)} l JOIN ${tableOf(owner)} o ON ${column('o', V.id)} = ${column('l', L.sourceId)} WHERE ${pointsAt(target, 'l')} ORDER BY ${column('l', L.id)}`,
+  );
+  return rows.map((r) => ({ id: Number(r.i), sourceId: Number(r.r), documentId: r.d, status: r.s === null ? 'draft' : 'published', inverseRank: r.p }));
+}
+
+/** Deletes every link of some source rows. */
+export async function deleteLinksFromRows(tx: Queryable, attribute: RelationAttribute, rowIds: number[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} IN (${sql.list(rowIds)})`);
 }

@@ -3,7 +3,7 @@
  * version and names its target by type uid, documentId, locale ('' when the target has no
  * i18n) and pinned status ('' = the reader's), ordered by a fractional key in the source's
  * list. The rules (set, connect, disconnect, which version a link names) live in
- * documents/relations/morph-links.ts.
+ * documents/relations/ (link-keys.ts, apply.ts).
  */
 import type { MorphAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
@@ -48,6 +48,30 @@ export function insertMorphLink(tx: Queryable, attribute: MorphAttribute, rowId:
   return tx.insert(
     sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES (${sql.list([rowId, key.type, key.documentId, key.locale, key.status, rank])})`,
   );
+}
+
+/** A polymorphic link row to insert. */
+export interface NewMorphLink {
+  rowId: number;
+  key: MorphKey;
+  rank: string;
+}
+
+/** Inserts links in one statement, in the order given. */
+export async function insertMorphLinks(tx: Queryable, attribute: MorphAttribute, links: NewMorphLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const rows = links.map((l) => sql`(${sql.list([l.rowId, l.key.type, l.key.documentId, l.key.locale, l.key.status, l.rank])})`);
+  await tx.run(sql`INSERT INTO ${linkTableOf(attribute)} (${INSERT_COLUMNS}) VALUES ${sql.join(rows)}`);
+}
+
+/** Moves a link in its source's list. */
+export async function setMorphRank(tx: Queryable, attribute: MorphAttribute, linkId: number, rank: string): Promise<void> {
+  await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(M.position)} = ${rank} WHERE ${id(M.id)} = ${linkId}`);
+}
+
+/** Changes which status a link pins ('' = the reader's). */
+export async function setMorphTargetStatus(tx: Queryable, attribute: MorphAttribute, linkId: number, status: string): Promise<void> {
+  await tx.run(sql`UPDATE ${linkTableOf(attribute)} SET ${id(M.targetStatus)} = ${status} WHERE ${id(M.id)} = ${linkId}`);
 }
 
 export async function deleteMorphLinks(tx: Queryable, attribute: MorphAttribute, linkIds: number[]): Promise<void> {

@@ -16,9 +16,8 @@ import {
 } from '../../db/store/components';
 import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from '../write/input';
-import { copyOwnedLinks, writeOwnedLinks, type LinkContext } from '../relations/links';
-import { writeNewLinks, type PrefetchedTargets } from '../relations/new-links';
-import { writeMorphLinks } from '../relations/morph-links';
+import { copyOwnedLinks } from '../relations/copy';
+import { type LinkContext, type PrefetchedLinks, writeLinks } from '../relations/writer';
 import { copyMedia, deleteMedia, writeMedia } from '../write/media';
 
 /** Component uids a component or dynamic-zone attribute may hold. */
@@ -66,15 +65,14 @@ export async function writeOwnedParts(
   context: LinkContext,
   fresh = false,
   linkCopies: number[] = [],
-  /** The new links' target read, sent before the row was inserted (../relations/new-links.ts prefetchNewLinkTargets). */
-  prefetched?: PrefetchedTargets,
+  /** The new links' reads, sent before the row was inserted (../relations/writer.ts prefetchLinks). */
+  prefetched?: PrefetchedLinks,
 ): Promise<void> {
   for (const [field, value] of Object.entries(input.components)) {
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
-  if (fresh) await writeNewLinks(tx, model, [{ rowIds: [rowId, ...linkCopies], relations: input.relations }], context, true, prefetched);
-  else await writeOwnedLinks(tx, model, rowId, input.relations, context);
-  if (Object.keys(input.morphs).length) await writeMorphLinks(tx, registry, model, rowId, input.morphs, context);
+  const source = { rowIds: [rowId, ...linkCopies], fresh, relations: input.relations, morphs: input.morphs };
+  await writeLinks(tx, registry, model, [source], context, { prefetched });
   for (const [field, ids] of Object.entries(input.media)) {
     if (!fresh || ids.length) await writeMedia(tx, model, rowId, field, ids);
   }

@@ -3,7 +3,7 @@
  * longhand objects with a pinned locale or status, and connect / disconnect / set with
  * positions, parsed into operations with full paths for errors. As in Strapi 5, a target
  * may also be named by a row id (`2`, `"2"`, `{ id: 2 }`, a position anchor `{ before: 3 }`);
- * the document service maps ids to documentIds first (./row-ids.ts), so links.ts only ever
+ * the document service maps ids to documentIds first (./row-ids.ts), so the link writer (./writer.ts) only ever
  * sees documentIds. Nothing touches the database here.
  */
 import { ValidationError } from '../../errors';

@@ -16,7 +16,7 @@ import { label, rowId } from './input';
 export interface MorphTarget {
   /** Content type uid. */
   type: string;
-  /** '' while the target is named by a row id only, until documents/relations/morph-links.ts maps it. */
+  /** '' while the target is named by a row id only, until documents/relations/read.ts mapMorphRowIds maps it. */
   documentId: string;
   id?: number;
   locale?: string;

@@ -2,7 +2,7 @@
  * Relation targets named by row id. Strapi 5 accepts a row id beside documentIds (`category: 2`,
  * `{ id: 2 }`, `connect: [2]`, `position: { before: 3 }`; its own templates' seed data uses
  * them). A row id names one version row of the target; Strapi links exactly that row, so Folio
- * takes the row's documentId, locale and status (links.ts then applies the usual rules: a
+ * takes the row's documentId, locale and status (the link writer, ./writer.ts, then applies the usual rules: a
  * localized source links its own locale, a source with draft & publish links status to status).
  *
  * The document service rewrites a body's ids into longhand targets before it names its locks

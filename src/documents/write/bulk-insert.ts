@@ -2,7 +2,7 @@
  * Bulk creates (`folio import`, createMany): a batch of new documents written table by table
  * instead of document by document. Version rows, component rows and each attribute's links
  * go in a few multi-row inserts (db/store/bulk.ts), relation targets are checked and their
- * last inverse keys read once for the batch (links.ts writeNewLinks), and unique values are
+ * last inverse keys read once for the batch (../relations/writer.ts writeLinks), and unique values are
  * checked in one statement per unique attribute.
  *
  * What it writes is what creating the documents one by one writes: the same rows with the
@@ -18,10 +18,9 @@ import type { Queryable } from '../../db/database';
 import { insertComponentRows, insertVersions, uniqueClashes, type NewComponentRow, type NewVersion } from '../../db/store/bulk';
 import { ValidationError, type FieldError } from '../../errors';
 import type { ScalarField } from '../../registry/fields/field';
-import type { Component, ContentType, RelationAttribute } from '../../registry/types';
+import type { Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import type { LinkContext } from '../relations/links';
-import { writeNewLinks } from '../relations/new-links';
+import { type LinkContext, writeLinks } from '../relations/writer';
 import { inverseIsToOne } from './locks';
 import type { WrittenRow } from '../../query/written-entry';
 
@@ -73,6 +72,7 @@ export interface BulkWritten {
  */
 export async function insertBulk(
   tx: Queryable,
+  registry: Registry,
   ct: ContentType,
   documents: BulkDocument[],
   locale: string,
@@ -91,7 +91,7 @@ export async function insertBulk(
   }
   const ids = await insertVersions(tx, ct, versions);
   const perDocument = both ? 2 : 1;
-  const sources = documents.map((d, i) => ({ rowIds: ids.slice(i * perDocument, (i + 1) * perDocument), relations: d.input.relations }));
+  const sources = documents.map((d, i) => ({ rowIds: ids.slice(i * perDocument, (i + 1) * perDocument), fresh: true, relations: d.input.relations }));
   sources.forEach(({ rowIds }, i) => (answers[i]!.rowId = rowIds[rowIds.length - 1]!));
   const clash = publish
     ? await firstUniqueClash(
@@ -103,7 +103,7 @@ export async function insertBulk(
     : undefined;
   if (clash) {
     // A document before it whose links fail would have failed first (a create checks unique values before its links).
-    await writeNewLinks(tx, ct, sources.slice(0, clash.index), context, false);
+    await writeLinks(tx, registry, ct, sources.slice(0, clash.index), context, { checkOnly: true });
     throw clash.error;
   }
   await insertComponents(
@@ -112,7 +112,7 @@ export async function insertBulk(
     documents,
     sources.map((s) => s.rowIds),
   );
-  await writeNewLinks(tx, ct, sources, context);
+  await writeLinks(tx, registry, ct, sources, context);
   return answers.map((answer, i) => ({ answer, draftId: sources[i]!.rowIds[0]! }));
 }
 

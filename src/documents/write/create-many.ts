@@ -32,6 +32,7 @@ export async function createMany(deps: WriteDeps, ct: ContentType, given: Record
       if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
       const written = await insertBulk(
         ctx.tx,
+        deps.registry,
         ct,
         inputs.map((input, i) => ({ documentId: ids[i]!, input })),
         locale,

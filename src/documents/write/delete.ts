@@ -6,7 +6,7 @@
  */
 import type { ContentType } from '../../registry/types';
 import { deleteLocks } from './locks';
-import { deleteLinksTo } from '../relations/links';
+import { deleteLinksTo } from '../relations/deleted-targets';
 import { deleteVersions, versionIds } from './versions';
 import { assertDocumentType, LOCKED, take, type WriteDeps, type WriteOptions } from './operation';
 import { rowsDeleted } from './row-events';

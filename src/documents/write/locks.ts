@@ -9,7 +9,7 @@
  *  - the links pointing at a document: its inverse-side list (inverse order keys, also
  *    for links that do not exist yet), a to-one other side's single owner, and its deletion
  *    (no link may be added to a document being deleted). Writers that only append a link
- *    to the list share it: their keys differ anyway (see nextInverseKey in links.ts);
+ *    to the list share it: their keys differ anyway (see ../relations/apply.ts);
  *    reordering the list, taking the target from other owners or deleting it is exclusive;
  *  - a unique value in a locale: the check that no other published document holds it.
  *

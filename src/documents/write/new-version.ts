@@ -10,7 +10,7 @@
  */
 import type { ContentType } from '../../registry/types';
 import { readModelInput, type ModelWrite } from './input';
-import type { LinkContext } from '../relations/links';
+import type { LinkContext } from '../relations/link-keys';
 import { insertPublishedDraft, insertVersion, publishDraft, ownedFields, type VersionKey } from './versions';
 import { writtenEntry, type WrittenRow } from '../../query/written-entry';
 import type { WriteContext } from './context';

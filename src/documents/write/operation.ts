@@ -9,8 +9,8 @@ import type { Database, Queryable } from '../../db/database';
 import { FolioError, ValidationError } from '../../errors';
 import type { ContentType, Registry } from '../../registry/types';
 import type { ModelWrite } from './input';
-import { writeInverseLinks } from '../relations/inverse-links';
-import type { LinkContext } from '../relations/links';
+import { writeInverseLinks } from '../relations/writer';
+import type { LinkContext } from '../relations/link-keys';
 import type { Locales } from '../locales';
 import type { Locks } from './locks';
 import type { VersionKey } from './versions';
@@ -100,7 +100,8 @@ export async function recordWrite(
 /** Relation writes on inverse sides change links owned by the other documents. */
 export async function writeInverse(tx: Queryable, ct: ContentType, key: VersionKey, input: ModelWrite | undefined, publish: boolean, defaultLocale: string) {
   if (!input || Object.keys(input.relations).length === 0) return;
-  await writeInverseLinks(tx, input.relations, {
+  await writeInverseLinks(tx, {
+    relations: input.relations,
     contentType: ct,
     documentId: key.documentId,
     locale: key.locale,

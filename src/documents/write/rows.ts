@@ -15,8 +15,8 @@ import { updateVersion, storedValues } from '../../db/store/versions';
 import { ValidationError } from '../../errors';
 import type { ContentType } from '../../registry/types';
 import { writeOwnedParts } from '../components/rows';
-import { writeInverseLinks } from '../relations/inverse-links';
-import { deleteLinksTo } from '../relations/links';
+import { writeInverseLinks } from '../relations/writer';
+import { deleteLinksTo } from '../relations/deleted-targets';
 import { resolveRowIds } from '../relations/row-ids';
 import type { Actor } from './context';
 import type { LifecycleEvent } from './hooks';
@@ -156,7 +156,14 @@ async function changeRow(deps: WriteDeps, tx: Queryable, ct: ContentType, row: R
   const context = { contentType: ct, locale: row.locale, status, defaultLocale } as const;
   await writeOwnedParts(tx, deps.registry, ct, row.id, input, context);
   if (Object.keys(input.relations).length) {
-    await writeInverseLinks(tx, input.relations, { contentType: ct, documentId: row.documentId, locale: row.locale, defaultLocale, statuses: [status] });
+    await writeInverseLinks(tx, {
+      relations: input.relations,
+      contentType: ct,
+      documentId: row.documentId,
+      locale: row.locale,
+      defaultLocale,
+      statuses: [status],
+    });
   }
 }
 

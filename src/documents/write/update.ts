@@ -10,7 +10,7 @@ import { documentVersions, storedValues, updateVersion, valuesOf, type StoredVer
 import type { ContentType } from '../../registry/types';
 import { copyComponents, writeOwnedParts } from '../components/rows';
 import { hashPasswords, readModelInput, type ModelWrite } from './input';
-import type { LinkContext } from '../relations/links';
+import type { LinkContext } from '../relations/link-keys';
 import { writeLocks } from './locks';
 import { copyMedia } from './media';
 import { resolveRowIds } from '../relations/row-ids';

@@ -7,11 +7,9 @@ import * as store from '../../db/store/versions';
 import type { ContentType, Registry } from '../../registry/types';
 import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy, writeOwnedParts } from '../components/rows';
 import type { ModelWrite } from './input';
-import type { LinkContext } from '../relations/links';
-import { copyOwnedLinks } from '../relations/links';
-import { prefetchNewLinkTargets } from '../relations/new-links';
+import { copyOwnedLinks } from '../relations/copy';
+import { type LinkContext, prefetchLinks } from '../relations/writer';
 import { copyMedia, deleteMedia } from './media';
-import { copyMorphLinks } from '../relations/morph-links';
 
 export interface VersionKey {
   documentId: string;
@@ -29,7 +27,7 @@ export async function insertVersion(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<number> {
-  const prefetched = prefetchNewLinkTargets(tx, ct, input.relations, context);
+  const prefetched = prefetchLinks(tx, registry, ct, input.relations, input.morphs, context);
   const id = await store.insertVersion(tx, ct, key.documentId, key.locale, times, input.scalars);
   await writeOwnedParts(tx, registry, ct, id, input, context, true, [], prefetched);
   return id;
@@ -37,8 +35,8 @@ export async function insertVersion(
 
 /**
  * A new document's draft and its published copy (a create that publishes): both rows in one
- * statement, the links of both written together, then the copy gets the draft's components,
- * media and polymorphic links, as publishDraft would copy them. Returns both ids.
+ * statement, the links of both (relation and polymorphic) written together, then the copy gets
+ * the draft's components and media, as publishDraft would copy them. Returns both ids.
  */
 export async function insertPublishedDraft(
   tx: Queryable,
@@ -49,14 +47,12 @@ export async function insertPublishedDraft(
   input: ModelWrite,
   context: LinkContext,
 ): Promise<{ draftId: number; publishedId: number }> {
-  const prefetched = prefetchNewLinkTargets(tx, ct, input.relations, context);
+  const prefetched = prefetchLinks(tx, registry, ct, input.relations, input.morphs, context);
   const ids = await store.insertDraftAndPublished(tx, ct, key.documentId, key.locale, { createdAt: now, updatedAt: now, publishedAt: now }, input.scalars);
   await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId], prefetched);
   const owned = ownedFields(input);
   const media = owned.components.length ? await copyComponents(tx, registry, ct, ids.draftId, ids.publishedId, owned.components) : undefined;
   if (media !== false && owned.media.length) await copyMedia(tx, ct, ids.draftId, ids.publishedId, owned.media);
-  const morphs = owned.relations.filter((name) => name in input.morphs);
-  if (morphs.length) await copyMorphLinks(tx, ct, ids.draftId, ids.publishedId, morphs);
   return ids;
 }
 
