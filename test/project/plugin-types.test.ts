@@ -1,0 +1,171 @@
+/**
+ * Plugins' own content types and npm plugins' server code (test/fixtures/projects/plugin-types-js,
+ * run on a copy of the Strapi 5.54.0 peer too): a local plugin (config/plugins resolve) declaring
+ * two types in its server code, one related to an api:: type, a component and the other; an npm
+ * plugin in the project's node_modules (a dependency of package.json, its server through
+ * package.json exports), enabled by being installed; an admin-only npm plugin with no server
+ * code. The types get Strapi's uids and tables, are read and written by the plugins' controllers
+ * through strapi.documents, strapi.db.query and the entity service with their lifecycles, have no
+ * core REST routes, and appear in GraphQL under Strapi's names. Both engines.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readProject } from '../../src/project/config';
+import { enabledPlugins } from '../../src/project/plugins/enabled';
+import { copyProject } from '../helpers/project';
+import { startServer, type TestServer } from '../helpers/server';
+import { removeTempDirs } from '../helpers/spawn';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ contentTypes: copyProject('plugin-types-js') });
+});
+afterAll(async () => {
+  await server.stop();
+  removeTempDirs();
+});
+
+describe("plugins' content types in the registry", () => {
+  test('each type a plugin declares is plugin::<plugin>.<singularName>, its table collectionName or <plugin>_<singularName>', () => {
+    const types = server.instance.registry.contentTypes.filter((ct) => ct.plugin).map((ct) => [ct.uid, ct.tableName, ct.plugin]);
+    expect(types).toEqual([
+      ['plugin::bookmarks.bookmark', 'bookmarks_bookmark', 'bookmarks'],
+      ['plugin::bookmarks.bookmark-list', 'bookmark_lists', 'bookmarks'],
+      ['plugin::menus.menu-item', 'menus_items', 'menus'],
+    ]);
+  });
+
+  test("the plugin object lists its types by short name with Strapi's collectionName", async () => {
+    const { body } = await server.call('GET', '/api/bookmarks/types');
+    expect(body).toEqual([
+      { name: 'bookmark', uid: 'plugin::bookmarks.bookmark', collectionName: 'bookmarks_bookmark' },
+      { name: 'bookmark-list', uid: 'plugin::bookmarks.bookmark-list', collectionName: 'bookmark_lists' },
+    ]);
+  });
+
+  test('a plugin type has no core REST route: /api/<pluralName> is not found', async () => {
+    expect((await server.call('GET', '/api/bookmark-lists')).status).toBe(404);
+    expect((await server.call('GET', '/api/menu-items')).status).toBe(404);
+  });
+});
+
+describe("a local plugin's controller writing and reading its types", () => {
+  let article: string;
+  let list: number;
+  let first: string;
+  test('the entity service creates a row of one type, which another type relates to', async () => {
+    const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Bookmarked', slug: 'bookmarked' } } });
+    article = created.body.data.documentId;
+    const added = await server.call('POST', '/api/bookmarks/lists', { body: { name: 'Reading' } });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ name: 'Reading', publishedAt: expect.any(String) });
+    list = added.body.id;
+  });
+
+  test('strapi.documents creates with a relation to an api:: type, a component and a plugin type; the lifecycle sets the label', async () => {
+    const created = await server.call('POST', '/api/bookmarks/items', {
+      body: { title: 'First read', article, seo: { metaTitle: 'First' }, list },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ title: 'First read', label: 'FIRST READ', seo: { metaTitle: 'First' }, list: { name: 'Reading' } });
+    first = created.body.documentId;
+    await server.call('POST', '/api/bookmarks/items', { body: { title: 'another one' } });
+  });
+
+  test('strapi.documents reads them back with the relations and the component populated', async () => {
+    const { body } = await server.call('GET', '/api/bookmarks/items');
+    expect(body.map((b: any) => [b.title, b.label, b.article?.title ?? null, b.seo?.metaTitle ?? null, b.list?.name ?? null])).toEqual([
+      ['First read', 'FIRST READ', 'Bookmarked', 'First', 'Reading'],
+      ['another one', 'ANOTHER ONE', null, null, null],
+    ]);
+  });
+
+  test('an update runs beforeUpdate; strapi.db.query reads the rows with select, where and orderBy', async () => {
+    await server.call('PUT', `/api/bookmarks/items/${first}`, { body: { title: 'Always first' } });
+    expect((await server.call('GET', '/api/bookmarks/rows?prefix=A')).body).toEqual([
+      { title: 'Always first', label: 'ALWAYS FIRST' },
+      { title: 'another one', label: 'ANOTHER ONE' },
+    ]);
+  });
+
+  test('the entity service counts; a delete removes the document', async () => {
+    expect((await server.call('GET', '/api/bookmarks/count')).body).toEqual({ count: 2, lists: 1 });
+    await server.call('DELETE', `/api/bookmarks/items/${first}`);
+    expect((await server.call('GET', '/api/bookmarks/count')).body).toEqual({ count: 1, lists: 1 });
+  });
+});
+
+describe('an npm plugin in the project’s node_modules', () => {
+  test('its server runs: config/plugins config over its defaults, bootstrap, a service and a controller on its own route', async () => {
+    const { body } = await server.call('GET', '/api/menus/tree');
+    expect(body).toEqual({ label: 'Menu', maxDepth: 3, bootstrapped: true, items: [] });
+  });
+
+  test('its type is written through strapi.documents with its lifecycle, and read through strapi.db.query with a populated relation', async () => {
+    const home = await server.call('POST', '/api/menus/items', { body: { title: 'Home Page', order: 1 } });
+    expect(home.body).toMatchObject({ title: 'Home Page', path: '/home-page', order: 1 });
+    await server.call('POST', '/api/menus/items', { body: { title: 'About', path: '/about-us', order: 2, parent: home.body.documentId } });
+    const { body } = await server.call('GET', '/api/menus/tree');
+    expect(body.items.map((i: any) => [i.title, i.path, i.order, i.parent?.title ?? null])).toEqual([
+      ['Home Page', '/home-page', 1, null],
+      ['About', '/about-us', 2, 'Home Page'],
+    ]);
+  });
+});
+
+describe('GraphQL', () => {
+  test("plugin types are in the schema under Strapi's names (the plugin's name before the type's)", async () => {
+    const { body } = await server.call('POST', '/graphql', {
+      body: { query: '{ __schema { queryType { fields { name } } } b: __type(name: "BookmarksBookmark") { fields { name } } }' },
+    });
+    const queries = body.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
+    expect(queries).toEqual(expect.arrayContaining(['bookmarksBookmark', 'bookmarksBookmarks', 'bookmarksBookmarkLists', 'menusMenuItems']));
+    expect(body.data.b.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['documentId', 'title', 'label', 'article', 'seo', 'list']));
+  });
+});
+
+describe('which plugins run', () => {
+  test('a declared plugin, then an installed one; an admin-only plugin is left out with a warning naming it', () => {
+    const project = readProject(copyProject('plugin-types-js'), {})!;
+    const found = enabledPlugins(project);
+    expect(found.plugins.map((p) => [p.name, p.source, p.packageName])).toEqual([
+      ['bookmarks', 'local', undefined],
+      ['menus', 'npm', 'folio-fixture-menus'],
+    ]);
+    expect(found.plugins[1]!.file).toEndWith(join('folio-fixture-menus', 'dist', 'server', 'index.js'));
+    expect(found.warnings).toEqual([expect.stringContaining('plugin theme (folio-fixture-theme) has no server code')]);
+  });
+
+  test('config/plugins enabled: false keeps an installed plugin from running, and its types out of the registry', async () => {
+    const root = copyProject('plugin-types-js');
+    writeFileSync(
+      join(root, 'config/plugins.js'),
+      "module.exports = { bookmarks: { enabled: true, resolve: './src/plugins/bookmarks' }, menus: { enabled: false } };\n",
+    );
+    const other = await startServer({ contentTypes: root });
+    try {
+      expect(other.instance.registry.contentType('plugin::menus.menu-item')).toBeUndefined();
+      expect((await other.call('GET', '/api/menus/tree')).status).toBe(404);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  test("a plugin type's key that is not its singularName stops start-up naming the plugin and the type", async () => {
+    const root = copyProject('plugin-types-js');
+    const index = join(root, 'src/plugins/bookmarks/server/index.js');
+    const text = (await Bun.file(index).text()).replace("'bookmark-list': {", 'bookmarkList: {');
+    writeFileSync(index, text);
+    await expect(startServer({ contentTypes: root })).rejects.toThrow(
+      'plugin bookmarks, content type bookmarkList (src/plugins/bookmarks/strapi-server.js): The key of the content-type should be the same as its singularName. Found bookmarkList and bookmark-list.',
+    );
+  });
+
+  test("a plugin type's invalid schema stops start-up naming the plugin and the type", async () => {
+    const root = copyProject('plugin-types-js');
+    const schema = join(root, 'src/plugins/bookmarks/server/content-types/bookmark-list/schema.json');
+    writeFileSync(schema, (await Bun.file(schema).text()).replace('"type": "string"', '"type": "strin"'));
+    await expect(startServer({ contentTypes: root })).rejects.toThrow('plugin bookmarks, content type bookmark-list (src/plugins/bookmarks/strapi-server.js)');
+  });
+});
