@@ -13,10 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readProject } from '../../src/project/config';
 import { enabledPlugins } from '../../src/project/plugins/enabled';
-import { copyProject } from '../helpers/project';
+import { copyProject, PROJECTS } from '../helpers/project';
 import { startServer, type TestServer } from '../helpers/server';
 import { removeTempDirs } from '../helpers/spawn';
 
+const FIXTURE = join(PROJECTS, 'plugin-types-js');
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ contentTypes: copyProject('plugin-types-js') });
@@ -125,6 +126,18 @@ describe('GraphQL', () => {
   });
 });
 
+describe('the admin', () => {
+  test("the content manager lists a plugin's types but those pluginOptions['content-manager'].visible: false hides", async () => {
+    const made = await server.call('POST', '/admin/api/setup', { body: { email: 'root@example.com', password: 'correct horse' } });
+    const cookie = made.headers.get('set-cookie')!.split(';')[0]!;
+    const { body } = await server.call('GET', '/admin/api/schema', { headers: { cookie } });
+    const uids = body.data.contentTypes.map((ct: { uid: string }) => ct.uid);
+    expect(uids).toContain('plugin::bookmarks.bookmark-list');
+    expect(uids).toContain('plugin::menus.menu-item');
+    expect(uids).not.toContain('plugin::bookmarks.bookmark');
+  });
+});
+
 describe('which plugins run', () => {
   test('a declared plugin, then an installed one; an admin-only plugin is left out with a warning naming it', () => {
     const project = readProject(copyProject('plugin-types-js'), {})!;
@@ -159,6 +172,31 @@ describe('which plugins run', () => {
     writeFileSync(index, text);
     await expect(startServer({ contentTypes: root })).rejects.toThrow(
       'plugin bookmarks, content type bookmarkList (src/plugins/bookmarks/strapi-server.js): The key of the content-type should be the same as its singularName. Found bookmarkList and bookmark-list.',
+    );
+  });
+
+  test("the project's src/extensions/<plugin>/content-types/<name>/schema.json is laid over the plugin's schema", async () => {
+    const schema = JSON.parse(await Bun.file(join(FIXTURE, 'node_modules/folio-fixture-menus/dist/server/content-types/menu-item/schema.json')).text());
+    schema.attributes.icon = { type: 'string' };
+    const root = copyProject('plugin-types-js', {
+      'src/extensions/menus/content-types/menu-item/schema.json': JSON.stringify({ attributes: schema.attributes }),
+    });
+    const other = await startServer({ contentTypes: root });
+    try {
+      const item = other.instance.registry.contentType('plugin::menus.menu-item')!;
+      expect(Object.keys(item.attributes)).toEqual(['title', 'path', 'order', 'parent', 'icon']);
+      expect(item.tableName).toBe('menus_items');
+      const created = await other.call('POST', '/api/menus/items', { body: { title: 'Shop', icon: 'cart' } });
+      expect(created.body).toMatchObject({ title: 'Shop', icon: 'cart', path: '/shop' });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  test("an npm plugin's server file that throws stops start-up naming the file and the cause", async () => {
+    const root = copyProject('plugin-types-js', { 'node_modules/folio-fixture-menus/dist/server/index.js': "throw new Error('menus cannot start');\n" });
+    await expect(startServer({ contentTypes: root })).rejects.toThrow(
+      'Could not load node_modules/folio-fixture-menus/dist/server/index.js (node_modules/folio-fixture-menus/dist/server/index.js:1:11): menus cannot start',
     );
   });
 
