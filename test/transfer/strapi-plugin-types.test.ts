@@ -56,8 +56,7 @@ async function call(base: string, method: string, path: string, body?: unknown):
  * An answer with what differs for every type, plugin's or not (docs/project-code.md "What differs"), set
  * aside: Strapi's document service answers `locale: null` on types without i18n, and a type
  * without draft & publish populates a draft & publish target's draft there (Folio: its published
- * version, so the article is compared by documentId and values); the query engine's populate with
- * `select` (Strapi adds the row's id, Folio the populated row's id and documentId).
+ * version, so the article is compared by documentId and values).
  */
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
@@ -70,13 +69,8 @@ function comparable(value: unknown): unknown {
       out[key] = { documentId, title, slug };
       continue;
     }
-    if (key === 'parent' && v) {
-      out[key] = { title: (v as Record<string, unknown>).title };
-      continue;
-    }
     out[key] = comparable(v);
   }
-  if ('parent' in out && 'path' in out) delete out.id;
   return out;
 }
 
