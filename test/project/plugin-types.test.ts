@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveActions } from '../../src/auth/actions';
 import { readProject } from '../../src/project/config';
 import { enabledPlugins } from '../../src/project/plugins/enabled';
 import { copyProject, PROJECTS } from '../helpers/project';
@@ -103,6 +104,16 @@ describe('an npm plugin in the project’s node_modules', () => {
     expect(body).toEqual({ label: 'Menu', maxDepth: 3, bootstrapped: true, items: [] });
   });
 
+  test("its controller's actions are grantable: a route without auth: false is forbidden until the role holds plugin::menus.menu.tree", async () => {
+    const denied = await server.call('GET', '/api/menus/guarded-tree');
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toMatchObject({ status: 403, name: 'ForbiddenError', message: 'Forbidden' });
+    await server.instance.roles.grant('public', resolveActions(server.instance.registry, ['plugin::menus.menu.tree']));
+    const allowed = await server.call('GET', '/api/menus/guarded-tree');
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toMatchObject({ label: 'Menu', maxDepth: 3 });
+  });
+
   test('its type is written through strapi.documents with its lifecycle, and read through strapi.db.query with a populated relation', async () => {
     const home = await server.call('POST', '/api/menus/items', { body: { title: 'Home Page', order: 1 } });
     expect(home.body).toMatchObject({ title: 'Home Page', path: '/home-page', order: 1 });
@@ -122,8 +133,35 @@ describe('GraphQL', () => {
       body: { query: '{ __schema { queryType { fields { name } } } b: __type(name: "BookmarksBookmark") { fields { name } } }' },
     });
     const queries = body.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
-    expect(queries).toEqual(expect.arrayContaining(['bookmarksBookmark', 'bookmarksBookmarks', 'bookmarksBookmarkLists', 'menusMenuItems']));
+    // The names the peer's introspection lists for the same plugins.
+    expect(queries.filter((q: string) => /^(bookmarks|menus)/.test(q))).toEqual([
+      'bookmarksBookmark',
+      'bookmarksBookmarks_connection',
+      'bookmarksBookmarks',
+      'bookmarksBookmarkList',
+      'bookmarksBookmarkLists_connection',
+      'bookmarksBookmarkLists',
+      'menusMenuItem',
+      'menusMenuItems_connection',
+      'menusMenuItems',
+    ]);
     expect(body.data.b.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['documentId', 'title', 'label', 'article', 'seo', 'list']));
+  });
+});
+
+describe('GraphQL reads', () => {
+  test("plugin types answer GraphQL's shadow CRUD queries, relations included, as Strapi's did for the same writes", async () => {
+    const query = '{ menusMenuItems(sort: "order:asc") { title path order parent { title } } bookmarksBookmarkLists { name bookmarks { title } } }';
+    const { body } = await server.call('POST', '/graphql', { body: { query }, headers: { authorization: `Bearer ${server.tokens.fullAccess}` } });
+    expect(body).toEqual({
+      data: {
+        menusMenuItems: [
+          { title: 'Home Page', path: '/home-page', order: 1, parent: null },
+          { title: 'About', path: '/about-us', order: 2, parent: { title: 'Home Page' } },
+        ],
+        bookmarksBookmarkLists: [{ name: 'Reading', bookmarks: [] }],
+      },
+    });
   });
 });
 
