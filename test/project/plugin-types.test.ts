@@ -15,13 +15,16 @@ import { resolveActions } from '../../src/auth/actions';
 import { readProject } from '../../src/project/config';
 import { enabledPlugins } from '../../src/project/plugins/enabled';
 import { copyProject, PROJECTS } from '../helpers/project';
-import { startServer, type TestServer } from '../helpers/server';
-import { removeTempDirs } from '../helpers/spawn';
+import { createDatabase, dropDatabases } from '../helpers/postgres';
+import { startServer, TEST_DATABASE_URL, type TestServer } from '../helpers/server';
+import { cliOutput, removeTempDirs, tempDir } from '../helpers/spawn';
 
 const FIXTURE = join(PROJECTS, 'plugin-types-js');
+let root: string;
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ contentTypes: copyProject('plugin-types-js') });
+  root = copyProject('plugin-types-js');
+  server = await startServer({ contentTypes: root });
 });
 afterAll(async () => {
   await server.stop();
@@ -163,6 +166,43 @@ describe('GraphQL reads', () => {
       },
     });
   });
+});
+
+describe('folio export and import', () => {
+  test("carry the plugin types' rows: the plugins' routes answer the same from the imported installation", async () => {
+    const project = copyProject('plugin-types-js');
+    const source = await startServer({ contentTypes: project });
+    const paths = ['/api/bookmarks/items', '/api/menus/tree'];
+    const before: unknown[] = [];
+    try {
+      const list = await source.call('POST', '/api/bookmarks/lists', { body: { name: 'Kept' } });
+      await source.call('POST', '/api/bookmarks/items', { body: { title: 'Moved along', seo: { metaTitle: 'Moved' }, list: list.body.id } });
+      const home = await source.call('POST', '/api/menus/items', { body: { title: 'Home', order: 1 } });
+      await source.call('POST', '/api/menus/items', { body: { title: 'Child', order: 2, parent: home.body.documentId } });
+      for (const path of paths) before.push((await source.call('GET', path)).body);
+    } finally {
+      await source.stop({ keepData: true });
+    }
+    const archive = join(tempDir(), 'site.tar.gz');
+    const database = source.instance.config.databaseUrl;
+    cliOutput(['export', archive, '--project', project], { contentTypes: null, data: source.dataDir, ...(database ? { database } : {}) });
+    const data = tempDir();
+    const target = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_test') : undefined;
+    try {
+      cliOutput(['import', archive, '--project', project], { contentTypes: null, data, ...(target ? { database: target } : {}) });
+      const other = await startServer({ contentTypes: project, dataDir: data, ...(target ? { config: { databaseUrl: target } } : {}) });
+      try {
+        const after: unknown[] = [];
+        for (const path of paths) after.push((await other.call('GET', path)).body);
+        expect(after).toEqual(before);
+        expect((before[0] as { title: string }[]).map((b) => b.title)).toEqual(['Moved along']);
+      } finally {
+        await other.stop();
+      }
+    } finally {
+      if (target && TEST_DATABASE_URL) await dropDatabases(TEST_DATABASE_URL, [target]);
+    }
+  }, 60_000);
 });
 
 describe('the admin', () => {
