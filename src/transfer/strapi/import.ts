@@ -70,7 +70,8 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
     // Folio reads a Strapi project's layout as it is: the registry is the project's.
     const schemaRoot = source.schemaRoot;
     // A project directory's plugins may declare content types of their own (plugin::<plugin>.<name>): their rows come too.
-    const project = source instanceof ArchiveSource ? undefined : readProject(schemaRoot, { ...process.env });
+    // Its configuration reads the project's .env alone, as the source does (Folio's own environment names the target).
+    const project = source instanceof ArchiveSource ? undefined : readProject(schemaRoot, { ...source.env });
     const registry = registryOf({ contentTypesDir: schemaRoot, project });
     // A Strapi 4 database reads as the Strapi 5 one its own migration would make (v4.ts); an
     // archive is Strapi 5's by its metadata (and its empty tables list no columns to tell by).
