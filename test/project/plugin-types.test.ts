@@ -229,6 +229,22 @@ describe('which plugins run', () => {
     expect(found.warnings).toEqual([expect.stringContaining('plugin theme (folio-fixture-theme) has no server code')]);
   });
 
+  test('config/plugins as Strapi reads it: a resolve without enabled does not run, true enables, a plugin not installed is a warning', () => {
+    const root = copyProject('plugin-types-js');
+    writeFileSync(
+      join(root, 'config/plugins.js'),
+      "module.exports = { bookmarks: { resolve: './src/plugins/bookmarks' }, menus: true, 'site-map': { enabled: true } };\n",
+    );
+    const found = enabledPlugins(readProject(root, {})!);
+    expect(found.plugins.map((p) => p.name)).toEqual(['menus']);
+    expect(found.warnings).toEqual([
+      expect.stringContaining('plugin site-map is enabled in config/plugins but not installed'),
+      expect.stringContaining('plugin theme (folio-fixture-theme) has no server code'),
+    ]);
+    const other = copyProject('plugin-types-js', { 'config/plugins.js': 'module.exports = { siteMap: { enabled: true } };\n' });
+    expect(() => enabledPlugins(readProject(other, {})!)).toThrow('Plugin name "siteMap" is not in kebab (an-example-of-kebab-case)');
+  });
+
   test('config/plugins enabled: false keeps an installed plugin from running, and its types out of the registry', async () => {
     const root = copyProject('plugin-types-js');
     writeFileSync(
