@@ -64,7 +64,16 @@ describe("a local plugin's controller writing and reading its types", () => {
     article = created.body.data.documentId;
     const added = await server.call('POST', '/api/bookmarks/lists', { body: { name: 'Reading' } });
     expect(added.status).toBe(200);
-    expect(added.body).toMatchObject({ name: 'Reading', publishedAt: expect.any(String) });
+    // As Strapi's entity service answers it: a type without i18n has locale null, one without draft & publish a publishedAt.
+    expect(added.body).toEqual({
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      name: 'Reading',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      publishedAt: expect.any(String),
+      locale: null,
+    });
     list = added.body.id;
   });
 
@@ -73,7 +82,14 @@ describe("a local plugin's controller writing and reading its types", () => {
       body: { title: 'First read', article, seo: { metaTitle: 'First' }, list },
     });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ title: 'First read', label: 'FIRST READ', seo: { metaTitle: 'First' }, list: { name: 'Reading' } });
+    expect(created.body).toMatchObject({
+      title: 'First read',
+      label: 'FIRST READ',
+      locale: null,
+      seo: { metaTitle: 'First' },
+      list: { name: 'Reading', locale: null },
+    });
+    expect(Object.keys(created.body)).toEqual(['id', 'documentId', 'title', 'label', 'createdAt', 'updatedAt', 'publishedAt', 'locale', 'seo', 'list']);
     first = created.body.documentId;
     await server.call('POST', '/api/bookmarks/items', { body: { title: 'another one' } });
   });
@@ -165,6 +181,27 @@ describe('GraphQL reads', () => {
         bookmarksBookmarkLists: [{ name: 'Reading', bookmarks: [] }],
       },
     });
+  });
+});
+
+describe("the document service's locale of a type without i18n", () => {
+  test('is null in strapi.documents answers but left out of a REST answer through a custom controller, as Strapi sanitizes it', async () => {
+    const other = await startServer({
+      contentTypes: copyProject('plugin-types-js', {
+        'src/api/tag/routes/tag.js': "module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag');\n",
+        'src/api/tag/controllers/tag.js':
+          "module.exports = require('@strapi/strapi').factories.createCoreController('api::tag.tag', () => ({ async find(ctx) { return super.find(ctx); } }));\n",
+      }),
+    });
+    try {
+      const doc = await other.instance.project!.strapi.documents('api::tag.tag').create({ data: { name: 'plain' }, status: 'published' });
+      expect(doc.locale).toBeNull();
+      const { body } = await other.call('GET', '/api/tags');
+      expect(body.data).toEqual([expect.objectContaining({ name: 'plain' })]);
+      expect('locale' in body.data[0]).toBe(false);
+    } finally {
+      await other.stop();
+    }
   });
 });
 

@@ -54,16 +54,14 @@ async function call(base: string, method: string, path: string, body?: unknown):
 
 /**
  * An answer with what differs for every type, plugin's or not (docs/project-code.md "What differs"), set
- * aside: Strapi's document service answers `locale: null` on types without i18n, and a type
- * without draft & publish populates a draft & publish target's draft there (Folio: its published
- * version, so the article is compared by documentId and values).
+ * aside: a type without draft & publish populates a draft & publish target's draft in Strapi's
+ * document service (Folio: its published version, so the article is compared by documentId and values).
  */
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === 'locale' && v === null) continue;
     if (key === 'article' && v) {
       const { documentId, title, slug } = v as Record<string, unknown>;
       out[key] = { documentId, title, slug };
