@@ -25,11 +25,11 @@ let server: TestServer;
 beforeAll(async () => {
   root = copyProject('plugin-types-js');
   server = await startServer({ contentTypes: root });
-});
+}, 30_000);
 afterAll(async () => {
   await server.stop();
   removeTempDirs();
-});
+}, 30_000);
 
 describe("plugins' content types in the registry", () => {
   test('each type a plugin declares is plugin::<plugin>.<singularName>, its table collectionName or <plugin>_<singularName>', () => {
@@ -202,7 +202,7 @@ describe("the document service's locale of a type without i18n", () => {
     } finally {
       await other.stop();
     }
-  });
+  }, 30_000);
 });
 
 describe('folio export and import', () => {
@@ -295,7 +295,7 @@ describe('which plugins run', () => {
     } finally {
       await other.stop();
     }
-  });
+  }, 30_000);
 
   test("a plugin type's key that is not its singularName stops start-up naming the plugin and the type", async () => {
     const root = copyProject('plugin-types-js');
@@ -323,7 +323,7 @@ describe('which plugins run', () => {
     } finally {
       await other.stop();
     }
-  });
+  }, 30_000);
 
   test("an npm plugin's server file that throws stops start-up naming the file and the cause", async () => {
     const root = copyProject('plugin-types-js', { 'node_modules/folio-fixture-menus/dist/server/index.js': "throw new Error('menus cannot start');\n" });
