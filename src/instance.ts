@@ -48,6 +48,7 @@ import { AuditListener } from './audit/listener';
 import { Releases } from './releases/service';
 import { ReleaseScheduler } from './releases/scheduler';
 import { discoverCustomFields } from './project/custom-fields';
+import { pluginTypeSchemas } from './project/plugins/content-types';
 
 export interface Instance {
   config: Config;
@@ -130,6 +131,8 @@ export interface OpenOptions {
   dryRun?: boolean;
   /** The logger (default: one made from the config's level and format). */
   log?: Logger;
+  /** The registry, when the caller read it (`folio import strapi`: the source project's, its plugins' types included). */
+  registry?: Registry;
 }
 
 /** The SQLite file of a configuration without a `postgres://` URL: `sqlite:PATH`, or the data dir's. */
@@ -160,16 +163,18 @@ export const SCHEMA_LOCK = 0x466f6c69;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The registry of the configured schemas. A schema using a custom field Folio does not know
- * may be a project's own (a local plugin's `customFields.register`): then the project's
- * register functions are asked first (project/custom-fields.ts).
+ * The registry of the configured schemas, with the content types a project's plugins declare
+ * in their server code (project/plugins/content-types.ts). A schema using a custom field Folio
+ * does not know may be a project's own (a plugin's `customFields.register`): then the
+ * project's register functions are asked first (project/custom-fields.ts).
  */
-function registryOf(config: Config): Registry {
+export function registryOf(config: Pick<Config, 'contentTypesDir' | 'project'>): Registry {
+  const pluginTypes = config.project ? pluginTypeSchemas(config.project) : [];
   try {
-    return loadRegistry(config.contentTypesDir);
+    return loadRegistry(config.contentTypesDir, {}, pluginTypes);
   } catch (error) {
     if (!config.project || !(error instanceof SchemaError) || !/custom field/.test(error.message)) throw error;
-    return loadRegistry(config.contentTypesDir, discoverCustomFields(config.project));
+    return loadRegistry(config.contentTypesDir, discoverCustomFields(config.project), pluginTypes);
   }
 }
 
@@ -197,7 +202,7 @@ class ScratchSqlite extends SqliteDatabase {
 
 export async function openInstance(config: Config, options: OpenOptions = {}): Promise<Instance> {
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const registry = registryOf(config);
+  const registry = options.registry ?? registryOf(config);
   const db = (options.dryRun && dryRunDatabase(config)) || openDatabase(config);
   if (db instanceof PostgresDatabase)
     db.onListenError = (error) => log.error("listening for other instances' commits failed: their events reach the realtime feed within 10 s", { error });

@@ -242,7 +242,7 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
    * each named by its type's entry title.
    */
   async function recent(limit: number) {
-    const types = registry.contentTypes.filter((ct) => !ct.system && ct.kind === 'collectionType' && ct.draftAndPublish);
+    const types = registry.contentTypes.filter((ct) => !ct.system && !ct.hidden && ct.kind === 'collectionType' && ct.draftAndPublish);
     const views = await storedViews(instance, types.map(schemaOf));
     const drafts: Row[] = [];
     const published: Row[] = [];
@@ -325,7 +325,8 @@ export function adminContentRoutes(instance: Instance, accounts: AdminAccounts) 
     .get('/admin/api/schema', async ({ request }) => {
       await begin(request);
       const list = await locales.list();
-      const types = registry.contentTypes.filter((ct) => !ct.system).map(schemaOf);
+      // A plugin's type the content manager hides (pluginOptions['content-manager'].visible: false) is not listed, as in Strapi.
+      const types = registry.contentTypes.filter((ct) => !ct.system && !ct.hidden).map(schemaOf);
       const views = await storedViews(instance, types);
       return json({
         data: {

@@ -1,14 +1,13 @@
 import { configFrom, withInstance, UsageError, type Command } from './command';
 import { migrateSystem } from '../db/migrate';
 import { parseRename, RenameError, renameAttributes, type Rename } from '../db/schema-rename';
-import { openDatabase, SCHEMA_LOCK, sqlitePath } from '../instance';
+import { openDatabase, registryOf, SCHEMA_LOCK, sqlitePath } from '../instance';
 import { existsSync } from 'node:fs';
-import { loadRegistry } from '../registry/load';
 
 /** Moves the data of renamed attributes before the sync, which would otherwise add an empty column for the new name. */
 async function runRenames(values: Record<string, unknown>, renames: Rename[], dryRun: boolean): Promise<void> {
   const config = configFrom(values);
-  const registry = loadRegistry(config.contentTypesDir);
+  const registry = registryOf(config);
   // A dry run writes nothing, a data folder included: with no installation there is nothing to move.
   if (dryRun && !/^postgres(ql)?:\/\//.test(config.databaseUrl ?? '') && !existsSync(sqlitePath(config))) {
     console.log(`no installation at ${sqlitePath(config)} yet: nothing to rename`);

@@ -4,15 +4,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { SYSTEM } from '../db/layout';
-import { loadRegistry } from '../registry/load';
 import { restoreArchive } from '../transfer/restore';
+import { registryOf } from '../instance';
 import { configFrom, interruptible, UsageError, type Command } from './command';
 
 /** Restores `file` into the installation the flags name; prints a summary. */
 export async function restoreFromArchive(file: string, values: Record<string, unknown>): Promise<number> {
   if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`Cannot read "${file}": no such file`);
   const config = configFrom(values);
-  const registry = loadRegistry(config.contentTypesDir);
+  const registry = registryOf(config);
   const report = await interruptible(() => restoreArchive(file, { config, registry, force: !!values.force, progress: (line) => console.log(line) }));
   const rows = report.tables.reduce((n, t) => n + t.rows, 0);
   const where = config.databaseUrl && !config.databaseUrl.startsWith('sqlite:') ? 'the PostgreSQL database' : config.dataDir;

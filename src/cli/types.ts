@@ -6,15 +6,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { generateTypes } from '../codegen/typescript';
-import { loadRegistry } from '../registry/load';
 import type { Registry } from '../registry/types';
+import { registryOf } from '../instance';
 import { configFrom, UsageError, type Command } from './command';
 
 /** The registry of the content-types folder the flags (or env) name; schema warnings go to stderr. */
 export function loadSchemas(values: Record<string, unknown>, positionals: string[]): Registry {
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
   if (values.out === '') throw new UsageError('--out needs a file name');
-  const registry = loadRegistry(configFrom(values).contentTypesDir);
+  const registry = registryOf(configFrom(values));
   for (const warning of registry.warnings) console.error(`[folio] warning: ${warning}`);
   return registry;
 }

@@ -77,7 +77,8 @@ export function modelNames(registry: Registry): Map<string, string> {
     names.set(uid, name);
   };
   for (const system of registry.systemTypes) names.set(system.uid, SYSTEM_NAMES[system.uid] ?? pascal(system.singularName));
-  for (const ct of registry.contentTypes) claim(ct.uid, pascal(ct.singularName));
+  // A plugin's type carries its plugin's name (`plugin::navigation.nav-item` → NavigationNavItem), as in GraphQL.
+  for (const ct of registry.contentTypes) claim(ct.uid, pascal(ct.plugin ? `${ct.plugin}-${ct.singularName}` : ct.singularName));
   for (const component of registry.components) claim(component.uid, pascal(component.uid));
   return names;
 }

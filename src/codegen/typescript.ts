@@ -183,8 +183,9 @@ const map = (name: string, description: string, entries: [string, string][]) =>
 /** The whole declaration file for a registry. */
 export function generateTypes(registry: Registry): string {
   const names = modelNames(registry);
-  const collections = registry.contentTypes.filter((ct) => ct.kind === 'collectionType');
-  const singles = registry.contentTypes.filter((ct) => ct.kind === 'singleType');
+  // A plugin's types have no /api/<id> route of their own: ContentTypes lists them, the route maps do not.
+  const collections = registry.contentTypes.filter((ct) => ct.kind === 'collectionType' && !ct.plugin);
+  const singles = registry.contentTypes.filter((ct) => ct.kind === 'singleType' && !ct.plugin);
   const parts = [
     `/**\n * Types of a Folio API, written by \`folio types\` from its content types. Do not edit: run\n * \`folio types\` again after changing them. Relations, media, components and dynamic zones are\n * optional: responses carry them only when populated.\n */\n`,
     PRELUDE,

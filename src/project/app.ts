@@ -29,7 +29,9 @@ import type { IncomingRequest } from './context';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
 import { builtInPlugins } from './plugins/built-in';
-import { extendPlugin, localPlugins, pluginParts } from './plugins/local';
+import { contentTypeDefinitions } from './plugins/content-types';
+import { enabledPlugins } from './plugins/enabled';
+import { extendPlugin, pluginParts } from './plugins/local';
 import type { ProjectPlugin } from './plugins/plugin';
 import { createEnv } from './env';
 import { ProjectStrapi } from './strapi';
@@ -113,17 +115,25 @@ export class ProjectApp {
     for (const [name, file] of codeFiles(join(src, 'policies'))) this.strapi.policies.set(`global::${name}`, this.load(file));
     for (const [name, file] of codeFiles(join(src, 'middlewares'))) this.strapi.middlewares.set(`global::${name}`, this.load(file));
     const routers: RouterFile[] = [];
-    // Plugins: Folio's built-in ones, then the project's local ones, each with the project's extension of it.
+    // Plugins: Folio's built-in ones, then the project's (declared in config/plugins, then installed), each with the project's extension of it.
     const env = createEnv(this.project.vars);
     const plugins: [string, ReturnType<typeof pluginParts>, string | undefined][] = Object.entries(builtInPlugins(this.instance, this.strapi.log)).map(
       ([n, p]) => [n, p, undefined],
     );
-    for (const local of localPlugins(this.project)) plugins.push([local.name, pluginParts(this.load(local.file), env), local.file]);
+    const enabled = enabledPlugins(this.project);
+    for (const warning of enabled.warnings) this.log.warn(warning);
+    for (const found of enabled.plugins) plugins.push([found.name, pluginParts(this.load(found.file), env), found.file]);
     for (const [name, parts, file] of plugins) {
       const plugin = this.strapi.addPlugin(name, extendPlugin(this.project, name, parts));
       this.plugins.push(plugin);
       for (const router of pluginRouters(plugin))
         routers.push({ namespace: `plugin::${name}`, file: file ?? join(src, 'extensions', name), router, prefix: `/${name}` });
+      // Its content types' lifecycles, as a content type's lifecycles file (the registry read their schemas at open).
+      for (const [key, definition] of Object.entries(contentTypeDefinitions(plugin.parts.contentTypes))) {
+        const uid = `plugin::${name}.${key}`;
+        if (!definition?.lifecycles || !this.instance.registry.contentType(uid)) continue;
+        this.strapi.unsubscribers.push(this.instance.documents.hooks.subscribe({ ...definition.lifecycles, models: [uid] }));
+      }
     }
     for (const api of folders(join(src, 'api'))) {
       const dir = join(src, 'api', api);

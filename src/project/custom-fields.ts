@@ -1,6 +1,6 @@
 /**
  * Custom fields a project's code registers (`strapi.customFields.register({ name, plugin, type })`
- * in a local plugin's or the app's `register`), known before the schemas are read: Strapi gives
+ * in a plugin's (local or npm) or the app's `register`), known before the schemas are read: Strapi gives
  * a `"type": "customField"` attribute its registered storage type when it loads the schema,
  * and so does Folio's registry (registry/fields/custom.ts), which is loaded before the project
  * runs. So `register` is first run here against a stand-in `strapi` that only records
@@ -13,7 +13,8 @@ import type { ProjectConfig } from '../config';
 import { createEnv } from './env';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
-import { codeFileOf, localPlugins, pluginParts } from './plugins/local';
+import { codeFileOf, enabledPlugins } from './plugins/enabled';
+import { pluginParts } from './plugins/local';
 
 type Obj = Record<string, any>;
 
@@ -63,7 +64,7 @@ export function discoverCustomFields(project: ProjectConfig): Record<string, Sca
   );
   const env = createEnv(project.vars);
   const registers: Function[] = [];
-  for (const plugin of localPlugins(project)) {
+  for (const plugin of enabledPlugins(project).plugins) {
     const register = pluginParts(loadFile(plugin.file, project.root), env).register;
     if (typeof register === 'function') registers.push(register);
   }

@@ -33,6 +33,33 @@ export function contentTypeOf(instance: Pick<Instance, 'registry'>, uid: string)
   return ct;
 }
 
+type Entry = Record<string, unknown>;
+const isEntry = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Strapi's document service answers `locale: null` on an entry of a type without i18n (the
+ * column is there, empty), after `publishedAt`, populated relations' entries included; an
+ * entry read with `fields` has only what they name. Strapi's users, roles and files are left as they are.
+ */
+export function withLocales(ct: ContentType, value: unknown, params: { fields?: unknown; populate?: unknown }): unknown {
+  if (Array.isArray(value)) return value.map((v) => withLocales(ct, v, params));
+  if (!isEntry(value)) return value;
+  // A copy: what the read answered is left as it is.
+  const entry: Entry = {};
+  const addLocale = !ct.localized && !ct.system && params.fields === undefined && !('locale' in value);
+  for (const [key, v] of Object.entries(value)) {
+    entry[key] = v;
+    if (addLocale && key === 'publishedAt') entry.locale = null;
+  }
+  if (addLocale && !('locale' in entry)) entry.locale = null;
+  for (const [name, attribute] of Object.entries(ct.attributes)) {
+    if (attribute.kind !== 'relation' || entry[name] === null || entry[name] === undefined) continue;
+    const populate = isEntry(params.populate) ? params.populate[name] : undefined;
+    entry[name] = withLocales(attribute.targetType, entry[name], isEntry(populate) ? populate : {});
+  }
+  return entry;
+}
+
 export function createDocuments(instance: Instance): DocumentsFn {
   const { documents, registry, locales } = instance;
   const readOptions = (params: Params) => ({
@@ -89,37 +116,39 @@ export function createDocuments(instance: Instance): DocumentsFn {
     const ct = contentTypeOf(instance, uid);
     const single = async (params: Params) =>
       params.documentId ?? (ct.kind === 'singleType' ? await documents.singleDocumentId(ct, currentWrite()?.tx) : undefined);
+    const shaped = (params: Params) => (value: unknown) => withLocales(ct, value, params);
+    const entries = (params: Params) => (result: { documentId: unknown; entries: unknown[] }) => ({ ...result, entries: result.entries.map(shaped(params)) });
     return {
-      findMany: (params: Params = {}) => documents.reads.findMany(ct, params, readOptions(params)),
-      findFirst: (params: Params = {}) => documents.reads.findFirst(ct, params, readOptions(params)),
-      findOne: (params: Params = {}) => documents.reads.findOne(ct, params, readOptions(params)),
+      findMany: (params: Params = {}) => documents.reads.findMany(ct, params, readOptions(params)).then(shaped(params)),
+      findFirst: (params: Params = {}) => documents.reads.findFirst(ct, params, readOptions(params)).then(shaped(params)),
+      findOne: (params: Params = {}) => documents.reads.findOne(ct, params, readOptions(params)).then(shaped(params)),
       count: (params: Params = {}) => documents.reads.count(ct, params, readOptions(params)),
-      create: async (params: Params = {}) => answer(ct, await documents.create(ct, params.data ?? {}, writeOptions(params)), params),
+      create: async (params: Params = {}) => shaped(params)(await answer(ct, await documents.create(ct, params.data ?? {}, writeOptions(params)), params)),
       update: async (params: Params = {}) => {
         const documentId = await single(params);
         if (!documentId) return null;
-        return answer(ct, await documents.update(ct, documentId, params.data ?? {}, writeOptions(params)), params);
+        return shaped(params)(await answer(ct, await documents.update(ct, documentId, params.data ?? {}, writeOptions(params)), params));
       },
       delete: async (params: Params = {}) => {
         const documentId = await single(params);
         if (!documentId) return { documentId: null, entries: [] };
-        const entries = await versionsOf(ct, documentId, params);
+        const found = await versionsOf(ct, documentId, params);
         await documents.delete(ct, documentId, { locale: params.locale, actor: PROJECT_ACTOR });
-        return { documentId, entries };
+        return entries(params)({ documentId, entries: found });
       },
       publish: async (params: Params = {}) => {
         const written = await documents.publish(ct, params.documentId, { locale: params.locale, actor: PROJECT_ACTOR });
-        return { documentId: params.documentId, entries: written ? [await answer(ct, written, params)] : [] };
+        return entries(params)({ documentId: params.documentId, entries: written ? [await answer(ct, written, params)] : [] });
       },
       unpublish: async (params: Params = {}) => {
         const documentId = await single(params);
-        const entries = documentId && ct.draftAndPublish ? (await versionsOf(ct, documentId, params)).filter((row) => row.publishedAt) : [];
+        const found = documentId && ct.draftAndPublish ? (await versionsOf(ct, documentId, params)).filter((row) => row.publishedAt) : [];
         await documents.unpublish(ct, params.documentId, { locale: params.locale, actor: PROJECT_ACTOR });
-        return { documentId: params.documentId, entries };
+        return entries(params)({ documentId: params.documentId, entries: found });
       },
       discardDraft: async (params: Params = {}) => {
         const written = await documents.discardDraft(ct, params.documentId, { locale: params.locale, actor: PROJECT_ACTOR });
-        return { documentId: params.documentId, entries: written ? [await answer(ct, written, params)] : [] };
+        return entries(params)({ documentId: params.documentId, entries: written ? [await answer(ct, written, params)] : [] });
       },
     };
   }) as unknown as DocumentsFn;

@@ -34,6 +34,8 @@ function sanitizeEntry(strapi: ProjectStrapi, model: Obj | undefined, value: unk
   if (!isObject(value) || !model) return value;
   const out: Obj = {};
   for (const [key, v] of Object.entries(value)) {
+    // The document service's `locale: null` of a type without i18n is no attribute of it: Strapi's REST answers leave it out.
+    if (key === 'locale' && v === null && model.modelType === 'contentType' && !model.localized) continue;
     const attribute = model.attributes[key];
     if (attribute?.type === 'relation') {
       if (noRelations || (attribute.target && !canRead(attribute.target))) continue;

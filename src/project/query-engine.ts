@@ -94,10 +94,32 @@ export function createQueryEngine(instance: Instance): (uid: string) => QueryRep
     const select = selectOf(params.select);
     // Strapi's rows of a type without i18n still have a locale column (null).
     if (!select && !ct.localized && !ct.system) for (const row of rows) row.locale = null;
-    if (!select) return rows;
-    // Only what `select` names (no id unless named), and what populate added.
-    const keep = new Set([...select, ...populatedKeys(populate)]);
-    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => keep.has(key))));
+    if (!select) return hasPopulate ? rows.map((row) => trimPopulated(row, populate)) : rows;
+    // Only what `select` names (no id unless named: Strapi adds it when it populates), and what populate added.
+    const keep = new Set([...select, ...populatedKeys(populate), ...(hasPopulate ? ['id'] : [])]);
+    return rows.map((row) => trimPopulated(Object.fromEntries(Object.entries(row).filter(([key]) => keep.has(key))), populate));
+  }
+
+  /**
+   * A populated relation with a `select` of its own keeps only what it names (and `id` when it
+   * populates further), as Strapi's query engine answers it; deeper levels likewise.
+   */
+  function trimPopulated(row: Row, populate: unknown): Row {
+    if (!populate || typeof populate !== 'object' || Array.isArray(populate)) return row;
+    for (const [key, inner] of Object.entries(populate as Record<string, unknown>)) {
+      if (!inner || typeof inner !== 'object' || row[key] === null || row[key] === undefined) continue;
+      const nested = (inner as Record<string, unknown>).populate;
+      const select = selectOf((inner as Record<string, unknown>).select);
+      const trim = (entry: Row): Row => {
+        if (!entry || typeof entry !== 'object') return entry;
+        const keep = select ? new Set([...select, ...populatedKeys(nested), ...(nested ? ['id'] : [])]) : undefined;
+        const kept = keep ? (Object.fromEntries(Object.entries(entry).filter(([k]) => keep.has(k))) as Row) : entry;
+        return trimPopulated(kept, nested);
+      };
+      const value = row[key];
+      row[key] = Array.isArray(value) ? value.map((v) => trim(v as Row)) : trim(value as Row);
+    }
+    return row;
   }
 
   /** The attributes a populate param names at its top level. */

@@ -25,6 +25,7 @@ import {
   type MorphKind,
   type ComponentAttribute,
   type DynamicZoneAttribute,
+  type PluginTypeSchema,
 } from './types.ts';
 // Stored names are fitted to PostgreSQL's 63 bytes (db/layout.ts re-exports the helpers).
 import { fitIdentifier, linkTableName, morphTableName } from './stored-names';
@@ -55,9 +56,10 @@ interface LoadContext {
 
 /**
  * `registered`: custom fields a project's code registers (`strapi.customFields.register`,
- * project/custom-fields.ts), under the folder's own custom-fields.json.
+ * project/custom-fields.ts), under the folder's own custom-fields.json. `pluginTypes`: the
+ * content types the project's plugins declare in their server code (project/plugins/content-types.ts).
  */
-export function loadRegistry(dir: string, registered: Readonly<Record<string, ScalarType>> = {}): Registry {
+export function loadRegistry(dir: string, registered: Readonly<Record<string, ScalarType>> = {}, pluginTypes: readonly PluginTypeSchema[] = []): Registry {
   const root = resolve(dir);
   // Error messages name files as the user sees them in their project ("content-types/article.json").
   const display = (...parts: string[]): string => {
@@ -79,6 +81,11 @@ export function loadRegistry(dir: string, registered: Readonly<Record<string, Sc
     ignored: [],
   };
   const contentTypes = layout.contentTypes.map((f) => toContentType(display(...f.parts), read(f.parts), context, f.uid));
+  for (const p of pluginTypes) {
+    const taken = contentTypes.find((ct) => ct.uid === p.uid);
+    if (taken) throw new SchemaError(p.source, undefined, `content type ${p.uid} has already been registered (${taken.file})`);
+    contentTypes.push({ ...toContentType(p.source, p.schema as Json, context, p.uid), plugin: p.plugin });
+  }
   const components = layout.components.map((c) => toComponent(display(...c.parts), c.category, c.name, read(c.parts), context));
   const user = layout.userExtension ? toUserModel(display(...layout.userExtension), read(layout.userExtension), context) : userModel();
 
@@ -177,6 +184,7 @@ function toContentType(file: string, source: Json, context: LoadContext, uid?: s
     file,
   };
   if (typeof info.description === 'string') ct.description = info.description;
+  if (dig(raw, 'pluginOptions', 'content-manager', 'visible') === false) ct.hidden = true;
   ct.attributes = toAttributes(raw.attributes as Json, { ...ct, morphs: true }, localized, context);
   ct.fields = compileFields(ct.attributes);
   return ct;
@@ -347,8 +355,8 @@ function makeRegistry(contentTypes: ContentType[], components: Component[], cont
   // Relations reach the system types by uid; routes and table sync only see the project's types.
   const cts = new Map([...system, ...contentTypes].map((ct) => [ct.uid, ct]));
   const cmps = new Map(components.map((c) => [c.uid, c]));
-  // Collection types are addressed by plural (/api/articles), single types by singular (/api/homepage).
-  const routes = new Map(contentTypes.map((ct) => [ct.kind === 'collectionType' ? ct.pluralName : ct.singularName, ct]));
+  // Collection types are addressed by plural (/api/articles), single types by singular (/api/homepage); a plugin's types have no such route.
+  const routes = new Map(contentTypes.filter((ct) => !ct.plugin).map((ct) => [ct.kind === 'collectionType' ? ct.pluralName : ct.singularName, ct]));
   return {
     contentTypes,
     components,

@@ -181,6 +181,23 @@ export interface ContentType extends Model {
   localized: boolean;
   /** One of Strapi's own types (users, roles, upload files): a relation target with no route or synced table of its own. */
   system?: boolean;
+  /** A plugin's own type (`plugin::<plugin>.<name>`, declared in its server code): no REST route of its own. */
+  plugin?: string;
+  /** `pluginOptions['content-manager'].visible === false`: the admin's content manager does not list it. */
+  hidden?: boolean;
+}
+
+/**
+ * A content type a plugin's server code declares (`contentTypes: { 'nav-item': { schema } }`),
+ * read by src/project/ and handed to loadRegistry: its uid, the plugin, the schema as given
+ * (collectionName filled in as Strapi does), and how messages name it.
+ */
+export interface PluginTypeSchema {
+  uid: string;
+  plugin: string;
+  /** `plugin navigation, content type nav-item (node_modules/x/strapi-server.js)`. */
+  source: string;
+  schema: Record<string, unknown>;
 }
 
 export interface Component extends Model {

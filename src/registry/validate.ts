@@ -277,7 +277,9 @@ function checkDefault(fail: (d: string) => SchemaError, type: string, a: Json): 
 /** Checks that need every model: unique API ids and tables, existing targets, matching relation sides, no component cycles. */
 export function checkRegistry(contentTypes: ContentType[], components: Component[], systemTypes: ContentType[] = []): void {
   const apiIds = new Map<string, ContentType>();
+  // A plugin's types have no /api/<id> route: their names are the plugin's own (uids and GraphQL names carry the plugin).
   for (const ct of contentTypes) {
+    if (ct.plugin) continue;
     for (const id of [ct.singularName, ct.pluralName]) {
       const other = apiIds.get(id);
       if (other) {

@@ -5,7 +5,8 @@
  * project-relative TypeScript module, its lifecycle, a custom action granted with the binary's
  * own `folio permissions grant`, and `folio develop` reloading a changed file; a document
  * middleware under GraphQL's root queries and a project policy in resolversConfig; up-extension-js
- * (an extension of users-permissions: a wrapped, a replaced and an added action). Both engines.
+ * (an extension of users-permissions: a wrapped, a replaced and an added action); plugin-types-js (an npm
+ * plugin in the project's node_modules and a local plugin, with content types of their own). Both engines.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
 import { copyFileSync, writeFileSync } from 'node:fs';
@@ -125,5 +126,24 @@ test('dist/folio serves a users-permissions extension: a wrapped register, a rep
   const updated = await server.call('PUT', '/api/user/me', { headers, body: { username: 'dora2' } });
   expect(updated.status).toBe(200);
   expect(updated.body.username).toBe('dora2');
+  expect(await server.stop()).toBe(0);
+}, 90_000);
+
+test("dist/folio runs an npm plugin of the project's node_modules and a local plugin, each with content types of its own", async () => {
+  const root = copyProject('plugin-types-js');
+  const database = TEST_DATABASE_URL ? await createDatabase(TEST_DATABASE_URL, 'folio_test') : undefined;
+  if (database) created.push(database);
+  const flags = { exe: folio, contentTypes: null, data: tempDir(), ...(database ? { database } : {}) };
+  const server = await spawnServer(cliCommand(['serve', '--port', '0', '--project', root], flags), {
+    ...cliSpawnOptions(flags),
+    listening: /^Folio listening on (http:\/\/\S+:\d+)$/m,
+    what: 'dist/folio serve',
+  });
+  expect(server.stderr()).toContain('plugin theme (folio-fixture-theme) has no server code');
+  const item = await server.call('POST', '/api/menus/items', { body: { title: 'Home Page', order: 1 } });
+  expect(item.body).toMatchObject({ title: 'Home Page', path: '/home-page' });
+  expect((await server.call('GET', '/api/menus/tree')).body).toMatchObject({ maxDepth: 3, bootstrapped: true, items: [{ title: 'Home Page' }] });
+  const bookmark = await server.call('POST', '/api/bookmarks/items', { body: { title: 'From the binary', seo: { metaTitle: 'Bin' } } });
+  expect(bookmark.body).toMatchObject({ label: 'FROM THE BINARY', seo: { metaTitle: 'Bin' } });
   expect(await server.stop()).toBe(0);
 }, 90_000);

@@ -35,7 +35,8 @@ export interface StrapiProject {
   dir: string;
   url: string;
   tokens: { fullAccess: string; readOnly: string };
-  start(): Promise<void>;
+  /** `env`: more variables for the server (NODE_PATH for packages beside the linked node_modules). */
+  start(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
   /** fetch with the full-access token; throws on a status other than `expect` (default 2xx). */
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<any>;
@@ -54,12 +55,12 @@ export function makeProject(): StrapiProject {
     dir,
     url: '',
     tokens: { fullAccess: '', readOnly: '' },
-    async start() {
+    async start(env = {}) {
       const port = await freePort();
       project.url = `http://127.0.0.1:${port}`;
       child = spawn(process.execPath.includes('bun') ? 'node' : process.execPath, ['node_modules/@strapi/strapi/bin/strapi.js', 'start'], {
         cwd: dir,
-        env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true', BROWSER: 'none' },
+        env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true', BROWSER: 'none', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let log = '';

@@ -16,7 +16,7 @@ import { componentSchemas, type Schema } from './schemas';
 function tags(registry: Registry): Schema[] {
   const out = new Map<string, Schema>();
   for (const ct of registry.contentTypes)
-    if (!out.has(ct.displayName)) out.set(ct.displayName, { name: ct.displayName, description: ct.description || ct.uid });
+    if (!ct.plugin && !out.has(ct.displayName)) out.set(ct.displayName, { name: ct.displayName, description: ct.description || ct.uid });
   for (const name of ['Auth', 'Users', 'Roles', 'Upload', 'Locales', 'Realtime', 'System']) if (!out.has(name)) out.set(name, { name });
   return [...out.values()];
 }
@@ -24,7 +24,8 @@ function tags(registry: Registry): Schema[] {
 export function buildOpenApi(registry: Registry): Schema {
   const { schemas, names, responses } = componentSchemas(registry);
   const paths: Schema = systemPaths();
-  for (const ct of registry.contentTypes) Object.assign(paths, contentPaths(ct, nameOf(names, ct)));
+  // A plugin's types have no core routes (the plugin's own routes are its code's, not described here).
+  for (const ct of registry.contentTypes) if (!ct.plugin) Object.assign(paths, contentPaths(ct, nameOf(names, ct)));
   return {
     openapi: '3.1.0',
     info: {

@@ -30,7 +30,6 @@ export class ProjectPlugin {
   routes: unknown;
   readonly policies: Obj;
   readonly middlewares: Obj;
-  readonly contentTypes: Obj;
   /** The provider (email, upload) when the plugin has one. */
   provider?: Obj;
 
@@ -46,8 +45,13 @@ export class ProjectPlugin {
     this.routes = parts.routes ?? {};
     this.policies = parts.policies ?? {};
     this.middlewares = parts.middlewares ?? {};
-    this.contentTypes = parts.contentTypes ?? {};
   }
+
+  /** Its content types as `strapi.contentTypes` holds them, by short name (`nav-item`), as Strapi's plugin object answers. */
+  get contentTypes(): Obj {
+    return this.table(Object.keys(this.strapi.contentTypes), (uid) => this.strapi.contentTypes[uid]);
+  }
+  readonly contentType = (short: string): any => this.strapi.contentTypes[`plugin::${this.name}.${short}`];
 
   // Bound, as Strapi's are: project code takes them off the plugin (`const { config } = strapi.plugin('x')`).
   readonly service = (short: string): any => this.strapi.service(`plugin::${this.name}.${short}`);

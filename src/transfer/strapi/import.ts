@@ -14,8 +14,9 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import type { Config } from '../../config';
 import { writeSecret } from '../../db/store/secrets';
-import { openInstance } from '../../instance';
-import { loadRegistry } from '../../registry/load';
+import { openInstance, registryOf } from '../../instance';
+import { readProject } from '../../project/config';
+import type { Registry } from '../../registry/types';
 import { contentPlan, mediaRows, type TableRows } from './content';
 import { Progress, type ProgressSink } from './progress';
 import { writeSchemas } from './schemas';
@@ -48,7 +49,7 @@ export interface ImportReport {
 const BATCH = 1000;
 
 /** Documents and versions per content type (the dry run's and the summary's first lines). */
-function documentCounts(plan: TableRows[], registry: ReturnType<typeof loadRegistry>): ImportReport['documents'] {
+function documentCounts(plan: TableRows[], registry: Registry): ImportReport['documents'] {
   return registry.contentTypes.map((ct) => {
     const rows = plan.find((p) => p.table === ct.tableName)?.rows ?? [];
     return { uid: ct.uid, documents: new Set(rows.map((r) => r.documentId)).size, versions: rows.length };
@@ -68,7 +69,10 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
   try {
     // Folio reads a Strapi project's layout as it is: the registry is the project's.
     const schemaRoot = source.schemaRoot;
-    const registry = loadRegistry(schemaRoot);
+    // A project directory's plugins may declare content types of their own (plugin::<plugin>.<name>): their rows come too.
+    // Its configuration reads the project's .env alone, as the source does (Folio's own environment names the target).
+    const project = source instanceof ArchiveSource ? undefined : readProject(schemaRoot, { ...source.env });
+    const registry = registryOf({ contentTypesDir: schemaRoot, project });
     // A Strapi 4 database reads as the Strapi 5 one its own migration would make (v4.ts); an
     // archive is Strapi 5's by its metadata (and its empty tables list no columns to tell by).
     if (!(source instanceof ArchiveSource) && isStrapi4(source, registry)) source = V4Source.from(source, registry);
@@ -83,6 +87,12 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       files: uploads.length,
       notes: [...plan.flatMap((p) => p.notes), ...store.notes, ...source.omissions],
     };
+    const pluginTypes = registry.contentTypes.filter((ct) => ct.plugin).map((ct) => ct.uid);
+    if (pluginTypes.length) {
+      report.notes.push(
+        `plugin content types (${pluginTypes.join(', ')}) are declared by the project's plugins, not by schema files: serve the project itself (--project) for Folio to know them`,
+      );
+    }
     const salt = source.env.API_TOKEN_SALT;
     if (!salt && plan.some((p) => p.label === 'API tokens' && p.rows.length)) {
       report.notes.push('the project has API tokens but its .env has no API_TOKEN_SALT: their keys will not work in Folio');
@@ -97,7 +107,7 @@ export async function importStrapi(options: ImportOptions): Promise<ImportReport
       undoCreatedNow(options.config, before);
     });
     try {
-      instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot });
+      instance = await openInstance({ ...options.config, contentTypesDir: schemaRoot }, { registry });
       const { db, registry: target } = instance;
       const occupied = await holdsData(db, target);
       if (occupied && !options.force) {
