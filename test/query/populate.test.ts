@@ -269,6 +269,14 @@ describe('populate performance', () => {
     expect(await read('Filler 3')).toEqual(filler);
     expect(await read('Rich')).toEqual(rich);
   });
+
+  it('reads each document its own relation when a query populating one relation is asked of several documents in turn', async () => {
+    // A level of one read keeps its statement too: each document after the first binds its own id into it.
+    const query = { populate: { category: true } };
+    const read = async (title: string) => (await get(one(title), query)).body.data.category?.name ?? null;
+    expect([await read('Rich'), await read('Tagged'), await read('Plain'), await read('Filler 3')]).toEqual(['Tech', 'Life', null, 'Tech']);
+    expect([await read('Tagged'), await read('Rich'), await read('Plain')]).toEqual(['Life', 'Tech', null]);
+  });
 });
 
 describe('v4 response format', () => {
