@@ -17,23 +17,28 @@ import { GraphqlForbiddenError } from './errors';
 import { componentTypeName, typeName } from './names';
 
 import type { RootField, SchemaText } from './schema-text';
-import { collectFields, fieldKey, populateOf, type SelectionContext } from './selection';
+import { collectFields, fieldKey, populateOf, scalarsOf, type SelectionContext } from './selection';
 import type { GraphqlContext, GraphqlDeps, GraphqlSettings } from './types';
 
 type Resolver = (parent: any, args: Record<string, any>, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
 export type ResolverMap = Record<string, Record<string, Resolver>>;
 
-export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: GraphqlSettings): ResolverMap {
+/**
+ * `narrow`: whether a root query's plan may read only the scalars its selection shows (no
+ * extension resolver or resolver config could read a row's other fields; selection.ts scalarsOf).
+ */
+export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: GraphqlSettings, narrow = false): ResolverMap {
   const { registry, documents } = deps;
   const limits = { defaultLimit: settings.defaultLimit, maxLimit: settings.maxLimit > 0 ? settings.maxLimit : Number.MAX_SAFE_INTEGER };
   const resolvers: ResolverMap = { Query: {}, Mutation: {} };
 
-  const selection = (context: GraphqlContext, info: GraphQLResolveInfo): SelectionContext => ({
+  const selection = (context: GraphqlContext, info: GraphQLResolveInfo, narrowed = false): SelectionContext => ({
     schema: info.schema,
     fragments: info.fragments,
     variables: info.variableValues,
     registry,
     canRead: (uid) => context.caller.readable(uid),
+    narrow: narrowed && narrow,
   });
 
   const rootSets = (info: GraphQLResolveInfo) => info.fieldNodes.map((n) => n.selectionSet).filter((s) => !!s);
@@ -59,10 +64,15 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
     context: GraphqlContext,
     ct: ContentType,
     args: Record<string, any>,
-    populate: PlanParams['populate'],
+    { populate, fields }: Pick<PlanParams, 'populate' | 'fields'>,
     withCount: boolean,
   ): Promise<ReadQuery> {
-    const params: PlanParams = { ...argumentParams(ct, args), pagination: { ...paginationOf(args.pagination), withCount }, populate };
+    const params: PlanParams = {
+      ...argumentParams(ct, args),
+      pagination: { ...paginationOf(args.pagination), withCount },
+      populate,
+      ...(fields ? { fields } : {}),
+    };
     return buildReadPlan(registry, ct, params, {
       defaultLocale: await deps.locales.defaultCode(),
       limits,
@@ -73,12 +83,16 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
   }
 
   /** What a connection's selection reads: the populate tree of its `nodes`, and whether it asks for `pageInfo`. */
-  function connectionSelection(context: GraphqlContext, ct: ContentType, info: GraphQLResolveInfo) {
-    const ctx = selection(context, info);
+  function connectionSelection(context: GraphqlContext, ct: ContentType, info: GraphQLResolveInfo, narrowed = false) {
+    const ctx = selection(context, info, narrowed);
     const collection = String(info.returnType).replace(/!$/, '');
     const fields = rootSets(info).length ? collectFields(ctx, collection, rootSets(info)) : [];
     const nodeSets = fields.filter((f) => f.name.value === 'nodes' && f.selectionSet).map((f) => f.selectionSet!);
-    return { populate: populateOf(ctx, ct, typeName(ct), nodeSets), wantsTotal: fields.some((f) => f.name.value === 'pageInfo') };
+    return {
+      populate: populateOf(ctx, ct, typeName(ct), nodeSets),
+      fields: scalarsOf(ctx, ct, typeName(ct), nodeSets),
+      wantsTotal: fields.some((f) => f.name.value === 'pageInfo'),
+    };
   }
 
   function authorize(context: GraphqlContext, action: string | undefined) {
@@ -133,8 +147,8 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
       if (documents.hooks.readsHooked(ct)) return readThroughDocuments(context, ct, kind, args, info);
       if (kind === 'connection') {
         const query = await rootPlan(context, ct, info, () => {
-          const { populate, wantsTotal } = connectionSelection(context, ct, info);
-          return plan(context, ct, args, populate, wantsTotal);
+          const { populate, fields, wantsTotal } = connectionSelection(context, ct, info, true);
+          return plan(context, ct, args, { populate, fields }, wantsTotal);
         });
         const { data, pagination } = await documents.findMany(ct, query);
         const { start, limit } = query.pagination;
@@ -144,13 +158,16 @@ export function buildResolvers(text: SchemaText, deps: GraphqlDeps, settings: Gr
           pageInfo: { total, page: Math.floor(start / limit) + 1, pageSize: limit, pageCount: Math.ceil(total / limit) },
         };
       }
-      const populate = () => populateOf(selection(context, info), ct, typeName(ct), rootSets(info));
+      const read = () => {
+        const ctx = selection(context, info, true);
+        return { populate: populateOf(ctx, ct, typeName(ct), rootSets(info)), fields: scalarsOf(ctx, ct, typeName(ct), rootSets(info)) };
+      };
       if (kind === 'findMany') {
-        const { data } = await documents.findMany(ct, await rootPlan(context, ct, info, () => plan(context, ct, args, populate(), false)));
+        const { data } = await documents.findMany(ct, await rootPlan(context, ct, info, () => plan(context, ct, args, read(), false)));
         return data;
       }
       const one = { status: args.status, locale: args.locale, publicationFilter: args.publicationFilter, hasPublishedVersion: args.hasPublishedVersion };
-      const query = await rootPlan(context, ct, info, () => plan(context, ct, one, populate(), false));
+      const query = await rootPlan(context, ct, info, () => plan(context, ct, one, read(), false));
       return documents.findOne(ct, kind === 'single' ? undefined : String(args.documentId), query);
     };
   }

@@ -25,6 +25,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { AnyModel, Registry } from '../registry/types';
+import { isSelectable } from '../registry/fields';
 import type { PopulateOptions } from '../query/plan-builder';
 import { filtersOf, sortOf } from './arguments';
 import { componentTypeName, typeName } from './names';
@@ -35,6 +36,11 @@ export interface SelectionContext {
   variables: Record<string, unknown>;
   registry: Registry;
   canRead(uid: string): boolean;
+  /**
+   * Whether each read selects only the scalars its selection asks for (see scalarsOf): only
+   * when nothing but the generated resolvers and graphql-js's default one reads the rows.
+   */
+  narrow?: boolean;
 }
 
 type PopulateTree = Record<string, true | PopulateOptions>;
@@ -79,11 +85,20 @@ function nodesOf(ctx: SelectionContext, collectionType: string, node: FieldNode)
 
 function mergeInto(tree: PopulateTree, name: string, spec: true | PopulateOptions) {
   const existing = tree[name];
+  // `true` reads every field (a narrowed entry is an object with `fields`): the merge keeps the wider.
   if (existing === undefined || existing === true) {
+    if (existing === true && spec !== true) delete spec.fields;
     tree[name] = spec;
     return;
   }
-  if (spec === true) return;
+  if (spec === true) {
+    delete existing.fields;
+    return;
+  }
+  if (existing.fields) {
+    if (spec.fields) existing.fields = [...new Set([...existing.fields, ...spec.fields])];
+    else delete existing.fields;
+  }
   if (spec.populate && typeof spec.populate === 'object' && !Array.isArray(spec.populate)) {
     const merged = { ...(existing.populate as PopulateTree | undefined) };
     for (const [k, v] of Object.entries(spec.populate as PopulateTree)) mergeInto(merged, k, v);
@@ -133,6 +148,30 @@ export function fieldKey(registry: Registry, model: AnyModel, attributeName: str
 }
 
 /**
+ * The scalar attributes a selection of `model` (shown as GraphQL type `type`) shows, as a
+ * read's `fields`, when `ctx.narrow`: graphql-js's default resolver reads nothing else of a
+ * row, so the other columns need not be selected nor made into values. `publishedAt` and
+ * `locale` are always kept (what a row's own reads go by); undefined (every field) when not
+ * narrowing or when a field is neither such a scalar nor an attribute populateOf reads.
+ */
+export function scalarsOf(ctx: SelectionContext, model: AnyModel, type: string, sets: readonly SelectionSetNode[]): string[] | undefined {
+  if (!ctx.narrow) return undefined;
+  const names = new Set<string>();
+  for (const keep of ['publishedAt', 'locale']) if (isSelectable(model, keep)) names.add(keep);
+  for (const node of collectFields(ctx, type, sets)) {
+    const name = node.name.value;
+    if (name === '__typename' || name === 'id' || name === 'documentId') continue;
+    if (isSelectable(model, name)) names.add(name);
+    else {
+      const attributeName = name.endsWith('_connection') ? name.slice(0, -'_connection'.length) : name;
+      const kind = model.attributes[attributeName]?.kind;
+      if (kind === undefined ? attributeName !== 'localizations' : kind === 'scalar') return undefined;
+    }
+  }
+  return [...names];
+}
+
+/**
  * The populate tree of `model` (shown as GraphQL type `type`) for the selection sets asked of
  * it: what its nested resolvers will read from the parent rows, each under its fieldKey.
  */
@@ -171,12 +210,16 @@ export function populateOf(ctx: SelectionContext, model: AnyModel, type: string,
       const on: Record<string, true | PopulateOptions> = {};
       for (const component of attribute.componentModels) {
         const populate = populateOf(ctx, component, componentTypeName(component.uid), sub);
-        on[component.uid] = Object.keys(populate).length ? { populate } : true;
+        const fields = scalarsOf(ctx, component, componentTypeName(component.uid), sub);
+        on[component.uid] =
+          Object.keys(populate).length || fields ? { ...(fields ? { fields } : {}), ...(Object.keys(populate).length ? { populate } : {}) } : true;
       }
       options.on = on;
     } else if (target && attribute?.kind !== 'media') {
       const populate = populateOf(ctx, target, typeName(target), sub);
       if (Object.keys(populate).length) options.populate = populate;
+      const fields = scalarsOf(ctx, target, typeName(target), sub);
+      if (fields) options.fields = fields;
     }
     mergeInto(tree, key, Object.keys(options).length ? options : true);
   }

@@ -159,15 +159,15 @@ export class GraphqlService {
   private build(): GraphQLSchema {
     const text = buildSchemaText(this.deps.registry, this.extension, this.settings.shadowCRUD);
     const schema = buildSchema(text.sdl);
-    const generated = buildResolvers(text, this.deps, this.settings);
+    const { resolvers: extra, resolversConfig } = this.extension.generate();
+    const extended = Object.keys(extra).length > 0 || Object.keys(resolversConfig).length > 0;
+    // Rows are read for their selected scalars only while nothing but the generated resolvers reads them.
+    const generated = buildResolvers(text, this.deps, this.settings, !extended);
     for (const more of [pluginResolvers(this.deps, this.settings), mutationResolvers(text, this.deps), authResolvers(this.deps)]) {
       for (const [type, fields] of Object.entries(more)) generated[type] = { ...generated[type], ...fields };
     }
-    const { resolvers: extra, resolversConfig } = this.extension.generate();
     this.pureRoots = new Set(
-      Object.keys(extra).length || Object.keys(resolversConfig).length
-        ? []
-        : [...text.roots.Query.keys(), 'i18NLocales', 'i18NLocales_connection', 'i18NLocale', '__typename', '__schema', '__type'],
+      extended ? [] : [...text.roots.Query.keys(), 'i18NLocales', 'i18NLocales_connection', 'i18NLocale', '__typename', '__schema', '__type'],
     );
     this.rootTypes = new Map([...text.roots.Query].map(([name, root]) => [name, root.ct]));
     // The action of each generated root field: checked here when an extension replaces its resolver.

@@ -126,15 +126,18 @@ interface Level {
 }
 
 /**
- * A level's union as SQLite runs it, kept per populate map (a plan's, kept by query/caches.ts
- * for its query text) and per what else shapes the text: the model, the reader's status and
- * locale, the number of parents, whether their documents are distinct. Its text and where
- * each parameter comes from: the next page of the same request binds its own parents and
- * skips building and compiling ~8 KB of SQL (and hashing it to find the prepared statement).
+ * A level's union as SQLite runs it (or its one read, when it has one: a nested populate's
+ * second level), kept per populate map (a plan's, kept by query/caches.ts for its query text)
+ * and per what else shapes the text: the model, the reader's status and locale, the number of
+ * parents, whether their documents are distinct. Its text and where each parameter comes
+ * from: the next page of the same request binds its own parents and skips building and
+ * compiling ~8 KB of SQL (and hashing it to find the prepared statement).
  */
 interface LevelStatement {
   text: string;
   params: ParamSource[];
+  /** How many reads it answers (one: the read's own statement, not a union). */
+  reads: number;
 }
 const levelStatements = new WeakMap<PopulateMap, Map<string, LevelStatement>>();
 /** Shapes kept per populate map: page sizes × statuses × locales a client asks for, bounded. */
@@ -155,7 +158,8 @@ async function fetchAll(
   kept?: { populate: PopulateMap; shape: string },
 ): Promise<Fetched[]> {
   if (selects.length === 0) return [];
-  if (!db.dialect.unionReads || selects.length === 1 || parents * selects.length > UNION_MAX_VALUES) {
+  const unions = db.dialect.unionReads && parents * selects.length <= UNION_MAX_VALUES;
+  if (!unions || (selects.length === 1 && !kept)) {
     return Promise.all(selects.map(async (s) => split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0])));
   }
   let raws: Row[];
@@ -163,15 +167,16 @@ async function fetchAll(
     let shapes = levelStatements.get(kept.populate);
     if (!shapes) levelStatements.set(kept.populate, (shapes = new Map()));
     let statement = shapes.get(kept.shape);
-    if (!statement) {
-      const union = unionStatement(selects);
-      statement = { text: union.compile('question').text, params: paramSources(union, [level.ids, level.documentIds]) };
+    if (!statement || statement.reads !== selects.length) {
+      const built = selects.length === 1 ? selectStatement(selects[0]!) : unionStatement(selects);
+      statement = { text: built.compile('question').text, params: paramSources(built, [level.ids, level.documentIds]), reads: selects.length };
       if (shapes.size >= LEVEL_SHAPES) shapes.clear();
       shapes.set(kept.shape, statement);
     }
     const lists: readonly SqlValue[][] = [level.ids, level.documentIds];
     const params = statement.params.map((p) => ('value' in p ? p.value : lists[p.list]![p.at]!));
     raws = await db.all<Row>(statement.text, params);
+    if (selects.length === 1) return [split(selects[0]!, raws, (k) => selects[0]!.columns[k]![0])];
   } else raws = await db.all<Row>(unionStatement(selects));
   const branches = orderUnionRows(raws, selects.length);
   return selects.map((s, b) => split(s, branches[b]!, slotName));

@@ -1,8 +1,9 @@
 /**
  * The SELECT list of a read and how a row becomes a response object, in Strapi's key order
  * (id, documentId, attributes…, createdAt, updatedAt, publishedAt, locale). Private and
- * password attributes are never selected. Built per request from the model's fields: it
- * costs microseconds, and keeping nothing means nothing grows with the shapes clients send.
+ * password attributes are never selected. Whole rows' readers are built once per model;
+ * readers of a client's `fields` are kept with the fields list they were built from (a kept
+ * plan's: its next requests reuse them), and go when that list does.
  */
 import { VERSION as V, column } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
@@ -41,10 +42,18 @@ export interface RowReader {
  * with it; readers limited by `fields` (the client's choice) are built per request.
  */
 const wholeRowReaders = new WeakMap<AnyModel, Map<string, RowReader>>();
+/** Readers limited by a `fields` list, by that list (never changed once parsed) and the alias. */
+const fieldsReaders = new WeakMap<readonly string[], { model: AnyModel; byAlias: Map<string, RowReader> }>();
 
 /** The reader of `model`'s rows aliased `alias`, limited to `fields` when given. */
 export function rowReader(model: AnyModel, fields?: string[], alias = 't'): RowReader {
-  if (fields) return buildReader(model, fields, alias);
+  if (fields) {
+    let kept = fieldsReaders.get(fields);
+    if (!kept || kept.model !== model) fieldsReaders.set(fields, (kept = { model, byAlias: new Map() }));
+    let reader = kept.byAlias.get(alias);
+    if (!reader) kept.byAlias.set(alias, (reader = buildReader(model, fields, alias)));
+    return reader;
+  }
   let byAlias = wholeRowReaders.get(model);
   if (!byAlias) wholeRowReaders.set(model, (byAlias = new Map()));
   let reader = byAlias.get(alias);

@@ -269,6 +269,24 @@ describe('populate performance', () => {
     expect(await read('Filler 3')).toEqual(filler);
     expect(await read('Rich')).toEqual(rich);
   });
+
+  it('reads each document its own relation when a query populating one relation is asked of several documents in turn', async () => {
+    // A level of one read keeps its statement too: each document after the first binds its own id into it.
+    const query = { populate: { category: true } };
+    const read = async (title: string) => (await get(one(title), query)).body.data.category?.name ?? null;
+    expect([await read('Rich'), await read('Tagged'), await read('Plain'), await read('Filler 3')]).toEqual(['Tech', 'Life', null, 'Tech']);
+    expect([await read('Tagged'), await read('Rich'), await read('Plain')]).toEqual(['Life', 'Tech', null]);
+  });
+
+  it('answers each query its own fields of a populated relation when queries with different fields are asked in turn', async () => {
+    // Readers of a `fields` list are kept with that list (a kept plan's): another list is another reader.
+    const category = async (fields: string[]) => (await get(one('Rich'), { fields: ['title'], populate: { category: { fields } } })).body.data.category;
+    for (let i = 0; i < 2; i++) {
+      expect(Object.keys(await category(['name']))).toEqual(['id', 'documentId', 'name']);
+      expect(Object.keys(await category(['slug']))).toEqual(['id', 'documentId', 'slug']);
+      expect(Object.keys(await category(['name', 'slug']))).toEqual(['id', 'documentId', 'name', 'slug']);
+    }
+  });
 });
 
 describe('v4 response format', () => {
