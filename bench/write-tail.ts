@@ -190,6 +190,23 @@ const connectionCounts = [...perConnection.values()].map((xs) => xs.length);
 console.log(
   `per connection: mean cycle (answer to next answer) min ${Math.min(...connectionMeans).toFixed(1)} max ${Math.max(...connectionMeans).toFixed(1)} ms; requests min ${Math.min(...connectionCounts)} max ${Math.max(...connectionCounts)}`,
 );
+// Round-robin check: with 64 connections and one request each outstanding, a server that reads
+// them in turn reads exactly 63 others between a connection's answer and its next request.
+const arrivals = done.map((t) => t.arrival).sort((a, b) => a - b);
+const firstAfter = (x: number) => {
+  let lo = 0;
+  let hi = arrivals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (arrivals[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+row(
+  'requests read in between',
+  waited.map((t) => firstAfter(t.arrival) - 1 - firstAfter(t.previous!)),
+);
 row(
   'total (arrival→answered)',
   done.map((t) => t.answered! - t.arrival),
