@@ -11,6 +11,7 @@
  * Printed per run: wrk's p50/p99, and how many requests the server read between a connection's
  * answer and its next request (63 for every request when 64 connections are read in turn).
  */
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseWrk } from './generator';
 import { ROOT } from './options';
@@ -68,7 +69,7 @@ if (process.argv[2] === 'serve') {
   });
   console.log('listening');
 } else {
-  const requests = join(ROOT, 'bench', 'results', `answer-order-${process.pid}.tsv`);
+  const requests = join(tmpdir(), `folio-answer-order-${process.pid}.tsv`);
   await Bun.write(requests, 'POST\t/api/articles\t{"data":{"title":"x"}}\n');
   const wrk = async (port: number, seconds: number) => {
     const proc = Bun.spawn(
