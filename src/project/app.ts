@@ -26,7 +26,7 @@ import {
   type ProjectRoute,
 } from './endpoint';
 import type { IncomingRequest } from './context';
-import { loadFile, ProjectLoadError } from './module-host';
+import { CODE_EXTENSIONS, codeFileOf, loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
 import { builtInPlugins } from './plugins/built-in';
 import { contentTypeDefinitions } from './plugins/content-types';
@@ -36,7 +36,6 @@ import type { ProjectPlugin } from './plugins/plugin';
 import { createEnv } from './env';
 import { ProjectStrapi } from './strapi';
 
-const CODE = ['.ts', '.js', '.cjs', '.mjs'];
 type Obj = Record<string, any>;
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
@@ -44,18 +43,13 @@ const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 function codeFiles(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   if (!isDir(dir)) return out;
-  const files = readdirSync(dir).filter((f) => CODE.includes(extname(f)) && !f.endsWith('.d.ts'));
-  files.sort((a, b) => CODE.indexOf(extname(a)) - CODE.indexOf(extname(b)));
+  const files = readdirSync(dir).filter((f) => CODE_EXTENSIONS.includes(extname(f)) && !f.endsWith('.d.ts'));
+  files.sort((a, b) => CODE_EXTENSIONS.indexOf(extname(a)) - CODE_EXTENSIONS.indexOf(extname(b)));
   for (const f of files) {
     const name = f.slice(0, -extname(f).length);
     if (!out.has(name)) out.set(name, join(dir, f));
   }
   return out;
-}
-/** `src/index` or `src/api/x/content-types/y/lifecycles`: the one code file of that name, if any. */
-function codeFile(dir: string, name: string): string | undefined {
-  for (const ext of CODE) if (existsSync(join(dir, name + ext))) return join(dir, name + ext);
-  return undefined;
 }
 const folders = (dir: string) =>
   isDir(dir)
@@ -110,7 +104,7 @@ export class ProjectApp {
   /** Loads every file of the project (nothing runs yet but the modules' top level and the factories' registration). */
   loadFiles(): void {
     const { src } = this.project;
-    const index = codeFile(src, 'index');
+    const index = codeFileOf(src, 'index');
     this.app = index ? (this.load(index) ?? {}) : {};
     for (const [name, file] of codeFiles(join(src, 'policies'))) this.strapi.policies.set(`global::${name}`, this.load(file));
     for (const [name, file] of codeFiles(join(src, 'middlewares'))) this.strapi.middlewares.set(`global::${name}`, this.load(file));
@@ -143,7 +137,7 @@ export class ProjectApp {
       for (const [name, file] of codeFiles(join(dir, 'middlewares'))) this.strapi.middlewares.set(`api::${api}.${name}`, this.load(file));
       for (const [, file] of codeFiles(join(dir, 'routes'))) routers.push({ namespace: `api::${api}`, api, file, router: this.load(file) });
       for (const ct of folders(join(dir, 'content-types'))) {
-        const lifecycles = codeFile(join(dir, 'content-types', ct), 'lifecycles');
+        const lifecycles = codeFileOf(join(dir, 'content-types', ct), 'lifecycles');
         if (lifecycles) {
           const handlers = this.load(lifecycles) ?? {};
           const off = this.instance.documents.hooks.subscribe({ ...handlers, models: [`api::${api}.${ct}`] });

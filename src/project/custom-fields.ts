@@ -13,7 +13,8 @@ import type { ProjectConfig } from '../config';
 import { createEnv } from './env';
 import { loadFile, ProjectLoadError } from './module-host';
 import { fillStrapiModules } from './modules';
-import { codeFileOf, enabledPlugins } from './plugins/enabled';
+import { codeFileOf } from './module-host';
+import { enabledPlugins } from './plugins/enabled';
 import { pluginParts } from './plugins/local';
 
 type Obj = Record<string, any>;

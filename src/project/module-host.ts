@@ -7,7 +7,8 @@
  *
  * A file that fails to load is a ProjectLoadError naming the file, the line and the cause.
  */
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 export class ProjectLoadError extends Error {
   constructor(
@@ -36,6 +37,15 @@ export function installModuleHost(): void {
       build.module('@strapi/utils', () => ({ exports: UTILS_MODULE, loader: 'object' }));
     },
   });
+}
+
+/** The extensions of a project's code files, in the order one name is looked for (a `.ts` before a `.js`). */
+export const CODE_EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs'];
+
+/** The one code file `<dir>/<name>.<ext>` (`src/index`, a type's `lifecycles`, a plugin's `strapi-server`), if any. */
+export function codeFileOf(dir: string, name: string): string | undefined {
+  for (const ext of CODE_EXTENSIONS) if (existsSync(join(dir, name + ext))) return join(dir, name + ext);
+  return undefined;
 }
 
 /** A module's default export as Strapi reads it: `export default`, compiled TS (`__esModule`), or `module.exports`. */

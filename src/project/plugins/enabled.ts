@@ -24,10 +24,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ProjectConfig } from '../../config';
-import { ProjectLoadError } from '../module-host';
+import { codeFileOf, ProjectLoadError } from '../module-host';
 
 type Obj = Record<string, any>;
-const CODE = ['.ts', '.js', '.cjs', '.mjs'];
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 
@@ -46,11 +45,6 @@ export const FOLIO_PLUGINS = new Set([
 
 /** Strapi's `strings.isKebabCase`. */
 const KEBAB = /^([a-z][a-z0-9]*)(-[a-z0-9]+)*$/;
-
-export function codeFileOf(dir: string, name: string): string | undefined {
-  for (const ext of CODE) if (existsSync(join(dir, name + ext))) return join(dir, name + ext);
-  return undefined;
-}
 
 /** A plugin of the project whose server code runs. */
 export interface EnabledPlugin {

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { ProjectConfig } from '../../config';
 import { loadFile, ProjectLoadError } from '../module-host';
-import { codeFileOf } from './enabled';
+import { codeFileOf } from '../module-host';
 import type { PluginParts } from './plugin';
 
 type Obj = Record<string, any>;
