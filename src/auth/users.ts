@@ -470,11 +470,12 @@ export class Users {
   /** Stores a new reset code (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 64 random bytes in hex, as Strapi's. */
   async createResetCode(id: number): Promise<string> {
     const code = randomBytes(64).toString('hex');
+    const hash = sha256(code);
     await this.updating(
       BY_SYSTEM,
       id,
-      () => ({ resetPasswordToken: sha256(code) }),
-      (tx) => setResetToken(tx, id, sha256(code)),
+      () => ({ resetPasswordToken: hash }),
+      (tx) => setResetToken(tx, id, hash),
     );
     return code;
   }
@@ -482,11 +483,12 @@ export class Users {
   /** Stores a new confirmation token (hashed; it replaces any earlier one) and returns it in clear for the e-mail: 20 random bytes in hex, as Strapi's. */
   async createConfirmationToken(id: number): Promise<string> {
     const token = randomBytes(20).toString('hex');
+    const hash = sha256(token);
     await this.updating(
       BY_SYSTEM,
       id,
-      () => ({ confirmationToken: sha256(token) }),
-      (tx) => setConfirmationToken(tx, id, sha256(token)),
+      () => ({ confirmationToken: hash }),
+      (tx) => setConfirmationToken(tx, id, hash),
     );
     return token;
   }
@@ -552,27 +554,15 @@ export class Users {
       provider,
       roleId: role === undefined ? undefined : await this.roleId(role),
     };
-    const eventData = () => {
-      const data: Record<string, unknown> = { ...extension };
-      for (const [key, value] of Object.entries({
-        username,
-        email: changes.email,
-        password: changes.password,
-        blocked,
-        confirmed,
-        provider,
-        role: changes.roleId,
-      }))
-        if (value !== undefined) data[key] = value;
-      return data;
-    };
+    const eventData = () => ({
+      ...extension,
+      ...defined({ username, email: changes.email, password: changes.password, blocked, confirmed, provider, role: changes.roleId }),
+    });
     await this.updating(by, id, eventData, async (tx, data) => {
       // What a beforeUpdate handler left in the event's data is what is written.
       const fromData = data && (await this.fromEventData(data, changes));
       const written: UserChangesRow = fromData ? { ...fromData, password: fromData.password ?? undefined } : changes;
-      const writtenExtra = data
-        ? this.extensionColumns(Object.fromEntries(this.extensionNames.filter((n) => n in data).map((n) => [n, data[n]])), 'update')
-        : extra;
+      const writtenExtra = data ? this.extensionColumns(data, 'update') : extra;
       const named = written.username !== undefined || written.email !== undefined;
       if (named && (await emailOrUsernameTaken(tx, written.email ?? '', written.username ?? '', id))) throw taken();
       await updateUser(tx, id, written, new Date().toISOString(), writtenExtra);
@@ -581,7 +571,7 @@ export class Users {
     });
     const user = await this.find(id);
     // The fields changed, by name; of their values only the role and the flags (never a password).
-    const shown = Object.fromEntries(Object.entries({ blocked, confirmed, role }).filter(([, v]) => v !== undefined));
+    const shown = defined({ blocked, confirmed, role });
     if (user)
       await this.audit.record({
         action: 'user.update',
