@@ -19,8 +19,12 @@ export interface Caller {
   can(action: string): boolean;
 }
 
-/** Authenticates the request and authorizes `action` (Strapi's name for it). */
-export type Guard = (request: Request, action: string) => Promise<Caller>;
+/**
+ * Authenticates the request and authorizes `action` (Strapi's name for it). `known`: the caller
+ * a project route's chain already authenticated for this same request (its core handler then
+ * only authorizes).
+ */
+export type Guard = (request: Request, action: string, known?: Caller) => Promise<Caller>;
 
 /** Authenticates the request and reads its grants, for routes that decide per item (GraphQL's fields, the realtime feed's types). */
 export type Identify = (request: Request) => Promise<Caller>;
@@ -40,8 +44,8 @@ export function identify({ access, registry }: Pick<Instance, 'access' | 'regist
 
 export function guard(instance: Pick<Instance, 'access' | 'registry'>): Guard {
   const who = identify(instance);
-  return async (request, action) => {
-    const caller = await who(request);
+  return async (request, action, known) => {
+    const caller = known ?? (await who(request));
     if (!caller.can(action)) throw new ForbiddenError();
     return caller;
   };

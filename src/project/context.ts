@@ -6,7 +6,19 @@
  * `ctx.badRequest(…)`, `ctx.notFound(…)` and the other helpers set the error answer and do
  * not throw, as Strapi's do; `ctx.throw(status, message)` throws an HttpError.
  */
+import type { Principal } from '../auth/access';
 import { HttpError, httpErrorName, statusText } from './strapi-errors';
+
+/**
+ * Who the route chain authenticated (its authenticate step) and what they may do: handed to
+ * Folio's core handler, which then neither authenticates the request again nor reads the
+ * grants again (the same request's).
+ */
+export interface ChainCaller {
+  principal: Principal;
+  can(action: string): boolean;
+  readableTypes(): Set<string>;
+}
 
 /** A request as the HTTP layer hands it over (http/routes/project.ts). */
 export interface IncomingRequest {
@@ -20,7 +32,14 @@ export interface IncomingRequest {
   params: Record<string, string>;
   ip: string;
   /** A core route ending in Folio's own handler (endpoint.ts folioCore): answers the request as the chain leaves it. */
-  core?: (request: { method: string; query: Record<string, unknown>; body: unknown; params: Record<string, string> }) => Promise<Response>;
+  core?: (request: {
+    method: string;
+    query: Record<string, unknown>;
+    body: unknown;
+    params: Record<string, string>;
+    /** The chain's caller (absent when project code replaced `ctx.state`: the core handler then authenticates itself). */
+    caller?: ChainCaller;
+  }) => Promise<Response>;
   /**
    * Folio's own routes of its built-in plugins (users-permissions), without the project's routes
    * in front: a built-in controller action an extension kept or wraps answers through them.

@@ -11,7 +11,7 @@ import { FolioError, ForbiddenError as FolioForbidden, UnauthorizedError as Foli
 import type { Instance } from '../instance';
 import type { Logger } from '../log';
 import { authState, grantsKey, readableBy } from '../auth/access';
-import { adoptAnswer, createContext, errorBody, PassedAnswer, responseOf, type IncomingRequest, type ProjectContext } from './context';
+import { adoptAnswer, createContext, errorBody, PassedAnswer, responseOf, type ChainCaller, type IncomingRequest, type ProjectContext } from './context';
 import { CAN_READ, CAN_READ_KEY } from './factories';
 import { ForbiddenError, HttpError, PolicyError, UnauthorizedError } from './strapi-errors';
 import type { ProjectStrapi } from './strapi';
@@ -92,13 +92,15 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
       return next();
     },
     async (ctx, next) => {
-      const principal = await instance.access.authenticate(ctx.request.headers.authorization);
+      const principal = await instance.access.authenticate(ctx.get('authorization') || undefined);
       const can = await instance.access.grants(principal);
       Object.assign(ctx.state, authState(principal));
       let readable: Set<string> | undefined;
-      (ctx.state as any)[CAN_READ] = (uid: string) => (readable ??= readableBy(can, instance.registry)).has(uid);
+      const readableTypes = () => (readable ??= readableBy(can, instance.registry));
+      (ctx.state as any)[CAN_READ] = (uid: string) => readableTypes().has(uid);
       (ctx.state as any)[CAN_READ_KEY] = grantsKey(principal);
       (ctx.state as any)[ALLOWED] = can;
+      (ctx.state as any)[CALLER] = { principal, can, readableTypes } satisfies ChainCaller;
       return next();
     },
     async (ctx, next) => {
@@ -131,7 +133,8 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
 async function folioAnswer(ctx: ProjectContext): Promise<void> {
   const core = (ctx as { [CORE]?: IncomingRequest['core'] })[CORE];
   if (!core) throw new Error("a core route reached without Folio's handler");
-  const answer = await core({ method: ctx.method, query: ctx.query, body: ctx.request.body, params: ctx.params });
+  const caller = (ctx.state as { [CALLER]?: ChainCaller } | undefined)?.[CALLER];
+  const answer = await core({ method: ctx.method, query: ctx.query, body: ctx.request.body, params: ctx.params, caller });
   if (answer.status >= 400 && ![401, 403].includes(answer.status)) throw new PassedAnswer(answer);
   await adoptAnswer(ctx, answer);
 }
@@ -171,6 +174,8 @@ export function ownAction(routes: OwnRoute[]): (ctx: ProjectContext) => Promise<
   return action;
 }
 const ALLOWED = Symbol('folio.allowed');
+/** The caller the chain authenticated, handed to Folio's core handler (folioAnswer). */
+const CALLER = Symbol('folio.caller');
 
 /**
  * Strapi runs config/middlewares around every request of its app, not only the project's

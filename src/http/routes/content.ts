@@ -80,7 +80,8 @@ export interface ProjectRouting {
 }
 
 /** A core action's handler, called directly (a project route's chain ends in it). */
-export type CoreHandler = (context: { request: Request; params: Record<string, string>; server?: PeerSource }) => Response | Promise<Response>;
+/** `caller`: who the project route's chain authenticated (the same request's): not authenticated again. */
+export type CoreHandler = (context: { request: Request; params: Record<string, string>; server?: PeerSource; caller?: Caller }) => Response | Promise<Response>;
 
 export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard, project?: ProjectRouting) {
   const { answers } = instance.caches;
@@ -97,8 +98,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
    * parameter is a 400, or with strictParams off is left out before anything (the text check
    * included) reads it; the route's known parameters are checked the same way in both modes.
    */
-  async function begin(request: Request, action: ContentAction): Promise<Call> {
-    const caller = await allow(request, actionName(ct, action));
+  async function begin(request: Request, action: ContentAction, given?: Caller): Promise<Call> {
+    const caller = await allow(request, actionName(ct, action), given);
     const known = action === 'find' || action === 'findOne' ? READ_PARAMETERS : WRITE_PARAMETERS;
     const parsed = parseQueryString(request.url);
     if (config.strictParams) checkQueryText(parsed);
@@ -112,8 +113,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
    * (query/answer-cache.ts), else built by `answer` and kept when it is a 200. The guard and
    * the query checks run first either way.
    */
-  async function read(request: Request, action: 'find' | 'findOne', answer: (call: Call) => Promise<Response>): Promise<Response> {
-    const call = await begin(request, action);
+  async function read(request: Request, action: 'find' | 'findOne', known: Caller | undefined, answer: (call: Call) => Promise<Response>): Promise<Response> {
+    const call = await begin(request, action, known);
     if (!answers.enabled) return answer(call);
     const key = answerKey(call.caller.principal, request);
     const kept = await answers.lookup(key);
@@ -158,9 +159,10 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
   async function hooked(
     request: Request,
     action: 'find' | 'findOne',
+    known: Caller | undefined,
     read: (params: Raw, pagination: unknown, options: { canRead: (uid: string) => boolean; canReadKey: string }) => Promise<Response>,
   ): Promise<Response> {
-    const { raw, caller } = await begin(request, action);
+    const { raw, caller } = await begin(request, action, known);
     const { pagination, ...params } = raw;
     const readable = caller.readableTypes();
     return read({ ...params, status: parseStatus(params.status) }, pagination, {
@@ -242,16 +244,16 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     const one = `${base}/:documentId`;
     app.get(
       base,
-      serve('find', ({ request }) => {
+      serve('find', ({ request, caller }) => {
         if (documents.hooks.readsHooked(ct)) {
-          return hooked(request, 'find', async (params, raw, options) => {
+          return hooked(request, 'find', caller, async (params, raw, options) => {
             const page = parsePagination(raw, limits);
             const data = await documents.reads.findMany(ct, { ...params, start: page.start, limit: page.limit }, options);
             const total = page.withCount ? await documents.reads.count(ct, params, options) : undefined;
             return respond(request, data, { pagination: pageMeta(page, total) });
           });
         }
-        return read(request, 'find', async (call) => {
+        return read(request, 'find', caller, async (call) => {
           const { data, pagination } = await documents.findMany(ct, await planOf(request, call));
           return respond(request, data, { pagination });
         });
@@ -259,8 +261,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     );
     app.post(
       base,
-      serve('create', async ({ request, server }) => {
-        const call = await begin(request, 'create');
+      serve('create', async ({ request, server, caller }) => {
+        const call = await begin(request, 'create', caller);
         const options = writeOptions(call, request, server);
         const query = await responseQuery(call);
         const written = await documents.create(ct, await bodyData(request, call), options);
@@ -270,15 +272,15 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     );
     app.get(
       one,
-      serve('findOne', ({ request, params }) => {
+      serve('findOne', ({ request, params, caller }) => {
         if (documents.hooks.readsHooked(ct)) {
-          return hooked(request, 'findOne', async (query, _, options) => {
+          return hooked(request, 'findOne', caller, async (query, _, options) => {
             const doc = await documents.reads.findOne(ct, { ...query, documentId: documentIdOf(params) }, options);
             if (!doc) throw new NotFoundError();
             return respond(request, doc, {});
           });
         }
-        return read(request, 'findOne', async (call) => {
+        return read(request, 'findOne', caller, async (call) => {
           const doc = await documents.findOne(ct, documentIdOf(params), await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
@@ -287,8 +289,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     );
     app.put(
       one,
-      serve('update', async ({ request, params, server }) => {
-        const call = await begin(request, 'update');
+      serve('update', async ({ request, params, server, caller }) => {
+        const call = await begin(request, 'update', caller);
         const options = writeOptions(call, request, server);
         const query = await responseQuery(call);
         const written = await documents.update(ct, documentIdOf(params), await bodyData(request, call), options);
@@ -299,8 +301,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     );
     app.delete(
       one,
-      serve('delete', async ({ request, params, server }) => {
-        const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
+      serve('delete', async ({ request, params, server, caller }) => {
+        const { locale, actor } = writeOptions(await begin(request, 'delete', caller), request, server);
         await documents.delete(ct, documentIdOf(params), { locale, actor });
         return noContent();
       }),
@@ -310,15 +312,15 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     const base = `/api/${ct.singularName}`;
     app.get(
       base,
-      serve('find', ({ request }) => {
+      serve('find', ({ request, caller }) => {
         if (documents.hooks.readsHooked(ct)) {
-          return hooked(request, 'find', async (params, _, options) => {
+          return hooked(request, 'find', caller, async (params, _, options) => {
             const doc = await documents.reads.findFirst(ct, params, options);
             if (!doc) throw new NotFoundError();
             return respond(request, doc, {});
           });
         }
-        return read(request, 'find', async (call) => {
+        return read(request, 'find', caller, async (call) => {
           const doc = await documents.findOne(ct, undefined, await planOf(request, call));
           if (!doc) throw new NotFoundError();
           return respond(request, doc, {});
@@ -327,8 +329,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     );
     app.put(
       base,
-      serve('update', async ({ request, server }) => {
-        const call = await begin(request, 'update');
+      serve('update', async ({ request, server, caller }) => {
+        const call = await begin(request, 'update', caller);
         const options = writeOptions(call, request, server);
         const query = await responseQuery(call);
         const written = await documents.upsertSingle(ct, await bodyData(request, call), options);
@@ -338,8 +340,8 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     );
     app.delete(
       base,
-      serve('delete', async ({ request, server }) => {
-        const { locale, actor } = writeOptions(await begin(request, 'delete'), request, server);
+      serve('delete', async ({ request, server, caller }) => {
+        const { locale, actor } = writeOptions(await begin(request, 'delete', caller), request, server);
         const documentId = await documents.singleDocumentId(ct);
         if (documentId) await documents.delete(ct, documentId, { locale, actor });
         return noContent();

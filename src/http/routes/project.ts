@@ -85,7 +85,7 @@ export function projectAnswer(
       ...(folio
         ? {
             core: async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) =>
-              folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' } }),
+              folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' }, caller: as.caller }),
           }
         : {}),
     });
