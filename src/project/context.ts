@@ -31,10 +31,16 @@ export interface IncomingRequest {
   files?: Record<string, unknown>;
   params: Record<string, string>;
   ip: string;
+  /**
+   * The bytes of an answer of Folio's own when they are known without reading its body (a JSON
+   * answer made from bytes: http/respond.ts bytesOf); otherwise the body is read.
+   */
+  bytesOf?: (answer: Response) => Uint8Array | undefined;
   /** A core route ending in Folio's own handler (endpoint.ts folioCore): answers the request as the chain leaves it. */
   core?: (request: {
     method: string;
-    query: Record<string, unknown>;
+    /** `ctx.query` as the chain left it; absent when no project code read or replaced it (the request's own query string then stands). */
+    query?: Record<string, unknown>;
     body: unknown;
     params: Record<string, string>;
     /** The chain's caller (absent when project code replaced `ctx.state`: the core handler then authenticates itself). */
@@ -109,7 +115,7 @@ export function errorBody(status: number, name: string, message: string, details
 export async function adoptAnswer(ctx: ProjectContext, answer: Response): Promise<void> {
   for (const [name, value] of answer.headers) if (name !== 'content-length') ctx._responseHeaders.set(name, value);
   const type = answer.headers.get('content-type') ?? '';
-  if (answer.body && /\bjson\b/.test(type)) ctx._adopt(answer.status, new Uint8Array(await answer.arrayBuffer()));
+  if (answer.body && /\bjson\b/.test(type)) ctx._adopt(answer.status, ctx._bytesOf(answer) ?? new Uint8Array(await answer.arrayBuffer()));
   else ctx._adopt(answer.status, undefined, answer.body);
 }
 
@@ -240,12 +246,23 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     },
   };
 
+  let query = incoming.query;
+  /** Whether project code read `ctx.query` (it may have changed it in place) or replaced it. */
+  let queryTouched = false;
+
   const ctx: ProjectContext = {
     request,
     response,
     state: {},
     params: incoming.params,
-    query: incoming.query,
+    get query() {
+      queryTouched = true;
+      return query;
+    },
+    set query(value: Record<string, any>) {
+      queryTouched = true;
+      query = value;
+    },
     get body() {
       if (adopted) {
         body = JSON.parse(new TextDecoder().decode(adopted));
@@ -344,6 +361,13 @@ export function createContext(incoming: IncomingRequest): ProjectContext {
     },
     get _responseHeaders() {
       return responseHeaders;
+    },
+    /** `ctx.query` for Folio's core handler: undefined while no project code read or replaced it. */
+    get _touchedQuery(): Record<string, any> | undefined {
+      return queryTouched ? query : undefined;
+    },
+    _bytesOf(answer: Response): Uint8Array | undefined {
+      return incoming.bytesOf?.(answer);
     },
     /** The answer as adopted and still untouched: its bytes, or its stream. */
     get _untouched(): ConstructorParameters<typeof Response>[0] | undefined {

@@ -134,7 +134,7 @@ async function folioAnswer(ctx: ProjectContext): Promise<void> {
   const core = (ctx as { [CORE]?: IncomingRequest['core'] })[CORE];
   if (!core) throw new Error("a core route reached without Folio's handler");
   const caller = (ctx.state as { [CALLER]?: ChainCaller } | undefined)?.[CALLER];
-  const answer = await core({ method: ctx.method, query: ctx.query, body: ctx.request.body, params: ctx.params, caller });
+  const answer = await core({ method: ctx.method, query: ctx._touchedQuery, body: ctx.request.body, params: ctx.params, caller });
   if (answer.status >= 400 && ![401, 403].includes(answer.status)) throw new PassedAnswer(answer);
   await adoptAnswer(ctx, answer);
 }

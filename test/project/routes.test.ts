@@ -218,6 +218,69 @@ describe("a route middleware on a core action (LaunchPad's populate middleware)"
   }, 30_000); // a second server of its own: on PostgreSQL under load, more than the default 5 s
 });
 
+describe('what a route middleware leaves of the request and the answer of a core action', () => {
+  test('a ctx.query replaced, or changed through ctx.request.query, before next() is the query the core action answers; one only read answers as sent', async () => {
+    const root = copyProject('blog-js', {
+      'src/api/tag/routes/tag.js': [
+        "module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag', {",
+        "  config: { find: { middlewares: ['api::tag.replace-query'] }, findOne: { middlewares: ['api::tag.request-query'] } },",
+        '});',
+        '',
+      ].join('\n'),
+      'src/api/tag/middlewares/replace-query.js': [
+        'module.exports = () => async (ctx, next) => {',
+        "  if (ctx.get('x-replace') === 'yes') ctx.query = { ...ctx.query, fields: ['name'], sort: 'name:desc' };",
+        "  else ctx.set('x-seen-query', JSON.stringify(ctx.query));",
+        '  await next();',
+        '};',
+        '',
+      ].join('\n'),
+      'src/api/tag/middlewares/request-query.js': [
+        'module.exports = () => async (ctx, next) => {',
+        "  ctx.request.query.fields = ['name'];",
+        '  await next();',
+        '};',
+        '',
+      ].join('\n'),
+    });
+    const own = await startServer({ contentTypes: root });
+    try {
+      for (const name of ['alpha', 'beta']) expect((await own.call('POST', '/api/tags', { body: { data: { name } } })).status).toBe(201);
+      const replaced = await own.call('GET', '/api/tags?sort=name:asc', { headers: { 'x-replace': 'yes' } });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body.data.map((t: { name: string }) => t.name)).toEqual(['seeded', 'beta', 'alpha']);
+      expect(Object.keys(replaced.body.data[0]).sort()).toEqual(['documentId', 'id', 'name']);
+      // Read and left as it was: the query string as sent (its sort, every field).
+      const read = await own.call('GET', '/api/tags?sort=name:asc&pagination[pageSize]=2');
+      expect(JSON.parse(read.headers.get('x-seen-query')!)).toEqual({ sort: 'name:asc', pagination: { pageSize: '2' } });
+      expect(read.body.data.map((t: { name: string }) => t.name)).toEqual(['alpha', 'beta']);
+      expect(read.body.data[0]).toHaveProperty('createdAt');
+      expect(read.body.meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 2, total: 3 });
+      const one = await own.call('GET', `/api/tags/${read.body.data[0].documentId}`);
+      expect(one.status).toBe(200);
+      expect(one.body.data).toEqual({ id: read.body.data[0].id, documentId: read.body.data[0].documentId, name: 'alpha' });
+    } finally {
+      await own.stop();
+    }
+  }, 30_000);
+
+  test("a middleware that only sets a header answers the core action's own bytes, status and content type, and its header", async () => {
+    const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Header only' } } });
+    const id = created.body.data.documentId;
+    const hooked = await fetch(`${server.url}/api/articles/${id}`);
+    expect(hooked.status).toBe(200);
+    expect(hooked.headers.get('x-article-middleware')).toBe('after');
+    expect(hooked.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await hooked.text();
+    expect(hooked.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    // The same document through Folio's plain find route, serialized alike.
+    const listed = await server.call('GET', `/api/articles?filters[documentId][$eq]=${id}`);
+    expect(JSON.parse(text)).toEqual({ data: listed.body.data[0], meta: {} });
+    // A second request, answered from the kept answer: the same bytes.
+    expect(await (await fetch(`${server.url}/api/articles/${id}`)).text()).toBe(text);
+  });
+});
+
 describe('loading project code', () => {
   test('an unknown import names the package and the importing file', () => {
     const root = copyProject('blog-js', { 'src/api/article/services/broken.js': "require('left-pad-not-installed');\n" });

@@ -10,6 +10,7 @@ import type { Instance } from '../../instance';
 import type { ProjectApp } from '../../project/app';
 import type { IncomingRequest } from '../../project/context';
 import { readJsonBody } from '../body';
+import { bytesOf } from '../respond';
 import { parseQueryString } from '../query-string';
 import qs from 'qs';
 import type { CoreHandler } from './content';
@@ -81,6 +82,7 @@ export function projectAnswer(
       files,
       params: found.params,
       ip: server()?.requestIP?.(request)?.address ?? '',
+      bytesOf,
       ...(own ? { own: (as: Parameters<NonNullable<IncomingRequest['own']>>[0]) => own(ownRequest(request, url, as), request) } : {}),
       ...(folio
         ? {
@@ -94,12 +96,15 @@ export function projectAnswer(
 
 /**
  * The request a core handler answers: the query and body as the route's policies and
- * middlewares left them (a middleware may set `ctx.query.populate`), the headers as sent.
+ * middlewares left them (a middleware may set `ctx.query.populate`), the headers as sent. A
+ * read whose `ctx.query` no project code read or replaced is the request itself (its query
+ * string as sent, nothing stringified again).
  */
-function coreRequest(request: Request, url: URL, as: { method: string; query: Record<string, unknown>; body: unknown }): Request {
-  const search = qs.stringify(as.query, { encodeValuesOnly: true });
-  const target = `${url.origin}${url.pathname}${search ? `?${search}` : ''}`;
+function coreRequest(request: Request, url: URL, as: { method: string; query?: Record<string, unknown>; body: unknown }): Request {
   const hasBody = as.method !== 'GET' && as.method !== 'HEAD' && as.method !== 'DELETE';
+  if (as.query === undefined && (as.method === 'GET' || as.method === 'HEAD') && as.method === request.method) return request;
+  const search = as.query === undefined ? url.search.slice(1) : qs.stringify(as.query, { encodeValuesOnly: true });
+  const target = `${url.origin}${url.pathname}${search ? `?${search}` : ''}`;
   const headers = new Headers(request.headers);
   headers.delete('content-length');
   if (hasBody) headers.set('content-type', 'application/json');
@@ -169,6 +174,7 @@ export function projectGlobalMiddlewares(instance: Instance, server: () => Serve
           body: {},
           params: {},
           ip: server()?.requestIP?.(request)?.address ?? '',
+          bytesOf,
         },
         () => next(request),
       );
