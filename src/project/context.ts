@@ -126,268 +126,369 @@ export class PassedAnswer extends Error {
   }
 }
 
-export function createContext(incoming: IncomingRequest): ProjectContext {
-  const responseHeaders = new Headers();
-  let body: unknown;
+/** What one request's ctx holds besides its own fields: the request it came from and the answer so far. */
+interface CtxState {
+  incoming: IncomingRequest;
+  ctx: ProjectContext;
+  body: unknown;
   /** An adopted JSON answer, parsed on first read of `ctx.body`. */
-  let adopted: Uint8Array | undefined;
+  adopted: Uint8Array | undefined;
   /** An adopted answer that is no JSON (a stream, bytes): passed on as it is. */
-  let raw: ConstructorParameters<typeof Response>[0] | undefined;
-  let status = 404;
-  let explicitStatus = false;
-  let explicitNullBody = false;
-
-  const headerObject = () => Object.fromEntries(incoming.headers.entries());
-  const get = (name: string) => {
-    const key = name.toLowerCase();
-    if (key === 'referer' || key === 'referrer') return incoming.headers.get('referrer') ?? incoming.headers.get('referer') ?? '';
-    return incoming.headers.get(key) ?? '';
-  };
-  const is = (...types: (string | string[])[]): string | false | null => {
-    const type = (incoming.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!type) return null;
-    const wanted = types.flat();
-    if (!wanted.length) return type;
-    for (const t of wanted) {
-      const full =
-        t === 'json'
-          ? 'application/json'
-          : t === 'urlencoded'
-            ? 'application/x-www-form-urlencoded'
-            : t === 'multipart'
-              ? 'multipart/*'
-              : t.includes('/')
-                ? t
-                : `*/${t}`;
-      const [a, b] = full.split('/');
-      const [ta, tb] = type.split('/');
-      if ((a === '*' || a === ta) && (b === '*' || b === tb || (tb ?? '').endsWith(`+${b}`))) return t;
-    }
-    return false;
-  };
-  const set = (field: string | Record<string, unknown>, value?: unknown) => {
-    if (typeof field === 'object') for (const [k, v] of Object.entries(field)) responseHeaders.set(k, String(v));
-    else if (Array.isArray(value)) {
-      responseHeaders.delete(field);
-      for (const v of value) responseHeaders.append(field, String(v));
-    } else responseHeaders.set(field, String(value));
-  };
-
-  const request: Record<string, any> = {
-    method: incoming.method,
-    url: incoming.url.pathname + incoming.url.search,
-    href: incoming.url.href,
-    path: incoming.url.pathname,
-    querystring: incoming.url.search.slice(1),
-    search: incoming.url.search,
-    host: incoming.url.host,
-    hostname: incoming.url.hostname,
-    origin: incoming.url.origin,
-    protocol: incoming.url.protocol.replace(':', ''),
-    ip: incoming.ip,
-    body: incoming.body,
-    files: incoming.files,
-    get header() {
-      return headerObject();
-    },
-    get headers() {
-      return headerObject();
-    },
-    get: get,
-    is,
-    get type() {
-      return (incoming.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    },
-    get length() {
-      const n = incoming.headers.get('content-length');
-      return n ? Number(n) : undefined;
-    },
-  };
-  Object.defineProperty(request, 'query', { get: () => ctx.query, set: (q) => (ctx.query = q), enumerable: true });
-
-  const response: Record<string, any> = {
-    get status() {
-      return status;
-    },
-    set status(code: number) {
-      status = code;
-      explicitStatus = true;
-    },
-    get body() {
-      return body;
-    },
-    set body(value: unknown) {
-      ctx.body = value;
-    },
-    get headers() {
-      return Object.fromEntries(responseHeaders.entries());
-    },
-    get header() {
-      return Object.fromEntries(responseHeaders.entries());
-    },
-    get: (name: string) => responseHeaders.get(name) ?? '',
-    set,
-    append: (name: string, value: string) => responseHeaders.append(name, value),
-    remove: (name: string) => responseHeaders.delete(name),
-    get message() {
-      return statusText(status);
-    },
-    get type() {
-      return responseHeaders.get('content-type') ?? '';
-    },
-    set type(value: string) {
-      responseHeaders.set(
-        'content-type',
-        value.includes('/') ? value : value === 'json' ? 'application/json' : value === 'html' ? 'text/html' : `text/${value}`,
-      );
-    },
-    get _explicitStatus() {
-      return explicitStatus;
-    },
-  };
-
-  let query = incoming.query;
+  raw: ConstructorParameters<typeof Response>[0] | undefined;
+  status: number;
+  explicitStatus: boolean;
+  explicitNullBody: boolean;
+  query: Record<string, any>;
   /** Whether project code read `ctx.query` (it may have changed it in place) or replaced it. */
-  let queryTouched = false;
+  queryTouched: boolean;
+  /** The answer's headers, made on first use. */
+  headers: Headers | undefined;
+}
+const STATE = Symbol('folio.ctx');
+type WithState = { [STATE]: CtxState };
+const stateOf = (self: unknown) => (self as WithState)[STATE];
+const answerHeaders = (s: CtxState) => (s.headers ??= new Headers());
 
-  const ctx: ProjectContext = {
-    request,
-    response,
-    state: {},
-    params: incoming.params,
-    get query() {
-      queryTouched = true;
-      return query;
-    },
-    set query(value: Record<string, any>) {
-      queryTouched = true;
-      query = value;
-    },
-    get body() {
-      if (adopted) {
-        body = JSON.parse(new TextDecoder().decode(adopted));
-        adopted = undefined;
-      }
-      return body;
-    },
-    set body(value: unknown) {
-      adopted = undefined;
-      raw = undefined;
-      body = value;
-      if (value === null || value === undefined) {
-        explicitNullBody = true;
-        if (!explicitStatus || (status !== 204 && status !== 205 && status !== 304)) {
-          status = 204;
-          explicitStatus = true;
-        }
-        return;
-      }
-      if (!explicitStatus) {
-        status = 200;
-        explicitStatus = true;
-      }
-    },
-    get status() {
-      return status;
-    },
-    set status(code: number) {
-      status = code;
-      explicitStatus = true;
-    },
-    get method() {
-      return incoming.method;
-    },
-    get url() {
-      return request.url;
-    },
-    get path() {
-      return request.path;
-    },
-    get querystring() {
-      return request.querystring;
-    },
-    get host() {
-      return request.host;
-    },
-    get ip() {
-      return incoming.ip;
-    },
-    get header() {
-      return headerObject();
-    },
-    get headers() {
-      return headerObject();
-    },
-    get,
-    set,
-    append: response.append,
-    remove: response.remove,
-    is,
-    get type() {
-      return response.type;
-    },
-    set type(value: string) {
-      response.type = value;
-    },
-    send(data: unknown, code = 200) {
-      ctx.status = code;
-      ctx.body = data;
-    },
-    created(data: unknown) {
-      ctx.status = 201;
-      ctx.body = data;
-    },
-    deleted(data: unknown) {
-      if (data === undefined || data === null) {
-        ctx.status = 204;
-        body = undefined;
-        explicitNullBody = true;
-      } else ctx.send(data, 200);
-    },
-    throw(...args: unknown[]) {
-      const code = typeof args[0] === 'number' ? args[0] : typeof args[1] === 'number' ? args[1] : 500;
-      const message = typeof args[0] === 'string' ? args[0] : typeof args[1] === 'string' ? args[1] : undefined;
-      const props = args.find((a) => a && typeof a === 'object' && !(a instanceof Error)) as { details?: unknown } | undefined;
-      throw new HttpError(code, message, props?.details);
-    },
-    assert(value: unknown, ...args: unknown[]) {
-      if (!value) ctx.throw(...args);
-    },
-    get _explicitStatus() {
-      return explicitStatus;
-    },
-    get _explicitNullBody() {
-      return explicitNullBody;
-    },
-    get _responseHeaders() {
-      return responseHeaders;
-    },
-    /** `ctx.query` for Folio's core handler: undefined while no project code read or replaced it. */
-    get _touchedQuery(): Record<string, any> | undefined {
-      return queryTouched ? query : undefined;
-    },
-    _bytesOf(answer: Response): Uint8Array | undefined {
-      return incoming.bytesOf?.(answer);
-    },
-    /** The answer as adopted and still untouched: its bytes, or its stream. */
-    get _untouched(): ConstructorParameters<typeof Response>[0] | undefined {
-      return adopted ?? raw;
-    },
-    _adopt(code: number, bytes: Uint8Array | undefined, stream?: ConstructorParameters<typeof Response>[0]) {
-      status = code;
-      explicitStatus = true;
-      body = undefined;
-      adopted = bytes;
-      raw = bytes ? undefined : (stream ?? null);
-    },
-  };
-  for (const [name, code] of Object.entries(HELPERS)) {
-    ctx[name] = (message?: string, details: unknown = {}) => {
-      ctx.status = code;
-      ctx.body = errorBody(code, httpErrorName(code), message || statusText(code), details ?? {});
-    };
+/**
+ * The ctx, its request and its response are built per request from prototypes shared by all
+ * (as Koa's are): nothing is computed until read. What was a plain field of these objects
+ * stays one to project code: assigning it gives the object its own value; a method taken off
+ * the object (`const { set } = ctx`) stays bound to it; what was read-only stays read-only.
+ */
+function dataFields(proto: object, fields: Record<string, (s: CtxState) => unknown>): void {
+  for (const [name, read] of Object.entries(fields)) {
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        return read(stateOf(this));
+      },
+      set(value: unknown) {
+        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
   }
-  return ctx;
+}
+function boundMethods(proto: object, methods: Record<string, (s: CtxState, ...args: any[]) => unknown>): void {
+  for (const [name, method] of Object.entries(methods)) {
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const s = stateOf(this);
+        return (...args: any[]) => method(s, ...args);
+      },
+      set(value: unknown) {
+        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
+  }
+}
+function readOnly(proto: object, fields: Record<string, (s: CtxState) => unknown>): void {
+  for (const [name, read] of Object.entries(fields)) {
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        return read(stateOf(this));
+      },
+    });
+  }
+}
+
+const headerObject = (s: CtxState) => Object.fromEntries(s.incoming.headers.entries());
+const getHeader = (s: CtxState, name: string) => {
+  const headers = s.incoming.headers;
+  const key = name.toLowerCase();
+  if (key === 'referer' || key === 'referrer') return headers.get('referrer') ?? headers.get('referer') ?? '';
+  return headers.get(key) ?? '';
+};
+const isType = (s: CtxState, ...types: (string | string[])[]): string | false | null => {
+  const type = (s.incoming.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!type) return null;
+  const wanted = types.flat();
+  if (!wanted.length) return type;
+  for (const t of wanted) {
+    const full =
+      t === 'json'
+        ? 'application/json'
+        : t === 'urlencoded'
+          ? 'application/x-www-form-urlencoded'
+          : t === 'multipart'
+            ? 'multipart/*'
+            : t.includes('/')
+              ? t
+              : `*/${t}`;
+    const [a, b] = full.split('/');
+    const [ta, tb] = type.split('/');
+    if ((a === '*' || a === ta) && (b === '*' || b === tb || (tb ?? '').endsWith(`+${b}`))) return t;
+  }
+  return false;
+};
+const setHeader = (s: CtxState, field: string | Record<string, unknown>, value?: unknown) => {
+  const headers = answerHeaders(s);
+  if (typeof field === 'object') for (const [k, v] of Object.entries(field)) headers.set(k, String(v));
+  else if (Array.isArray(value)) {
+    headers.delete(field);
+    for (const v of value) headers.append(field, String(v));
+  } else headers.set(field, String(value));
+};
+const appendHeader = (s: CtxState, name: string, value: string) => answerHeaders(s).append(name, value);
+const removeHeader = (s: CtxState, name: string) => answerHeaders(s).delete(name);
+const setStatus = (s: CtxState, code: number) => {
+  s.status = code;
+  s.explicitStatus = true;
+};
+const setBody = (s: CtxState, value: unknown) => {
+  s.adopted = undefined;
+  s.raw = undefined;
+  s.body = value;
+  if (value === null || value === undefined) {
+    s.explicitNullBody = true;
+    if (!s.explicitStatus || (s.status !== 204 && s.status !== 205 && s.status !== 304)) {
+      s.status = 204;
+      s.explicitStatus = true;
+    }
+    return;
+  }
+  if (!s.explicitStatus) {
+    s.status = 200;
+    s.explicitStatus = true;
+  }
+};
+const responseType = (s: CtxState) => s.headers?.get('content-type') ?? '';
+const setResponseType = (s: CtxState, value: string) =>
+  answerHeaders(s).set('content-type', value.includes('/') ? value : value === 'json' ? 'application/json' : value === 'html' ? 'text/html' : `text/${value}`);
+const headersOut = (s: CtxState) => Object.fromEntries(s.headers?.entries() ?? []);
+
+class ContextRequest {
+  [STATE]: CtxState;
+  method: string;
+  body: unknown;
+  files: Record<string, unknown> | undefined;
+  constructor(s: CtxState) {
+    this[STATE] = s;
+    this.method = s.incoming.method;
+    this.body = s.incoming.body;
+    this.files = s.incoming.files;
+  }
+}
+dataFields(ContextRequest.prototype, {
+  url: (s) => s.incoming.url.pathname + s.incoming.url.search,
+  href: (s) => s.incoming.url.href,
+  path: (s) => s.incoming.url.pathname,
+  querystring: (s) => s.incoming.url.search.slice(1),
+  search: (s) => s.incoming.url.search,
+  host: (s) => s.incoming.url.host,
+  hostname: (s) => s.incoming.url.hostname,
+  origin: (s) => s.incoming.url.origin,
+  protocol: (s) => s.incoming.url.protocol.replace(':', ''),
+  ip: (s) => s.incoming.ip,
+});
+readOnly(ContextRequest.prototype, {
+  header: headerObject,
+  headers: headerObject,
+  type: (s) => (s.incoming.headers.get('content-type') ?? '').split(';')[0]!.trim(),
+  length: (s) => {
+    const n = s.incoming.headers.get('content-length');
+    return n ? Number(n) : undefined;
+  },
+});
+boundMethods(ContextRequest.prototype, { get: getHeader, is: isType });
+Object.defineProperty(ContextRequest.prototype, 'query', {
+  configurable: true,
+  enumerable: true,
+  get() {
+    return stateOf(this).ctx.query;
+  },
+  set(q: Record<string, any>) {
+    stateOf(this).ctx.query = q;
+  },
+});
+
+class ContextResponse {
+  [STATE]: CtxState;
+  constructor(s: CtxState) {
+    this[STATE] = s;
+  }
+  get status() {
+    return stateOf(this).status;
+  }
+  set status(code: number) {
+    setStatus(stateOf(this), code);
+  }
+  get body() {
+    return stateOf(this).body;
+  }
+  set body(value: unknown) {
+    stateOf(this).ctx.body = value;
+  }
+  get type() {
+    return responseType(stateOf(this));
+  }
+  set type(value: string) {
+    setResponseType(stateOf(this), value);
+  }
+}
+readOnly(ContextResponse.prototype, {
+  headers: headersOut,
+  header: headersOut,
+  message: (s) => statusText(s.status),
+  _explicitStatus: (s) => s.explicitStatus,
+});
+boundMethods(ContextResponse.prototype, {
+  get: (s, name: string) => s.headers?.get(name) ?? '',
+  set: setHeader,
+  append: appendHeader,
+  remove: removeHeader,
+});
+for (const name of ['status', 'body', 'type']) Object.defineProperty(ContextResponse.prototype, name, { enumerable: true });
+
+class Context {
+  [STATE]: CtxState;
+  request: Record<string, any>;
+  response: Record<string, any>;
+  state: Record<string, any> = {};
+  params: Record<string, string>;
+  constructor(incoming: IncomingRequest) {
+    const s: CtxState = {
+      incoming,
+      ctx: this as unknown as ProjectContext,
+      body: undefined,
+      adopted: undefined,
+      raw: undefined,
+      status: 404,
+      explicitStatus: false,
+      explicitNullBody: false,
+      query: incoming.query,
+      queryTouched: false,
+      headers: undefined,
+    };
+    this[STATE] = s;
+    this.request = new ContextRequest(s) as unknown as Record<string, any>;
+    this.response = new ContextResponse(s) as unknown as Record<string, any>;
+    this.params = incoming.params;
+  }
+  get query() {
+    const s = stateOf(this);
+    s.queryTouched = true;
+    return s.query;
+  }
+  set query(value: Record<string, any>) {
+    const s = stateOf(this);
+    s.queryTouched = true;
+    s.query = value;
+  }
+  get body() {
+    const s = stateOf(this);
+    if (s.adopted) {
+      s.body = JSON.parse(new TextDecoder().decode(s.adopted));
+      s.adopted = undefined;
+    }
+    return s.body;
+  }
+  set body(value: unknown) {
+    setBody(stateOf(this), value);
+  }
+  get status() {
+    return stateOf(this).status;
+  }
+  set status(code: number) {
+    setStatus(stateOf(this), code);
+  }
+  get type() {
+    return responseType(stateOf(this));
+  }
+  set type(value: string) {
+    setResponseType(stateOf(this), value);
+  }
+  /** `ctx.query` for Folio's core handler: undefined while no project code read or replaced it. */
+  get _touchedQuery(): Record<string, any> | undefined {
+    const s = stateOf(this);
+    return s.queryTouched ? s.query : undefined;
+  }
+  _bytesOf(answer: Response): Uint8Array | undefined {
+    return stateOf(this).incoming.bytesOf?.(answer);
+  }
+  get _responseHeaders(): Headers {
+    return answerHeaders(stateOf(this));
+  }
+  /** The answer as adopted and still untouched: its bytes, or its stream. */
+  get _untouched(): ConstructorParameters<typeof Response>[0] | undefined {
+    const s = stateOf(this);
+    return s.adopted ?? s.raw;
+  }
+  _adopt(code: number, bytes: Uint8Array | undefined, stream?: ConstructorParameters<typeof Response>[0]) {
+    const s = stateOf(this);
+    s.status = code;
+    s.explicitStatus = true;
+    s.body = undefined;
+    s.adopted = bytes;
+    s.raw = bytes ? undefined : (stream ?? null);
+  }
+}
+for (const name of ['query', 'body', 'status', 'type', '_touchedQuery', '_responseHeaders', '_untouched']) {
+  Object.defineProperty(Context.prototype, name, { enumerable: true });
+}
+readOnly(Context.prototype, {
+  method: (s) => s.incoming.method,
+  url: (s) => s.ctx.request.url,
+  path: (s) => s.ctx.request.path,
+  querystring: (s) => s.ctx.request.querystring,
+  host: (s) => s.ctx.request.host,
+  ip: (s) => s.incoming.ip,
+  header: headerObject,
+  headers: headerObject,
+  _explicitStatus: (s) => s.explicitStatus,
+  _explicitNullBody: (s) => s.explicitNullBody,
+});
+const ctxOf = (s: CtxState) => s.ctx;
+boundMethods(Context.prototype, {
+  get: getHeader,
+  set: setHeader,
+  append: appendHeader,
+  remove: removeHeader,
+  is: isType,
+  send: (s, data: unknown, code = 200) => {
+    const ctx = ctxOf(s);
+    ctx.status = code;
+    ctx.body = data;
+  },
+  created: (s, data: unknown) => {
+    const ctx = ctxOf(s);
+    ctx.status = 201;
+    ctx.body = data;
+  },
+  deleted: (s, data: unknown) => {
+    if (data === undefined || data === null) {
+      ctxOf(s).status = 204;
+      s.body = undefined;
+      s.explicitNullBody = true;
+    } else ctxOf(s).send(data, 200);
+  },
+  throw: (_s, ...args: unknown[]) => {
+    const code = typeof args[0] === 'number' ? args[0] : typeof args[1] === 'number' ? args[1] : 500;
+    const message = typeof args[0] === 'string' ? args[0] : typeof args[1] === 'string' ? args[1] : undefined;
+    const props = args.find((a) => a && typeof a === 'object' && !(a instanceof Error)) as { details?: unknown } | undefined;
+    throw new HttpError(code, message, props?.details);
+  },
+  assert: (s, value: unknown, ...args: unknown[]) => {
+    if (!value) ctxOf(s).throw(...args);
+  },
+  ...Object.fromEntries(
+    Object.entries(HELPERS).map(([name, code]) => [
+      name,
+      (s: CtxState, message?: string, details: unknown = {}) => {
+        const ctx = ctxOf(s);
+        ctx.status = code;
+        ctx.body = errorBody(code, httpErrorName(code), message || statusText(code), details ?? {});
+      },
+    ]),
+  ),
+});
+
+export function createContext(incoming: IncomingRequest): ProjectContext {
+  return new Context(incoming) as unknown as ProjectContext;
 }
 
 /** The answer a ctx holds once the middlewares and the controller are done. */

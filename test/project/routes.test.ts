@@ -264,6 +264,79 @@ describe('what a route middleware leaves of the request and the answer of a core
     }
   }, 30_000);
 
+  test("the ctx's request and response fields, methods taken off it and fields assigned answer as Koa's ctx does", async () => {
+    const root = copyProject('blog-js', {
+      'src/api/tag/routes/01-shape.js':
+        "module.exports = { routes: [{ method: 'POST', path: '/shape/:id', handler: 'shape.read', config: { auth: false } }] };\n",
+      'src/api/tag/controllers/shape.js': [
+        'module.exports = {',
+        '  async read(ctx) {',
+        '    const { set, get, badRequest } = ctx;',
+        '    const { get: requestGet, is } = ctx.request;',
+        "    set('x-detached', get('x-in'));",
+        '    const before = { url: ctx.url, requestUrl: ctx.request.url };',
+        "    ctx.request.url = '/rewritten';",
+        "    if (ctx.query.fail) return badRequest('Detached', { a: 1 });",
+        "    ctx.response.type = 'json';",
+        '    ctx.status = 201;',
+        '    ctx.body = {',
+        '      before, after: { url: ctx.url, requestUrl: ctx.request.url },',
+        '      method: ctx.method, path: ctx.path, querystring: ctx.querystring, search: ctx.request.search,',
+        "      href: ctx.request.href.endsWith('/api/shape/7?a=1&b[c]=2'), origin: ctx.request.origin === `${ctx.request.protocol}://${ctx.request.host}`,",
+        '      protocol: ctx.request.protocol, hostname: ctx.request.hostname === ctx.host.split(":")[0], ip: typeof ctx.ip, params: ctx.params, query: ctx.query,',
+        "      header: ctx.header['x-in'], headers: ctx.request.headers['x-in'], requestGet: requestGet('X-In'), referer: ctx.get('referrer'),",
+        "      is: is('json'), type: ctx.request.type, length: ctx.request.length, body: ctx.request.body, files: ctx.request.files ?? null,",
+        "      responseType: ctx.response.type, status: ctx.response.status, out: ctx.response.get('x-detached'),",
+        "      own: ['request', 'response', 'state', 'params'].every((k) => Object.prototype.propertyIsEnumerable.call(ctx, k)),",
+        '    };',
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+    });
+    const own = await startServer({ contentTypes: root });
+    try {
+      const headers = { 'x-in': 'inbound', referer: 'http://example.test/page' };
+      const answer = await own.call('POST', '/api/shape/7?a=1&b[c]=2', { body: { hello: 'world' }, headers });
+      expect(answer.status).toBe(201);
+      expect(answer.headers.get('x-detached')).toBe('inbound');
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.body).toEqual({
+        before: { url: '/api/shape/7?a=1&b[c]=2', requestUrl: '/api/shape/7?a=1&b[c]=2' },
+        after: { url: '/rewritten', requestUrl: '/rewritten' },
+        method: 'POST',
+        path: '/api/shape/7',
+        querystring: 'a=1&b[c]=2',
+        search: '?a=1&b[c]=2',
+        href: true,
+        origin: true,
+        protocol: 'http',
+        hostname: true,
+        ip: 'string',
+        params: { id: '7' },
+        query: { a: '1', b: { c: '2' } },
+        header: 'inbound',
+        headers: 'inbound',
+        requestGet: 'inbound',
+        referer: 'http://example.test/page',
+        is: 'json',
+        type: 'application/json',
+        length: 17,
+        body: { hello: 'world' },
+        files: null,
+        responseType: 'application/json',
+        status: 201,
+        out: 'inbound',
+        own: true,
+      });
+      const refused = await own.call('POST', '/api/shape/7?fail=1', { body: {} });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ data: null, error: { status: 400, name: 'BadRequestError', message: 'Detached', details: { a: 1 } } });
+    } finally {
+      await own.stop();
+    }
+  }, 30_000);
+
   test("a middleware that only sets a header answers the core action's own bytes, status and content type, and its header", async () => {
     const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Header only' } } });
     const id = created.body.data.documentId;
