@@ -20,6 +20,7 @@ import {
   routeChain,
   runAround,
   runRoute,
+  type ComposedChain,
   type Middleware,
   type OwnRoute,
   type Policy,
@@ -354,8 +355,9 @@ export class ProjectApp {
 
   /** Answers one request to a project route. */
   handle(route: ProjectRoute, incoming: IncomingRequest): Promise<Response> {
-    const chain = ((route as { chain?: Middleware[] }).chain ??= routeChain(this.instance, this.strapi, route));
-    return runRoute(this.global, chain, incoming);
+    // Composed once per route (the global middlewares and the route's are fixed until routes are built again, with new route objects).
+    const run = ((route as { run?: ComposedChain }).run ??= compose([...this.global, ...routeChain(this.instance, this.strapi, route)]));
+    return runRoute(run, incoming);
   }
 }
 

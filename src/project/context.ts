@@ -30,7 +30,8 @@ export interface IncomingRequest {
   body: unknown;
   files?: Record<string, unknown>;
   params: Record<string, string>;
-  ip: string;
+  /** The client's address (read when asked: the request facade's `ip`). */
+  readonly ip: string;
   /**
    * The bytes of an answer of Folio's own when they are known without reading its body (a JSON
    * answer made from bytes: http/respond.ts bytesOf); otherwise the body is read.
@@ -113,7 +114,7 @@ export function errorBody(status: number, name: string, message: string, details
  * passes through as it is.
  */
 export async function adoptAnswer(ctx: ProjectContext, answer: Response): Promise<void> {
-  for (const [name, value] of answer.headers) if (name !== 'content-length') ctx._responseHeaders.set(name, value);
+  ctx._adoptHeaders(answer.headers);
   const type = answer.headers.get('content-type') ?? '';
   if (answer.body && /\bjson\b/.test(type)) ctx._adopt(answer.status, ctx._bytesOf(answer) ?? new Uint8Array(await answer.arrayBuffer()));
   else ctx._adopt(answer.status, undefined, answer.body);
@@ -412,6 +413,21 @@ class Context {
   }
   get _responseHeaders(): Headers {
     return answerHeaders(stateOf(this));
+  }
+  /** An adopted answer's headers (its Content-Length left out): taken as they are while the ctx has none of its own yet. */
+  _adoptHeaders(headers: Headers) {
+    const s = stateOf(this);
+    if (s.headers === undefined) {
+      try {
+        headers.delete('content-length');
+        s.headers = headers;
+        return;
+      } catch {
+        // Headers that may not change (a fetched answer's): copied.
+      }
+    }
+    const own = answerHeaders(s);
+    for (const [name, value] of headers) if (name !== 'content-length') own.set(name, value);
   }
   /** The answer as adopted and still untouched: its bytes, or its stream. */
   get _untouched(): ConstructorParameters<typeof Response>[0] | undefined {

@@ -38,7 +38,9 @@ export interface ProjectRoute {
   folioCore?: { uid: string; action: string };
 }
 
-export function compose(middlewares: Middleware[]): (ctx: ProjectContext, last?: () => Promise<unknown>) => Promise<unknown> {
+export type ComposedChain = (ctx: ProjectContext, last?: () => Promise<unknown>) => Promise<unknown>;
+
+export function compose(middlewares: Middleware[]): ComposedChain {
   return (ctx, last) => {
     let index = -1;
     const dispatch = async (i: number): Promise<unknown> => {
@@ -196,11 +198,11 @@ export async function runAround(global: Middleware[], incoming: IncomingRequest,
   return responseOf(ctx);
 }
 
-/** Runs a request through the global chain and the route's, and answers what the ctx holds. */
-export async function runRoute(global: Middleware[], chain: Middleware[], incoming: IncomingRequest): Promise<Response> {
+/** Runs a request through the global chain and the route's (composed: ProjectApp.handle), and answers what the ctx holds. */
+export async function runRoute(run: ComposedChain, incoming: IncomingRequest): Promise<Response> {
   const ctx = createContext(incoming);
   if (incoming.core) (ctx as { [CORE]?: IncomingRequest['core'] })[CORE] = incoming.core;
   if (incoming.own) (ctx as { [OWN]?: IncomingRequest['own'] })[OWN] = incoming.own;
-  await compose([...global, ...chain])(ctx);
+  await run(ctx);
   return responseOf(ctx);
 }

@@ -282,7 +282,7 @@ describe('what a route middleware leaves of the request and the answer of a core
         '    ctx.body = {',
         '      before, after: { url: ctx.url, requestUrl: ctx.request.url },',
         '      method: ctx.method, path: ctx.path, querystring: ctx.querystring, search: ctx.request.search,',
-        "      href: ctx.request.href.endsWith('/api/shape/7?a=1&b[c]=2'), origin: ctx.request.origin === `${ctx.request.protocol}://${ctx.request.host}`,",
+        "      href: ctx.request.href.endsWith('/api/shape/7?a=1&b[c]=2'), origin: ctx.request.origin === ctx.request.protocol + '://' + ctx.request.host,",
         '      protocol: ctx.request.protocol, hostname: ctx.request.hostname === ctx.host.split(":")[0], ip: typeof ctx.ip, params: ctx.params, query: ctx.query,',
         "      header: ctx.header['x-in'], headers: ctx.request.headers['x-in'], requestGet: requestGet('X-In'), referer: ctx.get('referrer'),",
         "      is: is('json'), type: ctx.request.type, length: ctx.request.length, body: ctx.request.body, files: ctx.request.files ?? null,",

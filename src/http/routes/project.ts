@@ -81,7 +81,9 @@ export function projectAnswer(
       body,
       files,
       params: found.params,
-      ip: server()?.requestIP?.(request)?.address ?? '',
+      get ip() {
+        return server()?.requestIP?.(request)?.address ?? '';
+      },
       bytesOf,
       ...(own ? { own: (as: Parameters<NonNullable<IncomingRequest['own']>>[0]) => own(ownRequest(request, url, as), request) } : {}),
       ...(folio
@@ -173,7 +175,9 @@ export function projectGlobalMiddlewares(instance: Instance, server: () => Serve
           query: parseQueryString(request.url),
           body: {},
           params: {},
-          ip: server()?.requestIP?.(request)?.address ?? '',
+          get ip() {
+            return server()?.requestIP?.(request)?.address ?? '';
+          },
           bytesOf,
         },
         () => next(request),
