@@ -114,9 +114,13 @@ export function errorBody(status: number, name: string, message: string, details
  * passes through as it is.
  */
 export async function adoptAnswer(ctx: ProjectContext, answer: Response): Promise<void> {
-  ctx._adoptHeaders(answer.headers);
-  const type = answer.headers.get('content-type') ?? '';
-  if (answer.body && /\bjson\b/.test(type)) ctx._adopt(answer.status, ctx._bytesOf(answer) ?? new Uint8Array(await answer.arrayBuffer()));
+  const headers = answer.headers;
+  ctx._adoptHeaders(headers);
+  const json = /\bjson\b/.test(headers.get('content-type') ?? '');
+  // Bytes Folio made the answer from: its body (a stream once asked for) is never touched.
+  const known = json ? ctx._bytesOf(answer) : undefined;
+  if (known) ctx._adopt(answer.status, known);
+  else if (answer.body && json) ctx._adopt(answer.status, new Uint8Array(await answer.arrayBuffer()));
   else ctx._adopt(answer.status, undefined, answer.body);
 }
 

@@ -85,13 +85,11 @@ export function projectAnswer(
         return server()?.requestIP?.(request)?.address ?? '';
       },
       bytesOf,
-      ...(own ? { own: (as: Parameters<NonNullable<IncomingRequest['own']>>[0]) => own(ownRequest(request, url, as), request) } : {}),
-      ...(folio
-        ? {
-            core: async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) =>
-              folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' }, caller: as.caller }),
-          }
-        : {}),
+      own: own ? (as: Parameters<NonNullable<IncomingRequest['own']>>[0]) => own(ownRequest(request, url, as), request) : undefined,
+      core: folio
+        ? async (as: Parameters<NonNullable<IncomingRequest['core']>>[0]) =>
+            folio({ request: coreRequest(request, url, as), params: { documentId: as.params.id ?? '' }, caller: as.caller })
+        : undefined,
     });
   })();
 }
