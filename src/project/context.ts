@@ -25,8 +25,8 @@ export interface IncomingRequest {
   method: string;
   url: URL;
   headers: Headers;
-  /** The query string parsed as REST parses it (qs, Strapi's options). */
-  query: Record<string, unknown>;
+  /** The query string parsed as REST parses it (qs, Strapi's options); read when project code first reads `ctx.query`. */
+  readonly query: Record<string, unknown>;
   body: unknown;
   files?: Record<string, unknown>;
   params: Record<string, string>;
@@ -143,7 +143,8 @@ interface CtxState {
   status: number;
   explicitStatus: boolean;
   explicitNullBody: boolean;
-  query: Record<string, any>;
+  /** `ctx.query`, once project code read or replaced it (`queryTouched`). */
+  query: Record<string, any> | undefined;
   /** Whether project code read `ctx.query` (it may have changed it in place) or replaced it. */
   queryTouched: boolean;
   /** The answer's headers, made on first use. */
@@ -365,7 +366,7 @@ class Context {
       status: 404,
       explicitStatus: false,
       explicitNullBody: false,
-      query: incoming.query,
+      query: undefined,
       queryTouched: false,
       headers: undefined,
     };
@@ -376,8 +377,12 @@ class Context {
   }
   get query() {
     const s = stateOf(this);
-    s.queryTouched = true;
-    return s.query;
+    if (!s.queryTouched) {
+      s.query = s.incoming.query;
+      s.queryTouched = true;
+    }
+    // What project code assigned, undefined included.
+    return s.query as Record<string, any>;
   }
   set query(value: Record<string, any>) {
     const s = stateOf(this);
@@ -410,7 +415,7 @@ class Context {
   /** `ctx.query` for Folio's core handler: undefined while no project code read or replaced it. */
   get _touchedQuery(): Record<string, any> | undefined {
     const s = stateOf(this);
-    return s.queryTouched ? s.query : undefined;
+    return s.queryTouched ? (s.query ?? {}) : undefined;
   }
   _bytesOf(answer: Response): Uint8Array | undefined {
     return stateOf(this).incoming.bytesOf?.(answer);

@@ -337,6 +337,19 @@ describe('what a route middleware leaves of the request and the answer of a core
     }
   }, 30_000);
 
+  test('a query string with more parameters than allowed is refused (400) before any policy or middleware runs, on routes ending in the core action too', async () => {
+    const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Many parameters' } } });
+    const many = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
+    // delete carries the deny-header policy: with the header it refuses (403) once it runs.
+    const refused = await server.call('DELETE', `/api/articles/${created.body.data.documentId}?${many}`, { headers: { 'x-deny': '1' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.name).toBe('ValidationError');
+    expect((await server.call('DELETE', `/api/articles/${created.body.data.documentId}`, { headers: { 'x-deny': '1' } })).status).toBe(403);
+    const read = await server.call('GET', `/api/articles/${created.body.data.documentId}?${many}`);
+    expect(read.status).toBe(400);
+    expect(read.headers.get('x-article-middleware')).toBeNull();
+  });
+
   test("a middleware that only sets a header answers the core action's own bytes, status and content type, and its header", async () => {
     const created = await server.call('POST', '/api/articles', { body: { data: { title: 'Header only' } } });
     const id = created.body.data.documentId;

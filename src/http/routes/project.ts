@@ -12,6 +12,7 @@ import type { IncomingRequest } from '../../project/context';
 import { readJsonBody } from '../body';
 import { bytesOf } from '../respond';
 import { parseQueryString } from '../query-string';
+import { REQUEST_LIMITS } from '../../query/limits';
 import qs from 'qs';
 import type { CoreHandler } from './content';
 
@@ -57,6 +58,18 @@ async function readBody(request: Request, instance: Instance): Promise<{ body: u
   return { body: (await readJsonBody(request, instance.config.bodyLimit)) ?? {} };
 }
 
+/**
+ * The query string as REST parses it, parsed when first asked for (a read whose `ctx.query` no
+ * project code reads is parsed once, by the core handler). One that may be refused for its
+ * number of parameters is parsed at once, so that 400 still comes before any project code:
+ * a string shorter than 2 × the limit + 1 cannot hold more non-empty pairs than the limit.
+ */
+function queryOf(url: string): () => Record<string, unknown> {
+  const at = url.indexOf('?');
+  let parsed = at >= 0 && url.length - at - 1 > 2 * REQUEST_LIMITS.queryParameters ? parseQueryString(url) : undefined;
+  return () => (parsed ??= parseQueryString(url));
+}
+
 /** The project's answer when one of its routes has this request's method and path (the project as it is now: a reload swaps it). */
 export function projectAnswer(
   instance: Instance,
@@ -73,11 +86,14 @@ export function projectAnswer(
   const folio = found.route.folioCore && core?.get(`${found.route.folioCore.uid}.${found.route.folioCore.action}`);
   return (async () => {
     const { body, files } = await readBody(request, instance);
+    const query = queryOf(request.url);
     return project.handle(found.route, {
       method: request.method,
       url,
       headers: request.headers,
-      query: parseQueryString(request.url),
+      get query() {
+        return query();
+      },
       body,
       files,
       params: found.params,
@@ -165,12 +181,15 @@ export function projectGlobalMiddlewares(instance: Instance, server: () => Serve
       if (!project?.wrapsAll) return next(request);
       const url = new URL(request.url);
       if (url.pathname === '/admin' || url.pathname.startsWith('/admin/') || project.match(request.method, url.pathname)) return next(request);
+      const query = queryOf(request.url);
       return project.around(
         {
           method: request.method,
           url,
           headers: request.headers,
-          query: parseQueryString(request.url),
+          get query() {
+            return query();
+          },
           body: {},
           params: {},
           get ip() {
