@@ -85,15 +85,14 @@ export function errorsMiddleware(log: Logger): Middleware {
 const isForbidden = (e: unknown) => (e instanceof ForbiddenError && !(e instanceof PolicyError)) || e instanceof FolioForbidden;
 const isUnauthorized = (e: unknown) => e instanceof UnauthorizedError || e instanceof FolioUnauthorized;
 
-/** The per-route part of the chain: route info, authenticate, authorize, policies, route middlewares, return body, handler. */
+/** The per-route part of the chain: route info, authenticate, authorize, policies (one step), route middlewares, return body, handler. */
 export function routeChain(instance: Instance, strapi: ProjectStrapi, route: ProjectRoute): Middleware[] {
   const authOff = route.config.auth === false;
+  const { policies } = route;
   return [
-    (ctx, next) => {
-      ctx.state.route = { method: route.method, path: route.path, handler: route.action, config: route.config, info: route.info };
-      return next();
-    },
+    // Route info, authentication, authorization and policies, in this order, as one step.
     async (ctx, next) => {
+      ctx.state.route = { method: route.method, path: route.path, handler: route.action, config: route.config, info: route.info };
       const principal = await instance.access.authenticate(ctx.get('authorization') || undefined);
       const can = await instance.access.grants(principal);
       Object.assign(ctx.state, authState(principal));
@@ -101,26 +100,20 @@ export function routeChain(instance: Instance, strapi: ProjectStrapi, route: Pro
       const readableTypes = () => (readable ??= readableBy(can, instance.registry));
       (ctx.state as any)[CAN_READ] = (uid: string) => readableTypes().has(uid);
       (ctx.state as any)[CAN_READ_KEY] = grantsKey(principal);
-      (ctx.state as any)[ALLOWED] = can;
       (ctx.state as any)[CALLER] = { principal, can, readableTypes } satisfies ChainCaller;
-      return next();
-    },
-    async (ctx, next) => {
+      // A ForbiddenError or UnauthorizedError from here on (the policies, the middlewares, the handler) is answered here.
       try {
-        if (!authOff && !((ctx.state as any)[ALLOWED] as (a: string) => boolean)(route.action)) throw new FolioForbidden();
+        if (!authOff && !can(route.action)) throw new FolioForbidden();
+        for (const { handler, config } of policies) {
+          const result = await handler(ctx, config, { strapi });
+          if (result !== true && result !== undefined) throw new PolicyError();
+        }
         return await next();
       } catch (error) {
         if (isUnauthorized(error)) return ctx.unauthorized();
         if (isForbidden(error)) return ctx.forbidden();
         throw error;
       }
-    },
-    async (ctx, next) => {
-      for (const { handler, config } of route.policies) {
-        const result = await handler(ctx, config, { strapi });
-        if (result !== true && result !== undefined) throw new PolicyError();
-      }
-      return next();
     },
     ...route.middlewares,
     async (ctx, next) => {
@@ -175,7 +168,6 @@ export function ownAction(routes: OwnRoute[]): (ctx: ProjectContext) => Promise<
   Object.defineProperty(action, OWN_ROUTES, { value: routes, enumerable: false });
   return action;
 }
-const ALLOWED = Symbol('folio.allowed');
 /** The caller the chain authenticated, handed to Folio's core handler (folioAnswer). */
 const CALLER = Symbol('folio.caller');
 
