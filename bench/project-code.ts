@@ -9,9 +9,12 @@
  *
  *   bun bench/project-code.ts [--seconds 5] [--connections 32] [--rounds 2] [--no-build] [--out FILE]
  *
- * Prints a table and writes bench/results/project-code.json (or --out).
+ * Prints a table and writes bench/results/project-code.json (or --out). Beside requests per
+ * second, the server process's CPU per request (its user + system time from /proc over each
+ * measured run, divided by the requests answered): on a machine shared with other work,
+ * throughput moves with their load, CPU per request much less.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +64,14 @@ function scenarios(documentIds: string[]): { key: string; label: string; request
   ];
 }
 
+/** A process's CPU time so far (user + system), in seconds; undefined where /proc is not there. */
+function cpuSeconds(pid: number): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return undefined;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** `folio serve --project ROOT` (serve() takes the project as --content-types: the same thing). */
 function projectServe(variant: Variant, root: string, data: string) {
   return serve({ exe: BINARY, data, contentTypes: root, env: variant.env, wrap: serverPin, startTimeoutMs: 30_000 });
@@ -72,7 +83,7 @@ async function main() {
   work.dir = mkdtempSync(join(tmpdir(), 'folio-bench-project-'));
   buildBinary(!flags['no-build']);
   log(`project code: ${seconds} s per scenario, best of ${rounds} round(s), ${connections} connections, ${generator.version}`);
-  const results: Record<string, Record<string, LoadResult & { roundsRps: number[] }>> = {};
+  const results: Record<string, Record<string, LoadResult & { roundsRps: number[]; cpuUs?: number }>> = {};
   for (const variant of VARIANTS) {
     const root = copyProject('bench-js');
     const data = mkdtempSync(join(work.dir!, `data-${variant.key}-`));
@@ -95,11 +106,18 @@ async function main() {
     results[variant.key] = {};
     for (const scenario of scenarios(ids)) {
       await load(server.url, scenario.requests, 1, connections);
-      const runs: LoadResult[] = [];
-      for (let i = 0; i < (scenario.key === 'create' ? 1 : rounds); i++) runs.push(await load(server.url, scenario.requests, seconds, connections));
+      const runs: (LoadResult & { cpuUs?: number })[] = [];
+      for (let i = 0; i < (scenario.key === 'create' ? 1 : rounds); i++) {
+        const before = cpuSeconds(server.proc.pid);
+        const run = await load(server.url, scenario.requests, seconds, connections);
+        const after = cpuSeconds(server.proc.pid);
+        const cpuUs = before === undefined || after === undefined || !run.requests ? undefined : round(((after - before) / run.requests) * 1e6, 1);
+        runs.push({ ...run, cpuUs });
+      }
       const best = runs.reduce((a, b) => (b.rps > a.rps ? b : a));
       results[variant.key]![scenario.key] = { ...best, roundsRps: runs.map((r) => round(r.rps)) };
-      log(`${variant.key} ${scenario.key}: ${fmtInt(best.rps)} req/s, p50 ${fmtMs(best.p50Ms)}, non-2xx ${best.non2xx}`);
+      const cpu = best.cpuUs === undefined ? '' : `, server CPU ${best.cpuUs} µs/request`;
+      log(`${variant.key} ${scenario.key}: ${fmtInt(best.rps)} req/s, p50 ${fmtMs(best.p50Ms)}${cpu}, non-2xx ${best.non2xx}`);
     }
     await stopServer(server, `folio serve (${variant.key})`);
   }
@@ -116,11 +134,20 @@ async function main() {
       withinGoal: ratio >= 0.9,
       plainP50: plain.p50Ms,
       hookedP50: hooked.p50Ms,
+      plainCpuUs: plain.cpuUs,
+      hookedCpuUs: hooked.cpuUs,
+      cpuRatio: plain.cpuUs && hooked.cpuUs ? round(hooked.cpuUs / plain.cpuUs, 3) : undefined,
     };
   });
-  console.log(`\n| scenario | without project code | route middleware + lifecycle | ratio | goal (≥ 0.90) |\n|---|---:|---:|---:|:---:|`);
-  for (const r of rows)
-    console.log(`| ${r.label} | ${fmtInt(r.plainRps)} req/s | ${fmtInt(r.hookedRps)} req/s | ${r.ratio.toFixed(2)} | ${r.withinGoal ? 'PASS' : 'MISS'} |`);
+  console.log(
+    `\n| scenario | without project code | route middleware + lifecycle | ratio | goal (≥ 0.90) | server CPU per request (without → with) |\n|---|---:|---:|---:|:---:|---:|`,
+  );
+  for (const r of rows) {
+    const cpu = r.cpuRatio === undefined ? '–' : `${r.plainCpuUs} → ${r.hookedCpuUs} µs (×${r.cpuRatio.toFixed(2)})`;
+    console.log(
+      `| ${r.label} | ${fmtInt(r.plainRps)} req/s | ${fmtInt(r.hookedRps)} req/s | ${r.ratio.toFixed(2)} | ${r.withinGoal ? 'PASS' : 'MISS'} | ${cpu} |`,
+    );
+  }
   const out = flags.out ?? join(ROOT, 'bench', 'results', 'project-code.json');
   writeFileSync(
     out,
