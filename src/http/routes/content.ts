@@ -228,14 +228,16 @@ export function contentRoutes(instance: Instance, ct: ContentType, allow: Guard,
     };
   /** A core action's handler, behind the project's routes when there is a project. */
   type Handler = CoreHandler;
+  // Over HTTP the handler authenticates the request itself: only a project route's chain
+  // (project.core) hands it a caller, never what the router's context happens to carry.
   const serve = (action: ContentAction, handler: Handler): Handler => {
-    if (!project) return handler;
+    if (!project) return ({ request, params, server }) => handler({ request, params, server });
     project.core.set(`${ct.uid}.${action}`, handler);
-    return (context) => {
-      const answered = project.answer(context.request);
+    return ({ request, params, server }) => {
+      const answered = project.answer(request);
       if (answered) return answered;
       if (!project.serves(ct.uid, action)) throw new NotFoundError();
-      return handler(context);
+      return handler({ request, params, server });
     };
   };
 
