@@ -121,26 +121,101 @@ export function paramSources(statement: Sql, lists: readonly (readonly SqlValue[
 export const slotName = (k: number) => `c${k}`;
 
 /**
+ * The sort keys of a branch that a union must select besides its columns: a stored order's
+ * keys that are not among them (a link's position; its parent, a component's parent and
+ * order are columns already), or one ROW_NUMBER() for a client's sort. Each entry is the
+ * key's column index, or -1 for a key of its own.
+ */
+function sortKeysOf(s: PopulateSelect): number[] {
+  if (!s.keys) return [-1];
+  return s.keys.map((key) => {
+    const text = textOf(key);
+    return s.columns.findIndex(([, expr]) => textOf(expr) === text);
+  });
+}
+
+/** How many slots a branch fills in a union: its columns and the sort keys they do not hold. */
+export function unionWidth(s: PopulateSelect): number {
+  return s.columns.length + sortKeysOf(s).filter((k) => k < 0).length;
+}
+
+/**
+ * What a statement more costs, as NULLs padded into a union's rows per branch: bun:sqlite
+ * pays ~7.5 ns for a NULL slot in a row, and a branch finds ~25 rows for a page of 25; a
+ * statement's lookup, binding and steps cost ~3-8 µs. Measured on the bench's `populate=*`
+ * (one union 220 µs, two 193 µs, three 199 µs): two statements, not three.
+ */
+const STATEMENT_SLOTS = 40;
+
+/**
+ * A level's reads grouped into unions by width (indexes into `selects`, each group in order):
+ * every row of a union carries its widest branch's slots, so the bench's `populate=*` (files
+ * and articles 17-22 slots wide beside components and small targets 3-11 wide) padded each
+ * row to 24 keys. Groups of branches close in width, cut where the padding they save outweighs
+ * the statement they add (STATEMENT_SLOTS), the branches counted alike whatever rows they find.
+ */
+export function unionGroups(selects: PopulateSelect[]): number[][] {
+  const widths = selects.map(unionWidth);
+  const order = selects.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
+  const n = order.length;
+  // best[i]: the cost of grouping the i narrowest; from[i]: where its last group starts.
+  const best = [0];
+  const from = [0];
+  for (let i = 1; i <= n; i++) {
+    best[i] = Infinity;
+    for (let j = 0; j < i; j++) {
+      const width = widths[order[i - 1]!]!;
+      let padding = 0;
+      for (let k = j; k < i; k++) padding += width - widths[order[k]!]!;
+      const cost = best[j]! + STATEMENT_SLOTS + padding;
+      if (cost < best[i]!) {
+        best[i] = cost;
+        from[i] = j;
+      }
+    }
+  }
+  const groups: number[][] = [];
+  for (let i = n; i > 0; i = from[i]!) groups.unshift(order.slice(from[i]!, i).sort((a, b) => a - b));
+  return groups;
+}
+
+/** A union of reads and, per branch, the keys of its rows' sort keys (for orderUnionRows). */
+export interface Union {
+  statement: Sql;
+  keys: string[][];
+}
+
+/**
  * Several populate reads as one statement (SQLite: its columns take any type row by row, so
  * the branches share slots `c0…cn`, padded with NULL; PostgreSQL would need every slot typed
- * alike across branches). Each row says its branch (`__b`) and carries its sort keys
- * (`__o0…`): a stored order's own keys (ascending), or for a client's sort, whose directions
- * vary, ROW_NUMBER() over it. The caller puts each branch in order by them (orderUnionRows):
- * an ORDER BY over the whole union made SQLite sort every wide row and cost more than the
- * separate statements it replaces.
+ * alike across branches). Each row says its branch (`__b`) and carries its sort keys: a
+ * stored order's own keys (ascending), read from the slots that hold them or from slots
+ * `__o0…` of their own, or for a client's sort, whose directions vary, ROW_NUMBER() over it.
+ * The caller puts each branch in order by them (orderUnionRows): an ORDER BY over the whole
+ * union made SQLite sort every wide row and cost more than the separate statements it replaces.
  */
-export function unionStatement(selects: PopulateSelect[]): Sql {
+export function unionStatement(selects: PopulateSelect[]): Union {
+  const sortKeys = selects.map(sortKeysOf);
   const width = Math.max(...selects.map((s) => s.columns.length));
-  const orders = Math.max(...selects.map((s) => s.keys?.length ?? 1));
+  const extra = Math.max(...sortKeys.map((ks) => ks.filter((k) => k < 0).length));
+  const keys: string[][] = [];
   const branches = selects.map((s, b) => {
     const slots: string[] = [];
+    const own: string[] = [];
+    const names: string[] = [];
     // A client's sort may hold values (a component's owner type): it stays a fragment.
     const numbered = s.keys ? sql.empty : sql`ROW_NUMBER() OVER (ORDER BY ${s.order}) AS __o0, `;
-    for (let k = s.keys ? 0 : 1; k < orders; k++) slots.push(`${s.keys?.[k] ? textOf(s.keys[k]!) : 'NULL'} AS __o${k}`);
-    for (let k = 0; k < width; k++) slots.push(`${s.columns[k] ? textOf(s.columns[k]![1]) : 'NULL'} AS c${k}`);
+    sortKeys[b]!.forEach((k, i) => {
+      if (k >= 0) return names.push(slotName(k));
+      names.push(`__o${own.length}`);
+      own.push(s.keys ? textOf(s.keys[i]!) : '');
+    });
+    keys.push(names);
+    for (let k = s.keys ? 0 : 1; k < extra; k++) slots.push(`${own[k] ?? 'NULL'} AS __o${k}`);
+    for (let k = 0; k < width; k++) slots.push(`${s.columns[k] ? textOf(s.columns[k]![1]) : 'NULL'} AS ${slotName(k)}`);
     return sql`SELECT ${sql.raw(`${b} AS __b, `)}${numbered}${sql.raw(slots.join(', '))} FROM ${s.body}`;
   });
-  return sql.join(branches, ' UNION ALL ');
+  return { statement: sql.join(branches, ' UNION ALL '), keys };
 }
 
 /**
@@ -171,20 +246,30 @@ function compareKey(a: unknown, b: unknown): number {
   return (a as string) < (b as string) ? -1 : 1;
 }
 
-/** The rows of a unionStatement, per branch, each in its own order (a stable sort: ties stay as read). */
-export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], branches: number): R[][] {
-  const out: R[][] = Array.from({ length: branches }, () => []);
+/**
+ * The rows of a unionStatement, per branch, each in its own order by its sort keys (`keys`,
+ * per branch, as unionStatement names them; a stable sort: ties stay as read). Rows already in
+ * order (an index read in its own order usually is) are left as they are.
+ */
+export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], keys: readonly (readonly string[])[]): R[][] {
+  const out: R[][] = Array.from({ length: keys.length }, () => []);
   for (const row of rows) out[row.__b as number]!.push(row);
-  const keys: string[] = [];
-  for (let k = 0; rows.length > 0 && `__o${k}` in rows[0]!; k++) keys.push(`__o${k}`);
-  const compare = (a: R, b: R) => {
-    for (const key of keys) {
-      const c = compareKey(a[key], b[key]);
-      if (c !== 0) return c;
+  out.forEach((list, b) => {
+    const names = keys[b]!;
+    const compare = (x: R, y: R) => {
+      for (const key of names) {
+        const c = compareKey(x[key], y[key]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    for (let i = 1; i < list.length; i++) {
+      if (compare(list[i - 1]!, list[i]!) > 0) {
+        list.sort(compare);
+        break;
+      }
     }
-    return 0;
-  };
-  for (const list of out) list.sort(compare);
+  });
   return out;
 }
 
