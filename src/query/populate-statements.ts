@@ -46,12 +46,13 @@ const andAlso = (condition: Sql | undefined) => (!condition || condition.isEmpty
  * unionStatement runs several as one statement.
  */
 export interface PopulateSelect {
+  /** Kept per reader by the builders below (columnsOf): never changed. */
   columns: [string, Sql][];
-  /** Built when read (a getter in the builders below): a level's statement kept by populate.ts needs none. */
+  /** Built when read (getters in the builders below): a level's statement kept by populate.ts needs none of these three. */
   readonly body: Sql;
-  order: Sql;
+  readonly order: Sql;
   /** When `order` is just these expressions, ascending (the stored orders): a union sorts by them as columns. */
-  keys?: Sql[];
+  readonly keys?: Sql[];
 }
 
 export interface PopulateRead {
@@ -75,6 +76,25 @@ const read = (select: PopulateSelect, reader: RowReader): PopulateRead => {
     },
   };
 };
+
+/**
+ * A read's columns (its `__` ones, then its reader's), made once per reader and kind of read:
+ * they are the same on every request, and a level whose statements are kept (populate.ts)
+ * needs only them, its sort keys' names and its reader from the reads it builds.
+ */
+type Columns = [string, Sql][];
+const columnsKept = {
+  linked: new WeakMap<RowReader, Columns>(),
+  linking: new WeakMap<RowReader, Columns>(),
+  component: new WeakMap<RowReader, Columns>(),
+  localizations: new WeakMap<RowReader, Columns>(),
+};
+function columnsOf(kind: keyof typeof columnsKept, reader: RowReader, meta: () => Columns): Columns {
+  let columns = columnsKept[kind].get(reader);
+  if (!columns) columnsKept[kind].set(reader, (columns = [...meta(), ...reader.parts]));
+  return columns;
+}
+const mediaColumns = new WeakMap<readonly string[], Columns>();
 
 /**
  * The parents' values a populate read binds (`IN (…)`), as a list fragment that remembers the
@@ -324,17 +344,23 @@ function linkedTargetsStatement(
   extra: { select?: [string, Sql][]; where?: Sql; anyReader?: boolean } = {},
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
-  const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : column('l', L.position);
+  const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
+      columns: extra.select
+        ? [['__parent', column('l', L.sourceId)], ...extra.select, ...reader.parts]
+        : columnsOf('linked', reader, () => [['__parent', column('l', L.sourceId)]]),
       get body() {
         const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
         return sql`${links} l
       JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', !extra.anyReader)}${where([sql`${column('l', L.sourceId)} IN (${parentList(ids)})`, extra.where ?? sql.empty, filters])}`;
       },
-      order: sql`${column('l', L.sourceId)}, ${order}`,
-      keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
+      get order() {
+        return sql`${column('l', L.sourceId)}, ${sorted ? orderBy(target, spec.sort!, scope) : column('l', L.position)}`;
+      },
+      get keys() {
+        return sorted ? undefined : [column('l', L.sourceId), column('l', L.position)];
+      },
     },
     reader,
   );
@@ -394,10 +420,13 @@ function linkingSourcesStatement(
   const reader = rowReader(target, spec.fields, 't');
   // A link pinned to one status of a parent without draft & publish is read by that status only.
   const pinned = target.draftAndPublish || !parent.draftAndPublish ? sql.empty : sql`${column('l', L.targetStatus)} IN ('', ${scope.status})`;
-  const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : extra.order;
+  const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('l', L.targetDocumentId)], ['__locale', column('l', L.targetLocale)], ...reader.parts],
+      columns: columnsOf('linking', reader, () => [
+        ['__parent', column('l', L.targetDocumentId)],
+        ['__locale', column('l', L.targetLocale)],
+      ]),
       get body() {
         const conditions = [
           sql`${column('l', L.targetDocumentId)} IN (${parentList(documentIds)})`,
@@ -410,8 +439,12 @@ function linkingSourcesStatement(
         return sql`${links} l
       JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}`;
       },
-      order,
-      keys: spec.sort?.length ? undefined : [extra.order],
+      get order() {
+        return sorted ? orderBy(target, spec.sort!, scope) : extra.order;
+      },
+      get keys() {
+        return sorted ? undefined : [extra.order];
+      },
     },
     reader,
   );
@@ -438,17 +471,25 @@ export function componentStatement(
   scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
-  const order = spec.sort?.length ? sql`${orderBy(component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
+  const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
+      columns: columnsOf('component', reader, () => [
+        ['__parent', column('t', O.id)],
+        ['__order', column('t', O.order)],
+      ]),
       get body() {
         const filters = andAlso(spec.filters && whereSql(dialect, registry, component, spec.filters, scope));
         return sql`${tableOf(component)} t
       WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${parentList(ids)})${filters}`;
       },
-      order: sql`${column('t', O.id)}, ${order}`,
-      keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
+      get order() {
+        const order = sorted ? sql`${orderBy(component, spec.sort!, scope)}, ${column('t', O.order)}` : column('t', O.order);
+        return sql`${column('t', O.id)}, ${order}`;
+      },
+      get keys() {
+        return sorted ? undefined : [column('t', O.id), column('t', O.order)];
+      },
     },
     reader,
   );
@@ -466,20 +507,25 @@ export function mediaSelect(
   columns: readonly string[],
   filter?: { dialect: Dialect; registry: Registry; file: ContentType; spec: PopulateSpec; scope: VersionScope },
 ): PopulateSelect {
-  const position = sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
   const sorted = !!filter?.spec.sort?.length;
+  let kept = mediaColumns.get(columns);
+  if (!kept) mediaColumns.set(columns, (kept = [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])]));
   return {
-    columns: [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])],
+    columns: kept,
     get body() {
       const filters = andAlso(filter?.spec.filters && whereSql(filter.dialect, filter.registry, filter.file, filter.spec.filters, filter.scope, 'f'));
       return sql`${sql.id(MEDIA_LINKS.table)} r
       JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
       WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${parentList(ids)})${filters}`;
     },
-    order: sorted
-      ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}`
-      : position,
-    keys: sorted ? undefined : [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)],
+    get order() {
+      return sorted
+        ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}`
+        : sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
+    },
+    get keys() {
+      return sorted ? undefined : [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)];
+    },
   };
 }
 
@@ -504,7 +550,7 @@ export function localizationsStatement(
   const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('t', V.documentId)], ...reader.parts],
+      columns: columnsOf('localizations', reader, () => [['__parent', column('t', V.documentId)]]),
       get body() {
         const conditions = [
           sql`${column('t', V.documentId)} IN (${parentList(documentIds)})`,
@@ -515,8 +561,12 @@ export function localizationsStatement(
         ];
         return sql`${tableOf(ct)} t${where(conditions)}`;
       },
-      order: sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id),
-      keys: sorted ? undefined : [column('t', V.id)],
+      get order() {
+        return sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id);
+      },
+      get keys() {
+        return sorted ? undefined : [column('t', V.id)];
+      },
     },
     reader,
   );

@@ -171,3 +171,20 @@ describe("a level's unions", () => {
     expect(unionGroups([relation('tags')])).toEqual([[0]]);
   });
 });
+
+describe("a level's reads built again on every request", () => {
+  test('reuse the columns made for their reader the first time, and build their order only when a statement needs it', () => {
+    const seo = example.component('shared.seo')!;
+    const first = componentStatement(sqliteDialect, example, article, 'seo', seo, ids, {}, scope).select;
+    const again = componentStatement(sqliteDialect, example, article, 'seo', seo, [9, 8], {}, scope).select;
+    expect(again.columns).toBe(first.columns);
+    const tags = article.attributes.tags as RelationAttribute;
+    expect(owningRelationStatement(sqliteDialect, example, tags, [1], {}, scope).select.columns).toBe(
+      owningRelationStatement(sqliteDialect, example, tags, [2], {}, scope).select.columns,
+    );
+    expect(mediaSelect(article, 'cover', [1], FILE_COLUMNS).columns).toBe(mediaSelect(article, 'gallery', [2], FILE_COLUMNS).columns);
+    // The order is the read's own: built from its getter, the same text every time.
+    expect(selectStatement(again).compile('question').text).toContain('ORDER BY "t"."__ownerId", "t"."__order"');
+    expect(Object.getOwnPropertyDescriptor(again, 'order')?.get).toBeDefined();
+  });
+});
