@@ -46,12 +46,13 @@ const andAlso = (condition: Sql | undefined) => (!condition || condition.isEmpty
  * unionStatement runs several as one statement.
  */
 export interface PopulateSelect {
+  /** Kept per reader by the builders below (columnsOf): never changed. */
   columns: [string, Sql][];
-  /** Built when read (a getter in the builders below): a level's statement kept by populate.ts needs none. */
+  /** Built when read (getters in the builders below): a level's statement kept by populate.ts needs none of these three. */
   readonly body: Sql;
-  order: Sql;
+  readonly order: Sql;
   /** When `order` is just these expressions, ascending (the stored orders): a union sorts by them as columns. */
-  keys?: Sql[];
+  readonly keys?: Sql[];
 }
 
 export interface PopulateRead {
@@ -75,6 +76,25 @@ const read = (select: PopulateSelect, reader: RowReader): PopulateRead => {
     },
   };
 };
+
+/**
+ * A read's columns (its `__` ones, then its reader's), made once per reader and kind of read:
+ * they are the same on every request, and a level whose statements are kept (populate.ts)
+ * needs only them, its sort keys' names and its reader from the reads it builds.
+ */
+type Columns = [string, Sql][];
+const columnsKept = {
+  linked: new WeakMap<RowReader, Columns>(),
+  linking: new WeakMap<RowReader, Columns>(),
+  component: new WeakMap<RowReader, Columns>(),
+  localizations: new WeakMap<RowReader, Columns>(),
+};
+function columnsOf(kind: keyof typeof columnsKept, reader: RowReader, meta: () => Columns): Columns {
+  let columns = columnsKept[kind].get(reader);
+  if (!columns) columnsKept[kind].set(reader, (columns = [...meta(), ...reader.parts]));
+  return columns;
+}
+const mediaColumns = new WeakMap<readonly string[], Columns>();
 
 /**
  * The parents' values a populate read binds (`IN (…)`), as a list fragment that remembers the
@@ -121,26 +141,101 @@ export function paramSources(statement: Sql, lists: readonly (readonly SqlValue[
 export const slotName = (k: number) => `c${k}`;
 
 /**
+ * The sort keys of a branch that a union must select besides its columns: a stored order's
+ * keys that are not among them (a link's position; its parent, a component's parent and
+ * order are columns already), or one ROW_NUMBER() for a client's sort. Each entry is the
+ * key's column index, or -1 for a key of its own.
+ */
+function sortKeysOf(s: PopulateSelect): number[] {
+  if (!s.keys) return [-1];
+  return s.keys.map((key) => {
+    const text = textOf(key);
+    return s.columns.findIndex(([, expr]) => textOf(expr) === text);
+  });
+}
+
+/** How many slots a branch fills in a union: its columns and the sort keys they do not hold. */
+export function unionWidth(s: PopulateSelect): number {
+  return s.columns.length + sortKeysOf(s).filter((k) => k < 0).length;
+}
+
+/**
+ * What a statement more costs, as NULLs padded into a union's rows per branch: bun:sqlite
+ * pays ~7.5 ns for a NULL slot in a row, and a branch finds ~25 rows for a page of 25; a
+ * statement's lookup, binding and steps cost ~3-8 µs. Measured on the bench's `populate=*`
+ * (one union 220 µs, two 193 µs, three 199 µs): two statements, not three.
+ */
+const STATEMENT_SLOTS = 40;
+
+/**
+ * A level's reads grouped into unions by width (indexes into `selects`, each group in order):
+ * every row of a union carries its widest branch's slots, so the bench's `populate=*` (files
+ * and articles 17-22 slots wide beside components and small targets 3-11 wide) padded each
+ * row to 24 keys. Groups of branches close in width, cut where the padding they save outweighs
+ * the statement they add (STATEMENT_SLOTS), the branches counted alike whatever rows they find.
+ */
+export function unionGroups(selects: PopulateSelect[]): number[][] {
+  const widths = selects.map(unionWidth);
+  const order = selects.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
+  const n = order.length;
+  // best[i]: the cost of grouping the i narrowest; from[i]: where its last group starts.
+  const best = [0];
+  const from = [0];
+  for (let i = 1; i <= n; i++) {
+    best[i] = Infinity;
+    for (let j = 0; j < i; j++) {
+      const width = widths[order[i - 1]!]!;
+      let padding = 0;
+      for (let k = j; k < i; k++) padding += width - widths[order[k]!]!;
+      const cost = best[j]! + STATEMENT_SLOTS + padding;
+      if (cost < best[i]!) {
+        best[i] = cost;
+        from[i] = j;
+      }
+    }
+  }
+  const groups: number[][] = [];
+  for (let i = n; i > 0; i = from[i]!) groups.unshift(order.slice(from[i]!, i).sort((a, b) => a - b));
+  return groups;
+}
+
+/** A union of reads and, per branch, the keys of its rows' sort keys (for orderUnionRows). */
+export interface Union {
+  statement: Sql;
+  keys: string[][];
+}
+
+/**
  * Several populate reads as one statement (SQLite: its columns take any type row by row, so
  * the branches share slots `c0…cn`, padded with NULL; PostgreSQL would need every slot typed
- * alike across branches). Each row says its branch (`__b`) and carries its sort keys
- * (`__o0…`): a stored order's own keys (ascending), or for a client's sort, whose directions
- * vary, ROW_NUMBER() over it. The caller puts each branch in order by them (orderUnionRows):
- * an ORDER BY over the whole union made SQLite sort every wide row and cost more than the
- * separate statements it replaces.
+ * alike across branches). Each row says its branch (`__b`) and carries its sort keys: a
+ * stored order's own keys (ascending), read from the slots that hold them or from slots
+ * `__o0…` of their own, or for a client's sort, whose directions vary, ROW_NUMBER() over it.
+ * The caller puts each branch in order by them (orderUnionRows): an ORDER BY over the whole
+ * union made SQLite sort every wide row and cost more than the separate statements it replaces.
  */
-export function unionStatement(selects: PopulateSelect[]): Sql {
+export function unionStatement(selects: PopulateSelect[]): Union {
+  const sortKeys = selects.map(sortKeysOf);
   const width = Math.max(...selects.map((s) => s.columns.length));
-  const orders = Math.max(...selects.map((s) => s.keys?.length ?? 1));
+  const extra = Math.max(...sortKeys.map((ks) => ks.filter((k) => k < 0).length));
+  const keys: string[][] = [];
   const branches = selects.map((s, b) => {
     const slots: string[] = [];
+    const own: string[] = [];
+    const names: string[] = [];
     // A client's sort may hold values (a component's owner type): it stays a fragment.
     const numbered = s.keys ? sql.empty : sql`ROW_NUMBER() OVER (ORDER BY ${s.order}) AS __o0, `;
-    for (let k = s.keys ? 0 : 1; k < orders; k++) slots.push(`${s.keys?.[k] ? textOf(s.keys[k]!) : 'NULL'} AS __o${k}`);
-    for (let k = 0; k < width; k++) slots.push(`${s.columns[k] ? textOf(s.columns[k]![1]) : 'NULL'} AS c${k}`);
+    sortKeys[b]!.forEach((k, i) => {
+      if (k >= 0) return names.push(slotName(k));
+      names.push(`__o${own.length}`);
+      own.push(s.keys ? textOf(s.keys[i]!) : '');
+    });
+    keys.push(names);
+    for (let k = s.keys ? 0 : 1; k < extra; k++) slots.push(`${own[k] ?? 'NULL'} AS __o${k}`);
+    for (let k = 0; k < width; k++) slots.push(`${s.columns[k] ? textOf(s.columns[k]![1]) : 'NULL'} AS ${slotName(k)}`);
     return sql`SELECT ${sql.raw(`${b} AS __b, `)}${numbered}${sql.raw(slots.join(', '))} FROM ${s.body}`;
   });
-  return sql.join(branches, ' UNION ALL ');
+  return { statement: sql.join(branches, ' UNION ALL '), keys };
 }
 
 /**
@@ -171,20 +266,30 @@ function compareKey(a: unknown, b: unknown): number {
   return (a as string) < (b as string) ? -1 : 1;
 }
 
-/** The rows of a unionStatement, per branch, each in its own order (a stable sort: ties stay as read). */
-export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], branches: number): R[][] {
-  const out: R[][] = Array.from({ length: branches }, () => []);
+/**
+ * The rows of a unionStatement, per branch, each in its own order by its sort keys (`keys`,
+ * per branch, as unionStatement names them; a stable sort: ties stay as read). Rows already in
+ * order (an index read in its own order usually is) are left as they are.
+ */
+export function orderUnionRows<R extends Record<string, unknown>>(rows: R[], keys: readonly (readonly string[])[]): R[][] {
+  const out: R[][] = Array.from({ length: keys.length }, () => []);
   for (const row of rows) out[row.__b as number]!.push(row);
-  const keys: string[] = [];
-  for (let k = 0; rows.length > 0 && `__o${k}` in rows[0]!; k++) keys.push(`__o${k}`);
-  const compare = (a: R, b: R) => {
-    for (const key of keys) {
-      const c = compareKey(a[key], b[key]);
-      if (c !== 0) return c;
+  out.forEach((list, b) => {
+    const names = keys[b]!;
+    const compare = (x: R, y: R) => {
+      for (const key of names) {
+        const c = compareKey(x[key], y[key]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    for (let i = 1; i < list.length; i++) {
+      if (compare(list[i - 1]!, list[i]!) > 0) {
+        list.sort(compare);
+        break;
+      }
     }
-    return 0;
-  };
-  for (const list of out) list.sort(compare);
+  });
   return out;
 }
 
@@ -239,17 +344,23 @@ function linkedTargetsStatement(
   extra: { select?: [string, Sql][]; where?: Sql; anyReader?: boolean } = {},
 ): PopulateRead {
   const reader = rowReader(target, spec.fields, 't');
-  const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : column('l', L.position);
+  const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('l', L.sourceId)], ...(extra.select ?? []), ...reader.parts],
+      columns: extra.select
+        ? [['__parent', column('l', L.sourceId)], ...extra.select, ...reader.parts]
+        : columnsOf('linked', reader, () => [['__parent', column('l', L.sourceId)]]),
       get body() {
         const filters = spec.filters ? whereSql(dialect, registry, target, spec.filters, scope) : sql.empty;
         return sql`${links} l
       JOIN ${tableOf(target)} t ON ${linkedVersion(target, scope.status, 'l', 't', !extra.anyReader)}${where([sql`${column('l', L.sourceId)} IN (${parentList(ids)})`, extra.where ?? sql.empty, filters])}`;
       },
-      order: sql`${column('l', L.sourceId)}, ${order}`,
-      keys: spec.sort?.length ? undefined : [column('l', L.sourceId), column('l', L.position)],
+      get order() {
+        return sql`${column('l', L.sourceId)}, ${sorted ? orderBy(target, spec.sort!, scope) : column('l', L.position)}`;
+      },
+      get keys() {
+        return sorted ? undefined : [column('l', L.sourceId), column('l', L.position)];
+      },
     },
     reader,
   );
@@ -309,10 +420,13 @@ function linkingSourcesStatement(
   const reader = rowReader(target, spec.fields, 't');
   // A link pinned to one status of a parent without draft & publish is read by that status only.
   const pinned = target.draftAndPublish || !parent.draftAndPublish ? sql.empty : sql`${column('l', L.targetStatus)} IN ('', ${scope.status})`;
-  const order = spec.sort?.length ? orderBy(target, spec.sort, scope) : extra.order;
+  const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('l', L.targetDocumentId)], ['__locale', column('l', L.targetLocale)], ...reader.parts],
+      columns: columnsOf('linking', reader, () => [
+        ['__parent', column('l', L.targetDocumentId)],
+        ['__locale', column('l', L.targetLocale)],
+      ]),
       get body() {
         const conditions = [
           sql`${column('l', L.targetDocumentId)} IN (${parentList(documentIds)})`,
@@ -325,8 +439,12 @@ function linkingSourcesStatement(
         return sql`${links} l
       JOIN ${tableOf(target)} t ON ${column('t', V.id)} = ${column('l', L.sourceId)}${where(conditions)}`;
       },
-      order,
-      keys: spec.sort?.length ? undefined : [extra.order],
+      get order() {
+        return sorted ? orderBy(target, spec.sort!, scope) : extra.order;
+      },
+      get keys() {
+        return sorted ? undefined : [extra.order];
+      },
     },
     reader,
   );
@@ -353,17 +471,25 @@ export function componentStatement(
   scope: VersionScope,
 ): PopulateRead {
   const reader = rowReader(component, spec.fields, 't');
-  const order = spec.sort?.length ? sql`${orderBy(component, spec.sort, scope)}, ${column('t', O.order)}` : column('t', O.order);
+  const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('t', O.id)], ['__order', column('t', O.order)], ...reader.parts],
+      columns: columnsOf('component', reader, () => [
+        ['__parent', column('t', O.id)],
+        ['__order', column('t', O.order)],
+      ]),
       get body() {
         const filters = andAlso(spec.filters && whereSql(dialect, registry, component, spec.filters, scope));
         return sql`${tableOf(component)} t
       WHERE ${column('t', O.type)} = ${schemaName(owner.uid)} AND ${column('t', O.field)} = ${schemaName(field)} AND ${column('t', O.id)} IN (${parentList(ids)})${filters}`;
       },
-      order: sql`${column('t', O.id)}, ${order}`,
-      keys: spec.sort?.length ? undefined : [column('t', O.id), column('t', O.order)],
+      get order() {
+        const order = sorted ? sql`${orderBy(component, spec.sort!, scope)}, ${column('t', O.order)}` : column('t', O.order);
+        return sql`${column('t', O.id)}, ${order}`;
+      },
+      get keys() {
+        return sorted ? undefined : [column('t', O.id), column('t', O.order)];
+      },
     },
     reader,
   );
@@ -381,20 +507,25 @@ export function mediaSelect(
   columns: readonly string[],
   filter?: { dialect: Dialect; registry: Registry; file: ContentType; spec: PopulateSpec; scope: VersionScope },
 ): PopulateSelect {
-  const position = sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
   const sorted = !!filter?.spec.sort?.length;
+  let kept = mediaColumns.get(columns);
+  if (!kept) mediaColumns.set(columns, (kept = [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])]));
   return {
-    columns: [['__parent', column('r', MEDIA_LINKS.relatedId)], ...columns.map((c): [string, Sql] => [c, column('f', c)])],
+    columns: kept,
     get body() {
       const filters = andAlso(filter?.spec.filters && whereSql(filter.dialect, filter.registry, filter.file, filter.spec.filters, filter.scope, 'f'));
       return sql`${sql.id(MEDIA_LINKS.table)} r
       JOIN ${sql.id(FILES_TABLE)} f ON ${column('f', 'id')} = ${column('r', MEDIA_LINKS.fileId)}
       WHERE ${column('r', MEDIA_LINKS.relatedType)} = ${schemaName(owner.uid)} AND ${column('r', MEDIA_LINKS.field)} = ${schemaName(field)} AND ${column('r', MEDIA_LINKS.relatedId)} IN (${parentList(ids)})${filters}`;
     },
-    order: sorted
-      ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}`
-      : position,
-    keys: sorted ? undefined : [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)],
+    get order() {
+      return sorted
+        ? sql`${column('r', MEDIA_LINKS.relatedId)}, ${orderBy(filter!.file, filter!.spec.sort!, filter!.scope, 'f')}, ${column('r', MEDIA_LINKS.position)}`
+        : sql`${column('r', MEDIA_LINKS.relatedId)}, ${column('r', MEDIA_LINKS.position)}`;
+    },
+    get keys() {
+      return sorted ? undefined : [column('r', MEDIA_LINKS.relatedId), column('r', MEDIA_LINKS.position)];
+    },
   };
 }
 
@@ -419,7 +550,7 @@ export function localizationsStatement(
   const sorted = !!spec.sort?.length;
   return read(
     {
-      columns: [['__parent', column('t', V.documentId)], ...reader.parts],
+      columns: columnsOf('localizations', reader, () => [['__parent', column('t', V.documentId)]]),
       get body() {
         const conditions = [
           sql`${column('t', V.documentId)} IN (${parentList(documentIds)})`,
@@ -430,8 +561,12 @@ export function localizationsStatement(
         ];
         return sql`${tableOf(ct)} t${where(conditions)}`;
       },
-      order: sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id),
-      keys: sorted ? undefined : [column('t', V.id)],
+      get order() {
+        return sorted ? sql`${orderBy(ct, spec.sort!, { status: scope.status, locale: '*' })}, ${column('t', V.id)}` : column('t', V.id);
+      },
+      get keys() {
+        return sorted ? undefined : [column('t', V.id)];
+      },
     },
     reader,
   );

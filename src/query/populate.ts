@@ -21,12 +21,14 @@ import {
   rowLocalesStatement,
   selectStatement,
   slotName,
+  unionGroups,
   unionStatement,
   type ParamSource,
   type PopulateRead,
   type PopulateSelect,
 } from './populate-statements';
 import type { SqlValue } from '../db/database';
+import type { Sql } from '../db/sql';
 import type { VersionScope } from './resolve';
 import type { PopulateMap, PopulateSpec } from './types';
 // The upload plugin owns the file object's shape; populated media answer the same one.
@@ -126,29 +128,54 @@ interface Level {
 }
 
 /**
- * A level's union as SQLite runs it (or its one read, when it has one: a nested populate's
- * second level), kept per populate map (a plan's, kept by query/caches.ts for its query text)
- * and per what else shapes the text: the model, the reader's status and locale, the number of
- * parents, whether their documents are distinct. Its text and where each parameter comes
+ * A level's statements as SQLite runs them: its reads in unions of branches close in width
+ * (unionGroups), a group of one as that read's own statement (a nested populate's second
+ * level). Kept per populate map (a plan's, kept by query/caches.ts for its query text) and per
+ * what else shapes the text: the model, the reader's status and locale, the number of parents,
+ * whether their documents are distinct. Each statement's text and where each parameter comes
  * from: the next page of the same request binds its own parents and skips building and
  * compiling ~8 KB of SQL (and hashing it to find the prepared statement).
  */
 interface LevelStatement {
   text: string;
   params: ParamSource[];
-  /** How many reads it answers (one: the read's own statement, not a union). */
+  /** The reads it answers (indexes into the level's), in its branches' order. */
+  reads: number[];
+  /** A union's sort keys per branch (orderUnionRows); undefined for one read's own statement. */
+  keys?: string[][];
+}
+interface KeptLevel {
+  statements: LevelStatement[];
+  /** How many reads the level has. */
   reads: number;
 }
-const levelStatements = new WeakMap<PopulateMap, Map<string, LevelStatement>>();
+const levelStatements = new WeakMap<PopulateMap, Map<string, KeptLevel>>();
 /** Shapes kept per populate map: page sizes × statuses × locales a client asks for, bounded. */
 const LEVEL_SHAPES = 32;
 
+/** A group of a level's reads as one statement (their union, or the one read's own). */
+function groupStatement(selects: PopulateSelect[], reads: number[]): { statement: Sql; keys?: string[][] } {
+  if (reads.length === 1) return { statement: selectStatement(selects[reads[0]!]!) };
+  return unionStatement(reads.map((r) => selects[r]!));
+}
+
+/** The rows of a level statement's reads, each read's own as it alone would return them. */
+function fetchedOf(selects: PopulateSelect[], statement: { reads: number[]; keys?: string[][] }, raws: Row[], out: Fetched[]) {
+  if (!statement.keys) {
+    const s = selects[statement.reads[0]!]!;
+    out[statement.reads[0]!] = split(s, raws, (k) => s.columns[k]![0]);
+    return;
+  }
+  const branches = orderUnionRows(raws, statement.keys);
+  statement.reads.forEach((r, b) => (out[r] = split(selects[r]!, branches[b]!, slotName)));
+}
+
 /**
- * Runs a level's reads: on SQLite as one UNION ALL (a statement costs more than its rows
- * here); elsewhere all at once, so PostgreSQL's client sends them together (pipelined on
+ * Runs a level's reads: on SQLite as unions (a statement costs more than its rows here);
+ * elsewhere all at once, so PostgreSQL's client sends them together (pipelined on
  * one connection, or spread over the pool) instead of a round trip each, one after the
  * other. Each read's rows come back as it alone would return them, in the reads' order.
- * `kept` names where the union's statement may be kept (see LevelStatement), when it may.
+ * `kept` names where the level's statements may be kept (see LevelStatement), when they may.
  */
 async function fetchAll(
   db: Queryable,
@@ -162,24 +189,32 @@ async function fetchAll(
   if (!unions || (selects.length === 1 && !kept)) {
     return Promise.all(selects.map(async (s) => split(s, await db.all<Row>(selectStatement(s)), (k) => s.columns[k]![0])));
   }
-  let raws: Row[];
-  if (kept) {
-    let shapes = levelStatements.get(kept.populate);
-    if (!shapes) levelStatements.set(kept.populate, (shapes = new Map()));
-    let statement = shapes.get(kept.shape);
-    if (!statement || statement.reads !== selects.length) {
-      const built = selects.length === 1 ? selectStatement(selects[0]!) : unionStatement(selects);
-      statement = { text: built.compile('question').text, params: paramSources(built, [level.ids, level.documentIds]), reads: selects.length };
-      if (shapes.size >= LEVEL_SHAPES) shapes.clear();
-      shapes.set(kept.shape, statement);
+  const out = new Array<Fetched>(selects.length);
+  if (!kept) {
+    for (const reads of unionGroups(selects)) {
+      const { statement, keys } = groupStatement(selects, reads);
+      fetchedOf(selects, { reads, keys }, await db.all<Row>(statement), out);
     }
-    const lists: readonly SqlValue[][] = [level.ids, level.documentIds];
+    return out;
+  }
+  let shapes = levelStatements.get(kept.populate);
+  if (!shapes) levelStatements.set(kept.populate, (shapes = new Map()));
+  let keptLevel = shapes.get(kept.shape);
+  if (!keptLevel || keptLevel.reads !== selects.length) {
+    const statements = unionGroups(selects).map((reads): LevelStatement => {
+      const { statement, keys } = groupStatement(selects, reads);
+      return { text: statement.compile('question').text, params: paramSources(statement, [level.ids, level.documentIds]), reads, keys };
+    });
+    keptLevel = { statements, reads: selects.length };
+    if (shapes.size >= LEVEL_SHAPES) shapes.clear();
+    shapes.set(kept.shape, keptLevel);
+  }
+  const lists: readonly SqlValue[][] = [level.ids, level.documentIds];
+  for (const statement of keptLevel.statements) {
     const params = statement.params.map((p) => ('value' in p ? p.value : lists[p.list]![p.at]!));
-    raws = await db.all<Row>(statement.text, params);
-    if (selects.length === 1) return [split(selects[0]!, raws, (k) => selects[0]!.columns[k]![0])];
-  } else raws = await db.all<Row>(unionStatement(selects));
-  const branches = orderUnionRows(raws, selects.length);
-  return selects.map((s, b) => split(s, branches[b]!, slotName));
+    fetchedOf(selects, statement, await db.all<Row>(statement.text, params), out);
+  }
+  return out;
 }
 
 export async function populateRows(

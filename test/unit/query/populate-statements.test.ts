@@ -11,16 +11,21 @@ import { FILE_COLUMNS } from '../../../src/db/layout';
 import { rowReader } from '../../../src/query/row-reader';
 import {
   componentStatement,
+  localizationsStatement,
   mediaSelect,
   morphSourcesStatement,
   morphTargetsStatement,
+  orderUnionRows,
+  owningRelationStatement,
   schemaName,
   selectStatement,
   slotName,
+  unionGroups,
   unionStatement,
+  unionWidth,
 } from '../../../src/query/populate-statements';
 import { loadRegistry } from '../../../src/registry/load';
-import type { ContentType, MorphAttribute } from '../../../src/registry/types';
+import type { ContentType, MorphAttribute, RelationAttribute } from '../../../src/registry/types';
 
 const example = loadRegistry(resolve(import.meta.dir, '../../../content-types'));
 const morph = loadRegistry(resolve(import.meta.dir, '../../fixtures/morph'));
@@ -48,7 +53,7 @@ describe('populate statements bind only values that change between requests', ()
   test("a level's union binds the parent ids of each branch and no schema name", () => {
     const seo = componentStatement(sqliteDialect, example, article, 'seo', example.component('shared.seo')!, ids, {}, scope).select;
     const media = mediaSelect(article, 'gallery', ids, FILE_COLUMNS);
-    const { params } = unionStatement([media, seo]).compile('question');
+    const { params } = unionStatement([media, seo]).statement.compile('question');
     expect(params).toEqual([...ids, ...ids]);
   });
 
@@ -103,5 +108,83 @@ describe('row readers', () => {
     const fromNames = reader.read(named);
     expect(JSON.stringify(fromSlots)).toBe(JSON.stringify(fromNames));
     expect(fromSlots.featured).toBe(true);
+  });
+});
+
+describe("a level's unions", () => {
+  const component = (name: string, field: string) =>
+    componentStatement(sqliteDialect, example, article, field, example.component(name)!, ids, {}, scope).select;
+  const relation = (name: string) => owningRelationStatement(sqliteDialect, example, article.attributes[name] as RelationAttribute, ids, {}, scope).select;
+
+  test("a stored order's keys are read from the columns that hold them, and only the others get slots of their own", () => {
+    const seo = component('shared.seo', 'seo');
+    const tags = relation('tags');
+    // A component's parent and order are columns already; a link's position is not.
+    expect(unionWidth(seo)).toBe(seo.columns.length);
+    expect(unionWidth(tags)).toBe(tags.columns.length + 1);
+    const { statement, keys } = unionStatement([seo, tags]);
+    expect(keys).toEqual([
+      [slotName(0), slotName(1)],
+      [slotName(0), '__o0'],
+    ]);
+    const text = statement.compile('question').text;
+    expect(text).toContain(`SELECT 0 AS __b, NULL AS __o0, "t"."__ownerId" AS c0, "t"."__order" AS c1,`);
+    expect(text).toContain(`SELECT 1 AS __b, "l"."position" AS __o0, "l"."sourceId" AS c0,`);
+  });
+
+  test('each branch of a union is put in order by its own keys', () => {
+    const rows = [
+      { __b: 1, __o0: 'b', c0: 1 },
+      { __b: 0, __o0: null, c0: 2, c1: 0 },
+      { __b: 1, __o0: 'a', c0: 1 },
+      { __b: 0, __o0: null, c0: 1, c1: 1 },
+      { __b: 0, __o0: null, c0: 1, c1: 0 },
+    ];
+    const [first, second] = orderUnionRows(rows, [
+      ['c0', 'c1'],
+      ['c0', '__o0'],
+    ]);
+    expect(first!.map((r) => [r.c0, r.c1])).toEqual([
+      [1, 0],
+      [1, 1],
+      [2, 0],
+    ]);
+    expect(second!.map((r) => r.__o0)).toEqual(['a', 'b']);
+  });
+
+  test("populate=*'s reads go out as two unions: media and whole articles apart from components and small targets", () => {
+    const media = ['cover', 'gallery'].map((field) => mediaSelect(article, field, ids, FILE_COLUMNS));
+    const relations = ['category', 'author', 'tags', 'related'].map(relation);
+    const components = [component('shared.seo', 'seo'), component('shared.link', 'links'), component('shared.quote', 'blocks')];
+    const localizations = localizationsStatement(sqliteDialect, example, article, ['d1', 'd2', 'd3'], ids, {}, scope).select;
+    const selects = [...media, ...relations, ...components, localizations];
+    // cover, gallery, related (articles) and localizations (articles) are 17-22 slots wide; the rest at most 11.
+    expect(unionGroups(selects)).toEqual([
+      [2, 3, 4, 6, 7, 8],
+      [0, 1, 5, 9],
+    ]);
+  });
+
+  test('reads of close widths stay in one union', () => {
+    const selects = [relation('category'), relation('author'), component('shared.seo', 'seo')];
+    expect(unionGroups(selects)).toEqual([[0, 1, 2]]);
+    expect(unionGroups([relation('tags')])).toEqual([[0]]);
+  });
+});
+
+describe("a level's reads built again on every request", () => {
+  test('reuse the columns made for their reader the first time, and build their order only when a statement needs it', () => {
+    const seo = example.component('shared.seo')!;
+    const first = componentStatement(sqliteDialect, example, article, 'seo', seo, ids, {}, scope).select;
+    const again = componentStatement(sqliteDialect, example, article, 'seo', seo, [9, 8], {}, scope).select;
+    expect(again.columns).toBe(first.columns);
+    const tags = article.attributes.tags as RelationAttribute;
+    expect(owningRelationStatement(sqliteDialect, example, tags, [1], {}, scope).select.columns).toBe(
+      owningRelationStatement(sqliteDialect, example, tags, [2], {}, scope).select.columns,
+    );
+    expect(mediaSelect(article, 'cover', [1], FILE_COLUMNS).columns).toBe(mediaSelect(article, 'gallery', [2], FILE_COLUMNS).columns);
+    // The order is the read's own: built from its getter, the same text every time.
+    expect(selectStatement(again).compile('question').text).toContain('ORDER BY "t"."__ownerId", "t"."__order"');
+    expect(Object.getOwnPropertyDescriptor(again, 'order')?.get).toBeDefined();
   });
 });
