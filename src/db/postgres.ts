@@ -15,6 +15,7 @@ import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statemen
 import { postgresDialect } from './dialect';
 import { SYSTEM } from './layout';
 import { Sql, sql as sqlTag } from './sql';
+import { recentEnough } from './read-horizon';
 import { readMarkers, type Markers } from './store/settings';
 
 // serialization_failure, deadlock_detected, unique_violation (two writers inserting one key).
@@ -357,26 +358,32 @@ export class PostgresDatabase extends PgQueryable implements Database {
    *    turn of the event loop, after they asked, so a grant committed anywhere before a call
    *    is seen by it; a burst of requests costs one statement, not one per request;
    *  - the answer is kept until the turn it arrived in ends, so a request asking its caches
-   *    one after the other reads it once; another instance's commit is seen from the next
-   *    turn on, and this database's own statements end the reuse at once; `fresh` joins the
-   *    next read instead of this turn's answer.
+   *    one after the other reads it once; this database's own statements end the reuse at
+   *    once; `fresh` joins the next read instead of this turn's answer;
+   *  - a request never takes an answer whose read was sent before the request began
+   *    (./read-horizon.ts): that read may have left before another instance's commit that was
+   *    acknowledged before the request was sent (it happened: such an answer, arriving in the
+   *    same batch of events as the request, served a kept answer from before the write).
    */
   async settingsVersion(options?: { fresh?: boolean }): Promise<number | undefined> {
     return (await this.markers(options)).settings;
   }
 
   private markers(options?: { fresh?: boolean }): Promise<Markers> {
-    if (this.versionThisTurn && !options?.fresh) return this.versionThisTurn;
+    if (this.versionThisTurn && !options?.fresh && recentEnough(this.versionSentAt)) return this.versionThisTurn;
     if (!this.nextVersionRead) {
+      let sentAt = 0;
       const read = new Promise<Markers>((resolve) =>
         setImmediate(() => {
           this.nextVersionRead = undefined;
+          sentAt = performance.now();
           resolve(readMarkers(this));
         }),
       );
       // Registered first, so it runs before the callers' continuations.
       void read.then(() => {
         this.versionThisTurn = read;
+        this.versionSentAt = sentAt;
         setImmediate(() => {
           if (this.versionThisTurn === read) this.versionThisTurn = undefined;
         });
@@ -388,8 +395,13 @@ export class PostgresDatabase extends PgQueryable implements Database {
 
   /** The settings version read waiting for the end of this turn, joined by every caller until it is sent. */
   private nextVersionRead: Promise<Markers> | undefined;
-  /** The last answer, while the turn it arrived in lasts. */
+  /**
+   * The last answer, while the turn it arrived in lasts, and when it was sent: a request that
+   * began after that does not take it (./read-horizon.ts), since the read may predate a write
+   * acknowledged before the request was sent.
+   */
   private versionThisTurn: Promise<Markers> | undefined;
+  private versionSentAt = 0;
 
   // This database's own statements (a settings write among them) end the reuse as they complete.
   // A write outside a transaction commits on its own: the change marker moves after it, before

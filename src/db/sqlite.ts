@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statement as SqlStatement, TransactionOptions } from './database';
 import { sqliteDialect } from './dialect';
 import { GroupCommit } from './group-commit';
+import { recentEnough } from './read-horizon';
 import { Sql, sql } from './sql';
 import { readSettingsVersion } from './store/settings';
 
@@ -255,7 +256,8 @@ export class SqliteDatabase implements Database {
    * includes this process's writer: one cheap pragma instead of re-reading settings.
    */
   async changeMarker(options?: { fresh?: boolean }): Promise<number> {
-    if (this.marker !== undefined && !options?.fresh) return this.marker;
+    if (this.marker !== undefined && !options?.fresh && recentEnough(this.markerAt)) return this.marker;
+    this.markerAt = performance.now();
     const marker = (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
     // A fresh read replaces this turn's answer (its forgetting is already scheduled).
     const scheduled = this.marker !== undefined;
@@ -263,12 +265,15 @@ export class SqliteDatabase implements Database {
     if (scheduled) return marker;
     // Kept until this turn of the event loop ends: a read request (guard, locales, totals)
     // asks several caches in one turn, and one pragma answers them all. A commit here clears
-    // it at once (transaction); another process's commit is seen from the next turn on.
+    // it at once (transaction); a request that began after it was read reads it again
+    // (./read-horizon.ts), so another process's commit acknowledged before it is seen.
     setImmediate(this.forgetMarker);
     return marker;
   }
 
   private marker: number | undefined;
+  /** When it was read: a request that began later reads it again (./read-horizon.ts: another process may have committed meanwhile). */
+  private markerAt = 0;
   private forgetMarker = () => {
     this.marker = undefined;
   };

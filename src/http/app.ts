@@ -25,6 +25,7 @@ import { errorResponse, fromError } from './respond';
 import { tagContentResponse } from './etag';
 import { requestIdOf, requestLog } from './request-log';
 import { createLogger, type Logger } from '../log';
+import { atRequestStart } from '../db/read-horizon';
 
 /**
  * Bun refuses a request whose head (request line and headers) exceeds 16 KiB with a bare 431
@@ -63,7 +64,11 @@ export function createHttpApp(instance: Instance, options: { precompile?: boolea
     // Elysia's hook around its whole fetch handler: every answer (404s, errors, answers given
     // before routing) passes through it, which no lifecycle hook guarantees.
     // A project's own global middlewares (config/middlewares) wrap every route but the admin's, as Strapi's wrap its app.
-    .wrap((fetch) => requestLog(log)(projectGlobalMiddlewares(instance, () => served.server)(fetch) as (...args: unknown[]) => unknown))
+    // Each request runs with the time it began: no marker read sent before it is reused for it (db/read-horizon.ts).
+    .wrap((fetch) => {
+      const handle = requestLog(log)(projectGlobalMiddlewares(instance, () => served.server)(fetch) as (...args: unknown[]) => unknown);
+      return (request: Request) => atRequestStart(() => handle(request));
+    })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') error = new NotFoundError();
       if (code === 'PARSE') return errorResponse(400, 'ValidationError', 'Invalid request body');

@@ -5,9 +5,11 @@
  * requests instead of one per cache per request; SQLite: one data_version pragma), and that
  * read is made after they asked: a grant committed by another instance is seen at once. The
  * answer serves the rest of the turn it arrived in (a request asking its caches one after the
- * other), unless this instance itself writes.
+ * other), unless this instance itself writes, or the request began after the read was sent
+ * (db/read-horizon.ts).
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
+import { atRequestStart } from '../../src/db/read-horizon';
 import { openInstance, type Instance } from '../../src/instance';
 import { startServer, type TestServer } from '../helpers/server';
 
@@ -65,4 +67,22 @@ test("this instance's own settings write is seen by the very next ask, in the sa
   const first = await db.settingsVersion();
   await server.instance.roles.grant('authenticated', ['api::tag.tag.findOne']);
   expect(await db.settingsVersion()).not.toBe(first);
+});
+
+test('a request that began after a shared read was sent reads again: a write acknowledged before the request is never hidden by it', async () => {
+  const db = server.instance.db;
+  const first = await db.changeMarker();
+  // Outside any request, the rest of the turn shares the read…
+  let before = db.statementCount;
+  expect(await db.changeMarker()).toBe(first);
+  expect(db.statementCount - before).toBe(0);
+  // …but a request that began after it was sent reads once more (the read may have left before
+  // another instance's commit that was acknowledged before the request was sent), then shares its own.
+  before = db.statementCount;
+  await atRequestStart(async () => {
+    await db.changeMarker();
+    await db.settingsVersion();
+    await db.changeMarker();
+  });
+  expect(db.statementCount - before).toBe(1);
 });
