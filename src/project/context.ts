@@ -161,7 +161,7 @@ const answerHeaders = (s: CtxState) => (s.headers ??= new Headers());
  * stays one to project code: assigning it gives the object its own value; a method taken off
  * the object (`const { set } = ctx`) stays bound to it; what was read-only stays read-only.
  */
-function dataFields(proto: object, fields: Record<string, (s: CtxState) => unknown>): void {
+function accessors(proto: object, fields: Record<string, (s: CtxState) => unknown>, assignable: boolean): void {
   for (const [name, read] of Object.entries(fields)) {
     Object.defineProperty(proto, name, {
       configurable: true,
@@ -169,37 +169,25 @@ function dataFields(proto: object, fields: Record<string, (s: CtxState) => unkno
       get() {
         return read(stateOf(this));
       },
-      set(value: unknown) {
-        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
-      },
+      ...(assignable && {
+        set(value: unknown) {
+          Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+        },
+      }),
     });
   }
 }
+const dataFields = (proto: object, fields: Record<string, (s: CtxState) => unknown>) => accessors(proto, fields, true);
+const readOnly = (proto: object, fields: Record<string, (s: CtxState) => unknown>) => accessors(proto, fields, false);
+/** Methods are data fields whose value is the method bound to this object's request. */
 function boundMethods(proto: object, methods: Record<string, (s: CtxState, ...args: any[]) => unknown>): void {
-  for (const [name, method] of Object.entries(methods)) {
-    Object.defineProperty(proto, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const s = stateOf(this);
-        return (...args: any[]) => method(s, ...args);
-      },
-      set(value: unknown) {
-        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
-      },
-    });
-  }
-}
-function readOnly(proto: object, fields: Record<string, (s: CtxState) => unknown>): void {
-  for (const [name, read] of Object.entries(fields)) {
-    Object.defineProperty(proto, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        return read(stateOf(this));
-      },
-    });
-  }
+  const bound = Object.entries(methods).map(([name, method]) => [
+    name,
+    (s: CtxState) =>
+      (...args: any[]) =>
+        method(s, ...args),
+  ]);
+  dataFields(proto, Object.fromEntries(bound));
 }
 
 const headerObject = (s: CtxState) => Object.fromEntries(s.incoming.headers.entries());
