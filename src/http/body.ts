@@ -31,14 +31,13 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw new PayloadTooLargeError('request entity too large');
   if (!request.body) return undefined;
-  const bytes = await readAtMost(request.body, limit);
-  if (!bytes) throw new PayloadTooLargeError('request entity too large');
+  const text = await bodyText(request, declared, limit);
+  if (text === undefined) throw new PayloadTooLargeError('request entity too large');
   if (!/^application\/(.+\+)?json/i.test(type)) {
-    const first = bytes.byteLength > 0 ? new TextDecoder().decode(bytes.subarray(0, 64)).trimStart()[0] : undefined;
+    const first = text.slice(0, 64).trimStart()[0];
     notJsonBodies.set(request, { type: type.split(';')[0]!.trim() || 'no Content-Type', looksLikeJson: first === '{' || first === '[' });
     return undefined;
   }
-  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
@@ -50,6 +49,22 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw new ValidationError(`Request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, { maxDepth: MAX_JSON_DEPTH });
   }
   return parsed;
+}
+
+/**
+ * The body as text, or undefined past `limit`. A body whose length was declared (and checked
+ * against the limit) is read whole by the server, which never reads past the declared length;
+ * only a chunked one, whose length nobody knows beforehand, is read chunk by chunk and cut off
+ * at the limit. Reading whole skips a stream reader per request (~2 % of a create's CPU).
+ */
+async function bodyText(request: Request, declared: number, limit: number): Promise<string | undefined> {
+  if (Number.isSafeInteger(declared) && declared >= 0 && !request.headers.has('transfer-encoding')) {
+    const text = await request.text();
+    // A server that let more through than it declared would still be held to the limit.
+    return text.length > limit ? undefined : text;
+  }
+  const bytes = await readAtMost(request.body!, limit);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 /**
