@@ -203,7 +203,9 @@ describe('durable delivery', () => {
       expect(cli(['webhook', 'deliveries', 'h'], where).out.at(-1)).toMatch(
         /^queued: 1, next try at \d{4}-\d\d-\d\dT[\d:.]+Z \(sent by a running folio serve\)$/,
       );
-      expect(first.stderr()).toMatch(/^webhook "h": entry\.create not delivered \(HTTP 503\), attempt 1 of 6; next try at \d{4}-\d\d-\d\dT[\d:.]+Z$/m);
+      // The line is written once the attempt is recorded, so it may reach the pipe just after the row.
+      const failedLine = /^webhook "h": entry\.create not delivered \(HTTP 503\), attempt 1 of 6; next try at \d{4}-\d\d-\d\dT[\d:.]+Z$/m;
+      await waitFor('the failed attempt in the server log', () => failedLine.test(first.stderr()));
       await first.kill();
 
       hook.respond = () => 200;
