@@ -13,7 +13,6 @@ import type { Database, ExistingSchema, Queryable, RunResult, SqlValue, Statemen
 import { sqliteDialect } from './dialect';
 import { GroupCommit } from './group-commit';
 import { recentEnough } from './read-horizon';
-import { WalIndexWatch } from './wal-index';
 import { Sql, sql } from './sql';
 import { readSettingsVersion } from './store/settings';
 
@@ -254,54 +253,29 @@ export class SqliteDatabase implements Database {
 
   /**
    * The reader connection's data_version moves when any other connection commits, which
-   * includes this process's writer: one cheap pragma instead of re-reading settings. Kept for
-   * the turn of the event loop it was read in: a read request (guard, locales, totals) asks
-   * several caches in one turn, and one pragma answers them all. A commit here clears it at
-   * once (transaction). A request that began after it was read may not simply reuse it
-   * (./read-horizon.ts: another process may have committed meanwhile): the WAL-index header
-   * says whether anything committed since (./wal-index.ts, ~50 ns), and only then is the
-   * pragma read again. With that watch the answer is kept past its turn as well, checked the
-   * same way; without one (no `-shm` to map) it is read again in each turn.
+   * includes this process's writer: one cheap pragma instead of re-reading settings.
    */
   async changeMarker(options?: { fresh?: boolean }): Promise<number> {
-    const kept = this.marker;
-    if (kept !== undefined && !options?.fresh) {
-      if (this.markerThisTurn && recentEnough(this.markerAt)) return kept;
-      if (this.walIndex?.unchanged()) {
-        this.markerAt = performance.now();
-        this.keepForTurn();
-        return kept;
-      }
-    }
-    if (!this.walIndexTried) {
-      this.walIndexTried = true;
-      this.walIndex = WalIndexWatch.open(this.path);
-    }
-    // Snapshot, read and keep in one synchronous step: a caller in between would otherwise find
-    // the new snapshot beside the old marker.
-    this.walIndex?.take();
+    if (this.marker !== undefined && !options?.fresh && recentEnough(this.markerAt)) return this.marker;
     this.markerAt = performance.now();
-    const marker = this.reader.allSync<{ data_version: number }>(DATA_VERSION)[0]!.data_version;
+    const marker = (await this.reader.get<{ data_version: number }>(DATA_VERSION))!.data_version;
+    // A fresh read replaces this turn's answer (its forgetting is already scheduled).
+    const scheduled = this.marker !== undefined;
     this.marker = marker;
-    this.keepForTurn();
+    if (scheduled) return marker;
+    // Kept until this turn of the event loop ends: a read request (guard, locales, totals)
+    // asks several caches in one turn, and one pragma answers them all. A commit here clears
+    // it at once (transaction); a request that began after it was read reads it again
+    // (./read-horizon.ts), so another process's commit acknowledged before it is seen.
+    setImmediate(this.forgetMarker);
     return marker;
   }
 
   private marker: number | undefined;
-  /** When it was known current: a request that began later checks it again (./read-horizon.ts). */
+  /** When it was read: a request that began later reads it again (./read-horizon.ts: another process may have committed meanwhile). */
   private markerAt = 0;
-  /** It was read or checked in this turn of the event loop. */
-  private markerThisTurn = false;
-  private walIndex: WalIndexWatch | undefined;
-  private walIndexTried = false;
-  private keepForTurn() {
-    if (this.markerThisTurn) return;
-    this.markerThisTurn = true;
-    setImmediate(this.endTurn);
-  }
-  private endTurn = () => {
-    this.markerThisTurn = false;
-    if (!this.walIndex) this.marker = undefined;
+  private forgetMarker = () => {
+    this.marker = undefined;
   };
 
   /**
@@ -395,10 +369,6 @@ export class SqliteDatabase implements Database {
 
   close() {
     this.checkpointStarted = true;
-    // The map of the -shm is only safe while this process holds connections to the file.
-    this.walIndex = undefined;
-    this.walIndexTried = true;
-    this.marker = undefined;
     this.writes.flush();
     this.stopCheckpointer(false);
     // The reader first: a connection holding no snapshot lets the checkpoint copy everything.
