@@ -157,6 +157,7 @@ const result = {
   creates: N,
   concurrency: C,
   folioUs: Math.round((folio.user + folio.system) / N),
+  folioSystemUs: Math.round(folio.system / N),
   folioThreads,
   postgresUs: Math.round((sum(pids) - before.pg) / N),
   auxiliaryUs: Math.round((sum(aux) - before.aux) / N),
