@@ -92,7 +92,7 @@ export function renderTable(report: Report): string {
   lines.push(
     '× baseline: reads divide by the read baseline, writes (w) by the write baseline (`bench/write-baseline.ts`: the same article, both versions, and its 10 link rows in one transaction). ' +
       'SQL / request: statements one request runs after warm-up, counted in-process (`bench/statements.ts`), with content history and the audit log on, as they are by default: ' +
-      'a create counts 3 of theirs (its links read back in one statement for the history version, the history row, the audit rows), an update a few more (its content is read whole, and the version kept before).',
+      'a create counts 2 of theirs (the history row, the audit rows: the history version takes its links from the rows the create inserted), an update a few more (its content is read whole, and the version kept before).',
   );
   const longer = report.scenarios.flatMap((r) => [
     ...(r.longer ? [`Folio's ${r.key} (${fmtInt(r.longer.first.requests)} in ${r.longer.first.seconds} s)`] : []),

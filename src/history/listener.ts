@@ -100,6 +100,7 @@ class HistoryRecorder implements WriteRecorder {
                 rowId: t.inserted!.rowId,
                 values: insertedValues(ct, engine, t.inserted!.input.scalars),
                 status: !ct.draftAndPublish || t.published ? 'published' : 'draft',
+                links: t.inserted!.links,
               })),
               writtenParts(
                 ct,

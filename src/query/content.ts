@@ -21,6 +21,7 @@ import type { Queryable } from '../db/database';
 import { COMPONENT_ID, COMPONENT_OWNER as O, LINK as L, linkTableOf, MEDIA_LINKS as M, MORPH_LINK as ML, tableOf } from '../db/layout';
 import { sql, type Sql } from '../db/sql';
 import { columnFields, scalarValues } from '../db/store/columns';
+import type { NewLink } from '../db/store/links';
 import { versionsWithValues, type VersionValues } from '../db/store/versions';
 import type { AnyModel, Component, ContentType, MorphAttribute, RelationAttribute } from '../registry/types';
 import { readBranches, type Branch } from './union-reads';
@@ -311,19 +312,50 @@ export interface InsertedContent {
   rowId: number;
   values: Body;
   status: DocumentStatus;
+  /**
+   * The relation link rows the write inserted for the version's own attributes (rows of other
+   * sources among them are left out), when known: then those are not read back.
+   */
+  links?: ReadonlyMap<RelationAttribute, readonly NewLink[]>;
 }
 
 /**
  * The full content of versions the recorded write inserted (history of a create), in the order
- * given: their values are what the write stored, and of their parts only what `parts` names is
- * read (the rows are new: nothing else exists).
+ * given: their values are what the write stored, their relation links (when every version
+ * brings them) the rows it inserted, and of their other parts only what `parts` names is read
+ * (the rows are new: nothing else exists).
  */
 export async function insertedContents(tx: Queryable, ct: ContentType, versions: InsertedContent[], parts: WrittenParts): Promise<DocumentContent[]> {
+  const owned = (name: string) => {
+    const attribute = ct.attributes[name];
+    return attribute?.kind === 'relation' && attribute.owner;
+  };
+  const written = parts.get(ct);
+  const given = written !== undefined && versions.every((v) => v.links !== undefined) ? [...written].filter(owned) : [];
+  let read = parts;
+  if (given.length > 0) {
+    const rest = new Map(parts);
+    rest.set(ct, new Set([...written!].filter((name) => !owned(name))));
+    read = rest;
+  }
   const data = await rowsContent(
     tx,
     ct,
     versions.map((v) => ({ id: v.rowId, values: v.values })),
-    parts,
+    read,
   );
+  if (given.length > 0) {
+    const names = new Set(given);
+    versions.forEach((v, i) => {
+      for (const [attribute, rows] of v.links!) {
+        if (!names.has(attribute.name)) continue;
+        // As linksRead shows them: the row's own links in the order of their keys.
+        const mine = rows.filter((row) => row.rowId === v.rowId).sort((a, b) => compare(a.rank, b.rank));
+        if (mine.length === 0) continue;
+        const targets = mine.map((row) => ({ documentId: row.key.documentId, ...pinned(row.key.locale, row.key.status) }));
+        data[i]![attribute.name] = attribute.toMany ? targets : targets[0]!;
+      }
+    });
+  }
   return versions.map((v, i) => ({ data: data[i]!, status: v.status }));
 }

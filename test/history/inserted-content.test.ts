@@ -233,6 +233,32 @@ describe('many creates at once, and a create changed again in its own transactio
     });
   }, 60_000);
 
+  it('keeps the links a create inserted in their order, a pinned one included, as reading back gives them, in draft and published creates', async () => {
+    const tagType = server.instance.registry.contentType('api::tag.tag')!;
+    const tags: string[] = [];
+    for (const name of ['o1', 'o2', 'o3', 'o4']) tags.push((await server.instance.documents.create(tagType, { name })).documentId);
+    const category = (await server.instance.documents.create(categories, { name: 'Ordered', slug: 'ordered' })).documentId;
+    const data = {
+      title: 'Ordered links',
+      category: { documentId: category, locale: 'en' },
+      // Positions move the order away from the order given: the kept list must follow the keys.
+      tags: {
+        connect: [
+          { documentId: tags[0] },
+          { documentId: tags[1], position: { start: true } },
+          { documentId: tags[2], position: { before: tags[0] } },
+          { documentId: tags[3] },
+        ],
+      },
+    };
+    for (const status of ['published', 'draft'] as const) {
+      const created = await server.instance.documents.create(articles, data, { status });
+      const version = await expectKeptAsRead(server, articles, created.documentId, 'en');
+      expect(version.data.tags).toEqual([{ documentId: tags[1] }, { documentId: tags[2] }, { documentId: tags[0] }, { documentId: tags[3] }]);
+      expect(version.data.category).toEqual({ documentId: category, locale: 'en' });
+    }
+  });
+
   it('keeps what another locale of it changed (its shared attributes) after the create', async () => {
     const id = await inOne(async (within) => {
       const created = await server.instance.documents.create(articles, { title: 'Shared', views: 1 }, { within });

@@ -17,7 +17,7 @@ import {
 import type { AnyModel, Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from '../write/input';
 import { copyOwnedLinks } from '../relations/copy';
-import { type LinkContext, type PrefetchedLinks, writeLinks } from '../relations/writer';
+import { type InsertedLinks, type LinkContext, type PrefetchedLinks, writeLinks } from '../relations/writer';
 import { copyMedia, deleteMedia, writeMedia } from '../write/media';
 
 /** Component uids a component or dynamic-zone attribute may hold. */
@@ -54,7 +54,7 @@ export async function replaceComponentField(
  * Writes the non-scalar parts of a model write (components, owned links, media) for one row.
  * A row inserted by this write (`fresh`) owns nothing yet: its links are written without
  * reading any list, and `linkCopies` (rows inserted beside it, a published copy) get the
- * same links in the same statements.
+ * same links in the same statements. Answers the relation link rows it inserted.
  */
 export async function writeOwnedParts(
   tx: Queryable,
@@ -67,15 +67,16 @@ export async function writeOwnedParts(
   linkCopies: number[] = [],
   /** The new links' reads, sent before the row was inserted (../relations/writer.ts prefetchLinks). */
   prefetched?: PrefetchedLinks,
-): Promise<void> {
+): Promise<InsertedLinks> {
   for (const [field, value] of Object.entries(input.components)) {
     await replaceComponentField(tx, registry, model, rowId, field, value, context, fresh);
   }
   const source = { rowIds: [rowId, ...linkCopies], fresh, relations: input.relations, morphs: input.morphs };
-  await writeLinks(tx, registry, model, [source], context, { prefetched });
+  const links = await writeLinks(tx, registry, model, [source], context, { prefetched });
   for (const [field, ids] of Object.entries(input.media)) {
     if (!fresh || ids.length) await writeMedia(tx, model, rowId, field, ids);
   }
+  return links;
 }
 
 /** Whether rows of a model may hold media links (a model without media attributes has none). */

@@ -11,7 +11,8 @@
  * a row's links (publish, a new locale) are ./copy.ts; links to deleted documents ./deleted-targets.ts.
  */
 import type { Queryable } from '../../db/database';
-import type { AnyModel, Registry } from '../../registry/types';
+import type { NewLink } from '../../db/store/links';
+import type { AnyModel, Registry, RelationAttribute } from '../../registry/types';
 import { applyInverse, applyLinks, decideInverse, decideLinks } from './apply';
 import type { RelationWrite } from './input';
 import type { LinkContext } from './link-keys';
@@ -35,7 +36,14 @@ export interface LinkWriteOptions {
   prefetched?: PrefetchedLinks;
 }
 
-/** Writes the owning-side relation and polymorphic links of `sources` (see the file comment). */
+/** Relation link rows a write inserted, per attribute, in the order inserted (rows of every source). */
+export type InsertedLinks = ReadonlyMap<RelationAttribute, readonly NewLink[]>;
+
+/**
+ * Writes the owning-side relation and polymorphic links of `sources` (see the file comment).
+ * Answers the relation link rows it inserted (none with `checkOnly`): for sources that are new
+ * rows, all the relation links they have (../write/inserted.ts hands them to the listeners).
+ */
 export async function writeLinks(
   tx: Queryable,
   registry: Registry,
@@ -43,15 +51,17 @@ export async function writeLinks(
   sources: LinkSource[],
   context: LinkContext,
   options: LinkWriteOptions = {},
-): Promise<void> {
+): Promise<InsertedLinks> {
   if (sources.some((s) => namesMorphRows(s.morphs))) await mapMorphRowIds(tx, registry, sources);
   const plan = planLinks(registry, model, sources, context);
-  if (plan.writes.length === 0) return;
+  if (plan.writes.length === 0) return new Map();
   const { prefetched } = options;
   const mine = prefetched !== undefined && sources.length === 1 && sources[0]!.fresh && prefetched.relations === sources[0]!.relations;
   const reads = mine ? await prefetched.reads : await readLinks(tx, plan);
   const changes = decideLinks(plan, reads);
-  if (!options.checkOnly) await applyLinks(tx, model, changes);
+  if (options.checkOnly) return new Map();
+  await applyLinks(tx, model, changes);
+  return changes.inserted;
 }
 
 /** Whether some polymorphic target is named by row id only (mapped before planning). */

@@ -77,9 +77,9 @@ export async function createDocuments(
   for (let i = 0; i < inputs.length; i++) {
     const key = { documentId: ids[i]!, locale };
     if (publish) await assertUnique(ctx.tx, ct, key, inputs[i]!, undefined, false);
-    const { draftId, answer } = await insertNew(deps, ctx, ct, key, inputs[i]!, publish, context);
+    const { draftId, answer, links } = await insertNew(deps, ctx, ct, key, inputs[i]!, publish, context);
     await writeInverse(ctx.tx, ct, key, inputs[i]!, publish, defaultLocale);
-    await recordWrite(ctx, ct, key, 'entry.create', publish, { draftId, publishedId: answer.rowId, input: inputs[i]! });
+    await recordWrite(ctx, ct, key, 'entry.create', publish, { draftId, publishedId: answer.rowId, input: inputs[i]!, links });
     written.push({ ...key, status: publish ? 'published' : 'draft', answer });
   }
   return written;

@@ -1,16 +1,24 @@
 /**
  * What a create tells the write's listeners about a version it inserted (./context.ts
- * EntryRecord.inserted): the row and the checked input it was written from. The row is new, so
- * it holds what the input wrote and nothing else: content history takes the row's values from
- * the input and reads only the tables the input wrote rows into (query/content.ts WrittenParts)
- * instead of reading the whole content back.
+ * EntryRecord.inserted): the row, the checked input it was written from and the relation link
+ * rows it inserted. The row is new, so it holds what the input wrote and nothing else: content
+ * history takes the row's values from the input, its relation links from the rows inserted, and
+ * reads only the other tables the input wrote rows into (query/content.ts WrittenParts) instead
+ * of reading the whole content back.
  */
 import type { AnyModel, ContentType } from '../../registry/types';
+import type { InsertedLinks } from '../relations/writer';
 import type { ComponentWrite, ModelWrite } from './input';
 
 export interface InsertedVersion {
   rowId: number;
   input: ModelWrite;
+  /**
+   * The relation link rows the create inserted for the version's own attributes (of this row
+   * and of the rows inserted beside it: keep those of `rowId`); its components' are not here.
+   * Undefined: not known (a batch create), read them.
+   */
+  links?: InsertedLinks;
 }
 
 const itemsOf = (value: ComponentWrite | ComponentWrite[] | null) => (value === null ? [] : Array.isArray(value) ? value : [value]);
@@ -30,8 +38,8 @@ function reachesOthers(model: AnyModel, input: ModelWrite): boolean {
  * also writes inverse sides: those change other documents' links (possibly another document
  * this same transaction created), so what the transaction wrote must be read back.
  */
-export function insertedVersion(ct: ContentType, rowId: number, input: ModelWrite): InsertedVersion | undefined {
-  return reachesOthers(ct, input) ? undefined : { rowId, input };
+export function insertedVersion(ct: ContentType, rowId: number, input: ModelWrite, links?: InsertedLinks): InsertedVersion | undefined {
+  return reachesOthers(ct, input) ? undefined : { rowId, input, links };
 }
 
 /**

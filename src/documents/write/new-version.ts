@@ -11,6 +11,7 @@
 import type { ContentType } from '../../registry/types';
 import { readModelInput, type ModelWrite } from './input';
 import type { LinkContext } from '../relations/link-keys';
+import type { InsertedLinks } from '../relations/writer';
 import { insertPublishedDraft, insertVersion, publishDraft, ownedFields, type VersionKey } from './versions';
 import { writtenEntry, type WrittenRow } from '../../query/written-entry';
 import type { WriteContext } from './context';
@@ -55,7 +56,7 @@ export async function insertNew(
   input: ModelWrite,
   publish: boolean,
   context: LinkContext,
-): Promise<{ draftId: number; answer: WrittenRow }> {
+): Promise<{ draftId: number; answer: WrittenRow; links: InsertedLinks }> {
   const { tx } = ctx;
   const now = new Date().toISOString();
   const row = (rowId: number, publishedAt: string | null): WrittenRow => ({
@@ -70,21 +71,29 @@ export async function insertNew(
   if (!deps.hooks.listensTo(ct)) {
     if (!published) {
       const publishedAt = ct.draftAndPublish ? null : now;
-      const draftId = await insertVersion(tx, deps.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt }, input, context);
-      return { draftId, answer: row(draftId, publishedAt) };
+      const { id: draftId, links } = await insertVersion(tx, deps.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt }, input, context);
+      return { draftId, answer: row(draftId, publishedAt), links };
     }
-    const { draftId, publishedId } = await insertPublishedDraft(tx, deps.registry, ct, key, now, input, context);
-    return { draftId, answer: row(publishedId, now) };
+    const { draftId, publishedId, links } = await insertPublishedDraft(tx, deps.registry, ct, key, now, input, context);
+    return { draftId, answer: row(publishedId, now), links };
   }
   // One row at a time, each between its events.
   const draftPublishedAt = ct.draftAndPublish ? null : now;
   const draftEvent = await deps.hooks.before('Create', ct, { data: eventData(key, input.scalars, draftPublishedAt) });
   applyEventData(deps, ct, input, draftEvent.params.data, publish);
-  const draftId = await insertVersion(tx, deps.registry, ct, key, { createdAt: now, updatedAt: now, publishedAt: draftPublishedAt }, input, context);
+  const { id: draftId, links } = await insertVersion(
+    tx,
+    deps.registry,
+    ct,
+    key,
+    { createdAt: now, updatedAt: now, publishedAt: draftPublishedAt },
+    input,
+    context,
+  );
   await draftEvent.after(writtenEntry(ct, row(draftId, draftPublishedAt)));
-  if (!published) return { draftId, answer: row(draftId, draftPublishedAt) };
+  if (!published) return { draftId, answer: row(draftId, draftPublishedAt), links };
   const publishedEvent = await deps.hooks.before('Create', ct, { data: eventData(key, input.scalars, now) });
   const publishedId = await publishDraft(tx, deps.registry, ct, key, draftId, now, ownedFields(input));
   await publishedEvent.after(writtenEntry(ct, row(publishedId, now)));
-  return { draftId, answer: row(publishedId, now) };
+  return { draftId, answer: row(publishedId, now), links };
 }

@@ -9,7 +9,7 @@ import type { Database, Queryable } from '../../db/database';
 import { FolioError, ValidationError } from '../../errors';
 import type { ContentType, Registry } from '../../registry/types';
 import type { ModelWrite } from './input';
-import { writeInverseLinks } from '../relations/writer';
+import { type InsertedLinks, writeInverseLinks } from '../relations/writer';
 import type { LinkContext } from '../relations/link-keys';
 import type { Locales } from '../locales';
 import type { Locks } from './locks';
@@ -81,8 +81,8 @@ export function linkContext(ct: ContentType, locale: string, defaultLocale: stri
 
 /**
  * Strapi's events for a write: create/update of the draft (the only version without D&P), then
- * publish. `inserted`: a create's rows (the draft's id, the published copy's when it publishes)
- * and its input, handed to the listeners (./inserted.ts).
+ * publish. `inserted`: a create's rows (the draft's id, the published copy's when it publishes),
+ * its input and the relation link rows it inserted, handed to the listeners (./inserted.ts).
  */
 export async function recordWrite(
   ctx: WriteContext,
@@ -90,9 +90,9 @@ export async function recordWrite(
   key: VersionKey,
   event: 'entry.create' | 'entry.update',
   publish: boolean,
-  inserted?: { draftId: number; publishedId: number; input: ModelWrite },
+  inserted?: { draftId: number; publishedId: number; input: ModelWrite; links?: InsertedLinks },
 ) {
-  const version = (rowId: number) => (inserted ? insertedVersion(ct, rowId, inserted.input) : undefined);
+  const version = (rowId: number) => (inserted ? insertedVersion(ct, rowId, inserted.input, inserted.links) : undefined);
   await ctx.entries(event, ct, key.documentId, key.locale, ct.draftAndPublish ? 'draft' : 'published', inserted && version(inserted.draftId));
   if (ct.draftAndPublish && publish) await ctx.entries('entry.publish', ct, key.documentId, key.locale, 'published', inserted && version(inserted.publishedId));
 }

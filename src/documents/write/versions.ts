@@ -8,7 +8,7 @@ import type { ContentType, Registry } from '../../registry/types';
 import { copyComponents, deleteComponentField, deleteOwnedParts, replaceWithCopy, writeOwnedParts } from '../components/rows';
 import type { ModelWrite } from './input';
 import { copyOwnedLinks } from '../relations/copy';
-import { type LinkContext, prefetchLinks } from '../relations/writer';
+import { type InsertedLinks, type LinkContext, prefetchLinks } from '../relations/writer';
 import { copyMedia, deleteMedia } from './media';
 
 export interface VersionKey {
@@ -17,7 +17,7 @@ export interface VersionKey {
   locale: string;
 }
 
-/** Inserts a new version row with everything it owns; returns its id. */
+/** Inserts a new version row with everything it owns; returns its id and the relation link rows inserted. */
 export async function insertVersion(
   tx: Queryable,
   registry: Registry,
@@ -26,17 +26,18 @@ export async function insertVersion(
   times: { createdAt: string; updatedAt: string; publishedAt: string | null },
   input: ModelWrite,
   context: LinkContext,
-): Promise<number> {
+): Promise<{ id: number; links: InsertedLinks }> {
   const prefetched = prefetchLinks(tx, registry, ct, input.relations, input.morphs, context);
   const id = await store.insertVersion(tx, ct, key.documentId, key.locale, times, input.scalars);
-  await writeOwnedParts(tx, registry, ct, id, input, context, true, [], prefetched);
-  return id;
+  const links = await writeOwnedParts(tx, registry, ct, id, input, context, true, [], prefetched);
+  return { id, links };
 }
 
 /**
  * A new document's draft and its published copy (a create that publishes): both rows in one
  * statement, the links of both (relation and polymorphic) written together, then the copy gets
- * the draft's components and media, as publishDraft would copy them. Returns both ids.
+ * the draft's components and media, as publishDraft would copy them. Returns both ids and the
+ * relation link rows inserted (of both rows).
  */
 export async function insertPublishedDraft(
   tx: Queryable,
@@ -46,14 +47,14 @@ export async function insertPublishedDraft(
   now: string,
   input: ModelWrite,
   context: LinkContext,
-): Promise<{ draftId: number; publishedId: number }> {
+): Promise<{ draftId: number; publishedId: number; links: InsertedLinks }> {
   const prefetched = prefetchLinks(tx, registry, ct, input.relations, input.morphs, context);
   const ids = await store.insertDraftAndPublished(tx, ct, key.documentId, key.locale, { createdAt: now, updatedAt: now, publishedAt: now }, input.scalars);
-  await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId], prefetched);
+  const links = await writeOwnedParts(tx, registry, ct, ids.draftId, input, context, true, [ids.publishedId], prefetched);
   const owned = ownedFields(input);
   const media = owned.components.length ? await copyComponents(tx, registry, ct, ids.draftId, ids.publishedId, owned.components) : undefined;
   if (media !== false && owned.media.length) await copyMedia(tx, ct, ids.draftId, ids.publishedId, owned.media);
-  return ids;
+  return { ...ids, links };
 }
 
 /** Ids of a document's rows in a locale (all locales when undefined), optionally of one status. */
