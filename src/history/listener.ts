@@ -82,7 +82,11 @@ class HistoryRecorder implements WriteRecorder {
     if (this.touched.size === 0) return;
     const createdAt = new Date(this.now()).toISOString();
     const byType = new Map<ContentType, Touched[]>();
-    for (const t of this.touched.values()) byType.set(t.ct, [...(byType.get(t.ct) ?? []), t]);
+    for (const t of this.touched.values()) {
+      const list = byType.get(t.ct);
+      if (list) list.push(t);
+      else byType.set(t.ct, [t]);
+    }
     this.touched.clear();
     const rows: NewHistoryRow[] = [];
     for (const [ct, touched] of byType) {

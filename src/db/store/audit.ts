@@ -3,9 +3,10 @@
  * inside a document write's transaction and by settings services after their change, read by
  * `folio audit` and /admin/api/audit, pruned by age.
  */
-import type { Queryable } from '../database';
+import type { Queryable, SqlValue } from '../database';
 import { SYSTEM } from '../layout';
 import { sql } from '../sql';
+import { insertRows } from './insert-rows';
 
 const AUDIT = sql.id(SYSTEM.audit);
 
@@ -26,17 +27,15 @@ export interface AuditRow {
 export type NewAuditRow = Omit<AuditRow, 'id'>;
 
 const COLUMNS = ['at', 'actorKind', 'actorId', 'actorName', 'action', 'type', 'documentId', 'locale', 'ip', 'details'] as const;
-const INSERT_COLUMNS = sql.join(COLUMNS.map((c) => sql.id(c)));
+const INSERT_COLUMNS = COLUMNS.map((c) => sql.id(c));
 const SELECT_COLUMNS = sql.join(['id', ...COLUMNS].map((c) => sql.id(c)));
 
-/** Appends rows, up to 1,000 a statement (10,000 bound values: well under both engines' limits). */
+/** Appends rows, as many a statement as the parameter limit allows (./insert-rows.ts). */
 export async function insertAudit(tx: Queryable, rows: NewAuditRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) {
-    const tuples = rows
-      .slice(i, i + 1000)
-      .map((r) => sql`(${sql.list([r.at, r.actorKind, r.actorId, r.actorName, r.action, r.type, r.documentId, r.locale, r.ip, JSON.stringify(r.details)])})`);
-    await tx.run(sql`INSERT INTO ${AUDIT} (${INSERT_COLUMNS}) VALUES ${sql.join(tuples)}`);
-  }
+  if (rows.length === 0) return;
+  const values: SqlValue[] = [];
+  for (const r of rows) values.push(r.at, r.actorKind, r.actorId, r.actorName, r.action, r.type, r.documentId, r.locale, r.ip, JSON.stringify(r.details));
+  await insertRows(tx, AUDIT, INSERT_COLUMNS, values);
 }
 
 export interface AuditQuery {

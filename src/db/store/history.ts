@@ -2,9 +2,10 @@
  * Rows of content history (`folio_history`, migration 0019): written by the history listener
  * inside the write's own transaction, read by `folio history` and the admin, pruned by age.
  */
-import type { Queryable } from '../database';
+import type { Queryable, SqlValue } from '../database';
 import { SYSTEM } from '../layout';
 import { sql } from '../sql';
+import { insertRows } from './insert-rows';
 
 const HISTORY = sql.id(SYSTEM.history);
 const id = (name: string) => sql.id(name);
@@ -45,21 +46,17 @@ function rowOf(r: Record<string, unknown>): HistoryRow {
   };
 }
 
-const INSERT_COLUMNS = sql.join(
-  ['uid', 'documentId', 'locale', 'status', 'event', 'actorKind', 'actorId', 'actorName', 'changed', 'data', 'createdAt'].map(id),
-);
+const INSERT_COLUMNS = ['uid', 'documentId', 'locale', 'status', 'event', 'actorKind', 'actorId', 'actorName', 'changed', 'data', 'createdAt'].map(id);
 
-/** Inserts versions, up to 200 a statement. */
+/** Inserts versions, as many a statement as the parameter limit allows (./insert-rows.ts). */
 export async function insertHistory(tx: Queryable, rows: NewHistoryRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) {
-    const tuples = rows
-      .slice(i, i + 200)
-      .map(
-        (row) =>
-          sql`(${sql.list([row.uid, row.documentId, row.locale, row.status, row.event, row.actorKind, row.actorId, row.actorName, JSON.stringify(row.changed), JSON.stringify(row.data), row.createdAt])})`,
-      );
-    await tx.run(sql`INSERT INTO ${HISTORY} (${INSERT_COLUMNS}) VALUES ${sql.join(tuples)}`);
+  if (rows.length === 0) return;
+  const values: SqlValue[] = [];
+  for (const row of rows) {
+    values.push(row.uid, row.documentId, row.locale, row.status, row.event, row.actorKind, row.actorId, row.actorName);
+    values.push(JSON.stringify(row.changed), JSON.stringify(row.data), row.createdAt);
   }
+  await insertRows(tx, HISTORY, INSERT_COLUMNS, values);
 }
 
 /** The content of the newest version kept of some documents of a type, keyed `documentId + NUL + locale`. */
