@@ -13,7 +13,7 @@
  * `--tree` (repeatable): the Folio checkouts to alternate (default: this one); `--binary`: run
  * each tree's dist/folio (build it first) instead of its source.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,6 +49,8 @@ const env = () => {
 // The template: the targets imported once (by the first tree), then the articles file written against them.
 const template = join(cache, 'template');
 if (!existsSync(join(template, 'folio.db'))) {
+  // Articles written against an earlier template name targets this one does not have.
+  for (const name of readdirSync(cache)) if (/^articles-\d+\.jsonl$/.test(name)) rmSync(join(cache, name));
   rmSync(template, { recursive: true, force: true });
   mkdirSync(template, { recursive: true });
   const files = await writeTargets(cache);
