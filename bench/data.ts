@@ -40,6 +40,27 @@ export async function writeTargets(dir: string): Promise<Record<'categories' | '
   return files;
 }
 
+/** The part of a Folio instance the in-process benches seed through (any checkout's: `--tree`). */
+export interface SeedableInstance {
+  documents: { create(type: never, data: Record<string, unknown>): Promise<{ documentId: string }> };
+  registry: { contentType(uid: string): unknown };
+}
+
+/**
+ * Creates the bench's targets (targetData, TARGET_COUNTS) through an instance's document
+ * service, one by one in order, for the benches that run Folio in-process (write-cpu.ts,
+ * pg-create-cpu.ts, pg-create-ab.ts); answers their documentIds.
+ */
+export async function createTargets(instance: SeedableInstance): Promise<Refs> {
+  const singular = { categories: 'category', authors: 'author', tags: 'tag' } as const;
+  const refs: Refs = { categories: [], authors: [], tags: [] };
+  for (const kind of ['categories', 'authors', 'tags'] as const) {
+    const type = instance.registry.contentType(`api::${singular[kind]}.${singular[kind]}`) as never;
+    for (let i = 0; i < TARGET_COUNTS[kind]; i++) refs[kind].push((await instance.documents.create(type, targetData[kind](i))).documentId);
+  }
+  return refs;
+}
+
 /** The documentIds of the published targets, in creation order. */
 export function readRefs(dbPath: string): Refs {
   const db = new Database(dbPath, { readonly: true });

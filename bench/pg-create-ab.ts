@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SQL } from 'bun';
+import { createTargets } from './data';
 import { createBody } from './scenarios';
 
 const { values: flags } = parseArgs({
@@ -63,18 +64,7 @@ async function side(dir: string): Promise<Side> {
   const { createApp } = await import(`${tree}/src/app.ts`);
   const server = await startServer({});
   const app = createApp(server.instance);
-  const docs = server.instance.documents;
-  const type = (name: string) => server.instance.registry.contentType(`api::${name}.${name}`)!;
-  const make = async (name: string, n: number, data: (i: number) => object) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push((await docs.create(type(name), data(i))).documentId);
-    return ids;
-  };
-  const refs = {
-    categories: await make('category', 5, (i) => ({ name: `c${i}`, slug: `c-${i}` })),
-    authors: await make('author', 5, (i) => ({ name: `a${i}` })),
-    tags: await make('tag', 10, (i) => ({ name: `t${i}` })),
-  };
+  const refs = await createTargets(server.instance);
   const bodies = Array.from({ length: 10 }, (_, i) => createBody(i, refs));
   const name = new URL(server.instance.config.databaseUrl).pathname.slice(1);
   const out: Side = {

@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createTargets } from './data';
 import { ROOT } from './options';
 
 const { values: flags } = parseArgs({
@@ -38,14 +39,7 @@ const server = await startServer({ config: flags.history ? {} : { historyDays: 0
 server.instance.pause?.();
 const docs = server.instance.documents;
 const type = (name: string) => server.instance.registry.contentType(`api::${name}.${name}`)!;
-const make = async (name: string, n: number, data: (i: number) => object) => {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await docs.create(type(name), data(i))).documentId);
-  return ids;
-};
-const categories = await make('category', 5, (i) => ({ name: `c${i}`, slug: `c-${i}` }));
-const authors = await make('author', 5, (i) => ({ name: `a${i}` }));
-const tags = await make('tag', 10, (i) => ({ name: `t${i}` }));
+const { categories, authors, tags } = await createTargets(server.instance);
 const article = type('article');
 const body = (i: number) => ({
   title: `Bench ${i}`,
