@@ -17,6 +17,11 @@ export interface SearchInput {
   /** The text columns searched (the search index covers them), and whether id or numbers are searched too. */
   text: string[];
   hasOthers: boolean;
+  /**
+   * A type with draft & publish: a published version may share its draft's entry in SQLite's
+   * index (db/search-index.ts) when its text columns equal the draft's.
+   */
+  draftAndPublish: boolean;
   /** PostgreSQL: the rare trigrams db/search-grams.ts chose for the index to look up. */
   grams?: string[];
   /** Reading every row: the `$containsi` test of the other fields, and of the text fields. */
@@ -88,7 +93,14 @@ function sqliteSearch(s: SearchInput): Sql {
   const folded = s.value.toLowerCase();
   if (s.hasOthers || s.text.length === 0 || !indexable(folded)) return sql.or([...s.scanOthers(), ...s.scanText()]);
   const fts = sql.id(SEARCH.ftsTable(s.tableName));
-  return sql`${column(s.alias, VERSION.id)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
+  const match = sql`${fts} MATCH ${ftsPhrase(folded)}`;
+  if (!s.draftAndPublish) return sql`${column(s.alias, VERSION.id)} IN (SELECT rowid FROM ${fts} WHERE ${match})`;
+  // Each matching row, and the published versions that share a matching draft's entry: those
+  // of its document and locale whose text columns hold the same values.
+  const [d, x] = [`${s.alias}_qd`, `${s.alias}_qx`];
+  const same = (name: string) => sql`${column(x, name)} IS ${column(d, name)}`;
+  const shares = sql.and([sql`${column(d, VERSION.publishedAt)} IS NULL`, sql`${column(x, VERSION.publishedAt)} IS NOT NULL`, ...s.text.map(same)]);
+  return sql`${column(s.alias, VERSION.id)} IN (SELECT ${column(x, VERSION.id)} FROM ${fts} JOIN ${s.table} ${sql.id(d)} ON ${column(d, VERSION.id)} = ${fts}.rowid JOIN ${s.table} ${sql.id(x)} ON ${column(x, VERSION.documentId)} = ${column(d, VERSION.documentId)} AND ${column(x, VERSION.locale)} = ${column(d, VERSION.locale)} WHERE ${match} AND (${column(x, VERSION.id)} = ${column(d, VERSION.id)} OR ${shares}))`;
 }
 
 /**

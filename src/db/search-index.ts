@@ -8,8 +8,9 @@
  * search text is then exactly "a substring of some folded attribute", with no second folding
  * that could disagree (FTS5's own case folding knows older Unicode than JS does). Triggers on
  * the content table keep it in step, so every write path (documents, publish, locales,
- * `folio import`) is covered without knowing about it. When the attributes change, the
- * table and its triggers are dropped and rebuilt from the content table.
+ * `folio import`, project code's own SQL) is covered without knowing about it. A published
+ * version holding its draft's text shares the draft's entry (see sqliteObjects). When the
+ * attributes change, the table and its triggers are dropped and rebuilt from the content table.
  *
  * PostgreSQL: a pg_trgm GIN index per searched column, on the same ICU-folded expression the
  * compiler's LIKE reads (query/compile.ts). Installing pg_trgm may be refused to the role:
@@ -50,27 +51,86 @@ export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""'
 
 const id = (name: string) => sql.id(name).toString();
 
-/** The FTS table and its three triggers for `ct`, as CREATE statements (compared with what exists). */
+/**
+ * The FTS table and its three triggers for `ct`, as CREATE statements (compared with what exists).
+ *
+ * A type with draft & publish holds most documents twice, the draft and a published copy with
+ * the same text (a create that publishes, a publish, an import): there the published version
+ * shares its draft's entry instead of indexing the same text again (the index is most of an
+ * imported row's cost, ~25 µs a version). What holds at every commit: each version row has its
+ * own entry, or is a published version whose searched columns equal, value for value, those of
+ * the draft of its document and locale, which has its entry. The triggers keep it so:
+ *  - insert: a published version equal to its draft takes no entry; every other row takes one;
+ *  - update of a row's searched columns (or of what places it): its entry is made again, and
+ *    when a draft changes, the published versions that shared its entry take their own first;
+ *  - delete: its entry goes, and a deleted draft's published versions take their own.
+ * searchSharing (below) gives `_q` the published versions of matching drafts.
+ */
 function sqliteObjects(ct: ContentType, fields: ScalarField[]): { name: string; sql: string }[] {
   const t = ct.tableName;
+  const table = id(t);
   const fts = id(SEARCH.ftsTable(t));
-  const columns = fields.map((_, i) => `c${i}`);
-  const values = (row: string) => [`${row}.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(${row}.${id(f.name)})`)].join(', ');
-  const insert = `INSERT INTO ${fts}(rowid, ${columns.join(', ')}) VALUES (${values('new')});`;
+  const columns = fields.map((_, i) => `c${i}`).join(', ');
+  const folded = (row: string) => [`${row}.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(${row}.${id(f.name)})`)].join(', ');
   const remove = `DELETE FROM ${fts} WHERE rowid = old.${id(VERSION.id)};`;
-  const watched = [VERSION.id, ...fields.map((f) => f.name)].map(id).join(', ');
+  const shares = ct.draftAndPublish;
+  const v = (row: string, name: string) => `${row}.${id(name)}`;
+  // The published versions of `row`'s document and locale (row being a draft) that have no entry of their own.
+  const ownEntries = (row: string) =>
+    `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${folded('p')} FROM ${table} p WHERE ${v(row, VERSION.publishedAt)} IS NULL` +
+    ` AND ${v('p', VERSION.documentId)} = ${v(row, VERSION.documentId)} AND ${v('p', VERSION.locale)} = ${v(row, VERSION.locale)}` +
+    ` AND ${v('p', VERSION.publishedAt)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${fts} WHERE rowid = ${v('p', VERSION.id)});`;
+  const insert = shares
+    ? `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${folded('new')} WHERE ${v('new', VERSION.publishedAt)} IS NULL OR NOT EXISTS (${sameDraft(t, fields, 'new')});`
+    : `INSERT INTO ${fts}(rowid, ${columns}) VALUES (${folded('new')});`;
+  const reindex = `${remove} INSERT INTO ${fts}(rowid, ${columns}) VALUES (${folded('new')});`;
+  const watched = [VERSION.id, ...(shares ? [VERSION.documentId, VERSION.locale, VERSION.publishedAt] : []), ...fields.map((f) => f.name)];
+  // Rewriting a row with the values it had changes nothing in the index.
+  const changed = watched.map((name) => `${v('old', name)} IS NOT ${v('new', name)}`).join(' OR ');
   return [
     {
       name: SEARCH.ftsTable(t),
-      sql: `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns.join(', ')}, tokenize='trigram case_sensitive 1', content='', contentless_delete=1)`,
+      sql: `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns}, tokenize='trigram case_sensitive 1', content='', contentless_delete=1)`,
     },
-    { name: SEARCH.trigger(t, 'insert'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'insert'))} AFTER INSERT ON ${id(t)} BEGIN ${insert} END` },
+    { name: SEARCH.trigger(t, 'insert'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'insert'))} AFTER INSERT ON ${table} BEGIN ${insert} END` },
     {
       name: SEARCH.trigger(t, 'update'),
-      sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'update'))} AFTER UPDATE OF ${watched} ON ${id(t)} BEGIN ${remove} ${insert} END`,
+      sql:
+        `CREATE TRIGGER ${id(SEARCH.trigger(t, 'update'))} AFTER UPDATE OF ${watched.map(id).join(', ')} ON ${table} WHEN ${changed}` +
+        ` BEGIN ${shares ? `${ownEntries('old')} ` : ''}${reindex} END`,
     },
-    { name: SEARCH.trigger(t, 'delete'), sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'delete'))} AFTER DELETE ON ${id(t)} BEGIN ${remove} END` },
+    {
+      name: SEARCH.trigger(t, 'delete'),
+      sql: `CREATE TRIGGER ${id(SEARCH.trigger(t, 'delete'))} AFTER DELETE ON ${table} BEGIN ${shares ? `${ownEntries('old')} ` : ''}${remove} END`,
+    },
   ];
+}
+
+/** What an insert trigger indexes: the folded columns of the new row, in the table's column order. */
+const indexedColumns = (trigger: string): string[] => [...trigger.matchAll(/folio_lower\(new\.("(?:[^"]|"")*")\)/g)].map((m) => m[1]!);
+
+/**
+ * Whether the entries an index holds stay right under new triggers: the same table, the same
+ * columns indexed in the same order, and the new triggers let published versions share (every
+ * version having its own entry is right for them; the reverse, a type leaving draft & publish,
+ * is filled again).
+ */
+function entriesStillRight(objects: { name: string; sql: string }[], existing: Map<string, { sql: string | null }>, sharing: boolean): boolean {
+  const [table, insert] = objects;
+  const before = existing.get(insert!.name)?.sql;
+  if (!sharing || existing.get(table!.name)?.sql !== table!.sql || !before) return false;
+  const [was, is] = [indexedColumns(before), indexedColumns(insert!.sql)];
+  return was.length > 0 && was.length === is.length && was.every((c, i) => c === is[i]);
+}
+
+/** The draft of `row`'s document and locale, when its searched columns hold what `row`'s do (a published row sharing its entry). */
+function sameDraft(table: string, fields: ScalarField[], row: string): string {
+  const v = (r: string, name: string) => `${r}.${id(name)}`;
+  const same = fields.map((f) => ` AND ${v('d', f.name)} IS ${v(row, f.name)}`).join('');
+  return (
+    `SELECT 1 FROM ${id(table)} d WHERE ${v('d', VERSION.documentId)} = ${v(row, VERSION.documentId)}` +
+    ` AND ${v('d', VERSION.locale)} = ${v(row, VERSION.locale)} AND ${v('d', VERSION.publishedAt)} IS NULL${same}`
+  );
 }
 
 async function sqliteSteps(db: Database, registry: Registry): Promise<Step[]> {
@@ -92,14 +152,24 @@ async function sqliteSteps(db: Database, registry: Registry): Promise<Step[]> {
     const objects = sqliteObjects(ct, fields);
     for (const o of objects) kept.add(o.name);
     if (objects.every((o) => existing.get(o.name)?.sql === o.sql)) continue;
+    if (entriesStillRight(objects, existing, ct.draftAndPublish)) {
+      // Only how the triggers keep the entries changed: they are replaced, the entries stay.
+      for (const o of objects.slice(1).filter((o) => existing.get(o.name)?.sql !== o.sql)) {
+        drop(o.name);
+        steps.push({ description: `create search trigger ${o.name}`, sql: o.sql });
+      }
+      continue;
+    }
     // Triggers first: they write into the table.
     for (const o of [...objects].reverse()) drop(o.name);
     for (const o of objects) steps.push({ description: `create search ${o === objects[0] ? 'index' : 'trigger'} ${o.name}`, sql: o.sql });
     const fts = id(SEARCH.ftsTable(ct.tableName));
-    const select = [id(VERSION.id), ...fields.map((f) => `folio_lower(${id(f.name)})`)].join(', ');
+    const select = [`r.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(r.${id(f.name)})`)].join(', ');
+    // As the insert trigger would: a published version equal to its draft shares the draft's entry.
+    const sharing = ct.draftAndPublish ? ` WHERE r.${id(VERSION.publishedAt)} IS NULL OR NOT EXISTS (${sameDraft(ct.tableName, fields, 'r')})` : '';
     steps.push({
       description: `fill search index ${SEARCH.ftsTable(ct.tableName)} (${fields.map((f) => f.name).join(', ')})`,
-      sql: `INSERT INTO ${fts}(rowid, ${fields.map((_, i) => `c${i}`).join(', ')}) SELECT ${select} FROM ${id(ct.tableName)}`,
+      sql: `INSERT INTO ${fts}(rowid, ${fields.map((_, i) => `c${i}`).join(', ')}) SELECT ${select} FROM ${id(ct.tableName)} r${sharing}`,
     });
   }
   // A type that is gone or has no searched text any more: its index would only cost writes.

@@ -201,6 +201,87 @@ describe('_q through the index', () => {
   });
 });
 
+describe('index entries a published version shares with its draft', () => {
+  /** Every search of `words`, drafts and published versions of every locale, finds what reading the rows finds. */
+  const expectExact = async (words: string[]) => {
+    for (const q of words)
+      for (const status of ['draft', 'published']) {
+        const { indexed, scanned } = await bothWays(q, { status, locale: '*', pagination: { pageSize: 100 } });
+        expect({ q, status, ids: indexed.ids }).toEqual({ q, status, ids: scanned.ids });
+      }
+  };
+  const call = async (method: string, path: string, data?: object) => {
+    const headers = { authorization: `Bearer ${server.tokens.fullAccess}` };
+    const response = await server.call(method, path, { headers, ...(data ? { body: { data } } : {}) });
+    expect({ method, path, status: response.status }).toEqual({ method, path, status: response.status < 300 ? response.status : 200 });
+    return response.body?.data;
+  };
+
+  it('finds exactly what reading the rows finds through every write that moves a version away from its draft or back', async () => {
+    const words = ['wombatique', 'quollish', 'numbatty', 'bilbyan', 'potoroo'];
+    const a = await call('POST', '/api/articles', { title: 'Wombatique one', summary: 'quollish' });
+    const b = await call('POST', '/api/articles', { title: 'Wombatique two', kind: 'news' });
+    await call('PUT', `/api/articles/${a.documentId}?locale=fr`, { title: 'Wombatique fr' });
+    await expectExact(words);
+    // The draft moves on: the published version keeps (and is found by) the text they shared.
+    await call('PUT', `/api/articles/${a.documentId}?status=draft`, { title: 'Numbatty one' });
+    await expectExact(words);
+    await call('POST', `/api/articles/${a.documentId}/actions/publish`);
+    await expectExact(words);
+    await call('PUT', `/api/articles/${a.documentId}?status=draft`, { summary: 'bilbyan' });
+    await call('POST', `/api/articles/${a.documentId}/actions/discard-draft`);
+    await expectExact(words);
+    // Written again with the values it has: nothing moves.
+    await call('PUT', `/api/articles/${b.documentId}`, { title: 'Wombatique two' });
+    await expectExact(words);
+    await call('POST', `/api/articles/${b.documentId}/actions/unpublish`);
+    await expectExact(words);
+    await call('POST', `/api/articles/${b.documentId}/actions/publish`);
+    await call('DELETE', `/api/articles/${a.documentId}?locale=fr`);
+    await expectExact(words);
+    // Project code may write the rows directly: draft and published in one statement, a draft alone, a draft removed.
+    const { db } = server.instance;
+    await db.run(sql`UPDATE articles SET title = 'Potoroo both' WHERE ${sql.id('documentId')} = ${b.documentId}`);
+    await expectExact(words);
+    await db.run(sql`UPDATE articles SET title = 'Bilbyan draft' WHERE ${sql.id('documentId')} = ${b.documentId} AND ${sql.id('publishedAt')} IS NULL`);
+    await expectExact(words);
+    // Published again (sharing the draft's entry), then the draft goes alone.
+    await call('POST', `/api/articles/${b.documentId}/actions/publish`);
+    await db.run(sql`DELETE FROM articles WHERE ${sql.id('documentId')} = ${b.documentId} AND ${sql.id('publishedAt')} IS NULL`);
+    await expectExact(words);
+    expect((await get({ _q: 'bilbyan draft' })).ids.length).toBe(1);
+    await call('DELETE', `/api/articles/${a.documentId}`);
+    await call('DELETE', `/api/articles/${b.documentId}`);
+    await expectExact(words);
+  });
+
+  it.skipIf(onPostgres)(
+    'indexes a published version equal to its draft once (SQLite): a create that publishes, a publish and an import add one entry a document',
+    async () => {
+      const { db } = server.instance;
+      const entries = async () => (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.id('folio_search_articles_fts')}`))!.n;
+      const rows = async () => (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM articles`))!.n;
+      const [entriesBefore, rowsBefore] = [await entries(), await rows()];
+      const created = await call('POST', '/api/articles', { title: 'Quokkaesque published' });
+      expect([(await rows()) - rowsBefore, (await entries()) - entriesBefore]).toEqual([2, 1]);
+      // A draft of its own text: its own entry, and the published version takes its own before the draft's changes.
+      await call('PUT', `/api/articles/${created.documentId}?status=draft`, { title: 'Quokkaesque edited' });
+      expect((await entries()) - entriesBefore).toBe(2);
+      // Published again: equal to the draft, its entry goes with the old version.
+      await call('POST', `/api/articles/${created.documentId}/actions/publish`);
+      expect((await entries()) - entriesBefore).toBe(1);
+      const file = join(server.dataDir, 'shared-entries.jsonl');
+      writeFileSync(file, Array.from({ length: 20 }, (_, i) => JSON.stringify({ title: `Quokkaesque imported ${i}` })).join('\n') + '\n');
+      expect(runCli(['import', file, '--type', 'articles'], { data: server.dataDir }).code).toBe(0);
+      expect([(await rows()) - rowsBefore, (await entries()) - entriesBefore]).toEqual([42, 21]);
+      expect((await get({ _q: 'quokkaesque imported', pagination: { pageSize: 100 } })).ids.length).toBe(20);
+      expect((await get({ _q: 'quokkaesque imported', status: 'draft', pagination: { pageSize: 100 } })).ids.length).toBe(20);
+      await call('DELETE', `/api/articles/${created.documentId}`);
+      expect((await entries()) - entriesBefore).toBe(20);
+    },
+  );
+});
+
 describe('the query plan', () => {
   it('reads the index (SQLite: the FTS5 table; PostgreSQL: a bitmap scan of the trigram indexes)', async () => {
     const fresh = await startServer();
@@ -270,6 +351,69 @@ describe('_q after schema changes', () => {
       expect(await search('reef')).toEqual(['reef']);
     } finally {
       await tags.stop();
+      rmSync(types, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(onPostgres)('the SQLite index across upgrades and draft & publish changes', () => {
+  const entries = async (s: TestServer, table: string) =>
+    (await s.instance.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.id(`folio_search_${table}_fts`)}`))!.n;
+  const names = async (s: TestServer, q: string, status = 'published') =>
+    (await s.call('GET', `/api/tags?_q=${encodeURIComponent(q)}&status=${status}`)).body.data.map((d: { name: string }) => d.name).sort();
+
+  it('keeps an index whose triggers gave every version its own entry: only the triggers are replaced, nothing is indexed again', async () => {
+    let s = await startServer();
+    const dataDir = s.dataDir;
+    try {
+      // The triggers of the release before, which indexed the published copy again.
+      const { db } = s.instance;
+      const fts = sql.id('folio_search_tags_fts');
+      const values = sql.raw('new."id", folio_lower(new."name"), folio_lower(new."color")');
+      for (const event of ['insert', 'update', 'delete']) await db.run(sql`DROP TRIGGER ${sql.id(`folio_search_tags_${event}`)}`);
+      await db.run(sql`CREATE TRIGGER "folio_search_tags_insert" AFTER INSERT ON "tags" BEGIN INSERT INTO ${fts}(rowid, c0, c1) VALUES (${values}); END`);
+      await db.run(
+        sql`CREATE TRIGGER "folio_search_tags_update" AFTER UPDATE OF "id", "name", "color" ON "tags" BEGIN DELETE FROM ${fts} WHERE rowid = old."id"; INSERT INTO ${fts}(rowid, c0, c1) VALUES (${values}); END`,
+      );
+      await db.run(sql`CREATE TRIGGER "folio_search_tags_delete" AFTER DELETE ON "tags" BEGIN DELETE FROM ${fts} WHERE rowid = old."id"; END`);
+      for (const name of ['lagoon one', 'lagoon two']) expect((await s.call('POST', '/api/tags', { body: { data: { name } } })).status).toBe(201);
+      const before = await entries(s, 'tags');
+      await s.stop({ keepData: true });
+
+      s = await startServer({ dataDir });
+      expect(await entries(s, 'tags')).toBe(before);
+      const insert = await s.instance.db.get<{ sql: string }>(sql`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'folio_search_tags_insert'`);
+      expect(insert!.sql).toContain('NOT EXISTS');
+      expect((await s.call('POST', '/api/tags', { body: { data: { name: 'lagoon three' } } })).status).toBe(201);
+      expect(await entries(s, 'tags')).toBe(before + 1);
+      expect(await names(s, 'lagoon')).toEqual(['lagoon one', 'lagoon three', 'lagoon two']);
+      expect(await names(s, 'lagoon', 'draft')).toEqual(['lagoon one', 'lagoon three', 'lagoon two']);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('indexes a type again when it leaves draft & publish: every version on its own entry, found as reading the rows finds it', async () => {
+    const types = mkdtempSync(join(tmpdir(), 'folio-search-types-'));
+    cpSync(EXAMPLE_CONTENT_TYPES, types, { recursive: true });
+    const schemaFile = join(types, 'tag.json');
+    let s = await startServer({ contentTypes: types });
+    const dataDir = s.dataDir;
+    try {
+      for (const name of ['atoll one', 'atoll two']) expect((await s.call('POST', '/api/tags', { body: { data: { name } } })).status).toBe(201);
+      expect(await entries(s, 'tags')).toBe(2);
+      await s.stop({ keepData: true });
+      const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+      schema.options.draftAndPublish = false;
+      writeFileSync(schemaFile, JSON.stringify(schema));
+      s = await startServer({ contentTypes: types, dataDir });
+      const scanned = (await s.call('GET', '/api/tags?filters[name][$containsi]=atoll')).body.data.map((d: { name: string }) => d.name).sort();
+      expect(scanned.length).toBeGreaterThan(0);
+      expect(await names(s, 'atoll')).toEqual(scanned);
+      const rows = (await s.instance.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tags`))!.n;
+      expect(await entries(s, 'tags')).toBe(rows);
+    } finally {
+      await s.stop();
       rmSync(types, { recursive: true, force: true });
     }
   });

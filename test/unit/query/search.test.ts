@@ -21,8 +21,8 @@ const names = (q: string, ct = article) => {
   const s = search(q, ct);
   return { text: s.text.map((f) => f.name), others: s.others.map((f) => f.name) };
 };
-const sqlOf = (q: string, dialect = sqliteDialect) =>
-  whereSql(dialect, example, article, search(q), scope).compile(dialect === sqliteDialect ? 'question' : 'numbered');
+const sqlOf = (q: string, dialect = sqliteDialect, ct = article) =>
+  whereSql(dialect, example, ct, search(q, ct), scope).compile(dialect === sqliteDialect ? 'question' : 'numbered');
 
 describe('what _q looks at', () => {
   test('text attributes always (string, text, uid, enumeration, email, richtext), never private ones', () => {
@@ -56,9 +56,20 @@ describe('what _q looks at', () => {
 
 describe('the SQL of a search', () => {
   test('SQLite: a phrase query on the FTS5 table, of the folded text, quotes doubled', () => {
-    expect(sqlOf('Hello "World"')).toEqual({
-      text: '"t"."id" IN (SELECT rowid FROM "folio_search_articles_fts" WHERE "folio_search_articles_fts" MATCH ?)',
+    expect(sqlOf('Hello "World"', sqliteDialect, author)).toEqual({
+      text: '"t"."id" IN (SELECT rowid FROM "folio_search_authors_fts" WHERE "folio_search_authors_fts" MATCH ?)',
       params: ['"hello ""world"""'],
+    });
+  });
+
+  test('SQLite, draft & publish: the matching rows and the published versions sharing a matching draft’s entry (same text, same document and locale)', () => {
+    expect(sqlOf('Hello', sqliteDialect, article)).toEqual({
+      text:
+        '"t"."id" IN (SELECT "t_qx"."id" FROM "folio_search_articles_fts" JOIN "articles" "t_qd" ON "t_qd"."id" = "folio_search_articles_fts".rowid' +
+        ' JOIN "articles" "t_qx" ON "t_qx"."documentId" = "t_qd"."documentId" AND "t_qx"."locale" = "t_qd"."locale"' +
+        ' WHERE "folio_search_articles_fts" MATCH ? AND ("t_qx"."id" = "t_qd"."id" OR ("t_qd"."publishedAt" IS NULL) AND ("t_qx"."publishedAt" IS NOT NULL)' +
+        ' AND ("t_qx"."title" IS "t_qd"."title") AND ("t_qx"."slug" IS "t_qd"."slug") AND ("t_qx"."summary" IS "t_qd"."summary") AND ("t_qx"."kind" IS "t_qd"."kind")))',
+      params: ['"hello"'],
     });
   });
 
