@@ -92,6 +92,8 @@ describe.skipIf(!executable)('Folio Admin relation comboboxes', () => {
       await page.getByRole('button', { name: /^Reorder Gamma/ }).focus();
       await page.keyboard.press('Alt+ArrowUp');
       expect(await linked.locator('.sortable-name').allTextContents()).toEqual(['Gamma', 'Beta']);
+      // The moved item's handle kept the focus.
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toMatch(/^Reorder Gamma/);
 
       const category = page.getByRole('combobox', { name: 'Category' });
       await category.fill('trav');

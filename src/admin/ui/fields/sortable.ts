@@ -5,7 +5,7 @@
  * says where the item went. Relations, media, repeatable components and dynamic zones use it.
  */
 import { h } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Link } from '../router';
 
 /** The list and index a drag started from (a drop target cannot read dataTransfer during dragover). */
@@ -38,8 +38,10 @@ export function SortableList<T>(props: Props<T>) {
   const [said, setSaid] = useState('');
   const focusKey = useRef<string | null>(null);
 
-  // After a keyboard move the item's handle keeps the focus (its DOM node moved).
-  useEffect(() => {
+  // After a keyboard move the item's handle keeps the focus (its DOM node moved). A layout
+  // effect: it runs as the move renders, not a frame later, when the user (or a test) may
+  // already be typing in another field whose focus it would take.
+  useLayoutEffect(() => {
     if (!focusKey.current) return;
     const el = (globalThis as any).document?.getElementById(`${id}-${focusKey.current}-handle`);
     focusKey.current = null;
