@@ -10,7 +10,7 @@
  *    and names the target by documentId (+ locale/status), ordered by fractional keys on
  *    both sides.
  */
-import type { Database, ExistingSchema } from './database';
+import type { Database, ExistingSchema, Queryable } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
 import { COMPONENT_ID, COMPONENT_OWNER, indexName, legacyName, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
@@ -31,7 +31,22 @@ export interface SyncStep {
   statements?: Sql[];
   /** A note about data that could be lost or hidden: `serve` logs it as a warning, `migrate` prints it. */
   warning?: boolean;
+  /** Draft & publish turned off or on (db/schema-changes.ts): rows the document layer writes, run instead of `sql` (its text is a note). */
+  drafts?: DraftToggle;
 }
+
+/** A content type whose draft & publish changed: off deletes its drafts, on makes a draft of each published version. */
+export interface DraftToggle {
+  uid: string;
+  turn: 'off' | 'on';
+}
+
+/**
+ * What writes the rows of a DraftToggle step, in the sync's transaction: versions own
+ * components, links and media, which the document layer (above db/) copies and deletes;
+ * the composition root passes it in.
+ */
+export type DraftToggleRunner = (tx: Queryable, toggle: DraftToggle) => Promise<void>;
 
 interface ColumnSpec {
   name: string;
@@ -327,13 +342,18 @@ function adoptLongNames(db: Database, tables: TableSpec[], existing: ExistingSch
   return { steps, tables: adoptedTables, indexes: adoptedIndexes };
 }
 
-/** Applies the plan in one transaction: a failing step leaves the database as it was. */
-export async function applySchemaSync(db: Database, steps: SyncStep[]): Promise<void> {
-  const ddl = steps.filter((s) => s.sql || s.statements);
+/**
+ * Applies the plan in one transaction: a failing step leaves the database as it was. Without
+ * `drafts` (a copy or an import that replaces every row afterwards) draft & publish steps are
+ * left out.
+ */
+export async function applySchemaSync(db: Database, steps: SyncStep[], drafts?: DraftToggleRunner): Promise<void> {
+  const ddl = steps.filter((s) => (s.drafts ? drafts : s.sql || s.statements));
   if (ddl.length === 0) return;
   await db.transaction(async (tx) => {
     for (const step of ddl) {
-      if (step.statements) for (const statement of step.statements) await tx.run(statement);
+      if (step.drafts) await drafts!(tx, step.drafts);
+      else if (step.statements) for (const statement of step.statements) await tx.run(statement);
       else await tx.exec(step.sql!);
     }
   });

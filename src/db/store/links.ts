@@ -5,9 +5,9 @@
  * it: one in the source's list, one in the target's (inverse) list. The rules (connect, disconnect, set,
  * fractional keys, to-one sides) live in documents/relations/ (link-keys.ts, apply.ts).
  */
-import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
+import type { AnyModel, ContentType, MorphAttribute, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
-import { column, LINK as L, linkTableOf, tableOf, VERSION as V } from '../layout';
+import { column, LINK as L, linkTableOf, MORPH_LINK as M, tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
 import type { VersionStatus } from './versions';
 
@@ -213,4 +213,25 @@ export async function linksTo(tx: Queryable, attribute: RelationAttribute, owner
 export async function deleteLinksFromRows(tx: Queryable, attribute: RelationAttribute, rowIds: number[]): Promise<void> {
   if (rowIds.length === 0) return;
   await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} IN (${sql.list(rowIds)})`);
+}
+
+/**
+ * The link rows of a table (relation, or polymorphic to `morphType`) that pin a status of a
+ * target type whose draft & publish changed (documents/write/draft-toggle.ts): pins of
+ * `dropped` go ('draft': the drafts deleted when draft & publish was turned off, as Strapi's
+ * links to those rows go with them); every other pin becomes '' (the reader's version), one
+ * link kept per source row and target: an unpinned one if there is, else the oldest.
+ */
+export async function unpinTargets(tx: Queryable, attribute: RelationAttribute | MorphAttribute, dropped?: 'draft', morphType?: string): Promise<void> {
+  const morph = attribute.kind === 'morph';
+  const table = linkTableOf(attribute);
+  const scope = morphType === undefined ? sql.empty : sql`${id(M.targetType)} = ${morphType}`;
+  if (dropped) await tx.run(sql`DELETE FROM ${table} WHERE ${sql.and([scope, sql`${id(L.targetStatus)} = ${dropped}`])}`);
+  const t = attribute.linkTable;
+  const same = [L.sourceId, L.targetDocumentId, L.targetLocale, ...(morph ? [M.targetType] : [])].map((c) => sql`${column('o', c)} = ${sql.id(t, c)}`);
+  const kept = sql`(${column('o', L.targetStatus)} = '' OR ${column('o', L.id)} < ${sql.id(t, L.id)})`;
+  const other = sql`EXISTS (SELECT 1 FROM ${table} ${id('o')} WHERE ${sql.and([...same, sql`${column('o', L.id)} <> ${sql.id(t, L.id)}`, kept])})`;
+  const pinned = sql`${id(L.targetStatus)} <> ''`;
+  await tx.run(sql`DELETE FROM ${table} WHERE ${sql.and([scope, pinned, other])}`);
+  await tx.run(sql`UPDATE ${table} SET ${id(L.targetStatus)} = '' WHERE ${sql.and([scope, pinned])}`);
 }
