@@ -65,12 +65,14 @@ const scalarOf = (name: string, type: string) =>
 export interface ChangePlan {
   /** Before the tables' own steps: type conversions. */
   before: SyncStep[];
-  /** After them (new columns exist): defaults written, then the new snapshot. */
+  /** After them (new columns exist): defaults written, drafts deleted or made, then the new snapshot. */
   after: SyncStep[];
+  /** Content types whose draft & publish changed: their sort indexes, partial with it, are made again. */
+  toggled: Set<string>;
 }
 
 export async function planSchemaChanges(db: Queryable, registry: Registry, existing: ExistingSchema): Promise<ChangePlan> {
-  const plan: ChangePlan = { before: [], after: [] };
+  const plan: ChangePlan = { before: [], after: [], toggled: new Set() };
   const warn = (text: string) => plan.before.push({ description: `warning: ${text}`, warning: true });
   const previous = await readSnapshot(db, existing);
   const columnsOf = (model: AnyModel) => existing.columns.get(model.tableName.toLowerCase());
@@ -134,7 +136,9 @@ export async function planSchemaChanges(db: Queryable, registry: Registry, exist
   }
 
   for (const ct of registry.contentTypes) {
-    if (columnsOf(ct)) plan.after.push(...(await draftToggle(db, ct, previous?.[ct.uid]?.draftAndPublish)));
+    const steps = columnsOf(ct) ? await draftToggle(db, ct, previous?.[ct.uid]?.draftAndPublish) : [];
+    if (steps.length) plan.toggled.add(ct.uid);
+    plan.after.push(...steps);
   }
 
   const next = snapshotOf(registry);

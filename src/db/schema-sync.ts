@@ -63,6 +63,8 @@ interface TableSpec {
   attributeColumns: Set<string>;
   /** A system table (made by a migration) that only gains the columns of extension attributes. */
   extended?: boolean;
+  /** The content type whose versions the table holds. */
+  contentType?: ContentType;
 }
 
 const id = (name: string) => sql.id(name);
@@ -111,6 +113,20 @@ function sortIndexes(ct: ContentType): { name: string; sql: string }[] {
   return columns.map((column) => indexSpec(indexName(t, `${column}_idx`), t, [id(VERSION.locale), id(column)], { where }));
 }
 
+/**
+ * The sort indexes of a type whose draft & publish changed, as they exist: they cover the
+ * published versions only with draft & publish (a list without it could not use them), all
+ * versions without; planSchemaSync makes the wanted ones again. The publishedAt index of a
+ * type that no longer has draft & publish goes.
+ */
+function dropSortIndexes(ct: ContentType, existing: ExistingSchema): { name: string; step: SyncStep }[] {
+  const names = new Set(sortIndexes(ct).map((i) => i.name));
+  names.add(indexName(ct.tableName, `${VERSION.publishedAt}_idx`));
+  return [...names]
+    .filter((name) => existing.indexes.has(name.toLowerCase()))
+    .map((name) => ({ name, step: { description: `drop index ${name} (draft & publish changed)`, sql: ddl(sql`DROP INDEX ${id(name)}`) } }));
+}
+
 /** Every table the registry needs, as the engine should create it. */
 export function desiredTables(db: Pick<Database, 'dialect'>, registry: Registry): TableSpec[] {
   const text = db.dialect.textType;
@@ -143,6 +159,7 @@ export function desiredTables(db: Pick<Database, 'dialect'>, registry: Registry)
         ...sortIndexes(ct),
       ],
       attributeColumns: new Set(attrs.map((c) => c.name)),
+      contentType: ct,
     });
     ownerTables.push({ model: ct });
   }
@@ -279,8 +296,10 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
         }
       }
     }
+    const dropped = table.contentType && changes.toggled.has(table.contentType.uid) ? dropSortIndexes(table.contentType, existing) : [];
+    steps.push(...dropped.map((d) => d.step));
     for (const index of table.indexes) {
-      if (!existing.indexes.has(index.name.toLowerCase()) && !adopted.indexes.has(index.name)) {
+      if (dropped.some((d) => d.name === index.name) || (!existing.indexes.has(index.name.toLowerCase()) && !adopted.indexes.has(index.name))) {
         steps.push({ description: `create index ${index.name}`, sql: index.sql });
       }
     }

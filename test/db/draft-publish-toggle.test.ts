@@ -314,3 +314,45 @@ describe('folio migrate --dry-run after draft & publish changed', () => {
     expect(on.stdout).toMatch(/^would make drafts of 1 published versions of api::article\.article /m);
   });
 });
+
+/** The sort indexes of the articles table (list_idx and the version key aside), each with whether it covers published versions only. */
+async function sortIndexes() {
+  const db = server!.instance.db;
+  const found =
+    db.dialect.name === 'sqlite'
+      ? await db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'articles' AND sql IS NOT NULL")
+      : await db.all<{ name: string; sql: string }>(
+          "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'articles' AND schemaname = current_schema()",
+        );
+  return Object.fromEntries(
+    found
+      .filter((i) => i.name.endsWith('_idx') && !i.name.endsWith('list_idx'))
+      .map((i) => [i.name, /\bWHERE\b/i.test(i.sql)])
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}
+
+describe('sort indexes after draft & publish changed', () => {
+  it('covers every version once it is off, and the published versions only once it is on again', async () => {
+    const site = installation(true);
+    await site.start();
+    await seedWithDraftAndPublish();
+    const partial = await sortIndexes();
+    expect(Object.keys(partial).length).toBeGreaterThan(3);
+    expect(Object.values(partial).every(Boolean)).toBe(true);
+    await site.stop();
+
+    site.articles(false);
+    await site.start();
+    const whole = await sortIndexes();
+    // The publishedAt index goes: a type without draft & publish does not sort by it.
+    expect(Object.keys(whole)).toEqual(Object.keys(partial).filter((name) => !name.includes('publishedAt')));
+    expect(Object.values(whole).some(Boolean)).toBe(false);
+    expect(titles((await articles('&sort=createdAt')).data)).toEqual(['Alpha']);
+    await site.stop();
+
+    site.articles(true);
+    await site.start();
+    expect(await sortIndexes()).toEqual(partial);
+  });
+});
