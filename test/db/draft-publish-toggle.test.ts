@@ -31,6 +31,8 @@ function installation(articlesWithDraftAndPublish: boolean) {
     data,
     /** Articles' options.draftAndPublish in the schema file (read at the next start). */
     articles: (on: boolean) => edit('article.json', (s) => (s.options.draftAndPublish = on)),
+    /** Tags' (the target of articles' `tags`). */
+    tags: (on: boolean) => edit('tag.json', (s) => (s.options.draftAndPublish = on)),
     start: async () => (server = await startServer({ contentTypes: types, dataDir: data })),
     stop: async () => {
       await server?.stop({ keepData: true });
@@ -184,8 +186,8 @@ describe('draft & publish turned off for a type holding documents', () => {
     await site.start();
     const alpha = { title: 'Alpha', seo: { metaTitle: 'alpha meta', shareImage: image }, links: ['home'], tags: ['reef'], category: 'Sea', cover: image };
     expect(await articles()).toEqual({ total: 1, data: [alpha] });
-    // A type without draft & publish answers the same whatever the status asked.
-    expect(await articles('&status=draft')).toEqual({ total: 1, data: [alpha] });
+    // The published version linked the tag's published version (as Strapi's row did): a reader of drafts sees the document, not the link.
+    expect(await articles('&status=draft')).toEqual({ total: 1, data: [{ ...alpha, tags: [] }] });
     expect((await get(`/api/articles/${ids.alpha}`)).data.title).toBe('Alpha');
     expect((await get('/api/articles?filters[tags][name][$eq]=reef')).meta.pagination.total).toBe(1);
 
@@ -221,11 +223,31 @@ describe('draft & publish turned off for a type holding documents', () => {
     site.articles(false);
     await site.start();
     expect(titles((await get(`/api/tags/${ids.tag}?populate=articles`)).data.articles)).toEqual(['Alpha']);
-    expect(titles((await get(`/api/tags/${ids.tag}?populate=articles&status=draft`)).data.articles)).toEqual(['Alpha']);
+    // The tag's draft was linked by the articles' drafts only, which are gone.
+    expect(titles((await get(`/api/tags/${ids.tag}?populate=articles&status=draft`)).data.articles)).toEqual([]);
     expect(titles((await get(`/api/categories/${ids.category}?populate=articles`)).data.articles)).toEqual(['Alpha']);
     // The links pinned to a draft went with it; the one pinned to the published version stays.
     expect(titles((await get(`/api/categories/${ids.picker}?populate=picks`)).data.picks)).toEqual(['Alpha']);
     expect(await rows('categories_picks_lnk')).toBe(1);
+  });
+});
+
+describe('draft & publish turned off for the target of a relation', () => {
+  it("drops the links the other type's drafts held to its drafts, and keeps those its published versions hold", async () => {
+    const site = installation(true);
+    await site.start();
+    const { ids } = await seedWithDraftAndPublish();
+    await site.stop();
+
+    site.tags(false);
+    await site.start();
+    expect((await get('/api/tags')).meta.pagination.total).toBe(1);
+    expect((await articles()).data.map((a: { tags: string[] }) => a.tags)).toEqual([['reef']]);
+    // Strapi's draft rows linked the tag's draft row, which is gone.
+    expect((await articles('&status=draft')).data.map((a: { tags: string[] }) => a.tags)).toEqual([[], []]);
+    expect(titles((await get(`/api/tags/${ids.tag}?populate=articles`)).data.articles)).toEqual(['Alpha']);
+    expect(titles((await get(`/api/tags/${ids.tag}?populate=articles&status=draft`)).data.articles)).toEqual([]);
+    expect(await rows('articles_tags_lnk')).toBe(1);
   });
 });
 
@@ -245,7 +267,9 @@ describe('draft & publish turned on for a type holding documents', () => {
         { title: 'Gamma', seo: { metaTitle: 'gamma meta', shareImage: image }, links: ['one', 'two'], tags: ['reef'], category: 'Sea', cover: image },
       ],
     };
-    expect(await articles()).toEqual(expected);
+    // Gamma's published version keeps its link to the tag's draft, which published readers do not see (as Strapi's row kept it).
+    expect(await articles()).toEqual({ total: 2, data: [expected.data[0], { ...expected.data[1], tags: [] }] });
+    // The drafts link drafts.
     expect(await articles('&status=draft')).toEqual(expected);
     expect(await rows('articles')).toBe(4);
     expect(await rows('components_shared_links')).toBe(6);
@@ -267,7 +291,7 @@ describe('draft & publish turned on for a type holding documents', () => {
       title: 'Gamma',
       seo: { metaTitle: 'gamma meta', shareImage: image },
       links: ['one', 'two'],
-      tags: ['reef'],
+      tags: [],
       category: 'Sea',
       cover: image,
     });
@@ -286,7 +310,8 @@ describe('draft & publish turned on for a type holding documents', () => {
 
     site.articles(true);
     await site.start();
-    expect(titles((await get(`/api/tags/${ids.tag}?populate=articles`)).data.articles)).toEqual(['Alpha', 'Gamma']);
+    // Gamma's published version links the tag's draft only.
+    expect(titles((await get(`/api/tags/${ids.tag}?populate=articles`)).data.articles)).toEqual(['Alpha']);
     expect(titles((await get(`/api/tags/${ids.tag}?populate=articles&status=draft`)).data.articles)).toEqual(['Alpha', 'Gamma']);
     expect(titles((await get(`/api/categories/${ids.category}?populate=articles`)).data.articles)).toEqual(['Alpha', 'Gamma']);
     expect(titles((await get(`/api/categories/${ids.picker}?populate=picks`)).data.picks)).toEqual(['Alpha']);

@@ -216,22 +216,47 @@ export async function deleteLinksFromRows(tx: Queryable, attribute: RelationAttr
 }
 
 /**
- * The link rows of a table (relation, or polymorphic to `morphType`) that pin a status of a
- * target type whose draft & publish changed (documents/write/draft-toggle.ts): pins of
- * `dropped` go ('draft': the drafts deleted when draft & publish was turned off, as Strapi's
- * links to those rows go with them); every other pin becomes '' (the reader's version), one
- * link kept per source row and target: an unpinned one if there is, else the oldest.
+ * Which link rows of a table (relation or polymorphic) a change of pins touches: those of the
+ * source rows of one status of a content type, those to targets of `types` (a polymorphic
+ * table). Used when a type's draft & publish changed (documents/write/draft-toggle.ts).
  */
-export async function unpinTargets(tx: Queryable, attribute: RelationAttribute | MorphAttribute, dropped?: 'draft', morphType?: string): Promise<void> {
-  const morph = attribute.kind === 'morph';
+export interface PinScope {
+  sources?: { of: ContentType; status: VersionStatus };
+  types?: string[];
+}
+
+function inScope(attribute: RelationAttribute | MorphAttribute, scope: PinScope): Sql {
+  const { sources } = scope;
+  const rows = sources
+    ? sql`${id(L.sourceId)} IN (SELECT ${id(V.id)} FROM ${tableOf(sources.of)} WHERE ${id(V.publishedAt)} IS ${sql.raw(sources.status === 'draft' ? '' : 'NOT ')}NULL)`
+    : sql.empty;
+  const types = attribute.kind === 'morph' && scope.types ? sql`${id(M.targetType)} IN (${sql.list(scope.types)})` : sql.empty;
+  return sql.and([rows, types]);
+}
+
+/** Deletes the links in scope that pin `status` ('' for the unpinned ones). */
+export async function deleteLinksPinning(tx: Queryable, attribute: RelationAttribute | MorphAttribute, status: string, scope: PinScope = {}): Promise<void> {
+  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${sql.and([inScope(attribute, scope), sql`${id(L.targetStatus)} = ${status}`])}`);
+}
+
+/**
+ * Re-pins the links in scope that pin one of `from` to `to` ('' = the reader's version),
+ * keeping one link per source row and target: one already pinning `to` if there is, else the oldest.
+ */
+export async function repinLinks(
+  tx: Queryable,
+  attribute: RelationAttribute | MorphAttribute,
+  from: string[],
+  to: string,
+  scope: PinScope = {},
+): Promise<void> {
   const table = linkTableOf(attribute);
-  const scope = morphType === undefined ? sql.empty : sql`${id(M.targetType)} = ${morphType}`;
-  if (dropped) await tx.run(sql`DELETE FROM ${table} WHERE ${sql.and([scope, sql`${id(L.targetStatus)} = ${dropped}`])}`);
   const t = attribute.linkTable;
-  const same = [L.sourceId, L.targetDocumentId, L.targetLocale, ...(morph ? [M.targetType] : [])].map((c) => sql`${column('o', c)} = ${sql.id(t, c)}`);
-  const kept = sql`(${column('o', L.targetStatus)} = '' OR ${column('o', L.id)} < ${sql.id(t, L.id)})`;
+  const moved = sql.and([inScope(attribute, scope), sql`${id(L.targetStatus)} IN (${sql.list(from)})`]);
+  const target = [L.sourceId, L.targetDocumentId, L.targetLocale, ...(attribute.kind === 'morph' ? [M.targetType] : [])];
+  const same = target.map((c) => sql`${column('o', c)} = ${sql.id(t, c)}`);
+  const kept = sql`(${column('o', L.targetStatus)} = ${to} OR (${column('o', L.targetStatus)} IN (${sql.list(from)}) AND ${column('o', L.id)} < ${sql.id(t, L.id)}))`;
   const other = sql`EXISTS (SELECT 1 FROM ${table} ${id('o')} WHERE ${sql.and([...same, sql`${column('o', L.id)} <> ${sql.id(t, L.id)}`, kept])})`;
-  const pinned = sql`${id(L.targetStatus)} <> ''`;
-  await tx.run(sql`DELETE FROM ${table} WHERE ${sql.and([scope, pinned, other])}`);
-  await tx.run(sql`UPDATE ${table} SET ${id(L.targetStatus)} = '' WHERE ${sql.and([scope, pinned])}`);
+  await tx.run(sql`DELETE FROM ${table} WHERE ${sql.and([moved, other])}`);
+  await tx.run(sql`UPDATE ${table} SET ${id(L.targetStatus)} = ${to} WHERE ${moved}`);
 }

@@ -1,22 +1,27 @@
 /**
  * Draft & publish turned off or on for a content type whose versions are stored (Strapi 5's
  * draft-publish migrations; schema sync plans the step, db/schema-changes.ts, and runs this
- * in its transaction, the composition root passing it in):
+ * in its transaction, the composition root passing it in). Strapi's links join rows, so
+ * which links survive follows from which rows go or come; Folio's name documents, so the
+ * same outcome is written out here:
  *  - off: every draft goes with everything it owns (components, links, media), a document
- *    never published with it; the published versions stay. Links other rows pin to a draft go
- *    (Strapi's links to the draft rows go with them), pins to the published version become
- *    plain links (a type without draft & publish has one version);
+ *    never published with it; the published versions stay. Links to the type's drafts go:
+ *    pinned to a draft, or held by the drafts of a type with draft & publish (drafts link
+ *    drafts); pins to its published versions become plain links (it has one version now).
+ *    The type's own links to targets with draft & publish pin their published versions
+ *    (a published row linked published rows);
  *  - on: every published version without a draft gets one, a full copy (Strapi runs
- *    discardDraft per document and locale), and the type's own links stop pinning their
- *    targets' status (a source with draft & publish links draft to draft, published to published).
+ *    discardDraft per document and locale); the type's links pin nothing any more (drafts
+ *    link drafts, published versions published ones): a published version's link pinned to
+ *    a draft goes (no reader sees it), the other pins become plain links.
  * No lifecycle event, webhook or history entry: a migration, as in Strapi. Totals (folio_counts)
  * and the `_q` index follow the rows through their triggers.
  */
 import type { Queryable } from '../../db/database';
 import type { DraftToggle } from '../../db/schema-sync';
-import { unpinTargets } from '../../db/store/links';
+import { deleteLinksPinning, repinLinks } from '../../db/store/links';
 import { rowIdsOfStatus } from '../../db/store/versions';
-import type { ContentType, Registry } from '../../registry/types';
+import type { AnyModel, ContentType, MorphAttribute, RelationAttribute, Registry } from '../../registry/types';
 import { copyVersion, deleteVersions } from './versions';
 
 /** Versions read and written per round: a large type is not read whole. */
@@ -29,20 +34,33 @@ export async function applyDraftToggle(tx: Queryable, registry: Registry, toggle
   else await makeDrafts(tx, registry, ct);
 }
 
+/** The owned relation and polymorphic attributes of every model that owns links (users and components too). */
+function* ownedLinks(registry: Registry): Generator<{ model: AnyModel; attribute: RelationAttribute | MorphAttribute }> {
+  for (const model of [...registry.contentTypes, ...registry.systemTypes, ...registry.components]) {
+    for (const attribute of Object.values(model.attributes)) {
+      if ((attribute.kind === 'relation' || attribute.kind === 'morph') && attribute.owner) yield { model, attribute };
+    }
+  }
+}
+
 async function deleteDrafts(tx: Queryable, registry: Registry, ct: ContentType): Promise<void> {
+  // Links held by drafts of other types go before the drafts, read while the rows are there.
+  for (const { model, attribute } of ownedLinks(registry)) {
+    const toType = attribute.kind === 'morph' ? { types: [ct.uid] } : attribute.target === ct.uid ? {} : undefined;
+    if (!toType) continue;
+    await deleteLinksPinning(tx, attribute, 'draft', toType);
+    if (model.modelType === 'contentType' && model.draftAndPublish) {
+      await deleteLinksPinning(tx, attribute, '', { ...toType, sources: { of: model, status: 'draft' } });
+    }
+    await repinLinks(tx, attribute, ['published'], '', toType);
+  }
   for (let ids = await rowIdsOfStatus(tx, ct, 'draft', BATCH); ids.length; ids = await rowIdsOfStatus(tx, ct, 'draft', BATCH)) {
     await deleteVersions(tx, registry, ct, ids);
   }
-  // Users and components own links too.
-  for (const model of [...registry.contentTypes, ...registry.systemTypes, ...registry.components]) {
-    for (const attribute of Object.values(model.attributes)) {
-      if (attribute.kind === 'relation' && attribute.owner && attribute.target === ct.uid) await unpinTargets(tx, attribute, 'draft');
-    }
-  }
-  for (const model of registry.contentTypes) {
-    for (const attribute of Object.values(model.attributes)) {
-      if (attribute.kind === 'morph' && attribute.owner) await unpinTargets(tx, attribute, 'draft', ct.uid);
-    }
+  const published = registry.contentTypes.filter((t) => t.draftAndPublish).map((t) => t.uid);
+  for (const attribute of Object.values(ct.attributes)) {
+    if (attribute.kind === 'relation' && attribute.owner && attribute.targetType.draftAndPublish) await repinLinks(tx, attribute, [''], 'published');
+    if (attribute.kind === 'morph' && attribute.owner && published.length) await repinLinks(tx, attribute, [''], 'published', { types: published });
   }
 }
 
@@ -52,6 +70,9 @@ async function makeDrafts(tx: Queryable, registry: Registry, ct: ContentType): P
     for (const id of ids) await copyVersion(tx, registry, ct, id, { publishedAt: null });
   }
   for (const attribute of Object.values(ct.attributes)) {
-    if ((attribute.kind === 'relation' || attribute.kind === 'morph') && attribute.owner) await unpinTargets(tx, attribute);
+    if ((attribute.kind !== 'relation' && attribute.kind !== 'morph') || !attribute.owner) continue;
+    // A published version's link to a draft reaches nothing any reader sees now (Strapi's row keeps it, unseen).
+    await deleteLinksPinning(tx, attribute, 'draft', { sources: { of: ct, status: 'published' } });
+    await repinLinks(tx, attribute, ['draft', 'published'], '');
   }
 }
