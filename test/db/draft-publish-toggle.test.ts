@@ -196,15 +196,18 @@ describe('draft & publish turned off for a type holding documents', () => {
     expect(await articles()).toEqual({ total: 1, data: [{ ...alpha, title: 'Alpha again' }] });
   });
 
-  it('deletes a document never published, and what the drafts owned', async () => {
+  it('deletes a document never published, and a locale never published, with what the drafts owned', async () => {
     const site = installation(true);
     await site.start();
     const { ids } = await seedWithDraftAndPublish();
+    expect((await server!.call('PUT', `/api/articles/${ids.alpha}?locale=fr&status=draft`, { body: { data: { title: 'Alpha fr' } } })).status).toBe(200);
     await site.stop();
 
     site.articles(false);
     await site.start();
     expect((await server!.call('GET', `/api/articles/${ids.beta}`)).status).toBe(404);
+    expect((await server!.call('GET', `/api/articles/${ids.alpha}?locale=fr`)).status).toBe(404);
+    expect((await articles('&locale=fr')).total).toBe(0);
     expect(titles((await articles()).data)).toEqual(['Alpha']);
     // Nothing the drafts owned is left behind: component rows, media links, relation links.
     expect(await rows('articles')).toBe(1);
@@ -275,6 +278,20 @@ describe('draft & publish turned on for a type holding documents', () => {
     expect(await rows('components_shared_links')).toBe(6);
   });
 
+  it('makes a draft of every locale', async () => {
+    const site = installation(false);
+    await site.start();
+    const { ids } = await seedWithoutDraftAndPublish();
+    expect((await server!.call('PUT', `/api/articles/${ids.alpha}?locale=fr`, { body: { data: { title: 'Alpha fr' } } })).status).toBe(200);
+    await site.stop();
+
+    site.articles(true);
+    await site.start();
+    expect(titles((await articles('&locale=fr')).data)).toEqual(['Alpha fr']);
+    expect(titles((await articles('&locale=fr&status=draft')).data)).toEqual(['Alpha fr']);
+    expect((await articles('&locale=*&status=draft')).total).toBe(3);
+  });
+
   it('makes drafts that are versions of their own: writing one leaves the published version as it was', async () => {
     const site = installation(false);
     await site.start();
@@ -315,6 +332,41 @@ describe('draft & publish turned on for a type holding documents', () => {
     expect(titles((await get(`/api/tags/${ids.tag}?populate=articles&status=draft`)).data.articles)).toEqual(['Alpha', 'Gamma']);
     expect(titles((await get(`/api/categories/${ids.category}?populate=articles`)).data.articles)).toEqual(['Alpha', 'Gamma']);
     expect(titles((await get(`/api/categories/${ids.picker}?populate=picks`)).data.picks)).toEqual(['Alpha']);
+  });
+});
+
+describe('an installation whose schema snapshot predates the draft & publish flag', () => {
+  /** The snapshot as an older Folio wrote it: no content type records draftAndPublish. */
+  async function forgetTheFlag() {
+    const db = server!.instance.db;
+    const shapes = await db.all<{ uid: string; shape: string }>('SELECT "uid", "shape" FROM "folio_schema_snapshot"');
+    for (const { uid, shape } of shapes) {
+      const { draftAndPublish: _, ...older } = JSON.parse(shape);
+      await db.run('UPDATE "folio_schema_snapshot" SET "shape" = ? WHERE "uid" = ?', [JSON.stringify(older), uid]);
+    }
+  }
+
+  it('tells a change from the rows: drafts in a type without draft & publish, published versions without a draft in one with it', async () => {
+    const site = installation(true);
+    await site.start();
+    const { ids } = await seedWithDraftAndPublish();
+    await forgetTheFlag();
+    await site.stop();
+
+    site.articles(false);
+    await site.start();
+    expect(titles((await articles()).data)).toEqual(['Alpha']);
+    expect((await server!.call('GET', `/api/articles/${ids.beta}`)).status).toBe(404);
+    await forgetTheFlag();
+    await site.stop();
+
+    site.articles(true);
+    await site.start();
+    expect(titles((await articles('&status=draft')).data)).toEqual(['Alpha']);
+    await site.stop();
+    // Once recorded, a start with nothing changed plans nothing for it.
+    await site.start();
+    expect(server!.instance.syncPlan.filter((step) => step.description.includes('drafts'))).toEqual([]);
   });
 });
 
