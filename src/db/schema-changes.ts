@@ -136,7 +136,7 @@ export async function planSchemaChanges(db: Queryable, registry: Registry, exist
   }
 
   for (const ct of registry.contentTypes) {
-    const steps = columnsOf(ct) ? await draftToggle(db, ct, previous?.[ct.uid]?.draftAndPublish) : [];
+    const steps = columnsOf(ct) ? await draftToggle(db, ct, previous?.[ct.uid]?.draftAndPublish, existing) : [];
     if (steps.length) plan.toggled.add(ct.uid);
     plan.after.push(...steps);
   }
@@ -259,7 +259,7 @@ async function newlyUnique(db: Queryable, model: AnyModel, name: string, warn: (
  * rows: drafts in a type without draft & publish, or published versions without a draft in
  * one with it (which draft & publish never leaves).
  */
-async function draftToggle(db: Queryable, ct: ContentType, was: boolean | undefined): Promise<SyncStep[]> {
+async function draftToggle(db: Queryable, ct: ContentType, was: boolean | undefined, existing: ExistingSchema): Promise<SyncStep[]> {
   const t = id(ct.tableName);
   if (was === ct.draftAndPublish) return [];
   if (!ct.draftAndPublish) {
@@ -278,6 +278,18 @@ async function draftToggle(db: Queryable, ct: ContentType, was: boolean | undefi
       sql: `-- ${n} draft row(s) of ${ct.tableName} with their components, links and media; links pinned to a draft`,
       drafts: { uid: ct.uid, turn: 'off' },
     });
+    // A type without draft & publish cannot be in a release: Strapi's content-releases removes its entries too.
+    const entries = existing.columns.has(SYSTEM.releaseEntries)
+      ? await count(db, sql`SELECT COUNT(*) AS n FROM ${id(SYSTEM.releaseEntries)} WHERE "uid" = ${ct.uid}`)
+      : 0;
+    if (entries) {
+      const statement = sql`DELETE FROM ${id(SYSTEM.releaseEntries)} WHERE "uid" = ${ct.uid}`;
+      steps.push({
+        description: `remove ${entries} release entries of ${ct.uid} (draft & publish turned off)`,
+        statements: [statement],
+        sql: statement.toString(),
+      });
+    }
     return steps;
   }
   const n = await count(db, sql`SELECT COUNT(*) AS n ${unpairedVersions(ct, 'published')}`);
