@@ -50,6 +50,8 @@ function installation(articlesWithDraftAndPublish: boolean) {
   };
   // Categories (no draft & publish) own a one-way relation to articles: its links pin a status while articles have it.
   edit('category.json', (s) => (s.attributes.picks = { type: 'relation', relation: 'manyToMany', target: 'api::article.article' }));
+  // Articles' links (a repeatable component) name a tag: links held by component rows.
+  edit('components/shared/link.json', (s) => (s.attributes.tag = { type: 'relation', relation: 'oneToOne', target: 'api::tag.tag' }));
   setup.articles(articlesWithDraftAndPublish);
   cleanup.push(() => rmSync(types, { recursive: true, force: true }));
   return setup;
@@ -105,6 +107,12 @@ async function articles(query = '') {
 
 const titles = (list: { title: string }[]) => list.map((a) => a.title).sort();
 
+/** Each article's links (component rows) with the tag each names (null: none a reader of that status sees), by title. */
+async function linkTags(query = '') {
+  const body = await get(`/api/articles?sort=title&populate[links][populate]=tag${query}`);
+  return body.data.map((a: any) => [a.title, a.links.map((l: any) => l.tag?.name ?? null)]);
+}
+
 /** Rows in a table, by a condition (the storage under the API: nothing left behind). */
 async function rows(table: string, where = '1 = 1') {
   const row = await server!.instance.db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${where}`);
@@ -120,7 +128,7 @@ async function seedWithDraftAndPublish() {
   ids.alpha = await create('articles', {
     title: 'Alpha',
     seo: { metaTitle: 'alpha meta', shareImage: image },
-    links: [{ label: 'home', url: 'https://example.com' }],
+    links: [{ label: 'home', url: 'https://example.com', tag: ids.tag }],
     tags: [ids.tag],
     category: ids.category,
     cover: image,
@@ -155,7 +163,7 @@ async function seedWithoutDraftAndPublish() {
   ids.alpha = await create('articles', {
     title: 'Alpha',
     seo: { metaTitle: 'alpha meta', shareImage: image },
-    links: [{ label: 'home', url: 'https://example.com' }],
+    links: [{ label: 'home', url: 'https://example.com', tag: ids.tag }],
     tags: [ids.tag],
     category: ids.category,
     cover: image,
@@ -164,8 +172,8 @@ async function seedWithoutDraftAndPublish() {
     title: 'Gamma',
     seo: { metaTitle: 'gamma meta', shareImage: image },
     links: [
-      { label: 'one', url: 'https://example.com/1' },
-      { label: 'two', url: 'https://example.com/2' },
+      { label: 'one', url: 'https://example.com/1', tag: ids.tag },
+      { label: 'two', url: 'https://example.com/2', tag: { connect: [{ documentId: ids.tag, status: 'draft' }] } },
     ],
     tags: { connect: [{ documentId: ids.tag, status: 'draft' }] },
     category: ids.category,
@@ -189,6 +197,9 @@ describe('draft & publish turned off for a type holding documents', () => {
     // The published version linked the tag's published version (as Strapi's row did): a reader of drafts sees the document, not the link.
     expect(await articles('&status=draft')).toEqual({ total: 1, data: [{ ...alpha, tags: [] }] });
     expect((await get(`/api/articles/${ids.alpha}`)).data.title).toBe('Alpha');
+    // Its components' links too.
+    expect(await linkTags()).toEqual([['Alpha', ['reef']]]);
+    expect(await linkTags('&status=draft')).toEqual([['Alpha', [null]]]);
     expect((await get('/api/articles?filters[tags][name][$eq]=reef')).meta.pagination.total).toBe(1);
 
     // Written again, it stays one version.
@@ -269,6 +280,12 @@ describe('draft & publish turned off for the target of a relation', () => {
     expect(titles((await get(`/api/tags/${ids.tag}?populate=articles`)).data.articles)).toEqual(['Alpha']);
     expect(titles((await get(`/api/tags/${ids.tag}?populate=articles&status=draft`)).data.articles)).toEqual([]);
     expect(await rows('articles_tags_lnk')).toBe(1);
+    // The same for the links component rows hold: those under the drafts went.
+    expect(await linkTags()).toEqual([['Alpha', ['reef']]]);
+    expect(await linkTags('&status=draft')).toEqual([
+      ['Alpha edited', [null]],
+      ['Beta', []],
+    ]);
   });
 });
 
@@ -292,6 +309,15 @@ describe('draft & publish turned on for a type holding documents', () => {
     expect(await articles()).toEqual({ total: 2, data: [expected.data[0], { ...expected.data[1], tags: [] }] });
     // The drafts link drafts.
     expect(await articles('&status=draft')).toEqual(expected);
+    // The same for the links component rows hold: Gamma's second link named the tag's draft.
+    expect(await linkTags()).toEqual([
+      ['Alpha', ['reef']],
+      ['Gamma', ['reef', null]],
+    ]);
+    expect(await linkTags('&status=draft')).toEqual([
+      ['Alpha', ['reef']],
+      ['Gamma', ['reef', 'reef']],
+    ]);
     expect(await rows('articles')).toBe(4);
     expect(await rows('components_shared_links')).toBe(6);
   });

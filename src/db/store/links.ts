@@ -217,19 +217,17 @@ export async function deleteLinksFromRows(tx: Queryable, attribute: RelationAttr
 
 /**
  * Which link rows of a table (relation or polymorphic) a change of pins touches: those of the
- * source rows of one status of a content type, those to targets of `types` (a polymorphic
- * table). Used when a type's draft & publish changed (documents/write/draft-toggle.ts).
+ * source rows `sources` (a subquery of row ids: store/components.ts rowsUnder), those to
+ * targets of `types` (a polymorphic table). Used when a type's draft & publish changed
+ * (documents/write/draft-toggle.ts).
  */
 export interface PinScope {
-  sources?: { of: ContentType; status: VersionStatus };
+  sources?: Sql;
   types?: string[];
 }
 
 function inScope(attribute: RelationAttribute | MorphAttribute, scope: PinScope): Sql {
-  const { sources } = scope;
-  const rows = sources
-    ? sql`${id(L.sourceId)} IN (SELECT ${id(V.id)} FROM ${tableOf(sources.of)} WHERE ${id(V.publishedAt)} IS ${sql.raw(sources.status === 'draft' ? '' : 'NOT ')}NULL)`
-    : sql.empty;
+  const rows = scope.sources ? sql`${id(L.sourceId)} IN (${scope.sources})` : sql.empty;
   const types = attribute.kind === 'morph' && scope.types ? sql`${id(M.targetType)} IN (${sql.list(scope.types)})` : sql.empty;
   return sql.and([rows, types]);
 }

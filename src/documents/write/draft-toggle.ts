@@ -6,10 +6,10 @@
  * same outcome is written out here:
  *  - off: every draft goes with everything it owns (components, links, media), a document
  *    never published with it; the published versions stay. Links to the type's drafts go:
- *    pinned to a draft, or held by the drafts of a type with draft & publish (drafts link
- *    drafts); pins to its published versions become plain links (it has one version now).
- *    The type's own links to targets with draft & publish pin their published versions
- *    (a published row linked published rows);
+ *    pinned to a draft, or held by the drafts of a type with draft & publish or by the
+ *    components under them (drafts link drafts); pins to its published versions become plain
+ *    links (it has one version now). The type's own links (and its components') to targets
+ *    with draft & publish pin their published versions (a published row linked published rows);
  *  - on: every published version without a draft gets one, a full copy (Strapi runs
  *    discardDraft per document and locale); the type's links pin nothing any more (drafts
  *    link drafts, published versions published ones): a published version's link pinned to
@@ -20,6 +20,7 @@
 import type { Queryable } from '../../db/database';
 import type { DraftToggle } from '../../db/schema-sync';
 import { deleteLinksPinning, repinLinks } from '../../db/store/links';
+import { rowsUnder } from '../../db/store/components';
 import { rowIdsOfStatus } from '../../db/store/versions';
 import type { AnyModel, ContentType, MorphAttribute, RelationAttribute, Registry } from '../../registry/types';
 import { copyVersion, deleteVersions } from './versions';
@@ -44,23 +45,28 @@ function* ownedLinks(registry: Registry): Generator<{ model: AnyModel; attribute
 }
 
 async function deleteDrafts(tx: Queryable, registry: Registry, ct: ContentType): Promise<void> {
-  // Links held by drafts of other types go before the drafts, read while the rows are there.
+  const withDrafts = registry.contentTypes.filter((t) => t.draftAndPublish);
+  // Links to the drafts go first, found while the rows (and the component rows under them) are there.
   for (const { model, attribute } of ownedLinks(registry)) {
     const toType = attribute.kind === 'morph' ? { types: [ct.uid] } : attribute.target === ct.uid ? {} : undefined;
     if (!toType) continue;
     await deleteLinksPinning(tx, attribute, 'draft', toType);
-    if (model.modelType === 'contentType' && model.draftAndPublish) {
-      await deleteLinksPinning(tx, attribute, '', { ...toType, sources: { of: model, status: 'draft' } });
+    for (const root of withDrafts) {
+      const sources = rowsUnder(registry, root, 'draft', model);
+      if (sources) await deleteLinksPinning(tx, attribute, '', { ...toType, sources });
     }
     await repinLinks(tx, attribute, ['published'], '', toType);
   }
   for (let ids = await rowIdsOfStatus(tx, ct, 'draft', BATCH); ids.length; ids = await rowIdsOfStatus(tx, ct, 'draft', BATCH)) {
     await deleteVersions(tx, registry, ct, ids);
   }
-  const published = registry.contentTypes.filter((t) => t.draftAndPublish).map((t) => t.uid);
-  for (const attribute of Object.values(ct.attributes)) {
-    if (attribute.kind === 'relation' && attribute.owner && attribute.targetType.draftAndPublish) await repinLinks(tx, attribute, [''], 'published');
-    if (attribute.kind === 'morph' && attribute.owner && published.length) await repinLinks(tx, attribute, [''], 'published', { types: published });
+  // What is left of the type, and its components, pins the published versions of targets with draft & publish.
+  const types = withDrafts.map((t) => t.uid);
+  for (const { model, attribute } of ownedLinks(registry)) {
+    const sources = rowsUnder(registry, ct, 'published', model);
+    if (!sources) continue;
+    if (attribute.kind === 'relation' && attribute.targetType.draftAndPublish) await repinLinks(tx, attribute, [''], 'published', { sources });
+    if (attribute.kind === 'morph' && types.length) await repinLinks(tx, attribute, [''], 'published', { sources, types });
   }
 }
 
@@ -69,10 +75,13 @@ async function makeDrafts(tx: Queryable, registry: Registry, ct: ContentType): P
   for (let ids = await rowIdsOfStatus(tx, ct, 'published', BATCH, true); ids.length; ids = await rowIdsOfStatus(tx, ct, 'published', BATCH, true)) {
     for (const id of ids) await copyVersion(tx, registry, ct, id, { publishedAt: null });
   }
-  for (const attribute of Object.values(ct.attributes)) {
-    if ((attribute.kind !== 'relation' && attribute.kind !== 'morph') || !attribute.owner) continue;
+  for (const { model, attribute } of ownedLinks(registry)) {
+    const published = rowsUnder(registry, ct, 'published', model);
+    const drafts = rowsUnder(registry, ct, 'draft', model);
+    if (!published || !drafts) continue;
     // A published version's link to a draft reaches nothing any reader sees now (Strapi's row keeps it, unseen).
-    await deleteLinksPinning(tx, attribute, 'draft', { sources: { of: ct, status: 'published' } });
-    await repinLinks(tx, attribute, ['draft', 'published'], '');
+    await deleteLinksPinning(tx, attribute, 'draft', { sources: published });
+    await repinLinks(tx, attribute, ['draft', 'published'], '', { sources: published });
+    await repinLinks(tx, attribute, ['draft', 'published'], '', { sources: drafts });
   }
 }
