@@ -27,6 +27,7 @@ import { recoverReplacements } from './db/sqlite-replace';
 import { RateLimiter } from './db/store/rate-limits';
 import { Locales } from './documents/locales';
 import { DocumentService } from './documents/service';
+import { applyDraftToggle } from './documents/write/draft-toggle';
 import { Deliverer } from './events/deliverer';
 import { Outbox } from './events/outbox';
 import { ReadCaches } from './query/caches';
@@ -214,7 +215,8 @@ export async function openInstance(config: Config, options: OpenOptions = {}): P
       const migrationsApplied = options.dryRun ? await pendingSystemMigrations(db) : await migrateSystem(db);
       const syncPlan = await planSchemaSync(db, registry);
       if (!options.dryRun) {
-        await applySchemaSync(db, syncPlan);
+        // Draft & publish turned off or on: the document layer deletes or makes drafts in the sync's transaction.
+        await applySchemaSync(db, syncPlan, (tx, toggle) => applyDraftToggle(tx, registry, toggle));
         await locales.ensureDefault();
         await roles.ensureDefaults();
       }

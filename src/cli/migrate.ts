@@ -37,8 +37,10 @@ Creates missing tables, columns and indexes, converts attributes whose type chan
 default of a new required attribute into the rows that lack it, and warns about what could
 lose or hide data: a removed attribute whose storage still holds values, one that looks
 renamed, a type change, a new required or unique attribute that existing rows do not
-satisfy. Never drops anything. Any other type change is refused, naming the file and the
-attribute. --dry-run prints the plan and the warnings without changing anything.
+satisfy. Never drops a table or a column. Any other type change is refused, naming the file
+and the attribute. A type whose draftAndPublish was turned off loses its drafts (a document
+never published with them); one where it was turned on gets a draft of each published
+version. --dry-run prints the plan and the warnings without changing anything.
 
 --rename MODEL.OLD=NEW (repeatable) first moves the data of an attribute the schema files
 now call NEW: its column, component rows, relation links or media links. MODEL is a content

@@ -9,6 +9,9 @@
  *    already fit the column's affinity), and a refusal, naming the file and attribute, of
  *    every other type change;
  *  - the default of a new required attribute written into the rows that lack it;
+ *  - draft & publish turned off or on for a content type (Strapi 5's draft-publish
+ *    migrations): its drafts deleted, or a draft made of every published version; the steps
+ *    name what they do, the document layer does it (SyncStep `drafts`, run by applySchemaSync);
  *  - the new snapshot, last.
  */
 import { compileField, type ScalarField } from '../registry/fields';
@@ -18,6 +21,7 @@ import { COMPONENT_ID, COMPONENT_OWNER, linkTableName, MEDIA_LINKS, SYSTEM, VERS
 import { CLEAN_CONVERSIONS, diffSnapshots, snapshotOf, type AttributeShape, type ModelDiff, type Snapshot } from './schema-diff';
 import { sql, type Sql } from './sql';
 import type { SyncStep } from './schema-sync';
+import { statusIs, unpairedVersions } from './store/versions';
 
 const id = (name: string) => sql.id(name);
 /** How many documentIds a warning names. */
@@ -61,12 +65,14 @@ const scalarOf = (name: string, type: string) =>
 export interface ChangePlan {
   /** Before the tables' own steps: type conversions. */
   before: SyncStep[];
-  /** After them (new columns exist): defaults written, then the new snapshot. */
+  /** After them (new columns exist): defaults written, drafts deleted or made, then the new snapshot. */
   after: SyncStep[];
+  /** Content types whose draft & publish changed: their sort indexes, partial with it, are made again. */
+  toggled: Set<string>;
 }
 
 export async function planSchemaChanges(db: Queryable, registry: Registry, existing: ExistingSchema): Promise<ChangePlan> {
-  const plan: ChangePlan = { before: [], after: [] };
+  const plan: ChangePlan = { before: [], after: [], toggled: new Set() };
   const warn = (text: string) => plan.before.push({ description: `warning: ${text}`, warning: true });
   const previous = await readSnapshot(db, existing);
   const columnsOf = (model: AnyModel) => existing.columns.get(model.tableName.toLowerCase());
@@ -127,6 +133,12 @@ export async function planSchemaChanges(db: Queryable, registry: Registry, exist
     if (model.modelType === 'contentType') {
       for (const name of diff.newlyUnique) if (columnsOf(model)?.has(name)) await newlyUnique(db, model, name, warn);
     }
+  }
+
+  for (const ct of registry.contentTypes) {
+    const steps = columnsOf(ct) ? await draftToggle(db, ct, previous?.[ct.uid]?.draftAndPublish, existing) : [];
+    if (steps.length) plan.toggled.add(ct.uid);
+    plan.after.push(...steps);
   }
 
   const next = snapshotOf(registry);
@@ -237,4 +249,56 @@ async function newlyUnique(db: Queryable, model: AnyModel, name: string, warn: (
   warn(
     `${renameName(model)}.${name} is now unique (${model.file}), but published documents repeat values: ${shown}. Writes of these documents will be refused until the values differ`,
   );
+}
+
+/**
+ * Draft & publish turned off or on for a content type since the last sync (Strapi 5's
+ * draft-publish migrations). Off: every draft goes (a document never published with it),
+ * the published versions stay. On: every published version gets a draft, a full copy.
+ * `was` is what the snapshot recorded; a snapshot from before it was recorded tells by the
+ * rows: drafts in a type without draft & publish, or published versions without a draft in
+ * one with it (which draft & publish never leaves).
+ */
+async function draftToggle(db: Queryable, ct: ContentType, was: boolean | undefined, existing: ExistingSchema): Promise<SyncStep[]> {
+  const t = id(ct.tableName);
+  if (was === ct.draftAndPublish) return [];
+  if (!ct.draftAndPublish) {
+    const n = await count(db, sql`SELECT COUNT(*) AS n FROM ${t} WHERE ${statusIs('draft')}`);
+    if (was === undefined && n === 0) return [];
+    const steps: SyncStep[] = [];
+    const lost = n ? await count(db, sql`SELECT COUNT(*) AS n ${unpairedVersions(ct, 'draft')}`) : 0;
+    if (lost) {
+      steps.push({
+        description: `warning: draft & publish is off for ${ct.uid} now (${ct.file}): ${lost} version(s) never published go with the drafts`,
+        warning: true,
+      });
+    }
+    steps.push({
+      description: `delete ${n} drafts of ${ct.uid} (draft & publish turned off: the published versions stay)`,
+      sql: `-- ${n} draft row(s) of ${ct.tableName} with their components, links and media; links pinned to a draft`,
+      drafts: { uid: ct.uid, turn: 'off' },
+    });
+    // A type without draft & publish cannot be in a release: Strapi's content-releases removes its entries too.
+    const entries = existing.columns.has(SYSTEM.releaseEntries)
+      ? await count(db, sql`SELECT COUNT(*) AS n FROM ${id(SYSTEM.releaseEntries)} WHERE "uid" = ${ct.uid}`)
+      : 0;
+    if (entries) {
+      const statement = sql`DELETE FROM ${id(SYSTEM.releaseEntries)} WHERE "uid" = ${ct.uid}`;
+      steps.push({
+        description: `remove ${entries} release entries of ${ct.uid} (draft & publish turned off)`,
+        statements: [statement],
+        sql: statement.toString(),
+      });
+    }
+    return steps;
+  }
+  const n = await count(db, sql`SELECT COUNT(*) AS n ${unpairedVersions(ct, 'published')}`);
+  if (was === undefined && n === 0) return [];
+  return [
+    {
+      description: `make drafts of ${n} published versions of ${ct.uid} (draft & publish turned on)`,
+      sql: `-- ${n} copies of published rows of ${ct.tableName} with their components, links and media`,
+      drafts: { uid: ct.uid, turn: 'on' },
+    },
+  ];
 }

@@ -26,6 +26,8 @@ export interface AttributeShape {
 export interface ModelShape {
   tableName: string;
   attributes: Record<string, AttributeShape>;
+  /** A content type's `options.draftAndPublish` (absent for components, and in snapshots written before it was recorded). */
+  draftAndPublish?: boolean;
 }
 
 /** Model uid → shape. */
@@ -67,6 +69,7 @@ export function snapshotOf(registry: Registry): Snapshot {
     const attributes: Record<string, AttributeShape> = {};
     for (const [name, a] of Object.entries(model.attributes)) attributes[name] = shapeOfAttribute(a);
     snapshot[model.uid] = { tableName: model.tableName, attributes };
+    if (model.modelType === 'contentType') snapshot[model.uid].draftAndPublish = model.draftAndPublish;
   }
   return snapshot;
 }

@@ -10,7 +10,7 @@
  *    and names the target by documentId (+ locale/status), ordered by fractional keys on
  *    both sides.
  */
-import type { Database, ExistingSchema } from './database';
+import type { Database, ExistingSchema, Queryable } from './database';
 import type { ContentType, Model, Registry } from '../registry/types';
 import { COMPONENT_ID, COMPONENT_OWNER, indexName, legacyName, LINK, MORPH_LINK, RESERVED_TABLES, SYSTEM_TABLE_PREFIX, VERSION } from './layout';
 import { sql, type Sql } from './sql';
@@ -31,7 +31,22 @@ export interface SyncStep {
   statements?: Sql[];
   /** A note about data that could be lost or hidden: `serve` logs it as a warning, `migrate` prints it. */
   warning?: boolean;
+  /** Draft & publish turned off or on (db/schema-changes.ts): rows the document layer writes, run instead of `sql` (its text is a note). */
+  drafts?: DraftToggle;
 }
+
+/** A content type whose draft & publish changed: off deletes its drafts, on makes a draft of each published version. */
+export interface DraftToggle {
+  uid: string;
+  turn: 'off' | 'on';
+}
+
+/**
+ * What writes the rows of a DraftToggle step, in the sync's transaction: versions own
+ * components, links and media, which the document layer (above db/) copies and deletes;
+ * the composition root passes it in.
+ */
+export type DraftToggleRunner = (tx: Queryable, toggle: DraftToggle) => Promise<void>;
 
 interface ColumnSpec {
   name: string;
@@ -48,6 +63,8 @@ interface TableSpec {
   attributeColumns: Set<string>;
   /** A system table (made by a migration) that only gains the columns of extension attributes. */
   extended?: boolean;
+  /** The content type whose versions the table holds. */
+  contentType?: ContentType;
 }
 
 const id = (name: string) => sql.id(name);
@@ -96,6 +113,20 @@ function sortIndexes(ct: ContentType): { name: string; sql: string }[] {
   return columns.map((column) => indexSpec(indexName(t, `${column}_idx`), t, [id(VERSION.locale), id(column)], { where }));
 }
 
+/**
+ * The sort indexes of a type whose draft & publish changed, as they exist: they cover the
+ * published versions only with draft & publish (a list without it could not use them), all
+ * versions without; planSchemaSync makes the wanted ones again. The publishedAt index of a
+ * type that no longer has draft & publish goes.
+ */
+function dropSortIndexes(ct: ContentType, existing: ExistingSchema): { name: string; step: SyncStep }[] {
+  const names = new Set(sortIndexes(ct).map((i) => i.name));
+  names.add(indexName(ct.tableName, `${VERSION.publishedAt}_idx`));
+  return [...names]
+    .filter((name) => existing.indexes.has(name.toLowerCase()))
+    .map((name) => ({ name, step: { description: `drop index ${name} (draft & publish changed)`, sql: ddl(sql`DROP INDEX ${id(name)}`) } }));
+}
+
 /** Every table the registry needs, as the engine should create it. */
 export function desiredTables(db: Pick<Database, 'dialect'>, registry: Registry): TableSpec[] {
   const text = db.dialect.textType;
@@ -128,6 +159,7 @@ export function desiredTables(db: Pick<Database, 'dialect'>, registry: Registry)
         ...sortIndexes(ct),
       ],
       attributeColumns: new Set(attrs.map((c) => c.name)),
+      contentType: ct,
     });
     ownerTables.push({ model: ct });
   }
@@ -264,8 +296,10 @@ export async function planSchemaSync(db: Database, registry: Registry): Promise<
         }
       }
     }
+    const dropped = table.contentType && changes.toggled.has(table.contentType.uid) ? dropSortIndexes(table.contentType, existing) : [];
+    steps.push(...dropped.map((d) => d.step));
     for (const index of table.indexes) {
-      if (!existing.indexes.has(index.name.toLowerCase()) && !adopted.indexes.has(index.name)) {
+      if (dropped.some((d) => d.name === index.name) || (!existing.indexes.has(index.name.toLowerCase()) && !adopted.indexes.has(index.name))) {
         steps.push({ description: `create index ${index.name}`, sql: index.sql });
       }
     }
@@ -327,13 +361,18 @@ function adoptLongNames(db: Database, tables: TableSpec[], existing: ExistingSch
   return { steps, tables: adoptedTables, indexes: adoptedIndexes };
 }
 
-/** Applies the plan in one transaction: a failing step leaves the database as it was. */
-export async function applySchemaSync(db: Database, steps: SyncStep[]): Promise<void> {
-  const ddl = steps.filter((s) => s.sql || s.statements);
+/**
+ * Applies the plan in one transaction: a failing step leaves the database as it was. Without
+ * `drafts` (a copy or an import that replaces every row afterwards) draft & publish steps are
+ * left out.
+ */
+export async function applySchemaSync(db: Database, steps: SyncStep[], drafts?: DraftToggleRunner): Promise<void> {
+  const ddl = steps.filter((s) => (s.drafts ? drafts : s.sql || s.statements));
   if (ddl.length === 0) return;
   await db.transaction(async (tx) => {
     for (const step of ddl) {
-      if (step.statements) for (const statement of step.statements) await tx.run(statement);
+      if (step.drafts) await drafts!(tx, step.drafts);
+      else if (step.statements) for (const statement of step.statements) await tx.run(statement);
       else await tx.exec(step.sql!);
     }
   });

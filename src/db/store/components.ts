@@ -3,9 +3,9 @@
  * parent component row: the owner's uid, id and field) and its place in that field.
  * The rules (replacing a field's value, copying trees) live in documents/components/rows.ts.
  */
-import type { Component, RelationAttribute } from '../../registry/types';
+import type { AnyModel, Component, ContentType, RelationAttribute, Registry } from '../../registry/types';
 import type { Queryable } from '../database';
-import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, LINK, linkTableOf, MEDIA_LINKS, tableOf } from '../layout';
+import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, LINK, linkTableOf, MEDIA_LINKS, tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
 import { columnTail, exactColumnTail, insertRow, scalarValues } from './columns';
 
@@ -191,4 +191,30 @@ export function copyComponentRow(tx: Queryable, component: Component, rowId: num
   return tx.insert(
     sql`INSERT INTO ${tableOf(component)} (${OWNER_COLUMNS}${columns}) SELECT ${id(O.type)}, ${toOwnerId}, ${id(O.field)}, ${id(O.order)}${columns} FROM ${tableOf(component)} WHERE ${id(ROW_ID)} = ${rowId}`,
   );
+}
+
+/**
+ * A subquery of the ids of `model`'s rows that belong to the versions of one status of `root`:
+ * those versions themselves, or, for a component, the rows they own at any depth (through
+ * component attributes and dynamic zones). Undefined when no row of `model` can belong to them.
+ */
+export function rowsUnder(
+  registry: Registry,
+  root: ContentType,
+  status: 'draft' | 'published',
+  model: AnyModel,
+  seen: ReadonlySet<string> = new Set(),
+): Sql | undefined {
+  if (model === root) return sql`SELECT ${id(V.id)} FROM ${tableOf(root)} WHERE ${id(V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL`;
+  if (model.modelType !== 'component' || seen.has(model.uid)) return undefined;
+  const next = new Set(seen).add(model.uid);
+  const owners: Sql[] = [];
+  for (const owner of [root, ...registry.components]) {
+    const holds = Object.values(owner.attributes).some(
+      (a) => (a.kind === 'component' && a.component === model.uid) || (a.kind === 'dynamiczone' && a.components.includes(model.uid)),
+    );
+    const rows = holds ? rowsUnder(registry, root, status, owner, next) : undefined;
+    if (rows) owners.push(sql`(${id(O.type)} = ${owner.uid} AND ${id(O.id)} IN (${rows}))`);
+  }
+  return owners.length ? sql`SELECT ${id(ROW_ID)} FROM ${tableOf(model)} WHERE ${sql.or(owners)}` : undefined;
 }

@@ -5,9 +5,9 @@
  * it: one in the source's list, one in the target's (inverse) list. The rules (connect, disconnect, set,
  * fractional keys, to-one sides) live in documents/relations/ (link-keys.ts, apply.ts).
  */
-import type { AnyModel, ContentType, RelationAttribute } from '../../registry/types';
+import type { AnyModel, ContentType, MorphAttribute, RelationAttribute } from '../../registry/types';
 import type { Queryable } from '../database';
-import { column, LINK as L, linkTableOf, tableOf, VERSION as V } from '../layout';
+import { column, LINK as L, linkTableOf, MORPH_LINK as M, tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
 import type { VersionStatus } from './versions';
 
@@ -213,4 +213,48 @@ export async function linksTo(tx: Queryable, attribute: RelationAttribute, owner
 export async function deleteLinksFromRows(tx: Queryable, attribute: RelationAttribute, rowIds: number[]): Promise<void> {
   if (rowIds.length === 0) return;
   await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${id(L.sourceId)} IN (${sql.list(rowIds)})`);
+}
+
+/**
+ * Which link rows of a table (relation or polymorphic) a change of pins touches: those of the
+ * source rows `sources` (a subquery of row ids: store/components.ts rowsUnder), those to
+ * targets of `types` (a polymorphic table). Used when a type's draft & publish changed
+ * (documents/write/draft-toggle.ts).
+ */
+export interface PinScope {
+  sources?: Sql;
+  types?: string[];
+}
+
+function inScope(attribute: RelationAttribute | MorphAttribute, scope: PinScope): Sql {
+  const rows = scope.sources ? sql`${id(L.sourceId)} IN (${scope.sources})` : sql.empty;
+  const types = attribute.kind === 'morph' && scope.types ? sql`${id(M.targetType)} IN (${sql.list(scope.types)})` : sql.empty;
+  return sql.and([rows, types]);
+}
+
+/** Deletes the links in scope that pin `status` ('' for the unpinned ones). */
+export async function deleteLinksPinning(tx: Queryable, attribute: RelationAttribute | MorphAttribute, status: string, scope: PinScope = {}): Promise<void> {
+  await tx.run(sql`DELETE FROM ${linkTableOf(attribute)} WHERE ${sql.and([inScope(attribute, scope), sql`${id(L.targetStatus)} = ${status}`])}`);
+}
+
+/**
+ * Re-pins the links in scope that pin one of `from` to `to` ('' = the reader's version),
+ * keeping one link per source row and target: one already pinning `to` if there is, else the oldest.
+ */
+export async function repinLinks(
+  tx: Queryable,
+  attribute: RelationAttribute | MorphAttribute,
+  from: string[],
+  to: string,
+  scope: PinScope = {},
+): Promise<void> {
+  const table = linkTableOf(attribute);
+  const t = attribute.linkTable;
+  const moved = sql.and([inScope(attribute, scope), sql`${id(L.targetStatus)} IN (${sql.list(from)})`]);
+  const target = [L.sourceId, L.targetDocumentId, L.targetLocale, ...(attribute.kind === 'morph' ? [M.targetType] : [])];
+  const same = target.map((c) => sql`${column('o', c)} = ${sql.id(t, c)}`);
+  const kept = sql`(${column('o', L.targetStatus)} = ${to} OR (${column('o', L.targetStatus)} IN (${sql.list(from)}) AND ${column('o', L.id)} < ${sql.id(t, L.id)}))`;
+  const other = sql`EXISTS (SELECT 1 FROM ${table} ${id('o')} WHERE ${sql.and([...same, sql`${column('o', L.id)} <> ${sql.id(t, L.id)}`, kept])})`;
+  await tx.run(sql`DELETE FROM ${table} WHERE ${sql.and([moved, other])}`);
+  await tx.run(sql`UPDATE ${table} SET ${id(L.targetStatus)} = ${to} WHERE ${moved}`);
 }

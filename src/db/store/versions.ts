@@ -36,6 +36,26 @@ export const statusIs = (status: VersionStatus): Sql => sql`${id(V.publishedAt)}
  */
 const versionKeyStatus = (status: VersionStatus): Sql => sql`(${id(V.publishedAt)} IS NULL) = ${sql.raw(status === 'draft' ? 'TRUE' : 'FALSE')}`;
 
+/**
+ * `FROM … WHERE …` of the versions of one status that have no version of the other status for
+ * their document and locale (aliased `v`): a type's drafts never published, or, where draft &
+ * publish was off, published versions without a draft. The other version is looked up by the
+ * version key's unique index.
+ */
+export function unpairedVersions(ct: ContentType, status: VersionStatus): Sql {
+  const same = (name: string) => sql`${sql.id('o', name)} = ${sql.id('v', name)}`;
+  const other = sql`(${sql.id('o', V.publishedAt)} IS NULL) = ${sql.raw(status === 'draft' ? 'FALSE' : 'TRUE')}`;
+  return sql`FROM ${tableOf(ct)} ${id('v')} WHERE ${sql.id('v', V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL
+    AND NOT EXISTS (SELECT 1 FROM ${tableOf(ct)} ${id('o')} WHERE ${same(V.documentId)} AND ${same(V.locale)} AND ${other})`;
+}
+
+/** Ids of the first `limit` rows of one status, by id; `unpaired`: only those without a version of the other status. */
+export async function rowIdsOfStatus(tx: Queryable, ct: ContentType, status: VersionStatus, limit: number, unpaired = false): Promise<number[]> {
+  const from = unpaired ? unpairedVersions(ct, status) : sql`FROM ${tableOf(ct)} ${id('v')} WHERE ${statusIs(status)}`;
+  const rows = await tx.all<Record<string, number>>(sql`SELECT ${sql.id('v', V.id)} AS ${id(V.id)} ${from} ORDER BY ${sql.id('v', V.id)} LIMIT ${limit}`);
+  return rows.map((r) => r[V.id]!);
+}
+
 /** Inserts a version row with its attribute values (JSON form); returns its id. */
 export function insertVersion(
   tx: Queryable,
