@@ -18,10 +18,11 @@ export interface SearchInput {
   text: string[];
   hasOthers: boolean;
   /**
-   * A type with draft & publish: a published version may share its draft's entry in SQLite's
-   * index (db/search-index.ts) when its text columns equal the draft's.
+   * The rows searched are published versions of a type with draft & publish: in SQLite's
+   * index (db/search-index.ts) such a version may share its draft's entry, when its text
+   * columns equal the draft's (a draft always has its own).
    */
-  draftAndPublish: boolean;
+  sharedEntries: boolean;
   /** PostgreSQL: the rare trigrams db/search-grams.ts chose for the index to look up. */
   grams?: string[];
   /** Reading every row: the `$containsi` test of the other fields, and of the text fields. */
@@ -94,9 +95,10 @@ function sqliteSearch(s: SearchInput): Sql {
   if (s.hasOthers || s.text.length === 0 || !indexable(folded)) return sql.or([...s.scanOthers(), ...s.scanText()]);
   const fts = sql.id(SEARCH.ftsTable(s.tableName));
   const match = sql`${fts} MATCH ${ftsPhrase(folded)}`;
-  if (!s.draftAndPublish) return sql`${column(s.alias, VERSION.id)} IN (SELECT rowid FROM ${fts} WHERE ${match})`;
+  if (!s.sharedEntries) return sql`${column(s.alias, VERSION.id)} IN (SELECT rowid FROM ${fts} WHERE ${match})`;
   // Each matching row, and the published versions that share a matching draft's entry: those
-  // of its document and locale whose text columns hold the same values.
+  // of its document and locale whose text columns hold the same values (~1.5 µs a match more:
+  // drafts, which always have their own entry, are read without).
   const [d, x] = [`${s.alias}_qd`, `${s.alias}_qx`];
   const same = (name: string) => sql`${column(x, name)} IS ${column(d, name)}`;
   const shares = sql.and([sql`${column(d, VERSION.publishedAt)} IS NULL`, sql`${column(x, VERSION.publishedAt)} IS NOT NULL`, ...s.text.map(same)]);

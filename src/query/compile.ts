@@ -114,7 +114,7 @@ function searchSql(w: Walk, model: AnyModel, alias: string, c: Extract<Condition
     table: tableOf(model),
     text: c.text.map((f) => f.name),
     hasOthers: c.others.length > 0,
-    draftAndPublish: model.modelType === 'contentType' && model.draftAndPublish,
+    sharedEntries: model.modelType === 'contentType' && model.draftAndPublish && w.scope.status === 'published',
     grams: c.grams,
     scanOthers: () => scan(c.others),
     scanText: () => scan(c.text),

@@ -62,13 +62,17 @@ describe('the SQL of a search', () => {
     });
   });
 
-  test('SQLite, draft & publish: the matching rows and the published versions sharing a matching draft’s entry (same text, same document and locale)', () => {
+  test('SQLite, draft & publish: published versions are the matching rows and those sharing a matching draft’s entry (same text, same document and locale); drafts the matching rows', () => {
     expect(sqlOf('Hello', sqliteDialect, article)).toEqual({
       text:
         '"t"."id" IN (SELECT "t_qx"."id" FROM "folio_search_articles_fts" JOIN "articles" "t_qd" ON "t_qd"."id" = "folio_search_articles_fts".rowid' +
         ' JOIN "articles" "t_qx" ON "t_qx"."documentId" = "t_qd"."documentId" AND "t_qx"."locale" = "t_qd"."locale"' +
         ' WHERE "folio_search_articles_fts" MATCH ? AND ("t_qx"."id" = "t_qd"."id" OR ("t_qd"."publishedAt" IS NULL) AND ("t_qx"."publishedAt" IS NOT NULL)' +
         ' AND ("t_qx"."title" IS "t_qd"."title") AND ("t_qx"."slug" IS "t_qd"."slug") AND ("t_qx"."summary" IS "t_qd"."summary") AND ("t_qx"."kind" IS "t_qd"."kind")))',
+      params: ['"hello"'],
+    });
+    expect(whereSql(sqliteDialect, example, article, search('Hello'), { status: 'draft', locale: 'en' }).compile('question')).toEqual({
+      text: '"t"."id" IN (SELECT rowid FROM "folio_search_articles_fts" WHERE "folio_search_articles_fts" MATCH ?)',
       params: ['"hello"'],
     });
   });
