@@ -50,6 +50,8 @@ export const indexable = (folded: string): boolean => [...folded].length >= MIN_
 export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
 const id = (name: string) => sql.id(name).toString();
+/** A column of a trigger's row (`new`, `old`) or of an alias. */
+const v = (row: string, name: string) => `${row}.${id(name)}`;
 
 /**
  * The FTS table and its three triggers for `ct`, as CREATE statements (compared with what exists).
@@ -64,7 +66,7 @@ const id = (name: string) => sql.id(name).toString();
  *  - update of a row's searched columns (or of what places it): its entry is made again, and
  *    when a draft changes, the published versions that shared its entry take their own first;
  *  - delete: its entry goes, and a deleted draft's published versions take their own.
- * searchSharing (below) gives `_q` the published versions of matching drafts.
+ * `_q` on published versions adds those sharing a matching draft's entry (./dialect.ts sqliteSearch).
  */
 function sqliteObjects(ct: ContentType, fields: ScalarField[]): { name: string; sql: string }[] {
   const t = ct.tableName;
@@ -74,7 +76,6 @@ function sqliteObjects(ct: ContentType, fields: ScalarField[]): { name: string; 
   const folded = (row: string) => [`${row}.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(${row}.${id(f.name)})`)].join(', ');
   const remove = `DELETE FROM ${fts} WHERE rowid = old.${id(VERSION.id)};`;
   const shares = ct.draftAndPublish;
-  const v = (row: string, name: string) => `${row}.${id(name)}`;
   // The published versions of `row`'s document and locale (row being a draft) that have no entry of their own.
   const ownEntries = (row: string) =>
     `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${folded('p')} FROM ${table} p WHERE ${v(row, VERSION.publishedAt)} IS NULL` +
@@ -125,7 +126,6 @@ function entriesStillRight(objects: { name: string; sql: string }[], existing: M
 
 /** The draft of `row`'s document and locale, when its searched columns hold what `row`'s do (a published row sharing its entry). */
 function sameDraft(table: string, fields: ScalarField[], row: string): string {
-  const v = (r: string, name: string) => `${r}.${id(name)}`;
   const same = fields.map((f) => ` AND ${v('d', f.name)} IS ${v(row, f.name)}`).join('');
   return (
     `SELECT 1 FROM ${id(table)} d WHERE ${v('d', VERSION.documentId)} = ${v(row, VERSION.documentId)}` +
