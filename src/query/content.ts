@@ -307,55 +307,69 @@ export async function documentContents(tx: Queryable, ct: ContentType, keys: { d
   return out;
 }
 
-/** A version the recorded write inserted: its row, its values as stored (JSON form), its status. */
+/** A component row a write inserted from its input, with nothing of its own but its columns: its component, its values as stored (JSON form). */
+export interface KnownComponentRow {
+  component: Component;
+  values: Body;
+}
+
+/**
+ * What a new row holds beside its columns that the write that inserted it knows without
+ * reading (documents/write/inserted.ts knownParts): all its relation links (the link rows it
+ * inserted for the row, any order), and its component attributes whose rows own nothing but
+ * their columns (their rows in order; none: the attribute is empty). The rest is read (WrittenParts).
+ */
+export interface KnownParts {
+  links: ReadonlyMap<RelationAttribute, readonly NewLink[]>;
+  components: Readonly<Record<string, readonly KnownComponentRow[]>>;
+}
+
+/** A version the recorded write inserted: its row, its values as stored (JSON form), its status, what it holds known without reading. */
 export interface InsertedContent {
   rowId: number;
   values: Body;
   status: DocumentStatus;
-  /**
-   * The relation link rows the write inserted for the version's own attributes (rows of other
-   * sources among them are left out), when known: then those are not read back.
-   */
-  links?: ReadonlyMap<RelationAttribute, readonly NewLink[]>;
+  known: KnownParts;
+}
+
+/** Sets on a new row's body what its write knew it holds (KnownParts), as readParts would read it back. */
+function setKnown(model: AnyModel, body: Body, known: KnownParts): void {
+  for (const [attribute, rows] of known.links) {
+    if (rows.length === 0) continue;
+    // As linksRead shows them: in the order of their keys.
+    const targets = [...rows]
+      .sort((a, b) => compare(a.rank, b.rank))
+      .map((row) => ({ documentId: row.key.documentId, ...pinned(row.key.locale, row.key.status) }));
+    body[attribute.name] = attribute.toMany ? targets : targets[0]!;
+  }
+  for (const name in known.components) {
+    const rows = known.components[name]!;
+    const attribute = model.attributes[name];
+    if (rows.length === 0 || (attribute?.kind !== 'component' && attribute?.kind !== 'dynamiczone')) continue;
+    const zone = attribute.kind === 'dynamiczone';
+    const bodies = rows.map(({ component, values }) => {
+      const inner = bodyOf(component, values);
+      return zone ? { __component: component.uid, ...inner } : inner;
+    });
+    body[name] = attribute.kind === 'component' && !attribute.repeatable ? bodies[0]! : bodies;
+  }
 }
 
 /**
  * The full content of versions the recorded write inserted (history of a create), in the order
- * given: their values are what the write stored, their relation links (when every version
- * brings them) the rows it inserted, and of their other parts only what `parts` names is read
- * (the rows are new: nothing else exists).
+ * given: their values are what the write stored, their known parts what it wrote, and of their
+ * other parts only what `parts` names is read (the rows are new: nothing else exists). A batch
+ * whose parts are all known reads nothing.
  */
 export async function insertedContents(tx: Queryable, ct: ContentType, versions: InsertedContent[], parts: WrittenParts): Promise<DocumentContent[]> {
-  const owned = (name: string) => {
-    const attribute = ct.attributes[name];
-    return attribute?.kind === 'relation' && attribute.owner;
-  };
-  const written = parts.get(ct);
-  const given = written !== undefined && versions.every((v) => v.links !== undefined) ? [...written].filter(owned) : [];
-  let read = parts;
-  if (given.length > 0) {
-    const rest = new Map(parts);
-    rest.set(ct, new Set([...written!].filter((name) => !owned(name))));
-    read = rest;
-  }
   const data = await rowsContent(
     tx,
     ct,
     versions.map((v) => ({ id: v.rowId, values: v.values })),
-    read,
+    parts,
   );
-  if (given.length > 0) {
-    const names = new Set(given);
-    versions.forEach((v, i) => {
-      for (const [attribute, rows] of v.links!) {
-        if (!names.has(attribute.name)) continue;
-        // As linksRead shows them: the row's own links in the order of their keys.
-        const mine = rows.filter((row) => row.rowId === v.rowId).sort((a, b) => compare(a.rank, b.rank));
-        if (mine.length === 0) continue;
-        const targets = mine.map((row) => ({ documentId: row.key.documentId, ...pinned(row.key.locale, row.key.status) }));
-        data[i]![attribute.name] = attribute.toMany ? targets : targets[0]!;
-      }
-    });
-  }
-  return versions.map((v, i) => ({ data: data[i]!, status: v.status }));
+  return versions.map((v, i) => {
+    setKnown(ct, data[i]!, v.known);
+    return { data: data[i]!, status: v.status };
+  });
 }
