@@ -49,12 +49,19 @@ export type LinksByRow = ReadonlyMap<number, InsertedLinks>;
 export function linksByRow(inserted: InsertedLinks): LinksByRow {
   const out = new Map<number, Map<RelationAttribute, NewLink[]>>();
   for (const [attribute, rows] of inserted) {
+    // A source's rows come one after another: the list of the row before is looked up once.
+    let rowId: number | undefined;
+    let list: NewLink[] = [];
     for (const row of rows) {
-      let own = out.get(row.rowId);
-      if (!own) out.set(row.rowId, (own = new Map()));
-      const list = own.get(attribute);
-      if (list) list.push(row);
-      else own.set(attribute, [row]);
+      if (row.rowId !== rowId) {
+        rowId = row.rowId;
+        let own = out.get(rowId);
+        if (!own) out.set(rowId, (own = new Map()));
+        const known = own.get(attribute);
+        if (known) list = known;
+        else own.set(attribute, (list = []));
+      }
+      list.push(row);
     }
   }
   return out;
