@@ -12,7 +12,7 @@ import { insertedValues } from '../db/store/columns';
 import { insertHistory, latestHistoryData, type NewHistoryRow } from '../db/store/history';
 import { documentContents, insertedContents, type DocumentContent } from '../query/content';
 import type { Actor, WriteListener, WriteRecord, WriteRecorder } from '../documents/write/context';
-import { writtenParts, type InsertedVersion } from '../documents/write/inserted';
+import { knownParts, writtenParts, type InsertedVersion } from '../documents/write/inserted';
 import type { ContentType } from '../registry/types';
 
 /** The events that leave a document with new content or a new status. */
@@ -104,8 +104,9 @@ class HistoryRecorder implements WriteRecorder {
                 rowId: t.inserted!.rowId,
                 values: insertedValues(ct, engine, t.inserted!.input.scalars),
                 status: !ct.draftAndPublish || t.published ? 'published' : 'draft',
-                links: t.inserted!.links,
+                known: knownParts(t.inserted!, engine),
               })),
+              // What is read: what the creates wrote and do not know (neither links nor flat components).
               writtenParts(
                 ct,
                 inserted.map((t) => t.inserted!.input),

@@ -52,7 +52,13 @@ export interface DocumentContent {
   status: DocumentStatus;
 }
 
-const pinned = (locale: string, status: string): Body => ({ ...(locale ? { locale } : {}), ...(status ? { status } : {}) });
+/** A link's target as a body holds it: `{ documentId, locale?, status? }` (a morph link's with its `__type` first). */
+function target(documentId: unknown, locale: string, status: string, type?: unknown): Body {
+  const body: Body = type === undefined ? { documentId } : { __type: type, documentId };
+  if (locale) body.locale = locale;
+  if (status) body.status = status;
+  return body;
+}
 
 /** Rows named in one branch at most (bound parameters stay well under both engines' limits). */
 const CHUNK = 500;
@@ -107,20 +113,37 @@ const sortBy = (rows: unknown[][], keys: number[]) =>
     return 0;
   });
 
-/** Scalar attributes (passwords never) of a row, then its other attributes empty until read, in that order. */
-function bodyOf(model: AnyModel, values: Body): Body {
-  const body: Body = {};
-  for (const attribute of Object.values(model.attributes)) {
-    if (attribute.kind === 'scalar' && attribute.type !== 'password') body[attribute.name] = values[attribute.name] ?? null;
+/** An attribute's place in a body: a scalar's value, or a part's empty value until read (a list or null). */
+interface Slot {
+  name: string;
+  scalar: boolean;
+  list: boolean;
+}
+
+/** Each model's slots, in body order (a version or component row body is laid out per row: thousands per import batch). */
+const layouts = new WeakMap<AnyModel, Slot[]>();
+
+/** Scalar attributes (passwords never), then media, then the other parts (owned links, components, zones), as bodies hold them. */
+function layoutOf(model: AnyModel): Slot[] {
+  let slots = layouts.get(model);
+  if (slots) return slots;
+  slots = [];
+  const attributes = Object.values(model.attributes);
+  for (const a of attributes) if (a.kind === 'scalar' && a.type !== 'password') slots.push({ name: a.name, scalar: true, list: false });
+  for (const a of attributes) if (a.kind === 'media') slots.push({ name: a.name, scalar: false, list: a.multiple });
+  for (const a of attributes) {
+    if ((a.kind === 'relation' || a.kind === 'morph') && a.owner) slots.push({ name: a.name, scalar: false, list: a.toMany });
+    else if (a.kind === 'component') slots.push({ name: a.name, scalar: false, list: a.repeatable });
+    else if (a.kind === 'dynamiczone') slots.push({ name: a.name, scalar: false, list: true });
   }
-  for (const attribute of Object.values(model.attributes)) {
-    if (attribute.kind === 'media') body[attribute.name] = attribute.multiple ? [] : null;
-  }
-  for (const attribute of Object.values(model.attributes)) {
-    if ((attribute.kind === 'relation' || attribute.kind === 'morph') && attribute.owner) body[attribute.name] = attribute.toMany ? [] : null;
-    else if (attribute.kind === 'component') body[attribute.name] = attribute.repeatable ? [] : null;
-    else if (attribute.kind === 'dynamiczone') body[attribute.name] = [];
-  }
+  layouts.set(model, slots);
+  return slots;
+}
+
+/** Scalar attributes (passwords never) of a row, then its other attributes empty until read, in that order; a zone item's `__component` first. */
+function bodyOf(model: AnyModel, values: Body, zoneItem = false): Body {
+  const body: Body = zoneItem ? { __component: model.uid } : {};
+  for (const slot of layoutOf(model)) body[slot.name] = slot.scalar ? (values[slot.name] ?? null) : slot.list ? [] : null;
   return body;
 }
 
@@ -204,8 +227,7 @@ async function readParts(tx: Queryable, groups: Group[]): Promise<void> {
                   const stored: Body = {};
                   fields.forEach((f, k) => (stored[f.name] = row[3 + k]));
                   // The body itself goes to the next level, which fills its parts in.
-                  const inner = bodyOf(component, scalarValues(component, stored));
-                  const body = zone ? { __component: component.uid, ...inner } : inner;
+                  const body = bodyOf(component, scalarValues(component, stored), zone);
                   child.ids.push(Number(row[0]));
                   child.bodies.push(body);
                   items.push({ owner: Number(row[1]), order: Number(row[2]), body });
@@ -248,7 +270,7 @@ function linksRead(group: Group, attribute: RelationAttribute): Read {
     branches: chunked(group.ids, LINK_COLUMNS, (chunk) => sql`${linkTableOf(attribute)} WHERE ${id(L.sourceId)} IN (${sql.list(chunk)})`),
     take(rows) {
       sortBy(rows, [0, 4]);
-      attach(group, attribute.name, attribute.toMany, rows, (r) => ({ documentId: r[1], ...pinned(r[2] as string, r[3] as string) }));
+      attach(group, attribute.name, attribute.toMany, rows, (r) => target(r[1], r[2] as string, r[3] as string));
     },
   };
 }
@@ -258,7 +280,7 @@ function morphRead(group: Group, attribute: MorphAttribute): Read {
     branches: chunked(group.ids, MORPH_COLUMNS, (chunk) => sql`${linkTableOf(attribute)} WHERE ${id(ML.sourceId)} IN (${sql.list(chunk)})`),
     take(rows) {
       sortBy(rows, [0, 5]);
-      attach(group, attribute.name, attribute.toMany, rows, (r) => ({ __type: r[1], documentId: r[2], ...pinned(r[3] as string, r[4] as string) }));
+      attach(group, attribute.name, attribute.toMany, rows, (r) => target(r[2], r[3] as string, r[4] as string, r[1]));
     },
   };
 }
@@ -307,55 +329,65 @@ export async function documentContents(tx: Queryable, ct: ContentType, keys: { d
   return out;
 }
 
-/** A version the recorded write inserted: its row, its values as stored (JSON form), its status. */
+/** A component row a write inserted from its input, with nothing of its own but its columns: its component, its values as stored (JSON form). */
+export interface KnownComponentRow {
+  component: Component;
+  values: Body;
+}
+
+/**
+ * What a new row holds beside its columns that the write that inserted it knows without
+ * reading (documents/write/inserted.ts knownParts): all its relation links (the link rows it
+ * inserted for the row, any order), and its component attributes whose rows own nothing but
+ * their columns (their rows in order; none: the attribute is empty). The rest is read (WrittenParts).
+ */
+export interface KnownParts {
+  links: ReadonlyMap<RelationAttribute, readonly NewLink[]>;
+  components: Readonly<Record<string, readonly KnownComponentRow[]>>;
+}
+
+/** A version the recorded write inserted: its row, its values as stored (JSON form), its status, what it holds known without reading. */
 export interface InsertedContent {
   rowId: number;
   values: Body;
   status: DocumentStatus;
-  /**
-   * The relation link rows the write inserted for the version's own attributes (rows of other
-   * sources among them are left out), when known: then those are not read back.
-   */
-  links?: ReadonlyMap<RelationAttribute, readonly NewLink[]>;
+  known: KnownParts;
+}
+
+/** Sets on a new row's body what its write knew it holds (KnownParts), as readParts would read it back. */
+function setKnown(model: AnyModel, body: Body, known: KnownParts): void {
+  for (const [attribute, rows] of known.links) {
+    if (rows.length === 0) continue;
+    // As linksRead shows them: in the order of their keys (a new row's are inserted so, but the keys decide).
+    const ordered = rows.every((row, i) => i === 0 || compare(rows[i - 1]!.rank, row.rank) <= 0) ? rows : [...rows].sort((a, b) => compare(a.rank, b.rank));
+    const targets = ordered.map((row) => target(row.key.documentId, row.key.locale, row.key.status));
+    body[attribute.name] = attribute.toMany ? targets : targets[0]!;
+  }
+  for (const name in known.components) {
+    const rows = known.components[name]!;
+    const attribute = model.attributes[name];
+    if (rows.length === 0 || (attribute?.kind !== 'component' && attribute?.kind !== 'dynamiczone')) continue;
+    const zone = attribute.kind === 'dynamiczone';
+    const bodies = rows.map(({ component, values }) => bodyOf(component, values, zone));
+    body[name] = attribute.kind === 'component' && !attribute.repeatable ? bodies[0]! : bodies;
+  }
 }
 
 /**
  * The full content of versions the recorded write inserted (history of a create), in the order
- * given: their values are what the write stored, their relation links (when every version
- * brings them) the rows it inserted, and of their other parts only what `parts` names is read
- * (the rows are new: nothing else exists).
+ * given: their values are what the write stored, their known parts what it wrote, and of their
+ * other parts only what `parts` names is read (the rows are new: nothing else exists). A batch
+ * whose parts are all known reads nothing.
  */
 export async function insertedContents(tx: Queryable, ct: ContentType, versions: InsertedContent[], parts: WrittenParts): Promise<DocumentContent[]> {
-  const owned = (name: string) => {
-    const attribute = ct.attributes[name];
-    return attribute?.kind === 'relation' && attribute.owner;
-  };
-  const written = parts.get(ct);
-  const given = written !== undefined && versions.every((v) => v.links !== undefined) ? [...written].filter(owned) : [];
-  let read = parts;
-  if (given.length > 0) {
-    const rest = new Map(parts);
-    rest.set(ct, new Set([...written!].filter((name) => !owned(name))));
-    read = rest;
-  }
   const data = await rowsContent(
     tx,
     ct,
     versions.map((v) => ({ id: v.rowId, values: v.values })),
-    read,
+    parts,
   );
-  if (given.length > 0) {
-    const names = new Set(given);
-    versions.forEach((v, i) => {
-      for (const [attribute, rows] of v.links!) {
-        if (!names.has(attribute.name)) continue;
-        // As linksRead shows them: the row's own links in the order of their keys.
-        const mine = rows.filter((row) => row.rowId === v.rowId).sort((a, b) => compare(a.rank, b.rank));
-        if (mine.length === 0) continue;
-        const targets = mine.map((row) => ({ documentId: row.key.documentId, ...pinned(row.key.locale, row.key.status) }));
-        data[i]![attribute.name] = attribute.toMany ? targets : targets[0]!;
-      }
-    });
-  }
-  return versions.map((v, i) => ({ data: data[i]!, status: v.status }));
+  return versions.map((v, i) => {
+    setKnown(ct, data[i]!, v.known);
+    return { data: data[i]!, status: v.status };
+  });
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { resolve } from 'node:path';
 import { documentContents } from '../../src/query/content';
 import type { ContentType } from '../../src/registry/types';
+import { inFlightDuring } from '../helpers/in-flight';
 import { ALL_TYPES_CONTENT_TYPES, startServer, type TestServer } from '../helpers/server';
 import { makeImage } from '../upload/helpers';
 
@@ -151,6 +152,13 @@ describe('nested components and polymorphic links', () => {
         ],
       });
       await expectKeptAsRead(server, writers, ann.documentId);
+      // One transaction whose creates hold the same component flat (known from the input) and nested (read).
+      const mixed = await server.instance.documents.createMany(pages, [
+        { title: 'Flat', seo: { metaTitle: 'flat' } },
+        { title: 'Deep', seo: { metaTitle: 'deep', meta: { rank: 5, related: bob.documentId } } },
+        { title: 'None' },
+      ]);
+      for (const written of mixed) await expectKeptAsRead(server, pages, written.documentId, 'en');
       const draft = await server.instance.documents.create(pages, { title: 'Draft', seo: { meta: { rank: 4 } } }, { status: 'draft' });
       expect((await expectKeptAsRead(server, pages, draft.documentId, 'en')).status).toBe('draft');
       await server.instance.documents.update(pages, page.documentId, { title: 'Again' }, { locale: 'en' });
@@ -258,6 +266,66 @@ describe('many creates at once, and a create changed again in its own transactio
       expect(version.data.category).toEqual({ documentId: category, locale: 'en' });
     }
   });
+
+  it('keeps a bulk batch (to-one and positioned to-many links, components, a zone of three tables, another locale) from what it wrote, reading none of it back, as reading back gives it, published and draft', async () => {
+    const tagType = server.instance.registry.contentType('api::tag.tag')!;
+    const tags: string[] = [];
+    for (const name of ['x1', 'x2', 'x3']) tags.push((await server.instance.documents.create(tagType, { name })).documentId);
+    const category = (await server.instance.documents.create(categories, { name: 'Bulk', slug: 'bulk' })).documentId;
+    await server.instance.documents.update(categories, category, { name: 'Vrac' }, { locale: 'fr' });
+    const body = (i: number) => ({
+      title: `Bulk ${i}`,
+      views: i,
+      featured: i % 2 === 0,
+      meta: { i, list: [1, 'two'] },
+      category,
+      // Positions move the order away from the order given: the kept list follows the keys.
+      tags: { connect: [{ documentId: tags[0] }, { documentId: tags[1] }, { documentId: tags[2], position: { before: tags[0] } }] },
+      seo: { metaTitle: `s${i}` },
+      links: [
+        { label: 'a', url: 'https://a.example' },
+        { label: 'b', url: 'https://b.example', newTab: true },
+      ],
+      blocks: [
+        { __component: 'shared.quote', title: 'q', body: `quoted ${i}` },
+        { __component: 'shared.rich-text', body: `## ${i}` },
+        { __component: 'shared.media' },
+        { __component: 'shared.quote', title: 'q2' },
+      ],
+    });
+    const batches = [
+      { status: 'published', locale: 'en' },
+      { status: 'draft', locale: 'en' },
+      { status: 'published', locale: 'fr' },
+    ] as const;
+    for (const { status, locale } of batches) {
+      const bodies = [body(1), { title: 'Bare' }, body(2), { title: 'Empty parts', tags: [], blocks: [], links: [], seo: null }];
+      const { result: batch, sent } = await inFlightDuring(server.instance.db, () =>
+        server.instance.documents.createMany(articles, bodies, { status, locale }),
+      );
+      // Its rows are only inserted: no component table and no list of links by their source is read.
+      expect(sent.map((s) => s.text).filter((text) => /^\s*SELECT/i.test(text) && /FROM "components_|WHERE "sourceId" IN/.test(text))).toEqual([]);
+      for (const written of batch) await expectKeptAsRead(server, articles, written.documentId, locale);
+      const first = await expectKeptAsRead(server, articles, batch[0]!.documentId, locale);
+      expect(first.status).toBe(status);
+      expect(first.data).toMatchObject({
+        tags: [{ documentId: tags[2] }, { documentId: tags[0] }, { documentId: tags[1] }],
+        category: { documentId: category },
+        links: [
+          { label: 'a', newTab: false },
+          { label: 'b', newTab: true },
+        ],
+        blocks: [
+          { __component: 'shared.quote' },
+          { __component: 'shared.rich-text' },
+          { __component: 'shared.media', file: null },
+          { __component: 'shared.quote', body: null },
+        ],
+      });
+      const bare = await expectKeptAsRead(server, articles, batch[1]!.documentId, locale);
+      expect(bare.data).toMatchObject({ tags: [], category: null, seo: null, links: [], blocks: [] });
+    }
+  }, 30_000);
 
   it('keeps what another locale of it changed (its shared attributes) after the create', async () => {
     const id = await inOne(async (within) => {

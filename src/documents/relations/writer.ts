@@ -39,6 +39,34 @@ export interface LinkWriteOptions {
 /** Relation link rows a write inserted, per attribute, in the order inserted (rows of every source). */
 export type InsertedLinks = ReadonlyMap<RelationAttribute, readonly NewLink[]>;
 
+/** A write's InsertedLinks split by source row (linksByRow): each row's own, per attribute. */
+export type LinksByRow = ReadonlyMap<number, InsertedLinks>;
+
+/**
+ * The rows of `inserted` grouped by the row they belong to, in one pass over them (a bulk
+ * create's batch holds a thousand documents' links: nothing looks through all of them per row).
+ */
+export function linksByRow(inserted: InsertedLinks): LinksByRow {
+  const out = new Map<number, Map<RelationAttribute, NewLink[]>>();
+  for (const [attribute, rows] of inserted) {
+    // A source's rows come one after another: the list of the row before is looked up once.
+    let rowId: number | undefined;
+    let list: NewLink[] = [];
+    for (const row of rows) {
+      if (row.rowId !== rowId) {
+        rowId = row.rowId;
+        let own = out.get(rowId);
+        if (!own) out.set(rowId, (own = new Map()));
+        const known = own.get(attribute);
+        if (known) list = known;
+        else own.set(attribute, (list = []));
+      }
+      list.push(row);
+    }
+  }
+  return out;
+}
+
 /**
  * Writes the owning-side relation and polymorphic links of `sources` (see the file comment).
  * Answers the relation link rows it inserted (none with `checkOnly`): for sources that are new

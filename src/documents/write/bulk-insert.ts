@@ -20,7 +20,7 @@ import { ValidationError, type FieldError } from '../../errors';
 import type { ScalarField } from '../../registry/fields/field';
 import type { Component, ContentType, Registry, RelationAttribute } from '../../registry/types';
 import type { ComponentWrite, ModelWrite } from './input';
-import { type LinkContext, writeLinks } from '../relations/writer';
+import { type LinkContext, type LinksByRow, linksByRow, writeLinks } from '../relations/writer';
 import { inverseIsToOne } from './locks';
 import type { WrittenRow } from '../../query/written-entry';
 
@@ -34,8 +34,11 @@ const noMedia = (input: ModelWrite) => {
   return true;
 };
 
-/** A component value whose rows own nothing but their own columns: no id of theirs is needed. */
-function flatComponent(item: ComponentWrite): boolean {
+/**
+ * A component value whose rows own nothing but their own columns: no id of theirs is needed,
+ * and a new row's content holds them as the input gave them (./inserted.ts knownParts).
+ */
+export function flatComponent(item: ComponentWrite): boolean {
   const { input } = item;
   for (const name in input.components) if (itemsOf(input.components[name]!).length) return false;
   return isEmpty(input.relations) && isEmpty(input.morphs) && noMedia(input);
@@ -66,9 +69,16 @@ export interface BulkWritten {
   draftId: number;
 }
 
+/** What a batch wrote: each document's rows, in order, and the relation link rows inserted, by row. */
+export interface BulkBatch {
+  documents: BulkWritten[];
+  links: LinksByRow;
+}
+
 /**
  * Inserts a batch of new documents (each a draft and, when `publish` on a type with draft &
- * publish, its published copy); returns what each create wrote, in order.
+ * publish, its published copy); returns what each create wrote, in order, and the link rows
+ * inserted (split by row once for the batch: ./operation.ts recordWrite takes each draft's).
  */
 export async function insertBulk(
   tx: Queryable,
@@ -78,7 +88,7 @@ export async function insertBulk(
   locale: string,
   publish: boolean,
   context: LinkContext,
-): Promise<BulkWritten[]> {
+): Promise<BulkBatch> {
   const both = ct.draftAndPublish && publish;
   const versions: NewVersion[] = [];
   const answers: WrittenRow[] = [];
@@ -112,8 +122,8 @@ export async function insertBulk(
     documents,
     sources.map((s) => s.rowIds),
   );
-  await writeLinks(tx, registry, ct, sources, context);
-  return answers.map((answer, i) => ({ answer, draftId: sources[i]!.rowIds[0]! }));
+  const links = linksByRow(await writeLinks(tx, registry, ct, sources, context));
+  return { documents: answers.map((answer, i) => ({ answer, draftId: sources[i]!.rowIds[0]! })), links };
 }
 
 /** Every document's component rows, table by table, in the order one-by-one creates insert them. */

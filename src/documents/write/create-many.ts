@@ -30,7 +30,7 @@ export async function createMany(deps: WriteDeps, ct: ContentType, given: Record
         return createDocuments(deps, ctx, ct, ids, inputs, locale, defaultLocale, publish);
       }
       if (publish) await ctx.tx.lock(uniqueLocks(ct, locale, inputs));
-      const written = await insertBulk(
+      const { documents: written, links } = await insertBulk(
         ctx.tx,
         deps.registry,
         ct,
@@ -46,6 +46,7 @@ export async function createMany(deps: WriteDeps, ct: ContentType, given: Record
             draftId,
             publishedId: answer.rowId,
             input: inputs[i]!,
+            links,
           });
         }
       }

@@ -10,6 +10,7 @@ import type { ContentType } from '../../registry/types';
 import { hashPasswords, readModelInput, type ModelWrite } from './input';
 import { mergeLocks, writeLocks } from './locks';
 import { resolveRowIds } from '../relations/row-ids';
+import { linksByRow } from '../relations/writer';
 import type { WriteContext } from './context';
 import { insertNew } from './new-version';
 import {
@@ -79,7 +80,7 @@ export async function createDocuments(
     if (publish) await assertUnique(ctx.tx, ct, key, inputs[i]!, undefined, false);
     const { draftId, answer, links } = await insertNew(deps, ctx, ct, key, inputs[i]!, publish, context);
     await writeInverse(ctx.tx, ct, key, inputs[i]!, publish, defaultLocale);
-    await recordWrite(ctx, ct, key, 'entry.create', publish, { draftId, publishedId: answer.rowId, input: inputs[i]!, links });
+    await recordWrite(ctx, ct, key, 'entry.create', publish, { draftId, publishedId: answer.rowId, input: inputs[i]!, links: linksByRow(links) });
     written.push({ ...key, status: publish ? 'published' : 'draft', answer });
   }
   return written;

@@ -9,7 +9,7 @@ import type { Database, Queryable } from '../../db/database';
 import { FolioError, ValidationError } from '../../errors';
 import type { ContentType, Registry } from '../../registry/types';
 import type { ModelWrite } from './input';
-import { type InsertedLinks, writeInverseLinks } from '../relations/writer';
+import { type LinksByRow, writeInverseLinks } from '../relations/writer';
 import type { LinkContext } from '../relations/link-keys';
 import type { Locales } from '../locales';
 import type { Locks } from './locks';
@@ -82,7 +82,8 @@ export function linkContext(ct: ContentType, locale: string, defaultLocale: stri
 /**
  * Strapi's events for a write: create/update of the draft (the only version without D&P), then
  * publish. `inserted`: a create's rows (the draft's id, the published copy's when it publishes),
- * its input and the relation link rows it inserted, handed to the listeners (./inserted.ts).
+ * its input and the relation link rows it inserted by row (a batch's: every document's, split
+ * once), handed to the listeners (./inserted.ts).
  */
 export async function recordWrite(
   ctx: WriteContext,
@@ -90,9 +91,10 @@ export async function recordWrite(
   key: VersionKey,
   event: 'entry.create' | 'entry.update',
   publish: boolean,
-  inserted?: { draftId: number; publishedId: number; input: ModelWrite; links?: InsertedLinks },
+  inserted?: { draftId: number; publishedId: number; input: ModelWrite; links: LinksByRow },
 ) {
-  const version = (rowId: number) => (inserted ? insertedVersion(ct, rowId, inserted.input, inserted.links) : undefined);
+  // A published copy's links are its draft's: the same keys in rows of its own (inserted beside them or copied).
+  const version = (rowId: number) => (inserted ? insertedVersion(ct, rowId, inserted.input, inserted.links.get(inserted.draftId)) : undefined);
   await ctx.entries(event, ct, key.documentId, key.locale, ct.draftAndPublish ? 'draft' : 'published', inserted && version(inserted.draftId));
   if (ct.draftAndPublish && publish) await ctx.entries('entry.publish', ct, key.documentId, key.locale, 'published', inserted && version(inserted.publishedId));
 }

@@ -5,12 +5,13 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { resolve } from 'node:path';
-import type { IncomingLink, OwnerRow, TargetVersion } from '../../../src/db/store/links';
+import type { IncomingLink, NewLink, OwnerRow, TargetVersion } from '../../../src/db/store/links';
 import { decideInverse, decideLinks } from '../../../src/documents/relations/apply';
 import type { RelationTarget, RelationWrite } from '../../../src/documents/relations/input';
 import type { LinkContext } from '../../../src/documents/relations/link-keys';
 import type { MorphTarget, MorphWrite } from '../../../src/documents/relations/morph-input';
 import { type InverseSource, type LinkSource, planInverse, planLinks } from '../../../src/documents/relations/plan';
+import { linksByRow } from '../../../src/documents/relations/writer';
 import { type LinkReads, pinRowTargets, type StoredListItem } from '../../../src/documents/relations/read';
 import { ValidationError } from '../../../src/errors';
 import { loadRegistry } from '../../../src/registry/load';
@@ -379,5 +380,31 @@ describe('decisions on an inverse side (tag.articles, category.articles)', () =>
       [31, 'a0', 'en'],
       [32, 'a0', 'en'],
     ]);
+  });
+});
+
+describe('the rows a write inserted, by row (what a create hands content history)', () => {
+  const row = (rowId: number, documentId: string, rank: string): NewLink => ({ rowId, key: { documentId, locale: '', status: '' }, rank, inverseRank: 'a0' });
+  const category = article.attributes.category as RelationAttribute;
+
+  test("gives each row its own rows of each attribute, in the order inserted, whether a source's rows come together or not", () => {
+    const byRow = linksByRow(
+      new Map([
+        [tags, [row(1, 't1', 'a0'), row(1, 't2', 'a1'), row(2, 't1', 'a0'), row(3, 't3', 'a0'), row(1, 't3', 'a2'), row(2, 't2', 'a1')]],
+        [category, [row(2, 'c1', 'a0'), row(1, 'c2', 'a0')]],
+      ]),
+    );
+    const keys = (rowId: number, attribute: RelationAttribute) =>
+      byRow
+        .get(rowId)
+        ?.get(attribute)
+        ?.map((l) => l.key.documentId);
+    expect([...byRow.keys()]).toEqual([1, 2, 3]);
+    expect(keys(1, tags)).toEqual(['t1', 't2', 't3']);
+    expect(keys(2, tags)).toEqual(['t1', 't2']);
+    expect(keys(3, tags)).toEqual(['t3']);
+    expect(keys(1, category)).toEqual(['c2']);
+    expect(keys(2, category)).toEqual(['c1']);
+    expect(byRow.get(3)?.has(category)).toBe(false);
   });
 });
