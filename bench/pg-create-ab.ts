@@ -12,12 +12,12 @@
  * /api/articles with a category, an author and 3 tags, bench/scenarios.ts createBody) through
  * its HTTP app in-process. Prints per burst pair and the medians of B/A, as JSON lines.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SQL } from 'bun';
 import { createTargets } from './data';
-import { createBody } from './scenarios';
+import { cpuMicros } from './cpu-time';
+import { inProcessCreates } from './scenarios';
 
 const { values: flags } = parseArgs({
   options: {
@@ -39,14 +39,6 @@ const BURST = Number(flags.burst);
 const C = Number(flags.concurrency);
 process.env.FOLIO_LOG_LEVEL = 'error';
 
-/** CPU µs a process (or `self/task/N`) has run: /proc/…/schedstat counts nanoseconds (stat's ticks are 10 ms). */
-const ticks = (pid: number | string): number => {
-  try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
-  } catch {
-    return 0;
-  }
-};
 const admin = new SQL(ADMIN_URL, { max: 1 });
 
 interface Side {
@@ -65,31 +57,18 @@ async function side(dir: string): Promise<Side> {
   const server = await startServer({});
   const app = createApp(server.instance);
   const refs = await createTargets(server.instance);
-  const bodies = Array.from({ length: 10 }, (_, i) => createBody(i, refs));
+  const creates = inProcessCreates(app, refs, C);
   const name = new URL(server.instance.config.databaseUrl).pathname.slice(1);
-  const out: Side = {
+  return {
     tree,
-    failures: 0,
-    async run(n) {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: C }, async () => {
-          while (next < n) {
-            const body = bodies[next++ % bodies.length]!;
-            const response = await app.handle(
-              new Request('http://localhost/api/articles', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
-            );
-            await response.arrayBuffer();
-            if (response.status !== 201) out.failures++;
-          }
-        }),
-      );
+    get failures() {
+      return creates.failures;
     },
+    run: (n) => creates.run(n),
     backends: async () => (await admin.unsafe(`SELECT pid FROM pg_stat_activity WHERE datname = '${name}'`)).map((r: { pid: number }) => Number(r.pid)),
     statements: () => server.instance.db.statementCount,
     stop: () => server.stop(),
   };
-  return out;
 }
 
 const sides = [await side(flags.a), await side(flags.b)];
@@ -99,7 +78,7 @@ const pids = await Promise.all(sides.map((s) => s.backends()));
 /** One burst of `s`: CPU µs per create of this process and of its backends, statements per create. */
 async function burst(i: number) {
   const s = sides[i]!;
-  const sum = () => pids[i]!.reduce((t, p) => t + ticks(p), 0);
+  const sum = () => pids[i]!.reduce((t, p) => t + cpuMicros(p), 0);
   const cpu = process.cpuUsage();
   const pg = sum();
   const statements = s.statements();

@@ -25,7 +25,8 @@ import { parseArgs } from 'node:util';
 import { SQL } from 'bun';
 import { createTargets } from './data';
 import { ROOT } from './options';
-import { createBody } from './scenarios';
+import { cpuMicros, threadMicros } from './cpu-time';
+import { inProcessCreates } from './scenarios';
 
 const { values: flags } = parseArgs({
   options: {
@@ -59,33 +60,9 @@ if (flags.trace && ADMIN_URL) {
 const server = await startServer(traced ? { config: { databaseUrl: traced } } : {});
 const app = createApp(server.instance);
 const refs = await createTargets(server.instance);
-const bodies = Array.from({ length: 10 }, (_, i) => createBody(i, refs));
+const creates = inProcessCreates(app, refs, C);
+const run = (n: number) => creates.run(n);
 
-let failures = 0;
-async function run(n: number) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: C }, async () => {
-      while (next < n) {
-        const body = bodies[next++ % bodies.length]!;
-        const response = await app.handle(
-          new Request('http://localhost/api/articles', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
-        );
-        await response.arrayBuffer();
-        if (response.status !== 201) failures++;
-      }
-    }),
-  );
-}
-
-/** CPU µs a process (or `self/task/N`) has run: /proc/…/schedstat counts nanoseconds (stat's ticks are 10 ms). */
-const ticks = (pid: number | string): number => {
-  try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
-  } catch {
-    return 0;
-  }
-};
 /** PostgreSQL's processes that are no client's backend (their command line names no user@database). */
 const auxiliary = (): number[] =>
   readdirSync('/proc')
@@ -113,22 +90,8 @@ await run(W);
 const pids = await backends();
 const aux = admin ? auxiliary() : [];
 const db = server.instance.db as { statementCount: number; roundTrips?: number };
-/** CPU µs so far of this process's threads, by thread name (threads of one name summed). */
-function threads(): Map<string, number> {
-  const cpu = new Map<string, number>();
-  for (const task of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      cpu.set(name, (cpu.get(name) ?? 0) + ticks(`self/task/${task}`));
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return cpu;
-}
-const threadsBefore = threads();
-const sum = (list: number[]) => list.reduce((s, p) => s + ticks(p), 0);
+const threadsBefore = threadMicros();
+const sum = (list: number[]) => list.reduce((s, p) => s + cpuMicros(p), 0);
 // For a profiler attached from outside (perf record -p …): the pids measured, written as the measure starts.
 if (process.env.PG_CREATE_CPU_PIDS) writeFileSync(process.env.PG_CREATE_CPU_PIDS, [process.pid, ...pids].join(',') + '\n');
 const before = { folio: process.cpuUsage(), pg: sum(pids), aux: sum(aux), statements: db.statementCount, trips: db.roundTrips ?? 0, at: performance.now() };
@@ -137,7 +100,7 @@ const seconds = (performance.now() - before.at) / 1000;
 const pidsAfter = await backends();
 const folio = process.cpuUsage(before.folio);
 const folioThreads: Record<string, number> = {};
-for (const [name, us] of threads()) {
+for (const [name, us] of threadMicros()) {
   const spent = Math.round((us - (threadsBefore.get(name) ?? 0)) / N);
   if (spent > 0) folioThreads[name] = spent;
 }
@@ -156,7 +119,7 @@ const result = {
   createsPerSecond: Math.round(N / seconds),
   backends: pids.length,
   newBackends: pidsAfter.filter((p) => !pids.includes(p)).length,
-  failures,
+  failures: creates.failures,
 };
 console.log(JSON.stringify(result));
 await admin?.close();

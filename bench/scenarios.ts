@@ -130,6 +130,33 @@ export function createBody(i: number, refs: Refs): string {
   });
 }
 
+/**
+ * The bench's creates sent to an app in-process (`app.handle`, no sockets), `concurrency` at
+ * once, cycling through ten bodies: `run(n)` sends n of them; `failures` counts answers other than 201.
+ */
+export function inProcessCreates(app: { handle(request: Request): Promise<Response> }, refs: Refs, concurrency: number) {
+  const bodies = Array.from({ length: 10 }, (_, i) => createBody(i, refs));
+  const creates = {
+    failures: 0,
+    async run(n: number) {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < n) {
+            const body = bodies[next++ % bodies.length]!;
+            const response = await app.handle(
+              new Request('http://localhost/api/articles', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+            );
+            await response.arrayBuffer();
+            if (response.status !== 201) creates.failures++;
+          }
+        }),
+      );
+    },
+  };
+  return creates;
+}
+
 /** The scenarios over a seeded server: `refs` are its targets, `articles` its published articles in seed order. */
 export function scenarioList(refs: Refs, articles: string[]): Scenario[] {
   const get = (key: string, label: string, path: string): Scenario => ({ key, label, requests: [{ method: 'GET', path }] });

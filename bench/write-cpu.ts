@@ -13,9 +13,9 @@
  * the audit log on, as by default (off unless given: what the pipeline itself costs).
  * Prints one JSON line.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { threadMicros } from './cpu-time';
 import { createTargets } from './data';
 import { ROOT } from './options';
 
@@ -66,27 +66,12 @@ const warm: string[] = [];
 await run(W, async (i) => (warm[i] = (await docs.create(article, body(i))).documentId));
 await run(W, (i) => docs.update(article, warm[i]!, connect(i)));
 
-/** CPU microseconds so far, per thread name (threads of one name summed). */
-function threads(): Map<string, number> {
-  const cpu = new Map<string, number>();
-  for (const task of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(name, (cpu.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10_000);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return cpu;
-}
 const processCpu = () => {
   const usage = process.cpuUsage();
   return usage.user + usage.system;
 };
 
-const before = threads();
+const before = threadMicros();
 const made: string[] = [];
 let start = processCpu();
 await run(N, async (i) => (made[i] = (await docs.create(article, body(i))).documentId));
@@ -94,7 +79,7 @@ const createUs = (processCpu() - start) / N;
 start = processCpu();
 await run(N, (i) => docs.update(article, made[i]!, connect(i)));
 const updateUs = (processCpu() - start) / N;
-const after = threads();
+const after = threadMicros();
 const perWriteByThread: Record<string, number> = {};
 for (const [name, us] of after) {
   const spent = Math.round((us - (before.get(name) ?? 0)) / (2 * N));

@@ -119,8 +119,8 @@ async function rows(table: string, where = '1 = 1') {
   return Number(row?.n);
 }
 
-/** Articles with draft & publish: one published and edited since, one never published; a category picking them by status. */
-async function seedWithDraftAndPublish() {
+/** An image, the tag "reef", the category "Sea" and the article "Alpha" linking them all (a component's link to the tag too). */
+async function seedAlpha() {
   const image = await uploadImage();
   const ids: Record<string, string> = {};
   ids.tag = await create('tags', { name: 'reef' });
@@ -133,6 +133,12 @@ async function seedWithDraftAndPublish() {
     category: ids.category,
     cover: image,
   });
+  return { ids, image };
+}
+
+/** Articles with draft & publish: one published and edited since, one never published; a category picking them by status. */
+async function seedWithDraftAndPublish() {
+  const { ids, image } = await seedAlpha();
   // The draft moves on from the published version.
   const edited = await server!.call('PUT', `/api/articles/${ids.alpha}?status=draft`, {
     body: { data: { title: 'Alpha edited', seo: { metaTitle: 'draft meta' } } },
@@ -156,18 +162,7 @@ async function seedWithDraftAndPublish() {
 
 /** Articles without draft & publish: one linking the tag's draft (a pin), one linking the tag plainly; a category picking one. */
 async function seedWithoutDraftAndPublish() {
-  const image = await uploadImage();
-  const ids: Record<string, string> = {};
-  ids.tag = await create('tags', { name: 'reef' });
-  ids.category = await create('categories', { name: 'Sea' });
-  ids.alpha = await create('articles', {
-    title: 'Alpha',
-    seo: { metaTitle: 'alpha meta', shareImage: image },
-    links: [{ label: 'home', url: 'https://example.com', tag: ids.tag }],
-    tags: [ids.tag],
-    category: ids.category,
-    cover: image,
-  });
+  const { ids, image } = await seedAlpha();
   ids.gamma = await create('articles', {
     title: 'Gamma',
     seo: { metaTitle: 'gamma meta', shareImage: image },
