@@ -8,6 +8,7 @@ import type { Queryable } from '../database';
 import { COMPONENT_ID as ROW_ID, COMPONENT_OWNER as O, LINK, linkTableOf, MEDIA_LINKS, tableOf, VERSION as V } from '../layout';
 import { sql, type Sql } from '../sql';
 import { columnTail, exactColumnTail, insertRow, scalarValues } from './columns';
+import { statusIs, type VersionStatus } from './versions';
 
 const id = (name: string) => sql.id(name);
 /** The owner columns a copied row is written with, in order. */
@@ -201,11 +202,11 @@ export function copyComponentRow(tx: Queryable, component: Component, rowId: num
 export function rowsUnder(
   registry: Registry,
   root: ContentType,
-  status: 'draft' | 'published',
+  status: VersionStatus,
   model: AnyModel,
   seen: ReadonlySet<string> = new Set(),
 ): Sql | undefined {
-  if (model === root) return sql`SELECT ${id(V.id)} FROM ${tableOf(root)} WHERE ${id(V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL`;
+  if (model === root) return sql`SELECT ${id(V.id)} FROM ${tableOf(root)} WHERE ${statusIs(status)}`;
   if (model.modelType !== 'component' || seen.has(model.uid)) return undefined;
   const next = new Set(seen).add(model.uid);
   const owners: Sql[] = [];

@@ -24,8 +24,9 @@ const id = (name: string) => sql.id(name);
 /** The system columns a copied row is written with, in order. */
 const SYSTEM_COLUMNS = sql.join([V.documentId, V.locale, V.createdAt, V.updatedAt, V.publishedAt].map(id));
 
-/** The condition selecting the versions of one status (a draft has no publication time). */
-export const statusIs = (status: VersionStatus): Sql => sql`${id(V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL`;
+/** The condition selecting the versions of one status (a draft has no publication time), of the rows aliased `alias` if given. */
+export const statusIs = (status: VersionStatus, alias?: string): Sql =>
+  sql`${alias ? sql.id(alias, V.publishedAt) : id(V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL`;
 
 /**
  * The same condition written as the expression of the version key's unique index
@@ -45,7 +46,7 @@ const versionKeyStatus = (status: VersionStatus): Sql => sql`(${id(V.publishedAt
 export function unpairedVersions(ct: ContentType, status: VersionStatus): Sql {
   const same = (name: string) => sql`${sql.id('o', name)} = ${sql.id('v', name)}`;
   const other = sql`(${sql.id('o', V.publishedAt)} IS NULL) = ${sql.raw(status === 'draft' ? 'FALSE' : 'TRUE')}`;
-  return sql`FROM ${tableOf(ct)} ${id('v')} WHERE ${sql.id('v', V.publishedAt)} IS ${sql.raw(status === 'draft' ? '' : 'NOT ')}NULL
+  return sql`FROM ${tableOf(ct)} ${id('v')} WHERE ${statusIs(status, 'v')}
     AND NOT EXISTS (SELECT 1 FROM ${tableOf(ct)} ${id('o')} WHERE ${same(V.documentId)} AND ${same(V.locale)} AND ${other})`;
 }
 
