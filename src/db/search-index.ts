@@ -52,6 +52,10 @@ export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""'
 const id = (name: string) => sql.id(name).toString();
 /** A column of a trigger's row (`new`, `old`) or of an alias. */
 const v = (row: string, name: string) => `${row}.${id(name)}`;
+/** The FTS table's columns, one per searched attribute: `c0, c1, …`. */
+const ftsColumns = (fields: ScalarField[]) => fields.map((_, i) => `c${i}`).join(', ');
+/** What the index holds of a row: its id, then each searched attribute folded as `_q` compares it. */
+const folded = (row: string, fields: ScalarField[]) => [v(row, VERSION.id), ...fields.map((f) => `folio_lower(${v(row, f.name)})`)].join(', ');
 
 /**
  * The FTS table and its three triggers for `ct`, as CREATE statements (compared with what exists).
@@ -72,19 +76,19 @@ function sqliteObjects(ct: ContentType, fields: ScalarField[]): { name: string; 
   const t = ct.tableName;
   const table = id(t);
   const fts = id(SEARCH.ftsTable(t));
-  const columns = fields.map((_, i) => `c${i}`).join(', ');
-  const folded = (row: string) => [`${row}.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(${row}.${id(f.name)})`)].join(', ');
+  const columns = ftsColumns(fields);
+  const values = (row: string) => folded(row, fields);
   const remove = `DELETE FROM ${fts} WHERE rowid = old.${id(VERSION.id)};`;
   const shares = ct.draftAndPublish;
   // The published versions of `row`'s document and locale (row being a draft) that have no entry of their own.
   const ownEntries = (row: string) =>
-    `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${folded('p')} FROM ${table} p WHERE ${v(row, VERSION.publishedAt)} IS NULL` +
+    `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${values('p')} FROM ${table} p WHERE ${v(row, VERSION.publishedAt)} IS NULL` +
     ` AND ${v('p', VERSION.documentId)} = ${v(row, VERSION.documentId)} AND ${v('p', VERSION.locale)} = ${v(row, VERSION.locale)}` +
     ` AND ${v('p', VERSION.publishedAt)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${fts} WHERE rowid = ${v('p', VERSION.id)});`;
   const insert = shares
-    ? `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${folded('new')} WHERE ${v('new', VERSION.publishedAt)} IS NULL OR NOT EXISTS (${sameDraft(t, fields, 'new')});`
-    : `INSERT INTO ${fts}(rowid, ${columns}) VALUES (${folded('new')});`;
-  const reindex = `${remove} INSERT INTO ${fts}(rowid, ${columns}) VALUES (${folded('new')});`;
+    ? `INSERT INTO ${fts}(rowid, ${columns}) SELECT ${values('new')} WHERE ${v('new', VERSION.publishedAt)} IS NULL OR NOT EXISTS (${sameDraft(t, fields, 'new')});`
+    : `INSERT INTO ${fts}(rowid, ${columns}) VALUES (${values('new')});`;
+  const reindex = `${remove} INSERT INTO ${fts}(rowid, ${columns}) VALUES (${values('new')});`;
   const watched = [VERSION.id, ...(shares ? [VERSION.documentId, VERSION.locale, VERSION.publishedAt] : []), ...fields.map((f) => f.name)];
   // Rewriting a row with the values it had changes nothing in the index.
   const changed = watched.map((name) => `${v('old', name)} IS NOT ${v('new', name)}`).join(' OR ');
@@ -164,12 +168,11 @@ async function sqliteSteps(db: Database, registry: Registry): Promise<Step[]> {
     for (const o of [...objects].reverse()) drop(o.name);
     for (const o of objects) steps.push({ description: `create search ${o === objects[0] ? 'index' : 'trigger'} ${o.name}`, sql: o.sql });
     const fts = id(SEARCH.ftsTable(ct.tableName));
-    const select = [`r.${id(VERSION.id)}`, ...fields.map((f) => `folio_lower(r.${id(f.name)})`)].join(', ');
     // As the insert trigger would: a published version equal to its draft shares the draft's entry.
     const sharing = ct.draftAndPublish ? ` WHERE r.${id(VERSION.publishedAt)} IS NULL OR NOT EXISTS (${sameDraft(ct.tableName, fields, 'r')})` : '';
     steps.push({
       description: `fill search index ${SEARCH.ftsTable(ct.tableName)} (${fields.map((f) => f.name).join(', ')})`,
-      sql: `INSERT INTO ${fts}(rowid, ${fields.map((_, i) => `c${i}`).join(', ')}) SELECT ${select} FROM ${id(ct.tableName)} r${sharing}`,
+      sql: `INSERT INTO ${fts}(rowid, ${ftsColumns(fields)}) SELECT ${folded('r', fields)} FROM ${id(ct.tableName)} r${sharing}`,
     });
   }
   // A type that is gone or has no searched text any more: its index would only cost writes.
